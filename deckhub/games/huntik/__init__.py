@@ -1,0 +1,24 @@
+"""The Huntik TCG (Upper Deck, 2009): a card is its name plus its version (Huntik 201)."""
+from deckhub.core.cards import Card, normalize_name
+from deckhub.games.spec import FieldSpec, GameSpec, SectionSpec
+
+
+def count_by_name_and_version(card: Card) -> str:
+    return normalize_name(card.display_name)
+
+
+GAME = GameSpec(
+    slug="huntik",
+    name="Huntik",
+    sections=(SectionSpec("Deck", ("Main", "Main Deck")), SectionSpec("Legendary Hero Pile", ("Legendary Heroes",))),
+    fields=(
+        FieldSpec("tags", "Tags", "list"),
+        FieldSpec("team", "Team", "str"),
+        FieldSpec("atk", "ATK", "int"),
+        FieldSpec("def", "DEF", "int"),
+        FieldSpec("keywords", "Keywords", "list"),
+        FieldSpec("flavour", "Flavour", "text", filter=False),
+    ),
+    types=("major hero", "minor hero", "legendary hero", "action", "amulet", "mission", "feature"),
+    copy_key=count_by_name_and_version,
+)

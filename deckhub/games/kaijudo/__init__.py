@@ -1,0 +1,16 @@
+"""Kaijudo (Wizards of the Coast, 2012)."""
+from deckhub.games.spec import FieldSpec, GameSpec, SectionSpec
+
+GAME = GameSpec(
+    slug="kaijudo",
+    name="Kaijudo",
+    sections=(SectionSpec("Deck", ("Main", "Main Deck")),),
+    fields=(
+        FieldSpec("level", "Level", "int"),
+        FieldSpec("civilizations", "Civilization", "list"),
+        FieldSpec("race", "Race", "list"),
+        FieldSpec("power", "Power", "str", filter=False),
+        FieldSpec("power_value", "Power", "int"),
+    ),
+    types=("Creature", "Evolution Creature", "Vortex Evolution Creature", "Spell"),
+)

@@ -1,0 +1,25 @@
+"""The Neopets Battledome TCG (Upper Deck, 2023-2025)."""
+from deckhub.games.spec import FieldSpec, GameSpec, SectionSpec
+
+GAME = GameSpec(
+    slug="neopets-battledome",
+    name="Neopets Battledome",
+    sections=(SectionSpec("Main Deck", ("Main", "Deck")), SectionSpec("Neopet Deck", ("Neopets",)),
+              SectionSpec("Rainbow Pool", ())),
+    main_section="Main Deck",
+    fields=(
+        FieldSpec("species", "Species", "str"),
+        FieldSpec("faerie", "Faerie", "str"),
+        FieldSpec("level_requirement", "Level requirement", "int"),
+        FieldSpec("level_requirement_at_most", "Level requirement at most", "int", filter=False),
+        FieldSpec("hp", "HP", "int"),
+        FieldSpec("attack", "Attack", "int"),
+        FieldSpec("defence", "Defence", "int"),
+        FieldSpec("agility", "Agility", "int"),
+        FieldSpec("attack_bonus", "Attack bonus", "int", filter=False),
+        FieldSpec("finish", "Finish", "str", filter=False),
+        FieldSpec("product", "Product", "str", filter=False),
+    ),
+    types=("Neopet", "Rainbow Pool Neopet", "Codestone", "Equipment", "Food", "Faerie", "Legend",
+           "Paint Brush", "Potion", "Location", "Map Piece", "Hero", "Petpet", "Villain", "Faction"),
+)

@@ -1,0 +1,24 @@
+"""The Neopets TCG (Wizards of the Coast, 2003-2005)."""
+from deckhub.games.spec import FieldSpec, GameSpec, SectionSpec
+
+GAME = GameSpec(
+    slug="neopets-tcg",
+    name="Neopets TCG",
+    sections=(SectionSpec("Neopet Stack", ("Neopets", "Stack")), SectionSpec("Deck", ("Main",))),
+    fields=(
+        FieldSpec("species", "Species", "str"),
+        FieldSpec("faerie", "Faerie", "str"),
+        FieldSpec("strength", "Strength", "int"),
+        FieldSpec("agility", "Agility", "int"),
+        FieldSpec("magic", "Magic", "int"),
+        FieldSpec("intelligence", "Intelligence", "int"),
+        FieldSpec("bank_value", "Bank value", "int"),
+        FieldSpec("subtype", "Subtype", "str"),
+        FieldSpec("strength_bonus", "Strength bonus", "int", filter=False),
+        FieldSpec("agility_bonus", "Agility bonus", "int", filter=False),
+        FieldSpec("magic_bonus", "Magic bonus", "int", filter=False),
+        FieldSpec("intelligence_bonus", "Intelligence bonus", "int", filter=False),
+    ),
+    types=("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equipment",
+           "Something Has Happened!", "Location"),
+)
