@@ -1,0 +1,139 @@
+"""The catalogue in the database, and each worker's in-memory copy of it.
+
+`store_catalogue` writes what an importer read (idempotently: a second run changes nothing);
+`get_catalogue` gives the pure `core.cards.Catalogue` that search, checks and engines use,
+rebuilt only when the game's `CatalogueStamp` moved (another worker or a curator changed it).
+"""
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+from deckhub import models
+from deckhub.core import cards as core
+from deckhub.db import database
+
+_cache: dict[tuple[int, str], tuple[int, core.Catalogue]] = {}
+_lock = threading.Lock()
+
+
+@dataclass
+class StoreResult:
+    game: str
+    cards_added: int = 0
+    cards_updated: int = 0
+    printings_added: int = 0
+    sets_added: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.cards_added or self.cards_updated or self.printings_added or self.sets_added)
+
+
+def number_sort(number: str | None) -> int:
+    match = re.match(r"\d+", number or "")
+    return int(match.group()) if match else 0
+
+
+def _card_row_values(card: core.Card) -> dict:
+    return {"name": card.name, "norm_name": core.normalize_name(card.name), "version": card.version,
+            "type": card.type, "text": card.text,
+            "data": {"attrs": dict(card.attrs), "provenance": dict(card.provenance),
+                     "sources": list(card.sources), "aliases": list(card.aliases)}}
+
+
+def store_catalogue(data: core.CatalogueData) -> StoreResult:
+    """Write one game's catalogue in a single transaction: all of it or nothing."""
+    result = StoreResult(data.game)
+    with database.atomic():
+        sets = {s.code: s for s in models.CardSet.select().where(models.CardSet.game == data.game)}
+        for s in data.sets:
+            values = {"name": s.name, "size": s.size, "position": s.position, "booster": s.booster}
+            row = sets.get(s.code)
+            if row is None:
+                sets[s.code] = models.CardSet.create(game=data.game, code=s.code, **values)
+                result.sets_added += 1
+            elif any(getattr(row, k) != v for k, v in values.items()):
+                models.CardSet.update(**values).where(models.CardSet.id == row.id).execute()
+        rows = {c.key: c for c in models.Card.select().where(models.Card.game == data.game)}
+        known_printings = {(p.card_id, p.card_set_id, p.number, p.source_id, p.position): p
+                           for p in models.Printing.select().join(models.Card).where(models.Card.game == data.game)}
+        for card in data.cards:
+            values = _card_row_values(card)
+            row = rows.get(card.key)
+            if row is None:
+                row = models.Card.create(game=data.game, key=card.key, **values)
+                result.cards_added += 1
+            elif any(getattr(row, k) != v for k, v in values.items()):
+                models.Card.update(**values).where(models.Card.id == row.id).execute()
+                result.cards_updated += 1
+            for position, p in enumerate(card.printings):
+                natural = (row.id, sets[p.set_code].id, p.number, p.source_id, position)
+                existing = known_printings.get(natural)
+                if existing is None:
+                    models.Printing.create(card=row.id, card_set=sets[p.set_code].id, number=p.number,
+                                           number_sort=number_sort(p.number), rarity=p.rarity,
+                                           promo_code=p.promo_code, source_id=p.source_id, position=position)
+                    result.printings_added += 1
+                elif (existing.rarity, existing.promo_code) != (p.rarity, p.promo_code):
+                    models.Printing.update(rarity=p.rarity, promo_code=p.promo_code).where(
+                        models.Printing.id == existing.id).execute()
+        if result.changed:
+            bump_stamp(data.game)
+    return result
+
+
+def bump_stamp(game: str) -> None:
+    updated = (models.CatalogueStamp.update(version=models.CatalogueStamp.version + 1)
+               .where(models.CatalogueStamp.game == game).execute())
+    if not updated:
+        models.CatalogueStamp.create(game=game, version=1)
+
+
+def catalogue_is_loaded(game: str) -> bool:
+    return models.Card.select().where(models.Card.game == game).exists()
+
+
+def _stamp(game: str) -> int:
+    row = models.CatalogueStamp.get_or_none(models.CatalogueStamp.game == game)
+    return row.version if row else 0
+
+
+def _build(game: str) -> core.Catalogue:
+    sets = list(models.CardSet.select().where(models.CardSet.game == game).order_by(models.CardSet.position))
+    code_by_id = {s.id: s.code for s in sets}
+    printings: dict[int, list[core.Printing]] = {}
+    query = (models.Printing.select().join(models.Card).where(models.Card.game == game)
+             .order_by(models.Printing.card, models.Printing.position))
+    for p in query:
+        printings.setdefault(p.card_id, []).append(
+            core.Printing(code_by_id[p.card_set_id], p.number, p.rarity, p.promo_code, p.source_id))
+    cards = []
+    for row in models.Card.select().where(models.Card.game == game).order_by(models.Card.id):
+        d = row.data or {}
+        cards.append(core.Card(
+            key=row.key, game=game, name=row.name, version=row.version, type=row.type, text=row.text,
+            attrs=d.get("attrs", {}), provenance=d.get("provenance", {}), sources=tuple(d.get("sources", ())),
+            aliases=tuple(d.get("aliases", ())), printings=tuple(printings.get(row.id, ()))))
+    return core.Catalogue(game, cards, [core.CardSet(s.code, s.name, s.size, s.position, s.booster) for s in sets])
+
+
+def get_catalogue(game: str) -> core.Catalogue:
+    """This worker's copy of a game's catalogue, reloaded when the database says it changed."""
+    stamp = _stamp(game)
+    slot = (id(database.obj), game)  # one copy per database: tests and tools may switch databases
+    cached = _cache.get(slot)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    with _lock:
+        cached = _cache.get(slot)
+        if cached and cached[0] == stamp:
+            return cached[1]
+        catalogue = _build(game)
+        _cache[slot] = (stamp, catalogue)
+        return catalogue
+
+
+def clear_cache() -> None:
+    _cache.clear()

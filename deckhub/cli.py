@@ -1,0 +1,163 @@
+"""The `deckhub` command: serve the site, manage accounts and catalogues, check and play decks."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from deckhub.games import game_slugs, get_game
+
+
+def open_app():
+    """The app with its database initialised and migrated (commands share the site's database)."""
+    from deckhub import create_app
+    return create_app()
+
+
+@click.group(help=__doc__)
+@click.version_option(package_name="deckhub")
+def main() -> None:
+    pass
+
+
+def _load_games(games: list[str], echo=click.echo) -> int:
+    """Load each game's shipped catalogue; a bad file is reported and nothing from it written."""
+    from deckhub.catalogue_store import store_catalogue
+    from deckhub.importers import CatalogueFileError
+    from deckhub.importers.catalogue import read_game_catalogue
+
+    status = 0
+    for slug in games:
+        try:
+            data = read_game_catalogue(slug)
+        except CatalogueFileError as exc:
+            for err in exc.errors:
+                click.echo(str(err), err=True)
+            click.echo(f"{slug}: not loaded (fix the file above; nothing from it was written)", err=True)
+            status = 1
+            continue
+        for warning in data.warnings:
+            echo(f"warning: {warning}")
+        result = store_catalogue(data)
+        printings = sum(len(c.printings) for c in data.cards)
+        echo(f"{slug}: {len(data.cards)} cards, {printings} printings, {len(data.sets)} sets"
+             f" ({result.cards_added} cards added, {result.cards_updated} updated, {result.printings_added} printings added)")
+    return status
+
+
+def ensure_catalogues(echo=click.echo) -> None:
+    """Load every game whose catalogue is not in the database yet (first start of a site)."""
+    from deckhub.catalogue_store import catalogue_is_loaded
+    missing = [slug for slug in game_slugs() if not catalogue_is_loaded(slug)]
+    if missing:
+        _load_games(missing, echo)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+def serve(host: str, port: int) -> None:
+    """Create the database if needed, load missing catalogues, and serve the site."""
+    app = open_app()
+    from deckhub.db import database
+    with database.connection_context():
+        ensure_catalogues()
+    click.echo(f"DeckHub is running on http://{host}:{port}/ (Ctrl+C stops it)")
+    app.run(host=host, port=port, threaded=True, use_reloader=False)
+
+
+@main.group()
+def user() -> None:
+    """Manage accounts."""
+
+
+@user.command("add")
+@click.argument("name")
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
+@click.option("--curator", is_flag=True, help="The account may review community card facts.")
+def user_add(name: str, password_stdin: bool, curator: bool) -> None:
+    """Create an account from the command line."""
+    from deckhub.accounts import AccountError, create_user
+    from deckhub.db import database
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    open_app()
+    with database.connection_context():
+        try:
+            account = create_user(name, password, curator=curator)
+        except AccountError as exc:
+            raise click.ClickException(str(exc)) from None
+    click.echo(f"created {account.username}" + (" (curator)" if account.is_curator else ""))
+
+
+@main.command("load-cards")
+@click.argument("game", required=False, type=click.Choice(game_slugs()))
+@click.option("--octgn", "octgn_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Load an OCTGN set XML file (Kaijudo unless GAME says otherwise).")
+def load_cards(game: str | None, octgn_files: tuple[Path, ...]) -> None:
+    """(Re)load catalogues from data/ (running it twice changes nothing), or an OCTGN set file."""
+    from deckhub.catalogue_store import store_catalogue
+    from deckhub.db import database
+    from deckhub.importers import CatalogueFileError
+    from deckhub.importers.catalogue import read_octgn_files
+
+    open_app()
+    with database.connection_context():
+        if octgn_files:
+            slug = game or "kaijudo"
+            status = 0
+            for path in octgn_files:
+                try:
+                    data = read_octgn_files(slug, [path])
+                except CatalogueFileError as exc:
+                    for err in exc.errors:
+                        click.echo(str(err), err=True)
+                    click.echo(f"{path}: not loaded; nothing from it was written", err=True)
+                    status = 1
+                    continue
+                for warning in data.warnings:
+                    click.echo(f"warning: {warning}")
+                result = store_catalogue(data)
+                click.echo(f"{path.name}: {len(data.cards)} cards; {result.cards_added} cards and "
+                           f"{result.printings_added} printings added to {slug}")
+            sys.exit(status)
+        sys.exit(_load_games([game] if game else game_slugs()))
+
+
+@main.command("build-data")
+@click.argument("shared", type=click.Path(exists=True, file_okay=False, path_type=Path), default=Path("../shared/data"))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to write the catalogues (default: the project's data/).")
+def build_data(shared: Path, out: Path | None) -> None:
+    """Convert the raw card facts (../shared/data) into the project's data/ catalogues."""
+    from deckhub.importers.catalogue import data_root
+    from deckhub.importers.sources import build_data as build
+    for game, warnings in build(shared, out or data_root()).items():
+        click.echo(f"{game}: written" + (f" ({len(warnings)} warnings)" if warnings else ""))
+        for w in warnings:
+            click.echo(f"  warning: {w}")
+
+
+def _register_area_commands() -> None:
+    """Commands that live beside the areas they serve (decks, engines, collections, ...)."""
+    import importlib
+    for module, names in (("deckhub.commands.check", ("check",)),
+                          ("deckhub.commands.goldfish", ("goldfish", "coverage"))):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        for name in names:
+            main.add_command(getattr(mod, name))
+
+
+_register_area_commands()
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""One DatabaseProxy for the whole app: an SQLite file by default, PostgreSQL via DATABASE_URL.
+
+The factory (or a command) calls `init_database(url)`; requests connect on start and close on
+teardown (as peewee's flask_utils does). Schema changes are numbered steps in `migrations.py`.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from peewee import DatabaseProxy, PostgresqlDatabase, SqliteDatabase, TextField
+
+database = DatabaseProxy()
+
+
+class JSONText(TextField):
+    """JSON stored as text: the same column type and behaviour on SQLite and PostgreSQL."""
+
+    def db_value(self, value):
+        return None if value is None else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    def python_value(self, value):
+        return None if value is None else json.loads(value)
+
+
+def make_database(url: str):
+    """`sqlite:///relative/or/absolute/path`, `sqlite:////abs/path` or `postgresql://user:pw@host:port/name`."""
+    parsed = urlparse(url)
+    if parsed.scheme == "sqlite":
+        path = unquote(url[len("sqlite:///"):]) if url.startswith("sqlite:///") else unquote(parsed.path)
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # WAL lets readers and one writer work at once; busy_timeout waits for a locked database
+        # instead of failing, so several workers can share one file.
+        return SqliteDatabase(path or ":memory:", pragmas={
+            "journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10000, "synchronous": "normal"})
+    if parsed.scheme in ("postgres", "postgresql"):
+        return PostgresqlDatabase(
+            unquote(parsed.path.lstrip("/")), user=unquote(parsed.username or "") or None,
+            password=unquote(parsed.password or "") or None, host=parsed.hostname or None,
+            port=parsed.port or None, autorollback=True)
+    raise ValueError(f"unsupported DATABASE_URL scheme {parsed.scheme!r}: use sqlite:/// or postgresql://")
+
+
+def init_database(url: str):
+    db = make_database(url)
+    database.initialize(db)
+    return db

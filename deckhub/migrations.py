@@ -1,0 +1,42 @@
+"""Numbered schema steps, applied in order and recorded in `schema_version`.
+
+Step 1 creates the first schema. A later change appends a step that uses
+`playhouse.migrate.SchemaMigrator.from_database(db)` (add_column, add_index, ...) or creates new
+tables, so an existing database upgrades without loss. Never edit a released step.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from deckhub import models
+
+
+def _initial(db) -> None:
+    db.create_tables([m for m in models.ALL_MODELS if m is not models.SchemaVersion])
+
+
+STEPS: list[tuple[int, Callable]] = [
+    (1, _initial),
+]
+LATEST = STEPS[-1][0]
+
+
+def current_version(db) -> int:
+    if not db.table_exists(models.SchemaVersion._meta.table_name):
+        return 0
+    row = models.SchemaVersion.select().order_by(models.SchemaVersion.version.desc()).first()
+    return row.version if row else 0
+
+
+def migrate(db) -> int:
+    """Bring the schema up to date (idempotent); returns the version reached."""
+    with db.atomic():
+        db.create_tables([models.SchemaVersion])
+        version = current_version(db)
+        for number, step in STEPS:
+            if number > version:
+                step(db)
+                models.SchemaVersion.delete().execute()
+                models.SchemaVersion.create(version=number)
+                version = number
+    return version

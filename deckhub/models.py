@@ -1,0 +1,116 @@
+"""The peewee models: accounts, the card catalogue, decks with their versions.
+
+The catalogue tables mirror the pure `Card`/`Printing`/`CardSet` values; game-specific fields
+live in `Card.data` (JSON) because each game has its own, and search runs on the in-memory
+catalogue built from these rows (see `deckhub.catalogue_store`).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+
+from flask_login import UserMixin
+from peewee import (BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, Model,
+                    TextField)
+
+from deckhub.db import JSONText, database
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+class BaseModel(Model):
+    class Meta:
+        database = database
+        legacy_table_names = False
+
+
+class SchemaVersion(BaseModel):
+    """One row: the number of the last schema step applied (see migrations.py)."""
+
+    version = IntegerField()
+
+
+class User(BaseModel, UserMixin):
+    username = CharField(max_length=40, unique=True)
+    password_hash = CharField(max_length=255)
+    is_curator = BooleanField(default=False)
+    created_at = DateTimeField(default=utcnow)
+
+
+class CardSet(BaseModel):
+    game = CharField(max_length=40)
+    code = CharField(max_length=80)
+    name = CharField(max_length=200)
+    size = IntegerField(null=True)
+    position = IntegerField(default=0)
+    booster = JSONText(null=True)
+
+    class Meta:
+        indexes = ((("game", "code"), True),)
+
+
+class Card(BaseModel):
+    game = CharField(max_length=40, index=True)
+    key = CharField(max_length=200)
+    name = CharField(max_length=200)
+    norm_name = CharField(max_length=200, index=True)
+    version = CharField(max_length=200, null=True)
+    type = CharField(max_length=80, null=True)
+    text = TextField(null=True)
+    data = JSONText(default=dict)  # attrs, provenance, sources, aliases
+
+    class Meta:
+        indexes = ((("game", "key"), True),)
+
+
+class Printing(BaseModel):
+    card = ForeignKeyField(Card, backref="printings", on_delete="CASCADE")
+    card_set = ForeignKeyField(CardSet, backref="printings", on_delete="CASCADE")
+    number = CharField(max_length=20, null=True)
+    number_sort = IntegerField(default=0)
+    rarity = CharField(max_length=40, null=True)
+    promo_code = CharField(max_length=40, null=True)
+    source_id = CharField(max_length=80, null=True, index=True)
+    position = IntegerField(default=0)  # order within the source file (two printings may share a number)
+
+
+class CatalogueStamp(BaseModel):
+    """Bumped whenever a game's catalogue changes, so every worker reloads its in-memory copy."""
+
+    game = CharField(max_length=40, primary_key=True)
+    version = IntegerField(default=0)
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Deck(BaseModel):
+    owner = ForeignKeyField(User, backref="decks", on_delete="CASCADE")
+    game = CharField(max_length=40)
+    format = CharField(max_length=80)
+    packs = IntegerField(null=True)
+    name = CharField(max_length=120)
+    description = TextField(default="")
+    is_public = BooleanField(default=False)
+    share_token = CharField(max_length=40, unique=True, default=new_share_token)
+    created_at = DateTimeField(default=utcnow)
+    updated_at = DateTimeField(default=utcnow)
+
+
+class DeckVersion(BaseModel):
+    """Every save keeps a version: `data` is `core.decklist.Deck.to_json()`."""
+
+    deck = ForeignKeyField(Deck, backref="versions", on_delete="CASCADE")
+    number = IntegerField()
+    created_at = DateTimeField(default=utcnow)
+    data = JSONText()
+    note = CharField(max_length=200, default="")
+
+    class Meta:
+        indexes = ((("deck", "number"), True),)
+
+
+ALL_MODELS = [SchemaVersion, User, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion]

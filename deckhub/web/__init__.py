@@ -1,0 +1,67 @@
+"""The web layer: database per request, accounts, CSRF, one blueprint per area, error pages."""
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_login import LoginManager
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+from deckhub import models
+from deckhub.db import database, init_database
+from deckhub.migrations import migrate
+
+csrf = CSRFProtect()
+login_manager = LoginManager()
+login_manager.login_view = "auth.login"
+login_manager.login_message_category = "info"
+
+
+@login_manager.user_loader
+def _load_user(user_id: str):
+    return models.User.get_or_none(models.User.id == int(user_id)) if user_id.isdigit() else None
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def init_app(app: Flask) -> None:
+    db = init_database(app.config["DATABASE_URL"])
+    with db.connection_context():
+        migrate(db)
+
+    @app.before_request
+    def _connect():
+        database.connect(reuse_if_open=True)
+
+    @app.teardown_request
+    def _close(exc):
+        if not database.is_closed():
+            database.close()
+
+    csrf.init_app(app)
+    login_manager.init_app(app)
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(exc):
+        return _error_page(400, "This form has expired or was not sent by DeckHub. Reload the page and try again.")
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        return _error_page(exc.code or 500, exc.description)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc):
+        app.logger.exception("unhandled error")
+        return _error_page(500, "Something went wrong on our side. Nothing was changed.")
+
+    from deckhub.web import filters
+    filters.register(app)
+    from deckhub.web import blueprints
+    blueprints.register(app)
+
+
+def _error_page(code: int, message: str):
+    if _wants_json():
+        return jsonify({"error": message, "status": code}), code
+    return render_template("error.html", code=code, message=message), code
