@@ -1,0 +1,97 @@
+"""The `deckhub` commands the README and the acceptance checks rely on."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from deckhub import models
+from deckhub.cli import main
+from deckhub.db import database
+
+KAIJUDO_SETS = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "sets"
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch):
+    """Run `deckhub ...` against a fresh SQLite file, as a user on a new machine would."""
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    monkeypatch.setenv("DECKHUB_SECRET_KEY", "test")
+    runner = CliRunner()
+
+    def run(*args, input=None):
+        return runner.invoke(main, list(args), input=input, catch_exceptions=False)
+    return run
+
+
+def _counts():
+    with database.connection_context():
+        return (models.Card.select().count(), models.Printing.select().count(), models.CardSet.select().count())
+
+
+def test_user_add_reads_the_password_from_stdin(cli):
+    result = cli("user", "add", "carol", "--password-stdin", "--curator", input="a long password\n")
+    assert result.exit_code == 0, result.output
+    assert "curator" in result.output
+    from deckhub.accounts import authenticate
+    with database.connection_context():
+        assert authenticate("carol", "a long password").is_curator
+        assert authenticate("carol", "wrong password") is None
+
+
+def test_user_add_refuses_a_taken_name_and_a_short_password(cli):
+    assert cli("user", "add", "dave", "--password-stdin", input="long enough\n").exit_code == 0
+    taken = cli("user", "add", "Dave", "--password-stdin", input="long enough\n")
+    assert taken.exit_code != 0 and "taken" in taken.output
+    short = cli("user", "add", "erin", "--password-stdin", input="short\n")
+    assert short.exit_code != 0 and "at least 8" in short.output
+
+
+def test_load_cards_twice_changes_nothing(cli):
+    first = cli("load-cards", "kaijudo")
+    assert first.exit_code == 0, first.output
+    assert "1136 cards, 1293 printings, 14 sets" in first.output
+    before = _counts()
+    second = cli("load-cards", "kaijudo")
+    assert second.exit_code == 0
+    assert "0 cards added, 0 updated, 0 printings added" in second.output
+    assert _counts() == before
+
+
+def test_a_bad_record_names_file_record_and_field_and_writes_nothing(cli, tmp_path):
+    good = (KAIJUDO_SETS / "evo-fury.xml").read_text(encoding="utf-8")
+    broken = tmp_path / "broken-set.xml"
+    broken.write_text(good.replace('name="Level" value="1"', 'name="Level" value="one"', 1), encoding="utf-8")
+    result = cli("load-cards", "--octgn", str(broken))
+    assert result.exit_code == 1
+    assert "broken-set.xml:card 1 (Chasm Entangler): Level: not a whole number: 'one'" in result.output
+    assert _counts()[0] == 0
+
+
+def test_malformed_xml_is_reported_not_raised(cli, tmp_path):
+    bad = tmp_path / "bad.xml"
+    bad.write_text("<set name='x'><cards><card name='A'", encoding="utf-8")
+    result = cli("load-cards", "--octgn", str(bad))
+    assert result.exit_code == 1 and "bad.xml:-: xml: cannot be read" in result.output
+
+
+def test_entity_expansion_is_refused(cli, tmp_path):
+    bomb = tmp_path / "bomb.xml"
+    bomb.write_text('<?xml version="1.0"?><!DOCTYPE set [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+                    '<set name="&b;"><cards/></set>', encoding="utf-8")
+    result = cli("load-cards", "--octgn", str(bomb))
+    assert result.exit_code == 1 and "bomb.xml" in result.output
+
+
+def test_an_octgn_set_file_from_a_user_adds_its_printings(cli, tmp_path):
+    assert cli("load-cards", "kaijudo").exit_code == 0
+    own = tmp_path / "my-reprints.xml"
+    text = (KAIJUDO_SETS / "evo-fury.xml").read_text(encoding="utf-8")
+    own.write_text(text.replace('name="Evo Fury"', 'name="My Reprints"'), encoding="utf-8")
+    result = cli("load-cards", "--octgn", str(own))
+    assert result.exit_code == 0, result.output
+    assert "0 cards and 60 printings added to kaijudo" in result.output
+    with database.connection_context():
+        assert models.CardSet.get(models.CardSet.code == "my-reprints").name == "My Reprints"
