@@ -113,4 +113,35 @@ class DeckVersion(BaseModel):
         indexes = ((("deck", "number"), True),)
 
 
-ALL_MODELS = [SchemaVersion, User, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion]
+class OwnedCard(BaseModel):
+    """What a user has of one printing. Quantities change only as `qty = qty + n` in SQL."""
+
+    owner = ForeignKeyField(User, backref="owned", on_delete="CASCADE")
+    printing = ForeignKeyField(Printing, backref="owners", on_delete="CASCADE")
+    quantity = IntegerField(default=0)
+    foil_quantity = IntegerField(default=0)
+    want_quantity = IntegerField(default=0)
+    trade_quantity = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("owner", "printing"), True),)
+
+
+class GoldfishSession(BaseModel):
+    """A playtest stored as (deck, seed, options, actions): `replay` rebuilds any position."""
+
+    owner = ForeignKeyField(User, backref="goldfish_sessions", on_delete="CASCADE")
+    deck = ForeignKeyField(Deck, null=True, backref="goldfish_sessions", on_delete="SET NULL")
+    game = CharField(max_length=40)
+    deck_data = JSONText()  # the deck as it was when the game started
+    seed = IntegerField()
+    options = JSONText(default=dict)
+    actions = JSONText(default=list)
+    result = CharField(max_length=10, null=True)
+    share_token = CharField(max_length=40, unique=True, default=new_share_token)
+    created_at = DateTimeField(default=utcnow)
+    updated_at = DateTimeField(default=utcnow)
+
+
+ALL_MODELS = [SchemaVersion, User, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
+              OwnedCard, GoldfishSession]
