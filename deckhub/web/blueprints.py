@@ -1,11 +1,25 @@
-"""Every area's blueprint, registered in one place."""
+"""Every area's blueprint, registered in one place, and the links the site's header shows."""
 from __future__ import annotations
+
+import importlib
 
 from flask import Flask
 
+# (module, blueprint attribute); an area adds itself here.
+AREAS = [
+    ("deckhub.web.auth", "bp"),
+    ("deckhub.web.catalog", "bp"),
+    ("deckhub.web.api", "bp"),
+]
+
+# (label, endpoint, signed-in only) for the header navigation.
+NAV_LINKS = [
+    ("Games", "catalog.index", False),
+    ("Card search", "catalog.search", False),
+]
+
 
 def register(app: Flask) -> None:
-    from deckhub.web import auth, catalog, api
-    app.register_blueprint(auth.bp)
-    app.register_blueprint(catalog.bp)
-    app.register_blueprint(api.bp)
+    for module, attr in AREAS:
+        app.register_blueprint(getattr(importlib.import_module(module), attr))
+    app.jinja_env.globals["nav_links"] = NAV_LINKS
