@@ -1,10 +1,17 @@
 """What a game declares about itself: its deck sections, card fields, types and how copies count."""
 from __future__ import annotations
 
+import importlib
+import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from deckhub.core.cards import Card, normalize_name
+
+if TYPE_CHECKING:  # the rules core imports nothing from here; only the accessors below use it
+    from deckhub.core.legality import CheckFunc, Format
 
 
 @dataclass(frozen=True)
@@ -55,4 +62,68 @@ class GameSpec:
 
     def section(self, header: str) -> SectionSpec | None:
         return next((s for s in self.sections if s.matches(header)), None)
+
+    # Construction rules live beside the game as data (`formats.json`) and, for the few checks
+    # only this game has, as code (`legality.py` defining CHECKS); both are read on first use.
+
+    @property
+    def formats(self) -> tuple["Format", ...]:
+        """This game's formats, the default first (from `deckhub/games/<pkg>/formats.json`)."""
+        return _formats(self.slug, self.package)
+
+    def format(self, name: str | None = None) -> "Format":
+        """A format by id or name, case- and punctuation-insensitive; None gives the default.
+
+        Raises LookupError naming the known formats.
+        """
+        formats = self.formats
+        if not formats:
+            raise LookupError(f"{self.name} has no formats")
+        if name is None or not name.strip():
+            return formats[0]
+        wanted = normalize_name(name)
+        for f in formats:
+            if wanted in (normalize_name(f.id), normalize_name(f.name)):
+                return f
+        raise LookupError(f"unknown format {name!r} for {self.name}; known formats: "
+                          + ", ".join(f.id for f in formats))
+
+    @property
+    def checks(self) -> Mapping[str, "CheckFunc"]:
+        """The game's own checks by name (`deckhub/games/<pkg>/legality.py`, CHECKS), or none."""
+        return _checks(self.package)
+
+    @property
+    def file_formats(self) -> Mapping[str, Any]:
+        """Facts about outside deck files, e.g. {"octgn": {"game": GUID, "sections": {"Deck": "Main"}}}."""
+        return _formats_doc(self.package).get("files", {})
+
+
+@lru_cache(maxsize=None)
+def _formats_doc(package: str) -> dict[str, Any]:
+    try:
+        text = (resources.files(f"deckhub.games.{package}") / "formats.json").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return {}
+    return json.loads(text)
+
+
+@lru_cache(maxsize=None)
+def _formats(slug: str, package: str) -> tuple["Format", ...]:
+    from deckhub.core.legality import Format
+
+    doc = _formats_doc(package)
+    formats = tuple(Format.from_json(slug, f, doc.get("rule_prefix") or slug) for f in doc.get("formats", ()))
+    return tuple(sorted(formats, key=lambda f: not f.default))
+
+
+@lru_cache(maxsize=None)
+def _checks(package: str) -> Mapping[str, "CheckFunc"]:
+    try:
+        module = importlib.import_module(f"deckhub.games.{package}.legality")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"deckhub.games.{package}.legality":
+            raise
+        return {}
+    return dict(getattr(module, "CHECKS", {}))
 

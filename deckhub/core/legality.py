@@ -1,0 +1,558 @@
+"""Deck legality: a format's declared limits, the generic checks they drive, and every violation.
+
+A `Format` is data (each game's `formats.json`): per-section card counts (min/max/exact, counting
+all cards or only some types, copies or distinct cards, a minimum of N per pack for Limited play),
+which types a section may or may not hold, copy limits (a default, per-type limits, limits set by a
+card flag such as a unique Map Piece, counted across one or more sections), and the names of the few
+checks that only one game has (`deckhub/games/<pkg>/legality.py`, CHECKS). A rules update is a new
+format entry, not new code.
+
+`check_deck` returns a `Report` listing ALL violations. Severities: "error" (the deck is illegal),
+"warning" (rulebook advice), "unverified" (the check needs a value the catalogue does not know, such
+as a Neopets TCG card's type; those cards are named and nothing is guessed). Legal = no errors.
+
+Checks are pure computation on catalogue values in memory. What a format needs to know of a card
+(type, copy key, copy limit) is worked out once per (catalogue, format, card) and cached, so a check
+of a 50-card deck is a few dictionary look-ups per entry. A catalogue is treated as immutable: build
+a new `Catalogue` when cards change.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+
+from deckhub.core.cards import Card, Catalogue
+from deckhub.core.decklist import Deck
+
+if TYPE_CHECKING:
+    from deckhub.games.spec import GameSpec
+
+ERROR, WARNING, UNVERIFIED = "error", "warning", "unverified"
+SEVERITIES = (ERROR, WARNING, UNVERIFIED)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One problem with a deck, as the issue's JSON: rule, severity, section, message, cards, expected, actual.
+
+    `cards` are display names; `keys` (not part of the JSON) are the same cards' catalogue keys, so
+    an editor can highlight them.
+    """
+
+    rule: str
+    severity: str
+    section: str | None
+    message: str
+    cards: tuple[str, ...] = ()
+    expected: Any = None
+    actual: Any = None
+    keys: tuple[str, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "severity": self.severity, "section": self.section,
+                "message": self.message, "cards": list(self.cards),
+                "expected": self.expected, "actual": self.actual}
+
+
+@dataclass
+class Report:
+    game: str
+    format: str
+    violations: list[Violation]
+    counts: dict[str, int]
+
+    @property
+    def legal(self) -> bool:
+        return not any(v.severity == ERROR for v in self.violations)
+
+    def by_severity(self, severity: str) -> list[Violation]:
+        return [v for v in self.violations if v.severity == severity]
+
+    @property
+    def errors(self) -> list[Violation]:
+        return self.by_severity(ERROR)
+
+    @property
+    def warnings(self) -> list[Violation]:
+        return self.by_severity(WARNING)
+
+    @property
+    def unverified(self) -> list[Violation]:
+        return self.by_severity(UNVERIFIED)
+
+    def rules(self, severity: str | None = None) -> set[str]:
+        return {v.rule for v in self.violations if severity is None or v.severity == severity}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "format": self.format, "legal": self.legal, "counts": dict(self.counts),
+                "violations": [v.to_json() for v in self.violations]}
+
+
+# --------------------------------------------------------------------------- format data
+
+def _types(values: Iterable[str] | None) -> frozenset[str] | None:
+    return None if values is None else frozenset(v.casefold() for v in values)
+
+
+@dataclass(frozen=True)
+class CountLimit:
+    """A bound on how many cards a section holds.
+
+    types: count only cards of these types (None: all). distinct: count different cards (by copy
+    key), not copies. exempt_attr: cards whose attribute is true are not counted. per_pack: the
+    minimum is per_pack x the pack count (Huntik Limited).
+    """
+
+    rule: str
+    min: int | None = None
+    max: int | None = None
+    types: frozenset[str] | None = None
+    distinct: bool = False
+    exempt_attr: str | None = None
+    per_pack: int | None = None
+    what: str = "cards"
+    cite: str = ""
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], cite: str) -> "CountLimit":
+        lo, hi = d.get("min"), d.get("max")
+        if "exact" in d:
+            lo = hi = d["exact"]
+        return cls(d["rule"], lo, hi, _types(d.get("types")), bool(d.get("distinct")), d.get("exempt_attr"),
+                   d.get("per_pack"), d.get("what", "cards"), d.get("cite", cite))
+
+
+@dataclass(frozen=True)
+class TypeRule:
+    """Which card types a section may hold (allowed: None = any) and which it may not."""
+
+    rule: str
+    allowed: frozenset[str] | None = None
+    forbidden: frozenset[str] = frozenset()
+    exempt_attr: str | None = None
+    allowed_names: tuple[str, ...] = ()  # as written, for messages
+    forbidden_names: tuple[str, ...] = ()
+    cite: str = ""
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], cite: str) -> "TypeRule":
+        allowed = d.get("allowed")
+        forbidden = d.get("forbidden") or ()
+        return cls(d["rule"], _types(allowed), _types(forbidden) or frozenset(), d.get("exempt_attr"),
+                   tuple(allowed or ()), tuple(forbidden), d.get("cite", cite))
+
+
+@dataclass(frozen=True)
+class SectionRules:
+    section: str
+    counts: tuple[CountLimit, ...] = ()
+    types: TypeRule | None = None
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], cite: str) -> "SectionRules":
+        return cls(d["section"], tuple(CountLimit.from_json(c, cite) for c in d.get("counts", ())),
+                   TypeRule.from_json(d["types"], cite) if d.get("types") else None)
+
+
+@dataclass(frozen=True)
+class AttrLimit:
+    """A copy limit set by a card flag (e.g. a unique Map Piece: 1); unknown flag -> unverified."""
+
+    attr: str
+    limit: int | None
+    rule: str
+    type: str | None = None  # casefolded; None = any type
+
+
+@dataclass(frozen=True)
+class CopyLimit:
+    """How many copies of one card (by the game's copy key) the given sections may hold together.
+
+    default None = any number; by_type maps a type to (limit, rule); by_attr lists flag limits.
+    """
+
+    rule: str
+    sections: tuple[str, ...]
+    default: int | None
+    by_type: Mapping[str, tuple[int | None, str]] = field(default_factory=dict)
+    by_attr: tuple[AttrLimit, ...] = ()
+    cite: str = ""
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], cite: str) -> "CopyLimit":
+        rule = d["rule"]
+        by_type: dict[str, tuple[int | None, str]] = {}
+        for t, v in (d.get("by_type") or {}).items():
+            by_type[t.casefold()] = (v.get("limit"), v.get("rule", rule)) if isinstance(v, dict) else (v, rule)
+        by_attr = tuple(AttrLimit(a["attr"], a.get("limit"), a.get("rule", rule),
+                                  a["type"].casefold() if a.get("type") else None) for a in d.get("by_attr", ()))
+        return cls(rule, tuple(d["sections"]), d.get("default"), by_type, by_attr, d.get("cite", cite))
+
+    def limit_for(self, card: Card) -> tuple[int | None, str, bool, int | None]:
+        """(limit, rule, certain, lowest possible limit when not certain) for one card."""
+        ctype = card.type.casefold() if card.type else None
+        if ctype is None and (self.by_type or any(a.type for a in self.by_attr)):
+            candidates = [self.default, *(lim for lim, _ in self.by_type.values()), *(a.limit for a in self.by_attr)]
+            known = [c for c in candidates if c is not None]
+            if len(set(candidates)) > 1:
+                return None, self.rule, False, min(known) if known else None
+        for a in self.by_attr:
+            if a.type is not None and a.type != ctype:
+                continue
+            value = card.attrs.get(a.attr)
+            if value is None:
+                base, rule = self.by_type.get(ctype, (self.default, self.rule)) if ctype else (self.default, self.rule)
+                if base == a.limit:
+                    return base, rule, True, None
+                low = a.limit if base is None or (a.limit is not None and a.limit < base) else base
+                return None, a.rule, False, low
+            if value:
+                return a.limit, a.rule, True, None
+        if ctype is not None and ctype in self.by_type:
+            lim, rule = self.by_type[ctype]
+            return lim, rule, True, None
+        return self.default, self.rule, True, None
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """A game-specific check named by a format: which function, its rule id and its parameters."""
+
+    name: str
+    rule: str
+    severity: str = ERROR
+    params: Mapping[str, Any] = field(default_factory=dict)
+    cite: str = ""
+
+
+@dataclass(frozen=True)
+class Format:
+    game: str
+    id: str
+    name: str
+    version: str = ""
+    source: str = ""
+    default: bool = False
+    sections: tuple[SectionRules, ...] = ()
+    copies: tuple[CopyLimit, ...] = ()
+    checks: tuple[CheckSpec, ...] = ()
+    rule_prefix: str = ""
+    description: str = ""
+
+    @property
+    def needs_packs(self) -> bool:
+        return any(c.per_pack for s in self.sections for c in s.counts)
+
+    @classmethod
+    def from_json(cls, game: str, d: Mapping[str, Any], rule_prefix: str | None = None) -> "Format":
+        cite = d.get("cite", "")
+        checks = tuple(CheckSpec(c["name"], c["rule"], c.get("severity", ERROR), dict(c.get("params") or {}),
+                                 c.get("cite", cite)) for c in d.get("checks", ()))
+        for c in checks:
+            if c.severity not in SEVERITIES:
+                raise ValueError(f"{game} format {d.get('id')}: check {c.name}: unknown severity {c.severity!r}")
+        return cls(game, d["id"], d.get("name", d["id"]), str(d.get("version", "")), d.get("source", ""),
+                   bool(d.get("default")), tuple(SectionRules.from_json(s, cite) for s in d.get("sections", ())),
+                   tuple(CopyLimit.from_json(c, cite) for c in d.get("copies", ())), checks,
+                   rule_prefix or game, d.get("description", ""))
+
+
+# --------------------------------------------------------------------------- per-card facts, cached
+
+class CardFacts:
+    """What a format needs to know of one card, worked out once."""
+
+    __slots__ = ("key", "card", "name", "type", "copy_key", "limits")
+
+    def __init__(self, key: str, card: Card, copy_key: str, limits: tuple):
+        self.key = key
+        self.card = card
+        self.name = card.display_name
+        self.type = card.type.casefold() if card.type else None
+        self.copy_key = copy_key
+        self.limits = limits  # per CopyLimit of the format: (limit, rule, certain, low)
+
+
+class _Compiled:
+    __slots__ = ("format", "game", "catalogue", "facts", "section_names", "__weakref__")
+
+    def __init__(self, fmt: Format, game: "GameSpec", catalogue: Catalogue):
+        self.format = fmt
+        self.game = game
+        self.catalogue = catalogue
+        self.facts: dict[str, CardFacts | None] = {}
+        self.section_names = frozenset(s.name for s in game.sections)
+
+    def get(self, key: str) -> CardFacts | None:
+        try:
+            return self.facts[key]
+        except KeyError:
+            pass
+        card = self.catalogue.cards.get(key)
+        facts = None
+        if card is not None:
+            facts = CardFacts(key, card, self.game.copy_key(card), tuple(c.limit_for(card) for c in self.format.copies))
+        self.facts[key] = facts
+        return facts
+
+
+_CACHE: "weakref.WeakKeyDictionary[Catalogue, dict[tuple[int, int], _Compiled]]" = weakref.WeakKeyDictionary()
+
+
+def _compiled(fmt: Format, game: "GameSpec", catalogue: Catalogue) -> _Compiled:
+    per_cat = _CACHE.get(catalogue)
+    if per_cat is None:
+        per_cat = _CACHE[catalogue] = {}
+    c = per_cat.get((id(fmt), id(game)))
+    if c is None or c.format is not fmt or c.game is not game:
+        c = per_cat[(id(fmt), id(game))] = _Compiled(fmt, game, catalogue)
+    return c
+
+
+@dataclass
+class CheckContext:
+    """What a game-specific check sees: the deck, its format, and cached card facts."""
+
+    deck: Deck
+    game: "GameSpec"
+    format: Format
+    catalogue: Catalogue
+    packs: int | None
+    _compiled: _Compiled
+
+    def facts(self, key: str) -> CardFacts | None:
+        return self._compiled.get(key)
+
+    def section(self, name: str) -> list[tuple[CardFacts, int]]:
+        """(facts, qty) of the known cards in a section."""
+        out = []
+        for key, qty in self.deck.sections.get(name, {}).items():
+            f = self._compiled.get(key)
+            if f is not None and qty > 0:
+                out.append((f, qty))
+        return out
+
+
+CheckFunc = Callable[[CheckContext, CheckSpec], Iterable[Violation]]
+
+
+# --------------------------------------------------------------------------- the checks
+
+def cited(text: str, cite: str) -> str:
+    return f"{text} ({cite})" if cite else text
+
+
+def names_keys(facts: Iterable[CardFacts]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    seen: dict[str, str] = {}
+    for f in facts:
+        seen.setdefault(f.key, f.name)
+    return tuple(seen.values()), tuple(seen)
+
+
+def _bounds(lo: int | None, hi: int | None) -> dict[str, int]:
+    out = {}
+    if lo is not None:
+        out["min"] = lo
+    if hi is not None:
+        out["max"] = hi
+    return out
+
+
+def _need(lo: int | None, hi: int | None, what: str) -> str:
+    if lo is not None and lo == hi:
+        return f"exactly {lo} {what}"
+    if lo is not None and hi is not None:
+        return f"{lo} to {hi} {what}"
+    if lo is not None:
+        return f"at least {lo} {what}"
+    return f"at most {hi} {what}"
+
+
+def _check_count(out: list[Violation], section: str, entries: Mapping[str, int], total: int,
+                 limit: CountLimit, comp: _Compiled, packs: int | None) -> None:
+    lo, hi = limit.min, limit.max
+    if limit.per_pack:
+        if packs is None:
+            out.append(Violation(limit.rule, UNVERIFIED, section,
+                                 cited(f"The {section} needs {limit.per_pack} cards per pack used; the pack count was not given.", limit.cite),
+                                 expected={"per_pack": limit.per_pack}, actual=total))
+            return
+        lo = max(lo or 0, limit.per_pack * packs)
+    unknown: list[CardFacts] = []
+    if limit.types is None and not limit.distinct and limit.exempt_attr is None:
+        n = total
+    else:
+        n = 0
+        distinct: set[str] = set()
+        for key, qty in entries.items():
+            f = comp.get(key)
+            if f is None or qty <= 0:
+                continue
+            if limit.exempt_attr and f.card.attrs.get(limit.exempt_attr):
+                continue
+            if limit.types is not None:
+                if f.type is None:
+                    unknown.append(f)
+                    continue
+                if f.type not in limit.types:
+                    continue
+            if limit.distinct:
+                distinct.add(f.copy_key)
+            else:
+                n += qty
+        if limit.distinct:
+            n = len(distinct)
+    n_max = n + (len({f.copy_key for f in unknown}) if limit.distinct else sum(entries[f.key] for f in unknown))
+    need = _need(lo, hi, limit.what)
+    expected = _bounds(lo, hi)
+    if (lo is not None and n_max < lo) or (hi is not None and n > hi):
+        out.append(Violation(limit.rule, ERROR, section,
+                             cited(f"The {section} must have {need}; it has {n}.", limit.cite),
+                             expected=expected, actual=n))
+    elif (lo is not None and n < lo) or (hi is not None and n_max > hi):
+        names, keys = names_keys(unknown)
+        out.append(Violation(limit.rule, UNVERIFIED, section,
+                             cited(f"The {section} must have {need}; it has {n} to {n_max}, depending on the "
+                                   f"unknown types of: {', '.join(names)}.", limit.cite),
+                             names, expected, {"min": n, "max": n_max}, keys))
+
+
+def _check_types(out: list[Violation], section: str, entries: Mapping[str, int], rule: TypeRule,
+                 comp: _Compiled) -> None:
+    bad: list[CardFacts] = []
+    unknown: list[CardFacts] = []
+    allowed, forbidden, exempt = rule.allowed, rule.forbidden, rule.exempt_attr
+    for key, qty in entries.items():
+        f = comp.get(key)
+        if f is None or qty <= 0:
+            continue
+        t = f.type
+        if exempt and f.card.attrs.get(exempt):
+            continue
+        if t is None:
+            unknown.append(f)
+        elif (allowed is not None and t not in allowed) or t in forbidden:
+            bad.append(f)
+    if allowed is not None:
+        what = "only " + ", ".join(rule.allowed_names) + " cards"
+        expected: dict[str, Any] = {"types": list(rule.allowed_names)}
+    else:
+        what = "no " + ", ".join(rule.forbidden_names) + " cards"
+        expected = {"not_types": list(rule.forbidden_names)}
+    if bad:
+        names, keys = names_keys(bad)
+        listed = ", ".join(f"{f.name} ({f.card.type})" for f in bad)
+        out.append(Violation(rule.rule, ERROR, section,
+                             cited(f"The {section} may hold {what}; it holds {listed}.", rule.cite),
+                             names, expected, sorted({f.card.type for f in bad}), keys))
+    if unknown:
+        names, keys = names_keys(unknown)
+        out.append(Violation(rule.rule, UNVERIFIED, section,
+                             cited(f"The {section} may hold {what}; the catalogue does not know the type of: "
+                                   f"{', '.join(names)}.", rule.cite),
+                             names, expected, None, keys))
+
+
+def _check_copies(out: list[Violation], deck: Deck, index: int, limit: CopyLimit, comp: _Compiled) -> None:
+    totals: dict[str, int] = {}
+    members: dict[str, list[CardFacts]] = {}
+    sections = deck.sections
+    for section in limit.sections:
+        entries = sections.get(section)
+        if not entries:
+            continue
+        for key, qty in entries.items():
+            f = comp.get(key)
+            if f is None or qty <= 0:
+                continue
+            ck = f.copy_key
+            if ck in totals:
+                totals[ck] += qty
+                if f not in members[ck]:
+                    members[ck].append(f)
+            else:
+                totals[ck] = qty
+                members[ck] = [f]
+    where = limit.sections[0] if len(limit.sections) == 1 else None
+    across = "" if where else " across " + " and ".join(limit.sections)
+    for ck, total in totals.items():
+        if total <= 1:
+            continue
+        group = members[ck]
+        lim, rule, certain, low = group[0].limits[index]
+        for f in group[1:]:  # several cards sharing a name: the strictest limit wins
+            l2, r2, c2, low2 = f.limits[index]
+            if not c2:
+                certain, low = False, low2 if low is None or (low2 is not None and low2 < low) else low
+            elif l2 is not None and (lim is None or l2 < lim):
+                lim, rule = l2, r2
+        names, keys = names_keys(group)
+        label = names[0] if len(names) == 1 else " / ".join(names)
+        if certain or (lim is not None and total > lim):
+            if lim is not None and total > lim:
+                out.append(Violation(rule, ERROR, where,
+                                     cited(f"At most {lim} {'copy' if lim == 1 else 'copies'} of {label}{across}; "
+                                           f"the deck has {total}.", limit.cite),
+                                     names, {"max": lim}, total, keys))
+        elif low is not None and total > low:
+            out.append(Violation(rule, UNVERIFIED, where,
+                                 cited(f"{label}: {total} copies{across}; the limit may be {low}, and the catalogue "
+                                       f"lacks what decides it (its type or flags).", limit.cite),
+                                 names, {"max": low}, total, keys))
+
+
+def check_deck(deck: Deck, game: "GameSpec", format: Format, catalogue: Catalogue, *,
+               packs: int | None = None) -> Report:
+    """Every violation of `deck` against `format` (a format of `game`), checked on `catalogue`.
+
+    `packs` is the pack count for formats whose minimum deck size depends on it (Huntik Limited);
+    when such a format is checked without it, the size rule is `unverified`.
+    """
+    fmt = format
+    comp = _compiled(fmt, game, catalogue)
+    out: list[Violation] = []
+    sections = deck.sections
+    counts = {s.name: 0 for s in game.sections}
+    prefix = fmt.rule_prefix or game.slug
+    unknown_keys: list[str] = []
+    for name, entries in sections.items():
+        total = 0
+        for key, qty in entries.items():
+            total += qty
+            if comp.get(key) is None:
+                unknown_keys.append(key)
+            elif qty <= 0:
+                out.append(Violation(f"{prefix}.deck.quantity", ERROR, name,
+                                     f"{comp.get(key).name}: a quantity must be a positive whole number, not {qty}.",
+                                     (comp.get(key).name,), {"min": 1}, qty, (key,)))
+        counts[name] = total
+        if name not in comp.section_names and total:
+            out.append(Violation(f"{prefix}.deck.unknown-section", ERROR, name,
+                                 f"{game.name} decks have no section {name!r}; its sections are "
+                                 f"{', '.join(s.name for s in game.sections)}.",
+                                 tuple(comp.get(k).name for k in entries if comp.get(k) is not None),
+                                 [s.name for s in game.sections], name, tuple(entries)))
+    if unknown_keys:
+        out.append(Violation(f"{prefix}.deck.unknown-card", ERROR, None,
+                             f"Not {game.name} cards in this catalogue: {', '.join(unknown_keys)}.",
+                             tuple(unknown_keys), None, None, tuple(unknown_keys)))
+    for srules in fmt.sections:
+        entries = sections.get(srules.section) or {}
+        total = counts.get(srules.section, 0)
+        for limit in srules.counts:
+            _check_count(out, srules.section, entries, total, limit, comp, packs)
+        if srules.types is not None and entries:
+            _check_types(out, srules.section, entries, srules.types, comp)
+    for i, limit in enumerate(fmt.copies):
+        _check_copies(out, deck, i, limit, comp)
+    if fmt.checks:
+        ctx = CheckContext(deck, game, fmt, catalogue, packs, comp)
+        funcs = game.checks
+        for spec in fmt.checks:
+            func = funcs.get(spec.name)
+            if func is None:
+                raise LookupError(f"{game.slug} format {fmt.id} names the check {spec.name!r}, which "
+                                  f"deckhub.games.{game.package}.legality does not define")
+            out.extend(func(ctx, spec))
+    return Report(game.slug, fmt.id, out, counts)
