@@ -21,4 +21,5 @@ GAME = GameSpec(
     ),
     types=("major hero", "minor hero", "legendary hero", "action", "amulet", "mission", "feature"),
     copy_key=count_by_name_and_version,
+    extras={"breakdown": ("team", "Team")},
 )

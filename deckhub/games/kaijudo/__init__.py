@@ -13,4 +13,5 @@ GAME = GameSpec(
         FieldSpec("power_value", "Power", "int"),
     ),
     types=("Creature", "Evolution Creature", "Vortex Evolution Creature", "Spell"),
+    extras={"curve": ("level", "Level"), "breakdown": ("civilizations", "Civilization")},
 )

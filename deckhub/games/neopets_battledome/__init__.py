@@ -22,4 +22,5 @@ GAME = GameSpec(
     ),
     types=("Neopet", "Rainbow Pool Neopet", "Codestone", "Equipment", "Food", "Faerie", "Legend",
            "Paint Brush", "Potion", "Location", "Map Piece", "Hero", "Petpet", "Villain", "Faction"),
+    extras={"curve": ("level_requirement", "Level requirement"), "breakdown": ("faerie", "Faerie")},
 )

@@ -21,4 +21,5 @@ GAME = GameSpec(
     ),
     types=("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equipment",
            "Something Has Happened!", "Location"),
+    extras={"breakdown": ("faerie", "Faerie")},
 )
