@@ -18,6 +18,7 @@ GAME = GameSpec(
         FieldSpec("def", "DEF", "int"),
         FieldSpec("keywords", "Keywords", "list"),
         FieldSpec("flavour", "Flavour", "text", filter=False),
+        FieldSpec("subtype", "Subtype", "str", filter=False),  # as the source gives it; tags holds it too
     ),
     types=("major hero", "minor hero", "legendary hero", "action", "amulet", "mission", "feature"),
     copy_key=count_by_name_and_version,

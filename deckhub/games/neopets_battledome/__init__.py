@@ -19,6 +19,7 @@ GAME = GameSpec(
         FieldSpec("attack_bonus", "Attack bonus", "int", filter=False),
         FieldSpec("finish", "Finish", "str", filter=False),
         FieldSpec("product", "Product", "str", filter=False),
+        FieldSpec("note", "Note", "text", filter=False),  # what the source says about its statement
     ),
     types=("Neopet", "Rainbow Pool Neopet", "Codestone", "Equipment", "Food", "Faerie", "Legend",
            "Paint Brush", "Potion", "Location", "Map Piece", "Hero", "Petpet", "Villain", "Faction"),

@@ -18,6 +18,7 @@ GAME = GameSpec(
         FieldSpec("agility_bonus", "Agility bonus", "int", filter=False),
         FieldSpec("magic_bonus", "Magic bonus", "int", filter=False),
         FieldSpec("intelligence_bonus", "Intelligence bonus", "int", filter=False),
+        FieldSpec("note", "Note", "text", filter=False),  # the sources' notes on how a fact was seen
     ),
     types=("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equipment",
            "Something Has Happened!", "Location"),
