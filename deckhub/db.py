@@ -39,7 +39,7 @@ def make_database(url: str):
         return PostgresqlDatabase(
             unquote(parsed.path.lstrip("/")), user=unquote(parsed.username or "") or None,
             password=unquote(parsed.password or "") or None, host=parsed.hostname or None,
-            port=parsed.port or None, autorollback=True)
+            port=parsed.port or None)
     raise ValueError(f"unsupported DATABASE_URL scheme {parsed.scheme!r}: use sqlite:/// or postgresql://")
 
 

@@ -15,9 +15,9 @@ KAIJUDO_SETS = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "sets"
 
 
 @pytest.fixture
-def cli(tmp_path, monkeypatch):
-    """Run `deckhub ...` against a fresh SQLite file, as a user on a new machine would."""
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'site.sqlite3'}")
+def cli(fresh_database_url, monkeypatch):
+    """Run `deckhub ...` against a fresh database, as a user on a new machine would."""
+    monkeypatch.setenv("DATABASE_URL", fresh_database_url)
     monkeypatch.setenv("DECKHUB_SECRET_KEY", "test")
     runner = CliRunner()
 
