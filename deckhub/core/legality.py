@@ -22,7 +22,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
-from deckhub.core.cards import Card, Catalogue
+from deckhub.core.cards import Card, Catalogue, normalize_name
 from deckhub.core.decklist import Deck
 
 if TYPE_CHECKING:
@@ -260,22 +260,64 @@ class Format:
 
 # --------------------------------------------------------------------------- per-card facts, cached
 
+_NO, _YES, _UNKNOWN = 0, 1, 2  # per-card answers a format's rules precompute
+
+
 class CardFacts:
-    """What a format needs to know of one card, worked out once."""
+    """What a format needs to know of one card, worked out once per (catalogue, format).
 
-    __slots__ = ("key", "card", "name", "type", "copy_key", "limits")
+    type_status[i]: for the format's i-th TypeRule, _NO (fits), _YES (breaks it), _UNKNOWN (type unknown).
+    counted[i]: for the i-th CountLimit, whether the card counts (_YES), not (_NO), or is unknown.
+    limits[i]: for the i-th CopyLimit, (limit, rule, certain, lowest possible limit when not certain);
+    thresholds[i]: the copy count above which that rule may report anything (None: never).
+    """
 
-    def __init__(self, key: str, card: Card, copy_key: str, limits: tuple):
+    __slots__ = ("key", "card", "name", "type", "copy_key", "name_key", "limits", "thresholds",
+                 "type_status", "counted")
+
+    def __init__(self, key: str, card: Card, copy_key: str, fmt: Format):
         self.key = key
         self.card = card
         self.name = card.display_name
-        self.type = card.type.casefold() if card.type else None
+        self.type = t = card.type.casefold() if card.type else None
         self.copy_key = copy_key
-        self.limits = limits  # per CopyLimit of the format: (limit, rule, certain, low)
+        self.name_key = normalize_name(card.name)
+        self.limits = tuple(c.limit_for(card) for c in fmt.copies)
+        self.thresholds = tuple((lim if certain else low) for lim, _r, certain, low in self.limits)
+        attrs = card.attrs
+        statuses = []
+        counted = []
+        for srules in fmt.sections:
+            for limit in srules.counts:
+                if limit.exempt_attr and attrs.get(limit.exempt_attr):
+                    counted.append(_NO)
+                elif limit.types is None:
+                    counted.append(_YES)
+                elif t is None:
+                    counted.append(_UNKNOWN)
+                else:
+                    counted.append(_YES if t in limit.types else _NO)
+            rule = srules.types
+            if rule is not None:
+                if rule.exempt_attr and attrs.get(rule.exempt_attr):
+                    statuses.append(_NO)
+                elif t is None:
+                    statuses.append(_UNKNOWN)
+                elif (rule.allowed is not None and t not in rule.allowed) or t in rule.forbidden:
+                    statuses.append(_YES)
+                else:
+                    statuses.append(_NO)
+        self.type_status = tuple(statuses)
+        self.counted = tuple(counted)
+
+
+_MISSING = object()
 
 
 class _Compiled:
-    __slots__ = ("format", "game", "catalogue", "facts", "section_names", "__weakref__")
+    """A format made ready to check decks of one catalogue: card facts, plans, check functions."""
+
+    __slots__ = ("format", "game", "catalogue", "facts", "section_names", "plan", "funcs", "__weakref__")
 
     def __init__(self, fmt: Format, game: "GameSpec", catalogue: Catalogue):
         self.format = fmt
@@ -283,18 +325,34 @@ class _Compiled:
         self.catalogue = catalogue
         self.facts: dict[str, CardFacts | None] = {}
         self.section_names = frozenset(s.name for s in game.sections)
+        plan = []
+        ci = ti = 0
+        for srules in fmt.sections:
+            counts = []
+            for limit in srules.counts:
+                simple = limit.types is None and not limit.distinct and limit.exempt_attr is None
+                counts.append((ci, limit, simple))
+                ci += 1
+            types = None
+            if srules.types is not None:
+                types = (ti, srules.types)
+                ti += 1
+            plan.append((srules.section, tuple(counts), types))
+        self.plan = tuple(plan)
+        funcs = game.checks if fmt.checks else {}
+        missing = [c.name for c in fmt.checks if c.name not in funcs]
+        if missing:
+            raise LookupError(f"{game.slug} format {fmt.id} names checks {missing}, which "
+                              f"deckhub.games.{game.package}.legality does not define")
+        self.funcs = tuple((funcs[c.name], c) for c in fmt.checks)
 
     def get(self, key: str) -> CardFacts | None:
-        try:
-            return self.facts[key]
-        except KeyError:
-            pass
-        card = self.catalogue.cards.get(key)
-        facts = None
-        if card is not None:
-            facts = CardFacts(key, card, self.game.copy_key(card), tuple(c.limit_for(card) for c in self.format.copies))
-        self.facts[key] = facts
-        return facts
+        facts = self.facts.get(key, _MISSING)
+        if facts is _MISSING:
+            card = self.catalogue.cards.get(key)
+            facts = None if card is None else CardFacts(key, card, self.game.copy_key(card), self.format)
+            self.facts[key] = facts
+        return facts  # type: ignore[return-value]
 
 
 _CACHE: "weakref.WeakKeyDictionary[Catalogue, dict[tuple[int, int], _Compiled]]" = weakref.WeakKeyDictionary()
@@ -310,28 +368,23 @@ def _compiled(fmt: Format, game: "GameSpec", catalogue: Catalogue) -> _Compiled:
     return c
 
 
+Rows = dict[str, list[tuple[CardFacts, int]]]
+
+
 @dataclass
 class CheckContext:
-    """What a game-specific check sees: the deck, its format, and cached card facts."""
+    """What a game-specific check sees: the deck, its format, and each section's known cards."""
 
     deck: Deck
     game: "GameSpec"
     format: Format
     catalogue: Catalogue
     packs: int | None
-    _compiled: _Compiled
-
-    def facts(self, key: str) -> CardFacts | None:
-        return self._compiled.get(key)
+    rows: Rows
 
     def section(self, name: str) -> list[tuple[CardFacts, int]]:
-        """(facts, qty) of the known cards in a section."""
-        out = []
-        for key, qty in self.deck.sections.get(name, {}).items():
-            f = self._compiled.get(key)
-            if f is not None and qty > 0:
-                out.append((f, qty))
-        return out
+        """(facts, qty) of the known cards (qty > 0) in a section, in deck order."""
+        return self.rows.get(name, [])
 
 
 CheckFunc = Callable[[CheckContext, CheckSpec], Iterable[Violation]]
@@ -340,10 +393,12 @@ CheckFunc = Callable[[CheckContext, CheckSpec], Iterable[Violation]]
 # --------------------------------------------------------------------------- the checks
 
 def cited(text: str, cite: str) -> str:
+    """A message with its rulebook citation appended, e.g. "... (Kaijudo 4)"."""
     return f"{text} ({cite})" if cite else text
 
 
 def names_keys(facts: Iterable[CardFacts]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(display names, keys) of cards, each card once, in order."""
     seen: dict[str, str] = {}
     for f in facts:
         seen.setdefault(f.key, f.name)
@@ -369,48 +424,53 @@ def _need(lo: int | None, hi: int | None, what: str) -> str:
     return f"at most {hi} {what}"
 
 
-def _check_count(out: list[Violation], section: str, entries: Mapping[str, int], total: int,
-                 limit: CountLimit, comp: _Compiled, packs: int | None) -> None:
+def _check_count(out: list[Violation], section: str, rows: list[tuple[CardFacts, int]], total: int,
+                 index: int, limit: CountLimit, simple: bool, packs: int | None) -> None:
     lo, hi = limit.min, limit.max
     if limit.per_pack:
         if packs is None:
             out.append(Violation(limit.rule, UNVERIFIED, section,
-                                 cited(f"The {section} needs {limit.per_pack} cards per pack used; the pack count was not given.", limit.cite),
+                                 cited(f"The {section} needs {limit.per_pack} cards per pack used; the pack count "
+                                       f"was not given.", limit.cite),
                                  expected={"per_pack": limit.per_pack}, actual=total))
             return
         lo = max(lo or 0, limit.per_pack * packs)
-    unknown: list[CardFacts] = []
-    if limit.types is None and not limit.distinct and limit.exempt_attr is None:
-        n = total
+    if simple:
+        if (lo is None or total >= lo) and (hi is None or total <= hi):
+            return
+        n = n_max = total
+        unknown: list[CardFacts] = []
     else:
-        n = 0
+        n = extra = 0
+        unknown = []
         distinct: set[str] = set()
-        for key, qty in entries.items():
-            f = comp.get(key)
-            if f is None or qty <= 0:
-                continue
-            if limit.exempt_attr and f.card.attrs.get(limit.exempt_attr):
-                continue
-            if limit.types is not None:
-                if f.type is None:
-                    unknown.append(f)
-                    continue
-                if f.type not in limit.types:
-                    continue
-            if limit.distinct:
-                distinct.add(f.copy_key)
-            else:
-                n += qty
+        unknown_keys: set[str] = set()
+        for f, qty in rows:
+            status = f.counted[index]
+            if status == _YES:
+                if limit.distinct:
+                    distinct.add(f.copy_key)
+                else:
+                    n += qty
+            elif status == _UNKNOWN:
+                unknown.append(f)
+                if limit.distinct:
+                    unknown_keys.add(f.copy_key)
+                else:
+                    extra += qty
         if limit.distinct:
             n = len(distinct)
-    n_max = n + (len({f.copy_key for f in unknown}) if limit.distinct else sum(entries[f.key] for f in unknown))
+            extra = len(unknown_keys - distinct)
+        n_max = n + extra
+        if (lo is None or n >= lo) and (hi is None or n_max <= hi):
+            return
     need = _need(lo, hi, limit.what)
     expected = _bounds(lo, hi)
     if (lo is not None and n_max < lo) or (hi is not None and n > hi):
         out.append(Violation(limit.rule, ERROR, section,
                              cited(f"The {section} must have {need}; it has {n}.", limit.cite),
                              expected=expected, actual=n))
-    elif (lo is not None and n < lo) or (hi is not None and n_max > hi):
+    else:
         names, keys = names_keys(unknown)
         out.append(Violation(limit.rule, UNVERIFIED, section,
                              cited(f"The {section} must have {need}; it has {n} to {n_max}, depending on the "
@@ -418,23 +478,17 @@ def _check_count(out: list[Violation], section: str, entries: Mapping[str, int],
                              names, expected, {"min": n, "max": n_max}, keys))
 
 
-def _check_types(out: list[Violation], section: str, entries: Mapping[str, int], rule: TypeRule,
-                 comp: _Compiled) -> None:
+def _check_types(out: list[Violation], section: str, rows: list[tuple[CardFacts, int]], index: int,
+                 rule: TypeRule) -> None:
     bad: list[CardFacts] = []
     unknown: list[CardFacts] = []
-    allowed, forbidden, exempt = rule.allowed, rule.forbidden, rule.exempt_attr
-    for key, qty in entries.items():
-        f = comp.get(key)
-        if f is None or qty <= 0:
-            continue
-        t = f.type
-        if exempt and f.card.attrs.get(exempt):
-            continue
-        if t is None:
-            unknown.append(f)
-        elif (allowed is not None and t not in allowed) or t in forbidden:
-            bad.append(f)
-    if allowed is not None:
+    for f, _qty in rows:
+        status = f.type_status[index]
+        if status:
+            (bad if status == _YES else unknown).append(f)
+    if not bad and not unknown:
+        return
+    if rule.allowed is not None:
         what = "only " + ", ".join(rule.allowed_names) + " cards"
         expected: dict[str, Any] = {"types": list(rule.allowed_names)}
     else:
@@ -454,49 +508,41 @@ def _check_types(out: list[Violation], section: str, entries: Mapping[str, int],
                              names, expected, None, keys))
 
 
-def _check_copies(out: list[Violation], deck: Deck, index: int, limit: CopyLimit, comp: _Compiled) -> None:
+def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit) -> None:
     totals: dict[str, int] = {}
-    members: dict[str, list[CardFacts]] = {}
-    sections = deck.sections
+    over: list[str] = []
     for section in limit.sections:
-        entries = sections.get(section)
-        if not entries:
-            continue
-        for key, qty in entries.items():
-            f = comp.get(key)
-            if f is None or qty <= 0:
-                continue
+        for f, qty in rows.get(section, ()):
             ck = f.copy_key
-            if ck in totals:
-                totals[ck] += qty
-                if f not in members[ck]:
-                    members[ck].append(f)
-            else:
-                totals[ck] = qty
-                members[ck] = [f]
+            total = totals[ck] = totals.get(ck, 0) + qty
+            threshold = f.thresholds[index]
+            if threshold is not None and total > threshold and ck not in over:
+                over.append(ck)
+    if not over:
+        return
     where = limit.sections[0] if len(limit.sections) == 1 else None
     across = "" if where else " across " + " and ".join(limit.sections)
-    for ck, total in totals.items():
-        if total <= 1:
-            continue
-        group = members[ck]
-        lim, rule, certain, low = group[0].limits[index]
-        for f in group[1:]:  # several cards sharing a name: the strictest limit wins
+    for ck in over:
+        total = totals[ck]
+        group = list({f.key: f for s in limit.sections for f, _q in rows.get(s, ()) if f.copy_key == ck}.values())
+        lim, rule, certain, low = None, limit.rule, True, None
+        for f in group:  # several cards sharing a name: the strictest certain limit wins
             l2, r2, c2, low2 = f.limits[index]
             if not c2:
-                certain, low = False, low2 if low is None or (low2 is not None and low2 < low) else low
+                certain = False
+                if low2 is not None and (low is None or low2 < low):
+                    low, rule_low = low2, r2
             elif l2 is not None and (lim is None or l2 < lim):
                 lim, rule = l2, r2
         names, keys = names_keys(group)
-        label = names[0] if len(names) == 1 else " / ".join(names)
-        if certain or (lim is not None and total > lim):
-            if lim is not None and total > lim:
-                out.append(Violation(rule, ERROR, where,
-                                     cited(f"At most {lim} {'copy' if lim == 1 else 'copies'} of {label}{across}; "
-                                           f"the deck has {total}.", limit.cite),
-                                     names, {"max": lim}, total, keys))
-        elif low is not None and total > low:
-            out.append(Violation(rule, UNVERIFIED, where,
+        label = " / ".join(names)
+        if lim is not None and total > lim:
+            out.append(Violation(rule, ERROR, where,
+                                 cited(f"At most {lim} {'copy' if lim == 1 else 'copies'} of {label}{across}; "
+                                       f"the deck has {total}.", limit.cite),
+                                 names, {"max": lim}, total, keys))
+        elif not certain and low is not None and total > low:
+            out.append(Violation(rule_low, UNVERIFIED, where,
                                  cited(f"{label}: {total} copies{across}; the limit may be {low}, and the catalogue "
                                        f"lacks what decides it (its type or flags).", limit.cite),
                                  names, {"max": low}, total, keys))
@@ -511,48 +557,49 @@ def check_deck(deck: Deck, game: "GameSpec", format: Format, catalogue: Catalogu
     """
     fmt = format
     comp = _compiled(fmt, game, catalogue)
+    get = comp.get
     out: list[Violation] = []
-    sections = deck.sections
     counts = {s.name: 0 for s in game.sections}
-    prefix = fmt.rule_prefix or game.slug
+    rows: Rows = {}
     unknown_keys: list[str] = []
-    for name, entries in sections.items():
+    prefix = fmt.rule_prefix or game.slug
+    for name, entries in deck.sections.items():
         total = 0
+        row = rows[name] = []
         for key, qty in entries.items():
             total += qty
-            if comp.get(key) is None:
+            f = get(key)
+            if f is None:
                 unknown_keys.append(key)
-            elif qty <= 0:
+            elif qty > 0:
+                row.append((f, qty))
+            else:
                 out.append(Violation(f"{prefix}.deck.quantity", ERROR, name,
-                                     f"{comp.get(key).name}: a quantity must be a positive whole number, not {qty}.",
-                                     (comp.get(key).name,), {"min": 1}, qty, (key,)))
+                                     f"{f.name}: a quantity must be a positive whole number, not {qty}.",
+                                     (f.name,), {"min": 1}, qty, (key,)))
         counts[name] = total
-        if name not in comp.section_names and total:
+        if total and name not in comp.section_names:
+            names, keys = names_keys(f for f, _q in row)
             out.append(Violation(f"{prefix}.deck.unknown-section", ERROR, name,
                                  f"{game.name} decks have no section {name!r}; its sections are "
                                  f"{', '.join(s.name for s in game.sections)}.",
-                                 tuple(comp.get(k).name for k in entries if comp.get(k) is not None),
-                                 [s.name for s in game.sections], name, tuple(entries)))
+                                 names, [s.name for s in game.sections], name, keys))
     if unknown_keys:
         out.append(Violation(f"{prefix}.deck.unknown-card", ERROR, None,
                              f"Not {game.name} cards in this catalogue: {', '.join(unknown_keys)}.",
                              tuple(unknown_keys), None, None, tuple(unknown_keys)))
-    for srules in fmt.sections:
-        entries = sections.get(srules.section) or {}
-        total = counts.get(srules.section, 0)
-        for limit in srules.counts:
-            _check_count(out, srules.section, entries, total, limit, comp, packs)
-        if srules.types is not None and entries:
-            _check_types(out, srules.section, entries, srules.types, comp)
-    for i, limit in enumerate(fmt.copies):
-        _check_copies(out, deck, i, limit, comp)
-    if fmt.checks:
-        ctx = CheckContext(deck, game, fmt, catalogue, packs, comp)
-        funcs = game.checks
-        for spec in fmt.checks:
-            func = funcs.get(spec.name)
-            if func is None:
-                raise LookupError(f"{game.slug} format {fmt.id} names the check {spec.name!r}, which "
-                                  f"deckhub.games.{game.package}.legality does not define")
+    empty: list[tuple[CardFacts, int]] = []
+    for section, count_plan, type_plan in comp.plan:
+        row = rows.get(section, empty)
+        total = counts.get(section, 0)
+        for index, limit, simple in count_plan:
+            _check_count(out, section, row, total, index, limit, simple, packs)
+        if type_plan is not None and row:
+            _check_types(out, section, row, type_plan[0], type_plan[1])
+    for index, limit in enumerate(fmt.copies):
+        _check_copies(out, rows, index, limit)
+    if comp.funcs:
+        ctx = CheckContext(deck, game, fmt, catalogue, packs, rows)
+        for func, spec in comp.funcs:
             out.extend(func(ctx, spec))
     return Report(game.slug, fmt.id, out, counts)

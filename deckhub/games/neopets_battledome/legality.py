@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from deckhub.core.cards import normalize_name
 from deckhub.core.legality import UNVERIFIED, CheckContext, CheckSpec, Violation, cited, names_keys
 
 
@@ -47,7 +46,7 @@ def distinct_names(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
     by_name: dict[str, list] = {}
     counts: dict[str, int] = {}
     for facts, qty in ctx.section(section):
-        n = normalize_name(facts.card.name)
+        n = facts.name_key
         by_name.setdefault(n, []).append(facts)
         counts[n] = counts.get(n, 0) + qty
     out = []
