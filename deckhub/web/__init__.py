@@ -17,7 +17,8 @@ login_manager.login_message_category = "info"
 
 
 @login_manager.user_loader
-def _load_user(user_id: str):
+def _load_user(user_id):
+    user_id = str(user_id)
     return models.User.get_or_none(models.User.id == int(user_id)) if user_id.isdigit() else None
 
 

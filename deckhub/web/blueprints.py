@@ -10,16 +10,25 @@ AREAS = [
     ("deckhub.web.auth", "bp"),
     ("deckhub.web.catalog", "bp"),
     ("deckhub.web.api", "bp"),
+    ("deckhub.web.decks", "bp"),
+    ("deckhub.web.decks", "api_bp"),
 ]
+
+# Stateless JSON endpoints that change nothing take no CSRF token.
+CSRF_EXEMPT = ["deck_api.api_check"]
 
 # (label, endpoint, signed-in only) for the header navigation.
 NAV_LINKS = [
     ("Games", "catalog.index", False),
     ("Card search", "catalog.search", False),
+    ("My decks", "decks.index", True),
 ]
 
 
 def register(app: Flask) -> None:
     for module, attr in AREAS:
         app.register_blueprint(getattr(importlib.import_module(module), attr))
+    from deckhub.web import csrf
+    for endpoint in CSRF_EXEMPT:
+        csrf.exempt(app.view_functions[endpoint])
     app.jinja_env.globals["nav_links"] = NAV_LINKS

@@ -1,0 +1,46 @@
+"""Server-side SVG charts (pygal), served as images: no scripts, nothing fetched from elsewhere."""
+from __future__ import annotations
+
+import re
+
+import pygal
+from pygal.style import Style
+
+from deckhub.core.deckstats import UNKNOWN, DeckStats
+
+STYLE = Style(background="white", plot_background="white", font_family="system-ui, sans-serif",
+              label_font_size=12, major_label_font_size=12, title_font_size=15, legend_font_size=12,
+              colors=("#2f5bd3", "#1f7a3a", "#9a6100", "#b42318", "#6941c6", "#0e7490", "#5b6474"))
+_SCRIPT = re.compile(rb"<script.*?</script>", re.S)
+
+
+def render(chart) -> bytes:
+    """The chart as SVG bytes without pygal's inline script (charts are shown as <img>)."""
+    return _SCRIPT.sub(b"", chart.render())
+
+
+def _options(title: str, **extra) -> dict:
+    return {"style": STYLE, "title": title, "height": 260, "width": 520, "js": (), **extra}
+
+
+def bar(title: str, labels: list[str], values: list[int], horizontal: bool = False) -> bytes:
+    chart = (pygal.HorizontalBar if horizontal else pygal.Bar)(**_options(title, show_legend=False))
+    chart.x_labels = labels
+    chart.add("copies", values)
+    return render(chart)
+
+
+def deck_chart(stats: DeckStats, kind: str) -> bytes | None:
+    if kind == "types":
+        labels = sorted(stats.types, key=lambda t: -stats.types[t])
+        return bar("Card types", labels, [stats.types[t] for t in labels], horizontal=True)
+    if kind == "curve" and stats.curve_label:
+        known = sorted(k for k in stats.curve if k != UNKNOWN)
+        keys = known + ([UNKNOWN] if UNKNOWN in stats.curve else [])
+        return bar(f"Curve ({stats.curve_label})", [str(k) for k in keys], [stats.curve[k] for k in keys])
+    if kind == "breakdown" and stats.breakdown_label:
+        chart = pygal.Pie(**_options(stats.breakdown_label, inner_radius=0.4))
+        for label, count in stats.breakdown.most_common():
+            chart.add(str(label), count)
+        return render(chart)
+    return None

@@ -1,0 +1,356 @@
+"""Decks in the browser: my decks, the editor with its validation panel, import/export, versions."""
+from __future__ import annotations
+
+from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_template, request,
+                   url_for)
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+from deckhub import decks as store
+from deckhub.web import charts
+from deckhub.catalogue_store import get_catalogue
+from deckhub.core.deckdiff import diff_decks
+from deckhub.core.decklist import Deck
+from deckhub.core.deckstats import deck_stats
+from deckhub.core.legality import check_deck
+from deckhub.core.search import search_cards
+from deckhub.games import all_games, get_game
+from deckhub.importers.decklists import read_decklist, write_json, write_o8d, write_text
+
+bp = Blueprint("decks", __name__, url_prefix="/decks")
+
+MAX_PASTE = 200_000  # characters; a deck list is a few kilobytes
+
+
+class NewDeckForm(FlaskForm):
+    name = StringField("Deck name", validators=[DataRequired(), Length(1, store.MAX_NAME)])
+    game = SelectField("Game", validators=[DataRequired()])
+    format = SelectField("Format", validate_choice=False)
+    packs = IntegerField("Packs (Limited only)", validators=[Optional(), NumberRange(1, 60)])
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game.choices = [(g.slug, g.name) for g in all_games()]
+        self.format.choices = [("", "the game's standard format")] + [
+            (f.id, f"{g.name}: {f.name}") for g in all_games() for f in g.formats]
+
+
+class ImportForm(NewDeckForm):
+    decklist = TextAreaField("Deck list", validators=[Optional(), Length(max=MAX_PASTE)])
+    upload = FileField("…or a deck file (.txt, .o8d, .json)")
+    keep_parsed = BooleanField("Keep the lines that could be read and drop the others")
+
+
+class PasteForm(FlaskForm):
+    decklist = TextAreaField("Paste cards", validators=[DataRequired(), Length(max=MAX_PASTE)])
+    mode = SelectField("", choices=[("add", "Add to the deck"), ("replace", "Replace the deck")])
+    keep_parsed = BooleanField("Keep the lines that could be read and drop the others")
+
+
+class SettingsForm(FlaskForm):
+    name = StringField("Deck name", validators=[DataRequired(), Length(1, store.MAX_NAME)])
+    description = TextAreaField("Notes", validators=[Optional(), Length(max=5000)])
+    format = SelectField("Format", validate_choice=False)
+    packs = IntegerField("Packs (Limited only)", validators=[Optional(), NumberRange(1, 60)])
+    is_public = BooleanField("Public: anyone with the link can view (read-only) and copy it")
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _own(deck_id: int) -> store.StoredDeck:
+    stored = store.own_deck(deck_id, current_user)
+    if stored is None:
+        abort(404, "No deck of yours has that number.")
+    return stored
+
+
+def _visible(deck_id: int) -> store.StoredDeck:
+    stored = store.visible_deck(deck_id, current_user)
+    if stored is None:
+        abort(404, "No deck with that number is visible to you. Private decks are seen by their owner only.")
+    return stored
+
+
+def _report(stored: store.StoredDeck, catalogue):
+    spec = get_game(stored.row.game)
+    return check_deck(stored.deck, spec, spec.format(stored.row.format), catalogue, packs=stored.row.packs)
+
+
+def _rows(deck: Deck, catalogue, spec, report):
+    """Each section's cards, sorted by type then name, with the problems that name them."""
+    flagged: dict[str, list] = {}
+    for v in report.violations:
+        for key in v.keys:
+            flagged.setdefault(key, []).append(v)
+    sections = []
+    for section in spec.sections:
+        entries = deck.sections.get(section.name, {})
+        rows = []
+        for key, qty in entries.items():
+            card = catalogue.get(key)
+            rows.append({"key": key, "qty": qty, "card": card, "problems": flagged.get(key, [])})
+        rows.sort(key=lambda r: ((r["card"].type or "~") if r["card"] else "~", r["card"].name if r["card"] else r["key"]))
+        sections.append({"name": section.name, "rows": rows, "count": sum(entries.values())})
+    return sections
+
+
+def _format_and_packs(spec, format_id: str | None, packs: int | None):
+    try:
+        fmt = spec.format(format_id or None)
+    except LookupError:
+        fmt = spec.format(None)
+    return fmt, (packs if fmt.needs_packs else None)
+
+
+def _chosen_format(spec, form):
+    """The format picked in a new-deck form when it belongs to the chosen game, else the game's default."""
+    fmt_id = form.format.data if form.format.data in {f.id for f in spec.formats} else None
+    return _format_and_packs(spec, fmt_id, form.packs.data)
+
+
+def _read_upload(form) -> tuple[str | bytes | None, str | None]:
+    upload = form.upload.data if hasattr(form, "upload") else None
+    if upload and getattr(upload, "filename", ""):
+        return upload.read(MAX_PASTE * 4 + 1), upload.filename
+    return form.decklist.data or None, None
+
+
+# --------------------------------------------------------------------------- pages
+
+@bp.route("/")
+@login_required
+def index():
+    form = NewDeckForm(game=request.args.get("game"))
+    return render_template("decks/index.html", decks=store.user_decks(current_user), form=form)
+
+
+@bp.route("/new", methods=["POST"])
+@login_required
+def new():
+    form = NewDeckForm()
+    if not form.validate_on_submit():
+        return render_template("decks/index.html", decks=store.user_decks(current_user), form=form), 400
+    spec = get_game(form.game.data)
+    fmt, packs = _chosen_format(spec, form)
+    stored = store.create_deck(current_user.id, spec.slug, fmt.id, form.name.data, packs)
+    flash(f"Deck “{stored.row.name}” created. Add cards with the search below or paste a list.", "success")
+    return redirect(url_for("decks.edit", deck_id=stored.row.id))
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@login_required
+def import_deck():
+    form = ImportForm(game=request.args.get("game"))
+    parse = None
+    if form.validate_on_submit():
+        spec = get_game(form.game.data)
+        data, filename = _read_upload(form)
+        if not data:
+            form.decklist.errors.append("Paste a deck list or choose a file.")
+        elif len(data) > MAX_PASTE * 4:
+            form.decklist.errors.append("That file is too large for a deck list.")
+        else:
+            parse = read_decklist(data, spec, get_catalogue(spec.slug), filename=filename)
+            if not parse.errors or form.keep_parsed.data:
+                fmt, packs = _chosen_format(spec, form)
+                stored = store.create_deck(current_user.id, spec.slug, fmt.id, form.name.data, packs,
+                                           parse.deck, note="imported")
+                for notice in parse.notices:
+                    flash(notice, "info")
+                if parse.errors:
+                    flash(f"{len(parse.errors)} line(s) could not be read and were left out.", "warning")
+                return redirect(url_for("decks.show", deck_id=stored.row.id))
+    status = 400 if (form.errors or (parse and parse.errors)) else 200
+    return render_template("decks/import.html", form=form, parse=parse), status
+
+
+@bp.route("/<int:deck_id>")
+def show(deck_id: int):
+    stored = _visible(deck_id)
+    spec = get_game(stored.row.game)
+    catalogue = get_catalogue(spec.slug)
+    report = _report(stored, catalogue)
+    stats = deck_stats(stored.deck, catalogue, spec.extras)
+    return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
+                           sections=_rows(stored.deck, catalogue, spec, report),
+                           fmt=spec.format(stored.row.format), owner=store.owns(current_user, stored.row),
+                           versions=store.versions(stored.row)[:5])
+
+
+@bp.route("/<int:deck_id>/edit")
+@login_required
+def edit(deck_id: int):
+    stored = _own(deck_id)
+    spec = get_game(stored.row.game)
+    catalogue = get_catalogue(spec.slug)
+    report = _report(stored, catalogue)
+    query = (request.args.get("q") or "").strip()[:100]
+    results = search_cards(catalogue, spec, query, {})[:20] if query else []
+    return render_template("decks/edit.html", stored=stored, spec=spec, report=report, query=query,
+                           results=results, sections=_rows(stored.deck, catalogue, spec, report),
+                           fmt=spec.format(stored.row.format), paste_form=PasteForm())
+
+
+@bp.route("/<int:deck_id>/cards", methods=["POST"])
+@login_required
+def change_card(deck_id: int):
+    stored = _own(deck_id)
+    spec = get_game(stored.row.game)
+    section = request.form.get("section", "")
+    key = request.form.get("card", "")
+    try:
+        delta = int(request.form.get("delta", "0"))
+    except ValueError:
+        abort(400, "The change must be a whole number of copies.")
+    if spec.section(section) is None:
+        abort(400, f"{spec.name} decks have no section {section!r}.")
+    section = spec.section(section).name
+    if get_catalogue(spec.slug).get(key) is None:
+        abort(400, f"There is no {spec.name} card {key!r}.")
+    if not -store.MAX_COPIES_PER_ENTRY <= delta <= store.MAX_COPIES_PER_ENTRY or delta == 0:
+        abort(400, "Change a quantity by 1 to 999 copies at a time.")
+    store.change_quantity(stored, section, key, delta)
+    q = request.form.get("q", "")
+    return redirect(url_for("decks.edit", deck_id=deck_id, q=q or None, _anchor=f"card-{key}"))
+
+
+@bp.route("/<int:deck_id>/paste", methods=["POST"])
+@login_required
+def paste(deck_id: int):
+    stored = _own(deck_id)
+    spec = get_game(stored.row.game)
+    catalogue = get_catalogue(spec.slug)
+    form = PasteForm()
+    parse = None
+    if form.validate_on_submit():
+        parse = read_decklist(form.decklist.data, spec, catalogue)
+        if not parse.errors or form.keep_parsed.data:
+            deck = Deck(spec.slug) if form.mode.data == "replace" else stored.deck
+            for section, key, qty in parse.deck.entries():
+                deck.add(section, key, qty)
+            store.save_version(stored, deck, "pasted a list" if form.mode.data == "add" else "replaced from a list")
+            for notice in parse.notices:
+                flash(notice, "info")
+            if parse.errors:
+                flash(f"{len(parse.errors)} line(s) could not be read and were left out.", "warning")
+            return redirect(url_for("decks.edit", deck_id=deck_id))
+    report = _report(stored, catalogue)
+    return render_template("decks/edit.html", stored=stored, spec=spec, report=report, query="", results=[],
+                           sections=_rows(stored.deck, catalogue, spec, report), fmt=spec.format(stored.row.format),
+                           paste_form=form, parse=parse), 400
+
+
+@bp.route("/<int:deck_id>/settings", methods=["GET", "POST"])
+@login_required
+def settings(deck_id: int):
+    stored = _own(deck_id)
+    spec = get_game(stored.row.game)
+    form = SettingsForm(obj=stored.row)
+    form.format.choices = [(f.id, f.name) for f in spec.formats]
+    if form.validate_on_submit():
+        fmt, packs = _format_and_packs(spec, form.format.data, form.packs.data)
+        store.update_settings(stored, form.name.data, form.description.data, fmt.id, packs, form.is_public.data)
+        flash("Deck settings saved.", "success")
+        return redirect(url_for("decks.show", deck_id=deck_id))
+    return render_template("decks/settings.html", stored=stored, form=form, spec=spec), (400 if form.errors else 200)
+
+
+@bp.route("/<int:deck_id>/copy", methods=["POST"])
+@login_required
+def copy(deck_id: int):
+    stored = _visible(deck_id)
+    new = store.copy_deck(stored, current_user.id)
+    flash(f"Copied to your decks as “{new.row.name}”.", "success")
+    return redirect(url_for("decks.edit", deck_id=new.row.id))
+
+
+@bp.route("/<int:deck_id>/delete", methods=["POST"])
+@login_required
+def delete(deck_id: int):
+    stored = _own(deck_id)
+    store.delete_deck(stored)
+    flash(f"Deck “{stored.row.name}” deleted.", "info")
+    return redirect(url_for("decks.index"))
+
+
+EXPORTS = {"txt": ("text/plain; charset=utf-8", "txt"), "o8d": ("application/xml", "o8d"),
+           "json": ("application/json", "json")}
+
+
+@bp.route("/<int:deck_id>/export.<fmt>")
+def export(deck_id: int, fmt: str):
+    if fmt not in EXPORTS:
+        abort(404, "Decks export as .txt, .o8d or .json.")
+    stored = _visible(deck_id)
+    spec = get_game(stored.row.game)
+    catalogue = get_catalogue(spec.slug)
+    deck = stored.deck
+    if fmt == "txt":
+        body = write_text(deck, catalogue)
+    elif fmt == "o8d":
+        body = write_o8d(deck, catalogue, spec)
+    else:
+        body = write_json(deck)
+    mimetype, ext = EXPORTS[fmt]
+    filename = "".join(ch if ch.isalnum() or ch in "-_ " else "_" for ch in stored.row.name).strip() or "deck"
+    return Response(body, mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}.{ext}"'})
+
+
+@bp.route("/<int:deck_id>/versions")
+def versions(deck_id: int):
+    stored = _visible(deck_id)
+    rows = store.versions(stored.row)
+    newest = rows[0].number
+    a = request.args.get("from", type=int) or max(1, newest - 1)
+    b = request.args.get("to", type=int) or newest
+    old, new = store.version(stored.row, a), store.version(stored.row, b)
+    if old is None or new is None:
+        abort(404, "That deck has no such version.")
+    catalogue = get_catalogue(stored.row.game)
+    changes = diff_decks(Deck.from_json(old.data), Deck.from_json(new.data))
+    return render_template("decks/versions.html", stored=stored, versions=rows, changes=changes,
+                           catalogue=catalogue, a=a, b=b)
+
+
+@bp.route("/<int:deck_id>/charts/<kind>.svg")
+def chart(deck_id: int, kind: str):
+    stored = _visible(deck_id)
+    spec = get_game(stored.row.game)
+    stats = deck_stats(stored.deck, get_catalogue(spec.slug), spec.extras)
+    svg = charts.deck_chart(stats, kind)
+    if svg is None:
+        abort(404, "No such chart for this game.")
+    return Response(svg, mimetype="image/svg+xml")
+
+
+api_bp = Blueprint("deck_api", __name__, url_prefix="/api")
+
+
+@api_bp.route("/check", methods=["POST"])
+def api_check():
+    """`{"game", "format", "packs", "decklist"}` -> the same JSON as `deckhub check --json`.
+
+    Stateless and read-only, so it takes no CSRF token (it is exempted in `register`).
+    """
+    from deckhub.commands.check import CheckError, check_text
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400, 'Send a JSON object: {"game": "kaijudo", "decklist": "4 Card Name\\n..."}.')
+    game, text = body.get("game"), body.get("decklist")
+    fmt, packs = body.get("format"), body.get("packs")
+    if not isinstance(game, str) or not isinstance(text, str):
+        abort(400, '"game" and "decklist" must be strings.')
+    if len(text) > MAX_PASTE:
+        abort(413, f"A deck list may be at most {MAX_PASTE} characters.")
+    if fmt is not None and not isinstance(fmt, str) or packs is not None and (not isinstance(packs, int) or isinstance(packs, bool)):
+        abort(400, '"format" must be a string and "packs" a whole number.')
+    try:
+        get_game(game)
+        return jsonify(check_text(game, text, fmt, packs, get_catalogue(game)))
+    except LookupError as exc:
+        abort(400, str(exc).strip("'\""))
+    except CheckError as exc:
+        abort(400, str(exc))

@@ -1,0 +1,190 @@
+"""Decks in the browser (without JavaScript): create, edit, paste, import, export, versions, privacy."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+DECKS = Path(__file__).resolve().parents[1] / "data"
+BULL_RUSH = (DECKS / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_bytes()
+
+
+def new_deck(client, name="Test deck", game="kaijudo", **extra):
+    response = client.post("/decks/new", data={"name": name, "game": game, "format": "", **extra})
+    assert response.status_code == 302, response.data
+    return int(response.location.split("/")[2])
+
+
+def change(client, deck_id, card, delta, section="Deck"):
+    return client.post(f"/decks/{deck_id}/cards", data={"section": section, "card": card, "delta": str(delta)})
+
+
+def import_deck(client, text, name="Imported", game="kaijudo", **extra):
+    return client.post("/decks/import", data={"name": name, "game": game, "format": "", "decklist": text, **extra})
+
+
+@pytest.fixture
+def alice(auth):
+    auth.signup("alice")
+    return auth
+
+
+def test_my_decks_needs_an_account_and_starts_empty(client, auth):
+    assert client.get("/decks/").status_code == 302
+    auth.signup("alice")
+    page = client.get("/decks/").get_data(as_text=True)
+    assert "You have no decks yet" in page
+
+
+def test_build_a_deck_card_by_card_and_see_the_validation_panel(client, alice):
+    deck_id = new_deck(client)
+    edit = client.get(f"/decks/{deck_id}/edit?q=argus vigilant").get_data(as_text=True)
+    assert "Argus, Vigilant Seer" in edit and "+ Deck" in edit
+    assert change(client, deck_id, "argus-vigilant-seer", 4).status_code == 302
+    page = client.get(f"/decks/{deck_id}/edit").get_data(as_text=True)
+    assert "Not legal" in page
+    assert "kaijudo.4.copies" in page and "kaijudo.4.deck-size" in page
+    assert 'id="card-argus-vigilant-seer" class="flagged"' in page  # the card the problem names is highlighted
+    change(client, deck_id, "argus-vigilant-seer", -1)
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "kaijudo.4.copies" not in page and "kaijudo.4.deck-size" in page
+    change(client, deck_id, "argus-vigilant-seer", -3)
+    assert "No cards in the Deck yet" in client.get(f"/decks/{deck_id}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("form", [
+    {"section": "Sideboard", "card": "argus-vigilant-seer", "delta": "1"},
+    {"section": "Deck", "card": "no-such-card", "delta": "1"},
+    {"section": "Deck", "card": "argus-vigilant-seer", "delta": "many"},
+    {"section": "Deck", "card": "argus-vigilant-seer", "delta": "0"},
+    {"section": "Deck", "card": "argus-vigilant-seer", "delta": "100000"},
+])
+def test_bad_changes_are_refused_with_400_and_change_nothing(client, alice, form):
+    deck_id = new_deck(client)
+    assert client.post(f"/decks/{deck_id}/cards", data=form).status_code == 400
+    assert len(client.get(f"/decks/{deck_id}/versions").get_data(as_text=True).split("<li>Version")) == 2
+
+
+def test_import_the_published_bull_rush_deck_from_its_o8d_file_as_legal(client, alice):
+    response = import_deck(client, BULL_RUSH.decode("utf-8-sig"), name="Bull Rush")
+    assert response.status_code == 302
+    page = client.get(response.location).get_data(as_text=True)
+    assert "Legal" in page and "Not legal" not in page and "Deck <small>(40)</small>" in page
+
+
+def test_an_upload_is_read_like_a_paste(client, alice):
+    import io
+    response = client.post("/decks/import", data={"name": "Bull Rush", "game": "kaijudo", "format": "",
+                                                  "upload": (io.BytesIO(BULL_RUSH), "bull.o8d")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 302
+
+
+def test_a_paste_with_errors_saves_nothing_unless_asked_to_keep_the_good_lines(client, alice):
+    text = "3 Argus, Vigilant Seer\n2 Argus Vigilant Sear\nx Blade Seer\n1 Totally Unknown Card\n"
+    response = import_deck(client, text)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Line 3:" in page and "Line 4:" in page and "Nothing was saved" in page
+    assert "You have no decks yet" in client.get("/decks/").get_data(as_text=True)
+    kept = import_deck(client, text, keep_parsed="y")
+    assert kept.status_code == 302
+    page = client.get(kept.location).get_data(as_text=True)
+    assert "Argus, Vigilant Seer" in page and ">5<" in page  # 3 + 2 (the close match)
+
+
+def test_paste_into_a_deck_adds_or_replaces(client, alice):
+    deck_id = new_deck(client)
+    change(client, deck_id, "argus-vigilant-seer", 1)
+    client.post(f"/decks/{deck_id}/paste", data={"decklist": "2 Blade Seer", "mode": "add"})
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "Argus, Vigilant Seer" in page and "Blade Seer" in page
+    client.post(f"/decks/{deck_id}/paste", data={"decklist": "2 Blade Seer", "mode": "replace"})
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "Argus, Vigilant Seer" not in page and "Blade Seer" in page
+    bad = client.post(f"/decks/{deck_id}/paste", data={"decklist": "2 Nothing Like A Card", "mode": "replace"})
+    assert bad.status_code == 400 and "Line 1:" in bad.get_data(as_text=True)
+    assert "Blade Seer" in client.get(f"/decks/{deck_id}").get_data(as_text=True)
+
+
+def test_exports_read_back_into_the_same_deck(client, alice):
+    deck_id = int(import_deck(client, BULL_RUSH.decode("utf-8-sig")).location.rsplit("/", 1)[1])
+    original = json.loads(client.get(f"/decks/{deck_id}/export.json").get_data(as_text=True))
+    for fmt in ("txt", "o8d", "json"):
+        exported = client.get(f"/decks/{deck_id}/export.{fmt}")
+        assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
+        again = import_deck(client, exported.get_data(as_text=True), name=f"again {fmt}")
+        assert again.status_code == 302, (fmt, again.data[:500])
+        copy_id = int(again.location.rsplit("/", 1)[1])
+        assert json.loads(client.get(f"/decks/{copy_id}/export.json").get_data(as_text=True))["sections"] == original["sections"]
+
+
+def test_every_save_keeps_a_version_and_versions_can_be_compared(client, alice):
+    deck_id = new_deck(client)
+    change(client, deck_id, "argus-vigilant-seer", 2)
+    change(client, deck_id, "blade-seer", 1)
+    change(client, deck_id, "argus-vigilant-seer", -1)
+    page = client.get(f"/decks/{deck_id}/versions?from=1&to=4").get_data(as_text=True)
+    assert page.count("<li>Version") == 4
+    assert "Argus, Vigilant Seer" in page and "+1" in page
+    assert client.get(f"/decks/{deck_id}/versions?from=1&to=99").status_code == 404
+
+
+def test_private_decks_are_the_owners_alone_and_public_ones_are_read_only_for_others(app, alice):
+    owner = alice._client
+    deck_id = new_deck(owner)
+    change(owner, deck_id, "argus-vigilant-seer", 2)
+    other = app.test_client()
+    other.post("/signup", data={"username": "bob", "password": "correct horse", "confirm": "correct horse"})
+    anonymous = app.test_client()
+    for path in (f"/decks/{deck_id}", f"/decks/{deck_id}/export.txt", f"/decks/{deck_id}/versions",
+                 f"/decks/{deck_id}/charts/types.svg"):
+        assert other.get(path).status_code == 404
+        assert anonymous.get(path).status_code == 404
+    assert other.get(f"/decks/{deck_id}/edit").status_code == 404
+    assert change(other, deck_id, "argus-vigilant-seer", 1).status_code == 404
+    owner.post(f"/decks/{deck_id}/settings", data={"name": "Shared", "format": "standard", "is_public": "y"})
+    assert anonymous.get(f"/decks/{deck_id}").status_code == 200
+    assert other.get(f"/decks/{deck_id}/edit").status_code == 404
+    assert other.post(f"/decks/{deck_id}/delete").status_code == 404
+    copied = other.post(f"/decks/{deck_id}/copy")
+    assert copied.status_code == 302
+    assert "Copy of Shared" in other.get("/decks/").get_data(as_text=True)
+
+
+def test_charts_are_svg_and_pull_no_outside_scripts(client, alice):
+    deck_id = int(import_deck(client, BULL_RUSH.decode("utf-8-sig")).location.rsplit("/", 1)[1])
+    for kind in ("types", "curve", "breakdown"):
+        svg = client.get(f"/decks/{deck_id}/charts/{kind}.svg")
+        assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+        assert b"<script" not in svg.data and b"http://kozea" not in svg.data
+    assert client.get(f"/decks/{deck_id}/charts/curve.svg").data.count(b"<rect") > 3
+
+
+def test_huntik_limited_deck_uses_its_pack_count(client, alice):
+    deck_id = new_deck(client, game="huntik", format="limited", packs="2")
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "(2 packs)" in page and "at least 10 cards" in page
+
+
+def test_api_check_answers_like_the_command_line(client):
+    text = BULL_RUSH.decode("utf-8-sig")
+    body = client.post("/api/check", json={"game": "kaijudo", "decklist": text}).get_json()
+    assert body["legal"] is True and body["counts"] == {"Deck": 40} and body["errors"] == []
+    bad = client.post("/api/check", json={"game": "kaijudo", "decklist": "2 Argus Vigilant Sear\n1 Qwertyuiop"}).get_json()
+    assert bad["legal"] is False and bad["errors"][0]["line"] == 2 and len(bad["errors"][0]["suggestions"]) <= 3
+
+
+@pytest.mark.parametrize("body", [None, [], {"game": "kaijudo"}, {"game": 3, "decklist": ""},
+                                  {"game": "chess", "decklist": ""}, {"game": "huntik", "decklist": "", "format": "nope"},
+                                  {"game": "huntik", "decklist": "", "packs": "two"}])
+def test_api_check_refuses_bad_bodies_with_400(client, body):
+    response = client.post("/api/check", json=body) if body is not None else client.post("/api/check", data="not json")
+    assert response.status_code == 400 and "error" in response.get_json()
+
+
+def test_api_check_needs_no_csrf_token_but_forms_do(csrf_app):
+    client = csrf_app.test_client()
+    assert client.post("/api/check", json={"game": "kaijudo", "decklist": ""}).status_code == 200
+    assert client.post("/decks/new", data={"name": "x", "game": "kaijudo"}).status_code == 400
