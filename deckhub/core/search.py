@@ -453,13 +453,22 @@ def set_summaries(catalogue: Catalogue) -> list[SetSummary]:
 
 @dataclass
 class SearchRequest:
-    """A search parsed from query arguments; `problems` lists the values that had to be ignored."""
+    """A search parsed from query arguments.
+
+    `problems` says what was wrong with each value that could not be used ("Level: 'abc' is not a
+    whole number"), `notices` the same as sentences for people, with what was done instead.
+    """
 
     q: str = ""
     filters: dict[str, Any] = field(default_factory=dict)
     page: int = 1
     per_page: int = 50
     problems: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+    def problem(self, message: str, instead: str) -> None:
+        self.problems.append(message)
+        self.notices.append(f"{message}; {instead}.")
 
     @property
     def in_text(self) -> bool:
@@ -512,35 +521,38 @@ def parse_request(game_spec, catalogue: Catalogue | None, args: Mapping[str, Any
                 if values:
                     raw[key] = values
         if catalogue is not None and raw.get("set") and raw["set"] != UNKNOWN_SET and raw["set"] not in catalogue.sets:
-            req.problems.append(f"{game_spec.name} has no set {raw.pop('set')[:80]!r}; the set filter was left out.")
+            req.problem(f"{game_spec.name} has no set {raw.pop('set')[:80]!r}", "the set filter was left out")
         for key in list(raw):  # check each value alone, so one bad value does not drop the others
             try:
                 normalize_filters(game_spec, {key: raw[key]})
             except FilterError as exc:
-                req.problems.append(f"{exc}; that filter was left out.")
+                req.problem(str(exc), "that filter was left out")
                 del raw[key]
         req.filters = raw
     elif raw:
         req.filters = raw
-    req.page = _positive(args.get("page"), 1, "page", req.problems)
-    req.per_page = min(_positive(args.get("per_page"), per_page, "per_page", req.problems), max_per_page)
+    req.page = _positive(args.get("page"), 1, "page", req)
+    req.per_page = min(_positive(args.get("per_page"), per_page, "per_page", req), max_per_page)
     return req
 
 
-def _positive(value: Any, default: int, what: str, problems: list[str]) -> int:
+def _positive(value: Any, default: int, what: str, req: SearchRequest) -> int:
     if value is None or str(value).strip() == "":
         return default
     text = str(value).strip()
     if text.isdigit() and 0 < int(text) < 10**9:
         return int(text)
-    problems.append(f"{what}: {text[:20]!r} is not a positive whole number; {default} was used.")
+    req.problem(f"{what}: {text[:20]!r} is not a positive whole number", f"{default} was used")
     return default
 
 
-def run_search(game_spec, catalogue: Catalogue, request: SearchRequest) -> SearchPage:
-    """One page of results for a parsed request, with did-you-mean suggestions when nothing matched."""
+def run_search(game_spec, catalogue: Catalogue, request: SearchRequest, clamp: bool = True) -> SearchPage:
+    """One page of results for a parsed request, with did-you-mean suggestions when nothing matched.
+
+    With `clamp`, a page past the end shows the last page (for people); without, it is empty (for the API).
+    """
     found = search_cards(catalogue, game_spec, request.q, request.filters)
-    return _page(request, found, [catalogue])
+    return _page(request, found, [catalogue], clamp)
 
 
 def run_search_all(catalogues: list[tuple[Any, Catalogue]], request: SearchRequest) -> SearchPage:
@@ -549,14 +561,15 @@ def run_search_all(catalogues: list[tuple[Any, Catalogue]], request: SearchReque
     return _page(request, found, [c for _, c in catalogues])
 
 
-def _page(request: SearchRequest, found: list[Card], catalogues: list[Catalogue]) -> SearchPage:
+def _page(request: SearchRequest, found: list[Card], catalogues: list[Catalogue], clamp: bool = True) -> SearchPage:
     total = len(found)
     pages = max(1, -(-total // request.per_page))
-    if request.page > pages:
+    if clamp and request.page > pages:
         request.page = pages
     start = (request.page - 1) * request.per_page
     suggestions: list[Card] = []
     if not found and request.q:
         scored = [s for c in catalogues for s in c.suggest(request.q, limit=3)]
-        suggestions = [card for card, _ in sorted(scored, key=lambda s: -s[1])[:3]]
+        scored.sort(key=lambda s: -s[1])
+        suggestions = [card for card, score in scored[:3] if score >= scored[0][1] - 10]
     return SearchPage(request, found[start:start + request.per_page], total, suggestions)

@@ -1,23 +1,151 @@
-"""The card browser: games, sets, cards, search."""
+"""The card browser: games, a game's sets, a set's checklist, a card, and the search page.
+
+Every page reads the worker's in-memory catalogue (`get_catalogue`), never one query per card;
+searching and listing are `deckhub.core.search` functions, so the views only parse and render.
+"""
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import re
+
+from flask import Blueprint, abort, current_app, render_template, request, url_for
+from markupsafe import Markup, escape
 
 from deckhub.catalogue_store import get_catalogue
-from deckhub.games import all_games
+from deckhub.core import search as core_search
+from deckhub.games import UnknownGame, all_games, get_game
 
 bp = Blueprint("catalog", __name__)
+
+MAX_PER_PAGE = 200
+
+
+def game_or_404(slug: str):
+    """The game spec for `slug`, or a 404 page naming the games there are."""
+    try:
+        return get_game(slug)
+    except UnknownGame:
+        known = ", ".join(f"{g.name} ({g.slug})" for g in all_games())
+        abort(404, description=f"DeckHub has no game called “{slug[:80]}”. The games are: {known}.")
+
+
+def _card_or_404(game, catalogue, key: str):
+    card = catalogue.get(key)
+    if card is None:
+        abort(404, description=f"{game.name} has no card with the id “{key[:120]}”. "
+                               "Try the card search to find it by name.")
+    return card
 
 
 @bp.route("/")
 def index():
-    rows = []
-    for game in all_games():
-        catalogue = get_catalogue(game.slug)
-        rows.append((game, catalogue))
+    rows = [(g, c, core_search.set_summaries(c)) for g, c in ((g, get_catalogue(g.slug)) for g in all_games())]
     return render_template("catalog/index.html", rows=rows)
+
+
+@bp.route("/games/<slug>")
+def game(slug: str):
+    spec = game_or_404(slug)
+    catalogue = get_catalogue(spec.slug)
+    return render_template("catalog/game.html", game=spec, catalogue=catalogue,
+                           sets=core_search.set_summaries(catalogue),
+                           unplaced=core_search.cards_without_set(catalogue),
+                           choices=core_search.filter_choices(catalogue, spec), UNKNOWN_SET=core_search.UNKNOWN_SET)
+
+
+@bp.route("/games/<slug>/sets/<code>")
+def card_set(slug: str, code: str):
+    spec = game_or_404(slug)
+    catalogue = get_catalogue(spec.slug)
+    try:
+        rows = core_search.set_rows(catalogue, code)
+    except KeyError:
+        abort(404, description=f"{spec.name} has no set “{code[:80]}”. The game page lists its sets.")
+    summary = next(s for s in core_search.set_summaries(catalogue) if s.code == code)
+    return render_template("catalog/set.html", game=spec, catalogue=catalogue, card_set=catalogue.sets[code],
+                           summary=summary, rows=rows)
+
+
+@bp.route("/games/<slug>/cards/<path:key>")
+def card(slug: str, key: str):
+    spec = game_or_404(slug)
+    catalogue = get_catalogue(spec.slug)
+    return render_template("catalog/card.html", game=spec, catalogue=catalogue,
+                           card=_card_or_404(spec, catalogue, key))
 
 
 @bp.route("/cards")
 def search():
-    return render_template("catalog/index.html", rows=[(g, get_catalogue(g.slug)) for g in all_games()])
+    slug = (request.args.get("game") or "").strip()
+    page_size = current_app.config.get("PAGE_SIZE", 50)
+    if slug:
+        spec = game_or_404(slug)
+        catalogue = get_catalogue(spec.slug)
+        req = core_search.parse_request(spec, catalogue, request.args, page_size, MAX_PER_PAGE)
+        result = core_search.run_search(spec, catalogue, req)
+        choices = core_search.filter_choices(catalogue, spec)
+        unplaced = bool(core_search.cards_without_set(catalogue))
+    else:
+        spec = catalogue = choices = None
+        unplaced = False
+        req = core_search.parse_request(None, None, request.args, page_size, MAX_PER_PAGE)
+        result = (core_search.run_search_all([(g, get_catalogue(g.slug)) for g in all_games()], req)
+                  if req.q else None)
+    catalogues = {} if catalogue else {g.slug: get_catalogue(g.slug) for g in all_games()}
+    return render_template("catalog/search.html", game=spec, catalogue=catalogue, catalogues=catalogues, req=req,
+                           result=result, choices=choices, unplaced=unplaced, UNKNOWN_SET=core_search.UNKNOWN_SET)
+
+
+# ---------------------------------------------------------------- helpers for every template
+
+_ALLOWED_TAGS = re.compile(r"&lt;(/?)(b|i|em|strong)&gt;", re.IGNORECASE)
+
+
+@bp.app_template_filter("card_text")
+def card_text(text: str | None) -> Markup:
+    """Rules text as HTML: escaped, keeping the sources' <b>/<i> emphasis, one line per ability."""
+    if not text:
+        return Markup("")
+    html = _ALLOWED_TAGS.sub(lambda m: f"<{m.group(1)}{m.group(2).lower()}>", str(escape(text)))
+    lines = [line.strip() for line in re.split(r"\r?\n", html) if line.strip()]
+    return Markup("".join(f"<p>{line}</p>" for line in lines))
+
+
+@bp.app_template_global()
+def url_with(**changes) -> str:
+    """The current page's URL with some query arguments changed (None removes one): for pagination."""
+    args = request.args.to_dict(flat=False)
+    for key, value in changes.items():
+        if value is None:
+            args.pop(key, None)
+        else:
+            args[key] = [str(value)]
+    return url_for(request.endpoint, **(request.view_args or {}), **args)
+
+
+@bp.app_template_global()
+def card_url(card) -> str:
+    """The card page of a `core.cards.Card`."""
+    return url_for("catalog.card", slug=card.game, key=card.key)
+
+
+@bp.app_template_global()
+def card_fact_rows(card, game, extras: bool = False) -> list[tuple[str, str, object]]:
+    """(label, key, value) for each game field of a card, value None when unknown.
+
+    Fields sharing a label (Kaijudo's printed "Power" 2500+ and its number 2500) show once, the
+    first known one winning. Long "text" fields are left out unless `extras`, which also adds the
+    card's facts that the game spec does not name (e.g. a source's note).
+    """
+    rows: dict[str, tuple[str, str, object]] = {}
+    for f in game.fields:
+        if f.kind == "text" and not extras:
+            continue
+        value = card.attrs.get(f.key)
+        if f.label not in rows or (rows[f.label][2] in (None, "", []) and value not in (None, "", [])):
+            rows[f.label] = (f.label, f.key, value)
+    out = list(rows.values())
+    if extras:
+        named = {f.key for f in game.fields}
+        out.extend((key.replace("_", " ").capitalize(), key, value)
+                   for key, value in card.attrs.items() if key not in named)
+    return out
