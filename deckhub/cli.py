@@ -57,14 +57,35 @@ def ensure_catalogues(echo=click.echo) -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
-def serve(host: str, port: int) -> None:
+@click.option("--workers", default=0, type=click.IntRange(0, 64),
+              help="Serve with gunicorn and this many worker processes (production). 0: the built-in server.")
+def serve(host: str, port: int, workers: int) -> None:
     """Create the database if needed, load missing catalogues, and serve the site."""
     app = open_app()
     from deckhub.db import database
     with database.connection_context():
         ensure_catalogues()
     click.echo(f"DeckHub is running on http://{host}:{port}/ (Ctrl+C stops it)")
-    app.run(host=host, port=port, threaded=True, use_reloader=False)
+    if workers:
+        _gunicorn(app, host, port, workers)
+    else:
+        app.run(host=host, port=port, threaded=True, use_reloader=False)
+
+
+def _gunicorn(app, host: str, port: int, workers: int) -> None:
+    """Run the app under gunicorn's pre-fork server; each worker opens its own connections."""
+    from gunicorn.app.base import BaseApplication
+
+    class DeckHubServer(BaseApplication):
+        def load_config(self):
+            for key, value in {"bind": f"{host}:{port}", "workers": workers, "threads": 4,
+                               "worker_class": "gthread", "accesslog": "-", "timeout": 60}.items():
+                self.cfg.set(key, value)
+
+        def load(self):
+            return app
+
+    DeckHubServer().run()
 
 
 @main.group()

@@ -11,6 +11,8 @@ from deckhub.db import database, init_database
 from deckhub.migrations import migrate
 
 csrf = CSRFProtect()
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+       "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 login_manager = LoginManager()
 login_manager.login_view = "auth.login"
 login_manager.login_message_category = "info"
@@ -42,6 +44,15 @@ def init_app(app: Flask) -> None:
 
     csrf.init_app(app)
     login_manager.init_app(app)
+
+    @app.after_request
+    def _security_headers(response):
+        """Only our own assets run or load; no framing; no MIME sniffing."""
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
 
     @app.errorhandler(CSRFError)
     def _csrf_error(exc):
