@@ -1,6 +1,6 @@
 """Deck lists in and out: pasted text, OCTGN `.o8d` XML, and the project's JSON deck format.
 
-`read_decklist` recognises the format by content (a `<` starts XML, a `{` starts JSON, anything
+`read_decklist` recognises the format by content (a `<` starts XML, `{` or `[` JSON, anything
 else is a text list), never raises on bad input, and returns a `DeckParse`: the deck built from
 every line that could be read, line-numbered errors for the rest (with up to three likely cards for
 a name it could not place), and notices for names it read as a different spelling.
@@ -19,6 +19,7 @@ Text lists (the format players paste and the Neopets TCG rulebook prints):
 """
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -38,6 +39,7 @@ MAX_QTY = 999
 FUZZY_ACCEPT = 90.0  # Indel similarity (0-100) of normalized names for an unasked-for match
 
 _QTY_LINE = re.compile(r"^(?P<qty>[+-]?\d+(?:[.,]\d+)?)\s*(?:[x\u00d7]\s+|\s)\s*(?P<name>\S.*)$", re.I)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what editors number lines by (not str.splitlines' \x0c, \u2028...)
 _NUMERIC_START = re.compile(r"^[+-]?\d")
 _TRAILING_COMMENT = re.compile(r"\s+(?:#|//).*$")
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
@@ -180,7 +182,7 @@ def read_decklist(data: str | bytes, game: GameSpec, catalogue: Catalogue, filen
     head = text.lstrip()
     if head.startswith("<"):
         result = _read_o8d(text, game, resolver)
-    elif head.startswith("{"):
+    elif head.startswith(("{", "[")):
         result = _read_json(text, game, catalogue, resolver)
     else:
         result = _read_text(text, game, resolver)
@@ -198,12 +200,19 @@ def _parse_header(line: str, game: GameSpec):
     return (game.section(name) if name else None), name
 
 
+def _is_header_elsewhere(header: str) -> bool:
+    """A section name of any game, or a header other card games' lists use ("Sideboard")."""
+    from deckhub.games import all_games
+
+    return normalize_name(header) in _OTHER_HEADERS or any(g.section(header) for g in all_games())
+
+
 def _read_text(text: str, game: GameSpec, resolver: _Resolver) -> DeckParse:
     deck = Deck(game.slug)
     result = DeckParse(deck, kind="text")
     section = game.main_section
     seen_content = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
         line = raw.strip()
         if not line or line.startswith("#") or line.startswith("//"):
             continue
@@ -236,7 +245,7 @@ def _read_text(text: str, game: GameSpec, resolver: _Resolver) -> DeckParse:
             seen_content = True
             continue
         sections = ", ".join(s.name for s in game.sections)
-        if not seen_content and not _HEADER_HINT.search(line) and normalize_name(header) not in _OTHER_HEADERS \
+        if not seen_content and not _HEADER_HINT.search(line) and not _is_header_elsewhere(header) \
                 and not resolver.catalogue.lookup(header):
             deck.name = line
             result.notices.append(f"line {number}: {line!r} read as the deck's name")
@@ -253,8 +262,10 @@ def _read_text(text: str, game: GameSpec, resolver: _Resolver) -> DeckParse:
 
 # --------------------------------------------------------------------------- OCTGN .o8d
 
-def _line_of(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
+def _line_finder(text: str) -> Callable[[int], int]:
+    """pos -> 1-based line number, lines broken as editors break them (\r\n, \r or \n)."""
+    starts = [m.end() for m in _LINE_BREAK.finditer(text)]
+    return lambda pos: bisect.bisect_right(starts, pos) + 1
 
 
 def _octgn_sections(game: GameSpec) -> dict[str, str]:
@@ -277,8 +288,9 @@ def _read_o8d(text: str, game: GameSpec, resolver: _Resolver) -> DeckParse:
         result.errors.append(LineError(1, f"expected an OCTGN <deck>, found <{root.tag}>"))
         return result
     octgn = {normalize_name(v): k for k, v in _octgn_sections(game).items()}
-    section_lines = [_line_of(text, m.start()) for m in re.finditer(r"<section\b", text)]
-    card_lines = [_line_of(text, m.start()) for m in re.finditer(r"<card\b", text)]
+    line_of = _line_finder(text)
+    section_lines = [line_of(m.start()) for m in re.finditer(r"<section\b", text)]
+    card_lines = [line_of(m.start()) for m in re.finditer(r"<card\b", text)]
     sections = root.findall("section")
     cards_all = [c for s in sections for c in s.findall("card")]
     if len(section_lines) != len(sections):
@@ -344,11 +356,12 @@ def _read_json(text: str, game: GameSpec, catalogue: Catalogue, resolver: _Resol
         return result
     if isinstance(doc.get("name"), str):
         deck.name = doc["name"]
-    card_lines = [_line_of(text, m.start()) for m in re.finditer(r'"card"\s*:', text)]
+    line_of = _line_finder(text)
+    card_lines = [line_of(m.start()) for m in re.finditer(r'"card"\s*:', text)]
     section_lines = {}
     for m in re.finditer(r'"((?:[^"\\]|\\.)*)"\s*:\s*\[', text):
         try:
-            section_lines.setdefault(json.loads(f'"{m.group(1)}"'), _line_of(text, m.start()))
+            section_lines.setdefault(json.loads(f'"{m.group(1)}"'), line_of(m.start()))
         except ValueError:
             continue
     i = 0
