@@ -126,12 +126,13 @@ def _human(result: CheckResult) -> str:
 @click.argument("file", type=click.File("rb"))
 def check(game_slug: str, format_name: str | None, packs: int | None, as_json: bool, file) -> None:
     """Check a deck list FILE (text, .o8d or JSON; - for standard input) against a game's rules."""
+    name = getattr(file, "name", "-")
     try:
         data = file.read()
     except OSError as exc:
-        click.echo(f"line 1: cannot read {file.name}: {exc}", err=True)
+        click.echo(f"line 1: cannot read {name}: {exc}", err=True)
         sys.exit(EXIT_UNREADABLE)
-    filename = None if file.name in ("-", "<stdin>") else file.name
+    filename = None if not isinstance(name, str) or name in ("-", "<stdin>") else name
     try:
         result = check_source(game_slug, data, format_name, packs, filename=filename)
     except CheckError as exc:
