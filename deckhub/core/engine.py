@@ -1,0 +1,687 @@
+"""The goldfish engine core: one State shape for every game, OpenSpiel-style.
+
+A game engine is a subclass of `State` in `deckhub/games/<package>/engine.py`, announced by a
+module-level `ENGINE = Engine(...)`. The core owns everything the four games share:
+
+- card *instances*: `state.cards[i]` is the Card of instance `i` (ids are dealt after the opening
+  shuffle, so an id says nothing about where a card sits in a face-down zone);
+- zones: `state.zones[name]` is an ordered list of instance ids, the last element is the top;
+  `state.where[i]` is the zone instance `i` is in. Every instance is in exactly one zone;
+- counters (`state.counters`), turn (or round) and phase, the log, the actions applied so far;
+- a seeded `random.Random` (`state.rng`): all randomness comes from it, so
+  `replay(game, deck, catalogue, seed, options, actions)` rebuilds any position (undo = replay
+  without the last action);
+- pending choices and an effect queue: an engine resolves card text as a queue of small tuples
+  ("ops"); an op that needs the player's decision parks a `Choice`, and the player answers with a
+  `choose` (or `decline`) action;
+- manual moves, listed after the rules' own actions and logged as manual: draw, move a card from
+  any zone to any zone, shuffle a zone, adjust a counter, end the phase, skip a pending effect,
+  concede. They keep a game from getting stuck on card text the engine does not automate.
+
+Actions are plain JSON objects: `{"kind": "...", ...}` whose other values are ints, strings or
+lists of ints (card instance ids, zone and counter names). They survive a JSON round trip unchanged.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+
+if TYPE_CHECKING:  # pragma: no cover
+    from deckhub.core.cards import Card, Catalogue
+    from deckhub.core.decklist import Deck
+
+Action = dict[str, Any]
+
+MANUAL_KINDS = ("manual.draw", "manual.move", "manual.shuffle", "manual.counter", "manual.end_phase",
+                "manual.skip", "concede")
+
+
+class IllegalAction(ValueError):
+    """An action the state refuses; the message says why. The state is unchanged."""
+
+    def __init__(self, message: str, action: Any = None):
+        super().__init__(message)
+        self.action = action
+
+
+class EngineError(ValueError):
+    """A game that cannot start: no engine for the game, a bad option, a deck the engine cannot deal."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    result: str  # "win" | "loss"
+    turn: int  # the turn (or round) the game ended on
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"result": self.result, "turn": self.turn, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option the player picks before a game (go first, mission, dummy stats...).
+
+    kind: "bool", "int", "str" or "choice". Values typed on a command line ("true", "12") are
+    coerced; anything else is refused with a message naming the option.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def coerce(self, value: Any) -> Any:
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on", "y"):
+                return True
+            if text in ("0", "false", "no", "off", "n"):
+                return False
+            raise EngineError(f"option {self.name!r} must be true or false, not {value!r}")
+        if self.kind == "int":
+            if isinstance(value, bool):
+                raise EngineError(f"option {self.name!r} must be a whole number, not {value!r}")
+            try:
+                number = int(str(value).strip()) if not isinstance(value, int) else value
+            except ValueError:
+                raise EngineError(f"option {self.name!r} must be a whole number, not {value!r}") from None
+            if self.minimum is not None and number < self.minimum:
+                raise EngineError(f"option {self.name!r} must be at least {self.minimum}, not {number}")
+            if self.maximum is not None and number > self.maximum:
+                raise EngineError(f"option {self.name!r} must be at most {self.maximum}, not {number}")
+            return number
+        if self.kind == "choice":
+            for choice in self.choices:
+                if str(choice).casefold() == str(value).strip().casefold():
+                    return choice
+            raise EngineError(f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}; got {value!r}")
+        if value is None:
+            return None
+        return str(value)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "default": self.default, "help": self.help,
+                "choices": list(self.choices), "minimum": self.minimum, "maximum": self.maximum}
+
+
+@dataclass(frozen=True)
+class ZoneSpec:
+    """A zone of one player. `hidden`: face down, the view gives its size and ids, not the cards.
+    `manual_target`: a manual move may put a card here."""
+
+    name: str
+    label: str
+    hidden: bool = False
+    manual_target: bool = True
+
+
+@dataclass(frozen=True)
+class CounterSpec:
+    name: str
+    label: str
+    initial: int = 0
+    minimum: int | None = 0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision the rules wait for. `options` are (value, label) pairs; the player answers
+    `{"kind": "choose", "option": value}`, or `{"kind": "decline"}` when `optional`.
+    `op` is the engine's op that asked (kept so the engine can resume); `source` the instance whose
+    text asked, if any."""
+
+    prompt: str
+    options: tuple[tuple[Any, str], ...]
+    optional: bool
+    op: tuple
+    source: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"prompt": self.prompt, "optional": self.optional, "source": self.source,
+                "options": [{"value": v, "label": label} for v, label in self.options]}
+
+
+@dataclass(frozen=True)
+class Engine:
+    """What a game's `engine.py` exports as `ENGINE`."""
+
+    game: str
+    state_class: type["State"]
+    policy: Callable[["State"], Action]
+    coverage: Callable[["Catalogue"], dict[str, Any]]
+    options: tuple[OptionSpec, ...] = ()
+    description: str = ""
+
+    def option(self, name: str) -> OptionSpec | None:
+        return next((o for o in self.options if o.name == name), None)
+
+    def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled in, values coerced; an unknown option is an error naming the known ones."""
+        result = {o.name: o.default for o in self.options}
+        for name, value in (options or {}).items():
+            spec = self.option(name)
+            if spec is None:
+                known = ", ".join(o.name for o in self.options) or "none"
+                raise EngineError(f"{self.game} has no option {name!r} (its options: {known})")
+            result[name] = spec.coerce(value)
+        return result
+
+
+# --- engine discovery -------------------------------------------------------------------------
+
+_ENGINES: dict[str, Engine | None] = {}
+
+
+def find_engine(game: Any) -> Engine | None:
+    """The engine of a game (slug or GameSpec), or None when the game has none yet.
+
+    A game package plugs in by holding `engine.py` with `ENGINE = Engine(...)`; a GameSpec may also
+    name another module in `extras["engine"]`. An import error inside an existing module is raised,
+    not hidden."""
+    from deckhub.games import get_game
+
+    spec = get_game(game) if isinstance(game, str) else game
+    if spec.slug in _ENGINES:
+        return _ENGINES[spec.slug]
+    module_name = (getattr(spec, "extras", None) or {}).get("engine") or f"deckhub.games.{spec.package}.engine"
+    engine = None
+    if importlib.util.find_spec(module_name) is not None:
+        engine = getattr(importlib.import_module(module_name), "ENGINE", None)
+        if engine is not None and not isinstance(engine, Engine):
+            raise EngineError(f"{module_name}.ENGINE is not an Engine")
+    _ENGINES[spec.slug] = engine
+    return engine
+
+
+def get_engine(game: Any) -> Engine:
+    engine = find_engine(game)
+    if engine is None:
+        slug = game if isinstance(game, str) else game.slug
+        raise EngineError(f"{slug} has no goldfish engine yet; games with one: {', '.join(e.game for e in engines()) or 'none'}")
+    return engine
+
+
+def engines() -> list[Engine]:
+    """Every registered game's engine (games without one are left out)."""
+    from deckhub.games import all_games
+
+    return [e for e in (find_engine(g) for g in all_games()) if e is not None]
+
+
+def new_game(game: str, deck: "Deck", catalogue: "Catalogue", seed: int = 0,
+             options: Mapping[str, Any] | None = None) -> "State":
+    """A fresh game of `deck`, shuffled and dealt from `seed` (an int)."""
+    engine = get_engine(game)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise EngineError(f"the seed must be a whole number, not {seed!r}")
+    return engine.state_class(engine, deck, catalogue, seed, engine.normalize_options(options))
+
+
+def replay(game: str, deck: "Deck", catalogue: "Catalogue", seed: int, options: Mapping[str, Any] | None,
+           actions: Iterable[Action]) -> "State":
+    """The state after `actions`, rebuilt from scratch: the same inputs always give the same state."""
+    state = new_game(game, deck, catalogue, seed, options)
+    for number, action in enumerate(actions, start=1):
+        try:
+            state.apply_action(action)
+        except IllegalAction as exc:
+            raise IllegalAction(f"step {number}: {exc}", action) from None
+    return state
+
+
+def play_out(state: "State", policy: Callable[["State"], Action] | None = None, max_actions: int = 100_000) -> "State":
+    """Let the policy (the game's built-in one by default) play until the game ends."""
+    choose = policy or state.engine.policy
+    for _ in range(max_actions):
+        if state.outcome is not None:
+            return state
+        state.apply_action(choose(state))
+    if state.outcome is None:
+        raise EngineError(f"the game did not end within {max_actions} actions")
+    return state
+
+
+# --- the State --------------------------------------------------------------------------------
+
+class State:
+    """A goldfish game in progress. Engines subclass it; see the module docstring.
+
+    Subclasses set ZONES, COUNTERS, PHASES and implement `setup`, `rule_actions`, `apply_rule`,
+    `end_phase`, `run_op` (and `resolve_choice`) and, to improve messages and the view,
+    `explain_illegal`, `describe`, `card_view`, `extra_view`, `manual_move`.
+    """
+
+    ZONES: tuple[ZoneSpec, ...] = ()
+    COUNTERS: tuple[CounterSpec, ...] = ()
+    PHASES: tuple[str, ...] = ()
+    DECK_ZONE = "deck"
+    HAND_ZONE = "hand"
+    HIDDEN: frozenset[str] = frozenset()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.HIDDEN = frozenset(z.name for z in cls.ZONES if z.hidden)
+
+    def __init__(self, engine: Engine, deck: "Deck", catalogue: "Catalogue", seed: int, options: dict[str, Any]):
+        self.engine = engine
+        self.game = engine.game
+        self.seed = seed
+        self.options = options
+        self.rng = random.Random(seed)
+        self.cards: list[Card] = []
+        self.zones: dict[str, list[int]] = {z.name: [] for z in self.ZONES}
+        self.where: list[str] = []
+        self.counters: dict[str, int] = {c.name: c.initial for c in self.COUNTERS}
+        self.turn = 0
+        self.phase = ""
+        self.log: list[tuple[int, str, str, bool]] = []
+        self.actions: list[Action] = []
+        self.outcome: Outcome | None = None
+        self.pending: Choice | None = None
+        self.queue: list[tuple[tuple, int | None]] = []  # ops to run; the last element runs next
+        self._legal: list[Action] | None = None
+        self.setup(deck, catalogue)
+        self.run()
+
+    # -- to implement ---------------------------------------------------------------------------
+    def setup(self, deck: "Deck", catalogue: "Catalogue") -> None:
+        raise NotImplementedError
+
+    def rule_actions(self) -> list[Action]:
+        """The rules' own legal actions now (no manual moves, no pending-choice answers)."""
+        raise NotImplementedError
+
+    def apply_rule(self, action: Action) -> None:
+        """Apply a rule action already known to be legal."""
+        raise NotImplementedError
+
+    def end_phase(self, manual: bool) -> None:
+        """Move on to the next phase (the manual move, or the engine's own pass)."""
+        raise NotImplementedError
+
+    def run_op(self, op: tuple, source: int | None) -> None:
+        """Run one queued op; may call `self.ask(...)` to wait for the player."""
+        raise NotImplementedError
+
+    def resolve_choice(self, choice: Choice, value: Any) -> None:
+        """The player answered `choice` with `value` (None: declined)."""
+        raise NotImplementedError
+
+    def explain_illegal(self, action: Action) -> str:
+        return f"{action.get('kind')!r} is not a legal action now (phase: {self.phase or 'setup'})"
+
+    def describe(self, action: Action) -> str:
+        return action.get("kind", "?")
+
+    def card_view(self, iid: int) -> dict[str, Any]:
+        card = self.cards[iid]
+        return {"id": iid, "key": card.key, "name": card.display_name, "type": card.type, "text": card.text,
+                "automated": "none", "manual_text": [card.text] if card.text else []}
+
+    def extra_view(self) -> dict[str, Any]:
+        return {}
+
+    def manual_move(self, iid: int, to: str, bottom: bool) -> str:
+        """Carry out a manual move; returns the log text. Engines override to keep their own
+        per-card state (tapped, stacks) right."""
+        src = self.where[iid]
+        self.move(iid, to, bottom=bottom)
+        return f"moved {self.name_of(iid, src)} from {self.zone_label(src)} to {self.zone_label(to)}" + (" (bottom)" if bottom else "")
+
+    def manual_move_error(self, iid: int, to: str) -> str | None:
+        return None
+
+    def extra_manual_actions(self) -> list[Action]:
+        return []
+
+    def apply_extra_manual(self, action: Action) -> str:
+        """Validate (raise IllegalAction) and apply an engine-specific manual move; returns the log text."""
+        raise IllegalAction(f"unknown action kind {action.get('kind')!r}", action)
+
+    def copy_extra(self, new: "State") -> None:
+        """Copy the engine's own mutable attributes into `new` (see `clone`)."""
+
+    # -- primitives for engines -----------------------------------------------------------------
+    def new_instance(self, card: "Card", zone: str) -> int:
+        iid = len(self.cards)
+        self.cards.append(card)
+        self.where.append(zone)
+        self.zones[zone].append(iid)
+        return iid
+
+    def move(self, iid: int, to: str, bottom: bool = False) -> None:
+        """Move one instance to the top (end) or bottom (start) of a zone."""
+        self.zones[self.where[iid]].remove(iid)
+        if bottom:
+            self.zones[to].insert(0, iid)
+        else:
+            self.zones[to].append(iid)
+        self.where[iid] = to
+
+    def shuffle(self, zone: str) -> None:
+        self.rng.shuffle(self.zones[zone])
+
+    def note(self, text: str, manual: bool = False) -> None:
+        self.log.append((self.turn, self.phase, text, manual))
+
+    def win(self, reason: str) -> None:
+        if self.outcome is None:
+            self.outcome = Outcome("win", self.turn, reason)
+            self.note(f"WIN on turn {self.turn}: {reason}")
+
+    def lose(self, reason: str) -> None:
+        if self.outcome is None:
+            self.outcome = Outcome("loss", self.turn, reason)
+            self.note(f"LOSS on turn {self.turn}: {reason}")
+
+    def push(self, ops: Iterable[tuple], source: int | None = None) -> None:
+        """Queue ops to run next, in the order given (before anything already queued)."""
+        self.queue.extend((op, source) for op in reversed(tuple(ops)))
+
+    def ask(self, prompt: str, options: Iterable[tuple[Any, str]], op: tuple, source: int | None = None,
+            optional: bool = False) -> None:
+        self.pending = Choice(prompt, tuple(options), optional, op, source)
+
+    def run(self) -> None:
+        """Run queued ops until the queue is empty, a choice is pending or the game is over."""
+        queue = self.queue
+        while queue and self.pending is None and self.outcome is None:
+            op, source = queue.pop()
+            self.run_op(op, source)
+
+    def zone_label(self, name: str) -> str:
+        for z in self.ZONES:
+            if z.name == name:
+                return z.label
+        return name
+
+    def name_of(self, iid: int, zone: str | None = None) -> str:
+        """A card's name, or "a face-down card" while it is in (or comes from) a hidden zone."""
+        zone = zone or self.where[iid]
+        if zone in self._hidden_zones():
+            return f"a face-down card (#{iid})"
+        return f"{self.cards[iid].display_name} (#{iid})"
+
+    def _hidden_zones(self) -> frozenset[str]:
+        return self.HIDDEN
+
+    # -- the public protocol --------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def legal_actions(self, manual: bool = True) -> list[Action]:
+        """Every action accepted now: the rules' own first, then (if `manual`) the manual moves."""
+        if self.outcome is not None:
+            return []
+        actions = list(self._rules_now())
+        if manual:
+            actions.extend(self.manual_actions())
+        return actions
+
+    def _rules_now(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            if self.pending is not None:
+                legal = [{"kind": "choose", "option": v} for v, _ in self.pending.options]
+                if self.pending.optional:
+                    legal.append({"kind": "decline"})
+            else:
+                legal = self.rule_actions()
+            self._legal = legal
+        return legal
+
+    def manual_actions(self) -> list[Action]:
+        if self.outcome is not None:
+            return []
+        actions: list[Action] = []
+        if self.zones.get(self.DECK_ZONE):
+            actions.append({"kind": "manual.draw"})
+        targets = [z.name for z in self.ZONES if z.manual_target]
+        for iid, zone in enumerate(self.where):
+            for to in targets:
+                if to != zone and self.manual_move_error(iid, to) is None:
+                    actions.append({"kind": "manual.move", "card": iid, "to": to})
+        for z in self.ZONES:
+            if len(self.zones[z.name]) > 1:
+                actions.append({"kind": "manual.shuffle", "zone": z.name})
+        for c in self.COUNTERS:
+            actions.append({"kind": "manual.counter", "counter": c.name, "delta": 1})
+            if c.minimum is None or self.counters[c.name] > c.minimum:
+                actions.append({"kind": "manual.counter", "counter": c.name, "delta": -1})
+        actions.extend(self.extra_manual_actions())
+        actions.append({"kind": "manual.skip"} if self.pending is not None else {"kind": "manual.end_phase"})
+        actions.append({"kind": "concede"})
+        return actions
+
+    def apply_action(self, action: Action) -> None:
+        """Apply a legal action, or raise IllegalAction (with the reason) and change nothing."""
+        if self.outcome is not None:
+            raise IllegalAction(f"the game is over ({self.outcome.result} on turn {self.outcome.turn}: {self.outcome.reason})", action)
+        if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+            raise IllegalAction(f"an action is a JSON object with a \"kind\"; got {action!r}", action)
+        kind = action["kind"]
+        if kind.startswith("manual.") or kind == "concede":
+            self._apply_manual(action)
+        else:
+            legal = self._rules_now()
+            if action not in legal:
+                raise IllegalAction(self._why_illegal(action), action)
+            self._legal = None
+            if kind == "choose" or kind == "decline":
+                choice = self.pending
+                self.pending = None
+                self.resolve_choice(choice, action.get("option"))
+            else:
+                self.apply_rule(action)
+            self.run()
+        self._legal = None
+        self.actions.append(action)
+
+    def _why_illegal(self, action: Action) -> str:
+        kind = action["kind"]
+        if self.pending is not None:
+            if kind == "choose":
+                values = ", ".join(repr(v) for v, _ in self.pending.options)
+                return f"{action.get('option')!r} is not an option of \"{self.pending.prompt}\" (options: {values})"
+            if kind == "decline":
+                return f"\"{self.pending.prompt}\" must be answered; it cannot be declined (a manual skip can)"
+            return f"waiting for a choice: \"{self.pending.prompt}\"; answer it first (or use a manual move)"
+        if kind in ("choose", "decline"):
+            return "there is no choice to answer now"
+        return self.explain_illegal(action)
+
+    def _apply_manual(self, action: Action) -> None:
+        kind = action["kind"]
+        text: str
+        if kind == "concede":
+            self._only(action, ())
+            self.note("conceded", manual=True)
+            self.lose("conceded")
+            return
+        if kind == "manual.draw":
+            self._only(action, ())
+            deck = self.zones.get(self.DECK_ZONE)
+            if not deck:
+                raise IllegalAction("the deck is empty: there is nothing to draw", action)
+            iid = deck[-1]
+            self.manual_move(iid, self.HAND_ZONE, False)
+            text = f"drew {self.name_of(iid)}"
+        elif kind == "manual.move":
+            self._only(action, ("card", "to", "at"))
+            iid, to, at = action.get("card"), action.get("to"), action.get("at", "top")
+            if isinstance(iid, bool) or not isinstance(iid, int) or not 0 <= iid < len(self.cards):
+                raise IllegalAction(f"there is no card #{iid!r} in this game (ids run 0 to {len(self.cards) - 1})", action)
+            names = {z.name: z for z in self.ZONES}
+            if to not in names or not names[to].manual_target:
+                allowed = ", ".join(z.name for z in self.ZONES if z.manual_target)
+                raise IllegalAction(f"{to!r} is not a zone a card can be moved to (zones: {allowed})", action)
+            if at not in ("top", "bottom"):
+                raise IllegalAction(f"\"at\" must be \"top\" or \"bottom\", not {at!r}", action)
+            if to == self.where[iid] and "at" not in action:
+                raise IllegalAction(f"{self.name_of(iid)} is already in {self.zone_label(to)}", action)
+            error = self.manual_move_error(iid, to)
+            if error:
+                raise IllegalAction(error, action)
+            text = self.manual_move(iid, to, at == "bottom")
+        elif kind == "manual.shuffle":
+            self._only(action, ("zone",))
+            zone = action.get("zone")
+            if zone not in self.zones:
+                raise IllegalAction(f"there is no zone {zone!r} (zones: {', '.join(self.zones)})", action)
+            self.shuffle(zone)
+            text = f"shuffled {self.zone_label(zone)}"
+        elif kind == "manual.counter":
+            self._only(action, ("counter", "delta"))
+            name, delta = action.get("counter"), action.get("delta")
+            spec = next((c for c in self.COUNTERS if c.name == name), None)
+            if spec is None:
+                raise IllegalAction(f"there is no counter {name!r} (counters: {', '.join(self.counters) or 'none'})", action)
+            if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
+                raise IllegalAction(f"\"delta\" must be a non-zero whole number, not {delta!r}", action)
+            value = self.counters[name] + delta
+            if spec.minimum is not None and value < spec.minimum:
+                raise IllegalAction(f"{spec.label} cannot go below {spec.minimum}", action)
+            self.counters[name] = value
+            text = f"{spec.label} {'+' if delta > 0 else ''}{delta} (now {value})"
+        elif kind == "manual.end_phase":
+            self._only(action, ())
+            if self.pending is not None:
+                raise IllegalAction(f"a choice is pending (\"{self.pending.prompt}\"): answer it or skip it first", action)
+            self.note(f"ended the {self.phase} phase", manual=True)
+            self.end_phase(manual=True)
+            self.run()
+            return
+        elif kind == "manual.skip":
+            self._only(action, ())
+            if self.pending is None:
+                raise IllegalAction("there is no pending effect to skip", action)
+            text = f"skipped \"{self.pending.prompt}\""
+            self.pending = None
+            self.note(text, manual=True)
+            self.run()
+            return
+        else:
+            text = self.apply_extra_manual(action)
+        self.note(text, manual=True)
+        self.run()
+
+    @staticmethod
+    def _only(action: Action, allowed: tuple[str, ...]) -> None:
+        extra = set(action) - {"kind", *allowed}
+        if extra:
+            raise IllegalAction(f"{action['kind']} takes no field {', '.join(sorted(map(repr, extra)))}", action)
+
+    def action_to_string(self, action: Action) -> str:
+        kind = action.get("kind") if isinstance(action, dict) else None
+        if kind == "choose" and self.pending is not None:
+            label = next((label for v, label in self.pending.options if v == action.get("option")), repr(action.get("option")))
+            return f"Choose: {label}"
+        if kind == "decline":
+            return "Decline" + (f" ({self.pending.prompt})" if self.pending else "")
+        if kind == "concede":
+            return "Concede"
+        if kind == "manual.draw":
+            return "[manual] Draw a card"
+        if kind == "manual.move":
+            iid, to = action.get("card"), action.get("to")
+            if isinstance(iid, int) and 0 <= iid < len(self.cards):
+                return f"[manual] Move {self.name_of(iid)} from {self.zone_label(self.where[iid])} to {self.zone_label(str(to))}" + (" (bottom)" if action.get("at") == "bottom" else "")
+        if kind == "manual.shuffle":
+            return f"[manual] Shuffle {self.zone_label(str(action.get('zone')))}"
+        if kind == "manual.counter":
+            spec = next((c for c in self.COUNTERS if c.name == action.get("counter")), None)
+            delta = action.get("delta")
+            return f"[manual] {spec.label if spec else action.get('counter')} {'+' if isinstance(delta, int) and delta > 0 else ''}{delta}"
+        if kind == "manual.end_phase":
+            return f"[manual] End the {self.phase} phase"
+        if kind == "manual.skip":
+            return "[manual] Skip the pending effect"
+        return self.describe(action)
+
+    # -- views, copies ----------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """Everything the player may see, as plain JSON-ready data."""
+        zones = {}
+        for z in self.ZONES:
+            ids = self.zones[z.name]
+            if z.hidden:
+                cards = [{"id": i, "hidden": True} for i in sorted(ids)]
+            else:
+                cards = [self.card_view(i) for i in ids]
+            zones[z.name] = {"label": z.label, "hidden": z.hidden, "count": len(ids), "cards": cards}
+        return {
+            "game": self.game, "seed": self.seed, "options": dict(self.options),
+            "turn": self.turn, "phase": self.phase, "phases": list(self.PHASES),
+            "terminal": self.outcome is not None,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "zones": zones,
+            "counters": {c.name: {"label": c.label, "value": self.counters[c.name]} for c in self.COUNTERS},
+            "pending": self.pending.to_json() if self.pending else None,
+            "log": [{"turn": t, "phase": p, "text": text, "manual": m} for t, p, text, m in self.log],
+            "actions": len(self.actions),
+            **self.extra_view(),
+        }
+
+    def log_lines(self) -> list[str]:
+        return [f"T{t} {p or 'setup'}: {'[manual] ' if m else ''}{text}" for t, p, text, m in self.log]
+
+    def clone(self) -> "State":
+        """An independent copy (cheaper than a replay; used by tests and search)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.zones = {k: v.copy() for k, v in self.zones.items()}
+        new.where = self.where.copy()
+        new.counters = self.counters.copy()
+        new.log = self.log.copy()
+        new.actions = self.actions.copy()
+        new.queue = self.queue.copy()
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new._legal = None
+        self.copy_extra(new)
+        return new
+
+    def check_invariants(self) -> list[str]:
+        """Problems with the bookkeeping (an instance in no zone or two, `where` out of step)."""
+        problems = []
+        seen: dict[int, str] = {}
+        for name, ids in self.zones.items():
+            for iid in ids:
+                if iid in seen:
+                    problems.append(f"#{iid} is in {seen[iid]} and {name}")
+                seen[iid] = name
+                if self.where[iid] != name:
+                    problems.append(f"#{iid} is in {name} but recorded in {self.where[iid]}")
+        missing = set(range(len(self.cards))) - set(seen)
+        if missing:
+            problems.append(f"instances in no zone: {sorted(missing)}")
+        return problems
+
+
+@dataclass
+class CoverageReport:
+    """How much of a game's card text an engine automates (shared shape for every game)."""
+
+    game: str
+    total: int = 0
+    full: int = 0
+    partial: int = 0
+    none: int = 0
+    vanilla: int = 0
+    phrases: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self, top: int = 25) -> dict[str, Any]:
+        ranked = sorted(self.phrases.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+        return {"game": self.game, "cards": self.total, "full": self.full, "partial": self.partial,
+                "none": self.none, "vanilla": self.vanilla,
+                "top_unautomated": [{"phrase": p, "cards": n} for p, n in ranked], "notes": list(self.notes)}
