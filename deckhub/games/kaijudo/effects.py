@@ -1,0 +1,829 @@
+"""Kaijudo card text -> a compiled `Program` the engine runs (keywords, statics, triggers, spell ops).
+
+Card data stays in the catalogue; behaviour is derived from the printed rules text by a table of
+patterns (GUIDE §3, "card behaviour in a separate table"). Every ability of a card gets one status:
+
+- "auto": the engine carries it out;
+- "no_effect": against a dummy that has no creatures and never acts it changes nothing (it only
+  targets enemy creatures, triggers on blocks or battles, on the opponent's spells, ...);
+- "manual": not automated: the view flags the card and the player uses manual moves.
+
+A card is fully automated when none of its abilities is "manual". Ops are small tuples the engine
+interprets (`KaijudoState.run_op`); filters are tuples of (field, value) pairs.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+CIVS = ("light", "water", "darkness", "fire", "nature")
+AUTO, NO_EFFECT, MANUAL = "auto", "no_effect", "manual"
+NOOP = ("noop",)
+
+_TYPOS = {
+    "targer ": "target ", "creautre": "creature", " atacks": " attacks", "each tim ": "each time ",
+    "battle field": "battle zone", "quot;": '"', "can’t": "can't", "gains +": "gets +", " get +": " gets +",
+    "end of turn": "end of the turn", "that turn": "the turn",
+}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "another": 1}
+
+
+def norm(text: str) -> str:
+    text = (text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+            .replace("\u2013", "-").replace("\u2014", " - ").lower())
+    for wrong, right in _TYPOS.items():
+        text = text.replace(wrong, right)
+    text = re.sub(r"\s+", " ", text).strip().replace('."', '".').replace(',"', '",')
+    return text
+
+
+def _num(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBERS.get(word, 1)
+
+
+@dataclass
+class Program:
+    """One card as the engine sees it. Built once per card (see `compile_card`)."""
+
+    key: str
+    name: str
+    type: str
+    level: int
+    civs: tuple[str, ...]
+    races: tuple[str, ...]
+    power: int
+    creature: bool
+    evolution: tuple | None = None  # (count, matchers)
+    evolution_wildcard: bool = False  # "can be evolved on as though it had all creature types..."
+    breaker: int = 1
+    fast: bool = False
+    guard: bool = False
+    skirmisher: bool = False
+    blocker: bool = False
+    slayer: bool = False
+    powerful_attack: int = 0
+    mana_tapped: bool = False
+    enters_tapped: bool = False
+    must_attack: bool = False
+    untap_once: bool = False
+    banish_after_attack: bool = False
+    unleash: tuple = ()  # ops of "Unleash" (put a card from under it into the discard pile when it attacks)
+    replace_banish: str | None = None  # "mana" | "hand" | "shields"
+    cost_mods: tuple = ()  # ((filter, amount), ...) while in the battle zone: summon matching creatures for less
+    buffs: tuple = ()  # ((filter, amount, others_only), ...) static power for your creatures
+    grants: tuple = ()  # ((filter, keyword, value), ...) static keyword grants to your creatures
+    cond_breakers: tuple = ()  # ((min_power, breaker), ...)
+    triggers: dict[str, tuple] = field(default_factory=dict)  # etb/attack/end_turn/start_turn/banished/cast_spell -> ops
+    ally_attack: tuple = ()  # ((filter, others_only, ops), ...)
+    other_etb: tuple = ()  # ((filter, ops), ...)
+    spell: tuple = ()  # ops of a spell
+    abilities: tuple = ()  # ((text, status), ...)
+    automation: str = "full"  # "full" | "partial" | "none"
+    useful: bool = True  # a spell whose automated effect does something for you
+    has_text: bool = False
+
+    @property
+    def manual_text(self) -> list[str]:
+        return [text for text, status in self.abilities if status == MANUAL]
+
+
+# --- filters ----------------------------------------------------------------------------------
+
+def _singular(word: str) -> str:
+    word = word.strip()
+    if word.endswith(" creatures") or word.endswith(" creature"):
+        word = word.rsplit(" ", 1)[0]
+    if word in ("colossi",):
+        return "colossus"
+    if word.endswith("kin"):
+        return word
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def group_matcher(phrase: str) -> tuple:
+    """"nature creatures", "drakons", "corrupted creatures" -> a filter pair."""
+    word = _singular(phrase)
+    if word in CIVS:
+        return ("civ", word)
+    if word in ("creature", ""):
+        return ("any", True)
+    if word == "evolution":
+        return ("evolution", True)
+    return ("race", word)
+
+
+def matches(prog: Program, pair: tuple) -> bool:
+    kind, value = pair
+    if kind == "any":
+        return True
+    if kind == "civ":
+        return value in prog.civs
+    if kind == "race":
+        return any(r == value or (value == "dragon" and r.endswith("dragon")) for r in prog.races)
+    if kind == "creature":
+        return prog.creature == value
+    if kind == "non_evo":
+        return prog.evolution is None
+    if kind == "evolution":
+        return prog.evolution is not None
+    if kind == "max_level":
+        return prog.level <= value
+    if kind == "min_power":
+        return prog.power >= value
+    if kind == "name":
+        return prog.name.lower() == value
+    if kind == "name_has":
+        return value in prog.name.lower()
+    if kind == "has":
+        return getattr(prog, value, False)
+    if kind == "spell":
+        return not prog.creature
+    if kind == "or":
+        return any(matches(prog, p) for p in value)
+    raise ValueError(f"unknown filter {pair!r}")
+
+
+def match_all(prog: Program, filt: tuple) -> bool:
+    return all(matches(prog, pair) for pair in filt)
+
+
+def _filter_from(words: str) -> tuple | None:
+    """"non-evolution creature that is level 5 or less", "spell", "card", "megabug", ... -> filter."""
+    w = words.strip()
+    filt: list[tuple] = []
+    m = re.search(r" that (?:is|are) level (\d+) or less", w)
+    if m:
+        filt.append(("max_level", int(m.group(1))))
+        w = w[:m.start()] + w[m.end():]
+    m = re.search(r" (?:that|and) (?:has|have) \"(\w+)\"", w)
+    if m:
+        filt.append(("has", m.group(1)))
+        w = w[:m.start()] + w[m.end():]
+    m = re.search(r" that (?:has|have) power (\d+) or more", w)
+    if m:
+        filt.append(("min_power", int(m.group(1))))
+        w = w[:m.start()] + w[m.end():]
+    m = re.match(r"^(?:card|creature|spell) named (.+)$", w)
+    if m:
+        return (("name", m.group(1).strip()),)
+    w = w.strip()
+    if w.startswith("non-evolution "):
+        filt.append(("non_evo", True))
+        w = w[len("non-evolution "):]
+    if w in ("card", "cards"):
+        pass
+    elif w in ("creature", "creatures"):
+        filt.append(("creature", True))
+    elif w in ("spell", "spells"):
+        filt.append(("spell", True))
+    elif w in ("evolution creature", "evolution creatures"):
+        filt += [("creature", True), ("evolution", True)]
+    elif re.fullmatch(r"[a-z\- ]+", w) and len(w.split()) <= 3:
+        civ_or_race = group_matcher(w)
+        filt += [("creature", True), civ_or_race]
+    else:
+        return None
+    return tuple(filt)
+
+
+# --- splitting text into abilities -------------------------------------------------------------
+
+_KEYWORDS = {
+    "double breaker": ("breaker", 2), "triple breaker": ("breaker", 3), "fast attack": ("fast", True),
+    "guard": ("guard", True), "skirmisher": ("skirmisher", True), "blocker": ("blocker", True),
+    "slayer": ("slayer", True), "protector": ("protector", None), "shield blast": ("shield_blast", None),
+}
+
+
+def split_abilities(text: str | None) -> list[tuple[str, str, list[str], str]]:
+    """(original text, normalized body without its name or reminder text, modes, ability name) per ability."""
+    if not text:
+        return []
+    lines = [l.strip() for l in text.split("\n")]
+    out: list[tuple[str, str, list[str], str]] = []
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        i += 1
+        if not raw:
+            continue
+        body = norm(raw)
+        if body.startswith("(") and re.search(r"enters your? mana zone tapped", body):
+            out.append((raw, "this card enters your mana zone tapped", [], ""))
+            continue
+        body = re.sub(r"\s*\([^()]*\)?", "", body).strip()  # reminder text (also an unclosed one)
+        body = body.rstrip(")").strip()
+        name = ""
+        m = re.match(r"^([^.\-\"]{1,45}?) - (.+)$", body)
+        if m and not m.group(1).startswith("-"):
+            name, body = m.group(1).strip(), m.group(2).strip()
+            if name in ("evolution", "vortex evolution"):
+                body = f"{name} - {body}"
+        modes: list[str] = []
+        if body.endswith("choose one:"):
+            while i < len(lines) and lines[i].lstrip().startswith(("-", "\u2022", "\u2013")):
+                modes.append(norm(re.sub(r"\s*\([^()]*\)", "", lines[i].strip().lstrip("-\u2022\u2013 "))))
+                raw += "\n" + lines[i].strip()
+                i += 1
+        body = body.rstrip(".").strip()
+        if body and "," in body and all(p.strip() in _KEYWORDS for p in body.split(",")):
+            for part in body.split(","):
+                out.append((part.strip().title(), part.strip(), [], ""))
+            continue
+        out.append((raw, body, modes, name))
+    return out
+
+
+# --- effect bodies -> ops -----------------------------------------------------------------------
+
+_NOOP_PATTERNS = [re.compile(p) for p in (
+    r"^(you may )?(banish|tap|untap|destroy) .*enemy creature",
+    r"^(you may )?(return|put) (up to \d+ )?target enemy creature",
+    r"^(up to \d+ )?target enemy creatures? ",
+    r"^each enemy creature",
+    r"^(then )?your opponent ",
+    r"^you opponent ",
+    r"^(you may )?(have|choose one of your creatures\. )?(this creature|it) battles? target enemy creature",
+    r"^look at the top card of (your opponent's|each player's) deck",
+    r"^choose (one|up to \d+) of your (other )?creatures\. (it|they) can't be blocked",
+    r"^(choose )?(one|up to \d+) of your (other )?creatures\. (it|they) can't be blocked",
+    r"^(choose )?(one of your (other )?creatures\. it|one of your creatures|it) gets \"slayer\"",
+    r"^all your creatures get \"blocker\"",
+    r"^it gets \"blocker\" until",
+    r"^choose a shield and look at it",
+    r"^it doesn't untap",
+    r"^choose one of your creatures\. target enemy creature",
+    r"^your attacking creatures can attack it",
+    r"^choose target untapped enemy creature",
+    r"^this creature can attack untapped creatures",
+)]
+
+
+def _may(ops: tuple, label: str) -> tuple:
+    return (("may", label, ops),)
+
+
+def _sentence_ops(s: str) -> tuple | None:
+    """One sentence of an effect -> ops, NOOP-only ops, or None (not automated)."""
+    s = s.strip().rstrip(".").strip()
+    if not s:
+        return ()
+    for pattern in _NOOP_PATTERNS:
+        if pattern.search(s):
+            return (NOOP,)
+    optional = False
+    if s.startswith("you may "):
+        optional, s = True, s[len("you may "):]
+        inner = _sentence_ops(s)
+        if inner is None:
+            return None
+        if all(op == NOOP for op in inner):
+            return inner
+        return _may(inner, s)
+    m = re.fullmatch(r"(?:then )?draw (a|one|two|three|\d+) cards?", s)
+    if m:
+        return (("draw", _num(m.group(1))),)
+    m = re.fullmatch(r"draw up to (\d+) cards?", s)
+    if m:
+        return (("draw_upto", int(m.group(1))),)
+    m = re.fullmatch(r"(?:then )?put the top (card|\d+ cards?) of your deck into your (mana zone|discard pile|shield zone face down as a new shield)", s)
+    if m:
+        n = 1 if m.group(1) == "card" else int(m.group(1).split()[0])
+        dest = {"mana zone": "mana", "discard pile": "discard"}.get(m.group(2), "shields")
+        return (("top_to", dest, n),)
+    m = re.fullmatch(r"(?:then )?put a card from your hand into your (mana zone|shield zone face down as a new shield)", s)
+    if m:
+        return (("pick", "hand", "mana" if m.group(1) == "mana zone" else "shields", (), 1, False, ()),)
+    m = re.fullmatch(r"(?:then )?(?:return an? (.+?) from your discard pile to your hand|choose an? (.+?) in your discard pile(?: that is level (\d+) or less)? and return it to your hand)", s)
+    if m:
+        filt = _filter_from(m.group(1) or m.group(2))
+        if filt is None:
+            return None
+        if m.group(3):
+            filt = filt + (("max_level", int(m.group(3))),)
+        return (("pick", "discard", "hand", filt, 1, False, ()),)
+    m = re.fullmatch(r"return all (\w+?)s? from your discard pile to your hand", s)
+    if m:
+        return (("all_to", "discard", "hand", (("creature", True), group_matcher(m.group(1)))),)
+    m = re.fullmatch(r"choose an? (creature|card|spell) in your discard pile and put it into your mana zone", s)
+    if m:
+        return (("pick", "discard", "mana", _filter_from(m.group(1)), 1, False, ()),)
+    m = re.fullmatch(r"(?:then )?discard (a|one|two|\d+) cards?", s)
+    if m:
+        return (("pick", "hand", "discard", (), _num(m.group(1)), False, ()),)
+    if s in ("each player chooses and discards a card", "each player discards a card"):
+        return (("pick", "hand", "discard", (), 1, False, ()),)
+    if s in ("each player discards his or her hand", "discard your hand"):
+        return (("discard_hand",),)
+    m = re.fullmatch(r"(?:then )?shuffle your deck", s)
+    if m:
+        return (("shuffle",),)
+    boost = _boost_ops(s)
+    if boost is not None:
+        return boost
+    m = re.fullmatch(r"(?:then )?(?:put|choose) (an?|up to \d+) (non-evolution .+?) (?:from your (hand|discard pile|mana zone) into the battle zone|in your (discard pile|mana zone) and put (?:it|them) into the battle zone)", s)
+    if m:
+        filt = _filter_from(m.group(2))
+        if filt is None:
+            return None
+        src = {"hand": "hand", "discard pile": "discard", "mana zone": "mana"}[m.group(3) or m.group(4)]
+        count = 1 if not m.group(1).startswith("up to") else int(m.group(1).split()[-1])
+        return (("put_battle", src, filt, count, count > 1),)
+    m = re.fullmatch(r"(?:then )?put a (creature named .+) from your hand into the battle zone", s)
+    if m:
+        return (("put_battle", "hand", _filter_from(m.group(1)), 1, False),)
+    m = re.fullmatch(r"(?:then )?return target creature(?: that (?:has power|is level) \d+ or less)? from the battle zone to its owner's hand", s)
+    if m:
+        return (("bounce", False),)
+    if s == "choose one of your creatures in the battle zone and return it to your hand":
+        return (("bounce", False),)
+    if s in ("choose one of your creatures in the battle zone and put it into the mana zone",
+             "choose one of your creatures in the battle zone and put it into your mana zone"):
+        return (("bounce", False, "mana"),)
+    m = re.fullmatch(r"choose up to (\d+|two|three) (creatures|cards|spells) in your (discard pile|mana zone) and return them to your hand", s)
+    if m:
+        src = "discard" if m.group(3) == "discard pile" else "mana"
+        return (("pick", src, "hand", _filter_from(m.group(2)), _num(m.group(1)), True, ()),)
+    m = re.fullmatch(r"put up to (\d+|two) cards from the top of your deck into your mana zone", s)
+    if m:
+        return (("top_to_upto", "mana", _num(m.group(1))),)
+    m = re.fullmatch(r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck", s)
+    if m:
+        return (("peek_bottom",),)
+    m = re.fullmatch(r"(?:then )?choose (one|\d+|two) of your opponent's shields and this creature breaks them", s)
+    if m:
+        return (("break", _num(m.group(1))),)
+    if re.match(r"^at the end of (this|the) turn, untap", s):
+        return (NOOP,)
+    m = re.fullmatch(r"if you have (\d+) or fewer shields, (.+)", s)
+    if m:
+        inner = _sentence_ops(m.group(2))
+        if inner is None:
+            return None
+        return (("if", ("shields_le", int(m.group(1))), inner),)
+    m = re.fullmatch(r"if you have an evolution creature in the battle zone, (.+)", s)
+    if m:
+        inner = _sentence_ops(m.group(1))
+        if inner is None:
+            return None
+        return (("if", ("evolution_in_play",), inner),)
+    if _enemy_only(s):
+        return (NOOP,)
+    return None
+
+
+_OURS = re.compile(r"\byour (deck|hand|mana|discard|shields?|creatures?|other|evolution|turn)\b|\byou (may )?(draw|put|return|cast)|\bdraw|"
+                   r"this creature (gets|has|breaks)|breaks? (that|those|an additional|one|\d+) shields?|\bclash|\bshields?\b")
+
+
+def _enemy_only(text: str) -> bool:
+    """Text about enemy creatures or the opponent only, touching nothing of yours."""
+    return bool(re.search(r"\benemy\b|\bopponent", text)) and not _OURS.search(text)
+
+
+_WHO = [
+    (r"(?:choose )?one of your other creatures that has \"skirmisher\"\. it", "choose_skirmisher"),
+    (r"(?:choose )?one of your (?:other )?creatures(?: that is level \d+ or less)?\. (?:it|that creature)", None),
+    (r"(?:choose )?one of your other creatures", "choose_other"),
+    (r"(?:choose )?one of your creatures", "choose"),
+    (r"each of your other creatures|all your other creatures", "all_other"),
+    (r"each of your creatures|all your creatures", "all"),
+    (r"this creature|it", "self"),
+]
+
+
+def _boost_items(text: str) -> tuple | None:
+    """"+2000 power and \"double breaker\"" -> (("power", 2000), ("breaker", 2)); None if unknown."""
+    items: list[tuple] = []
+    for part in re.split(r",? and |, ", text):
+        part = part.strip()
+        if not part:
+            continue
+        m = re.fullmatch(r"(?:gets? |gains? )?\+(\d+) power", part)
+        if m:
+            items.append(("power", int(m.group(1))))
+            continue
+        m = re.fullmatch(r"(?:gets? |gains? |has )?\"(fast attack|double breaker|triple breaker|slayer|blocker)\"", part)
+        if m:
+            kw = m.group(1)
+            items.append({"fast attack": ("fast", 1), "double breaker": ("breaker", 2), "triple breaker": ("breaker", 3)}.get(kw, ("noop", 0)))
+            continue
+        m = re.fullmatch(r"(?:gets? |gains? |has )?\"powerful attack \+(\d+)\"", part)
+        if m:
+            items.append(("powerful_attack", int(m.group(1))))
+            continue
+        if re.fullmatch(r"(?:can )?attack untapped creatures(?: this turn)?(?: as though they were tapped)?", part):
+            items.append(("noop", 0))
+            continue
+        if re.fullmatch(r"can attack (?:this turn )?as though it didn't have \"skirmisher\"(?: this turn)?", part):
+            items.append(("attack_players", 1))
+            continue
+        if part == "breaks an additional shield(?: this turn)?":
+            items.append(("extra_break", 1))
+            continue
+        return None
+    return tuple(items)
+
+
+def _boost_ops(s: str) -> tuple | None:
+    m = re.fullmatch(r"(.+?) (gets?|gains?|has|can attack) (.+?)(?: until the end of the turn| this turn)?", s)
+    if not m:
+        return None
+    subject, verb, rest = m.group(1), m.group(2), m.group(3)
+    who = None
+    for pattern, name in _WHO:
+        if re.fullmatch(pattern, subject):
+            who = name
+            if name is None:
+                who = "choose_other" if " other " in subject else "choose"
+            break
+    if who is None:
+        return None
+    if verb == "can attack":
+        rest = "can attack " + rest
+    elif verb.startswith("gets") or verb.startswith("get"):
+        rest = rest
+    items = _boost_items(rest.replace(" until the end of the turn", ""))
+    if items is None:
+        return None
+    real = tuple(i for i in items if i[0] != "noop")
+    if not real:
+        return (NOOP,)
+    return (("boost", who, real),)
+
+
+def _look_ops(body: str) -> tuple | None:
+    """"look at the top N cards of your deck. ..." and "search your deck. ..." effects."""
+    m = re.fullmatch(r"look at the top (\d+|card) (?:cards )?of your deck\. (.+?)\.? put the rest (?:on the bottom of your deck(?: in any order)?|into your hand)", body)
+    if m:
+        n = 1 if m.group(1) == "card" else int(m.group(1))
+        rest = "hand" if body.endswith("into your hand") else "bottom"
+        what = m.group(2)
+        specs = []
+        for part in re.split(r", and ", what):
+            part = part.strip().rstrip(".")
+            pm = re.fullmatch(r"(you may )?(?:put|reveal) (one|\d+|an?|any number) (?:of them|(.+?) from among them(?: that (?:each )?(?:has|have) power (\d+) or more)?)(?: and put (?:it|them|those creatures))?\s(?:in)?to (?:your hand|the battle zone)", part)
+            if not pm:
+                pm2 = re.fullmatch(r"(you may )?reveal (any number of|an?) (.+?) from among them(?: that (?:each )?(?:has|have) power (\d+) or more)? and put (?:it|them|those creatures) into your hand", part)
+                if not pm2:
+                    return None
+                optional, count_word, what_words, power = pm2.group(1), pm2.group(2), pm2.group(3), pm2.group(4)
+                dest = "hand"
+            else:
+                optional, count_word, what_words, power = pm.group(1), pm.group(2), pm.group(3), pm.group(4)
+                dest = "battle" if "battle zone" in part else "hand"
+            filt: tuple = ()
+            if what_words:
+                f = _filter_from(what_words)
+                if f is None:
+                    return None
+                filt = f
+            if power:
+                filt = filt + (("min_power", int(power)),)
+            count = n if count_word.startswith("any") else (_num(count_word) if count_word not in ("a", "an") else 1)
+            specs.append((dest, filt, count, bool(optional) or count_word.startswith("any")))
+        return (("look", n, tuple(specs), rest),)
+    m = re.fullmatch(r"look at the top (\d+) cards of your deck\. put (one|\d+) of them into your hand and the other (?:one )?(?:on the bottom of your deck|into your (mana zone))", body)
+    if m:
+        n, k = int(m.group(1)), _num(m.group(2))
+        rest = "mana" if m.group(3) else "bottom"
+        return (("look", n, (("hand", (), k, False),), rest),)
+    m = re.fullmatch(r"search your deck\. (?:you may )?(?:take|reveal|put) an? (.+?) from (?:your deck|it)(?: and put (?:it|that card|that creature) into your hand| into the battle zone|(?: and put (?:it|that card|that creature) into the battle zone))\. then shuffle your deck", body)
+    if m:
+        words = m.group(1)
+        filt = () if words == "card" else _filter_from(words)
+        if filt is None:
+            return None
+        dest = "battle" if "battle zone" in body else "hand"
+        return (("search", filt, dest, "you may" in body),)
+    m = re.fullmatch(r"search your deck\. take a card from it and put that card into your hand\. then shuffle your deck", body)
+    if m:
+        return (("search", (), "hand", False),)
+    return None
+
+
+def effect_ops(body: str) -> tuple | None:
+    """A whole effect (one or more sentences) -> ops; None when any part is not automated."""
+    body = body.strip().rstrip(".").replace('."', '".')
+    body = re.sub(r"(shields?)\. (this creature|that dragon|the creature) breaks (that|those) shields?", r"\1 and this creature breaks them", body)
+    if not body:
+        return ()
+    special = [
+        (r"you may draw a card\. if you do, discard a card", lambda m: _may((("draw", 1), ("pick", "hand", "discard", (), 1, False, ())), "draw a card, then discard a card")),
+        (r"you may discard a card\. if you do, draw a card", lambda m: (("pick", "hand", "discard", (), 1, True, (("draw", 1),)),)),
+        (r"you may discard a card\. if you do, banish target enemy creature", lambda m: (NOOP,)),
+        (r"draw (\d+|a|one|two|three) cards?(?:,|\.) then discard (a|one|two|\d+) cards?", lambda m: (("draw", _num(m.group(1))), ("pick", "hand", "discard", (), _num(m.group(2)), False, ()))),
+        (r"you may choose one of your shields and put it into your hand\. if you do, put a card from your hand into your shield zone (face )?down as a? ?new shield", lambda m: (("pick", "shields", "hand", (), 1, True, (("pick", "hand", "shields", (), 1, False, ()),)),)),
+    ]
+    for pattern, build in special:
+        m = re.fullmatch(pattern, body)
+        if m:
+            return build(m)
+    looked = _look_ops(body)
+    if looked is not None:
+        return looked
+    whole = _sentence_ops(body)
+    if whole is not None and not _is_noop(whole):
+        return whole
+    ops: list[tuple] = []
+    for sentence in re.split(r"(?<=[.\"])\s+(?=[a-z])", body):
+        part = _sentence_ops(sentence)
+        if part is None:
+            return whole  # None, or "no effect" when the whole text reads as one enemy-only effect
+        ops.extend(part)
+    return tuple(ops)
+
+
+def _is_noop(ops: tuple) -> bool:
+    return all(op == NOOP for op in ops)
+
+
+# --- abilities -> the program -------------------------------------------------------------------
+
+_NO_EFFECT_STATIC = [re.compile(p) for p in (
+    r"^this creature can't be (attacked|blocked)",
+    r"^this creature can't be (the )?target",
+    r"^while you have another creature in the battle zone, this creature can't be the target",
+    r"^(each of )?your .*can't be the target of your opponent's",
+    r"^this creature can attack (untapped|tapped) creatures",
+    r"^while revealed for a clash",
+    r"^powerful block \+\d+",
+    r"^while battling",
+    r"^(whenever|when) (this creature|one of your (other )?creatures?) (wins|loses|win|lose) a battle",
+    r"^(whenever|when) this creature (blocks|battles|is blocked|is attacked)",
+    r"^(each time|whenever) (one of your opponent's|an enemy) creatures? (attacks|is banished|leaves)",
+    r"^(each time|whenever) a creature attacks you",
+    r"^while this creature is tapped, (each time one of your opponent's|your opponent)",
+    r"^whenever your opponent casts",
+    r"^if an opponent's",
+    r"^(when|whenever) this creature becomes the target of (an|one of your) opponent",
+    r"^while your opponent has a creature",
+    r"^whenever one of your other creatures loses a battle",
+    r"^during each of your turns, at the start of each battle",
+    r"^your opponent can't",
+    r"^all your (\w+ )?creatures (have|get) \"blocker\"",
+    r"^all your creatures that are level \d+ or less have \"blocker\"",
+    r"^(each of )?your (\w+ )?creatures can't be blocked",
+    r"^this creature gets \+\d+ power for each tapped enemy creature",
+    r"^while battling a creature",
+)]
+
+_TRIGGERS = [
+    (re.compile(r"^when(?:ever)? this creature enters the battle zone (?:and|or) whenever it attacks, (.+)$"), ("etb", "attack")),
+    (re.compile(r"^when(?:ever)? this creature enters the battle zone, (.+)$"), ("etb",)),
+    (re.compile(r"^when(?:ever)? this creature attacks, (.+)$"), ("attack",)),
+    (re.compile(r"^when(?:ever)? this creature is banished, (.+)$"), ("banished",)),
+    (re.compile(r"^at the end of (?:each of your turns|your turn|the turn|each turn|this turn), (.+)$"), ("end_turn",)),
+    (re.compile(r"^at the start of (?:each of your turns|your turn|each turn), (.+)$"), ("start_turn",)),
+    (re.compile(r"^whenever you cast a spell, (.+)$"), ("cast_spell",)),
+]
+
+
+def _classify_static(prog: Program, body: str) -> str | None:
+    """Keywords and static abilities; returns a status, or None when the body is not static."""
+    if body in _KEYWORDS:
+        attr, value = _KEYWORDS[body]
+        if attr == "breaker":
+            prog.breaker = max(prog.breaker, value)
+            return AUTO
+        if value is None:
+            return NO_EFFECT
+        setattr(prog, attr, value)
+        return AUTO if attr in ("fast", "guard", "skirmisher") else NO_EFFECT
+    m = re.fullmatch(r"powerful attack \+(\d+)", body)
+    if m:
+        prog.powerful_attack += int(m.group(1))
+        return AUTO
+    if body in ("this card enters your mana zone tapped", "this card enters you mana zone tapped"):
+        prog.mana_tapped = True
+        return AUTO
+    m = re.fullmatch(r"(vortex )?evolution - put on (one|\d+) of your (.+)", body)
+    if m:
+        target = m.group(3).strip().rstrip(".)")
+        count = _num(m.group(2))
+        nm = re.fullmatch(r"creatures that has \"(.+)\" in its name", target)
+        if nm:
+            matchers: tuple = (("name_has", nm.group(1)),)
+        else:
+            parts = re.split(r",? and/or |,? or |, ", target)
+            if parts and parts[-1].endswith(" creatures") and all(len(p.split()) == 1 for p in parts[:-1]):
+                parts = [p if p.endswith("creatures") else f"{p} creatures" for p in parts]
+            matchers = tuple(group_matcher(p) for p in parts)
+        prog.evolution = (count, matchers)
+        return AUTO
+    if body == "this creature can be evolved on as though it had all creature types, card names, and civilizations":
+        prog.evolution_wildcard = True
+        return AUTO
+    m = re.fullmatch(r"if this creature would be banished, (?:put it into your (mana zone)|return it to your (hand)|put it into your (shield zone) face down as a new shield) instead", body)
+    if m:
+        prog.replace_banish = "mana" if m.group(1) else "hand" if m.group(2) else "shields"
+        return AUTO
+    if body == "this creature attacks each turn if able":
+        prog.must_attack = True
+        return AUTO
+    if body == "this creature enters the battle zone tapped":
+        prog.enters_tapped = True
+        return AUTO
+    if body == "whenever this creature becomes tapped for the first time each turn, untap it":
+        prog.untap_once = True
+        return AUTO
+    if body in ("when this creature attacks, banish it at the end of the attack",
+                "whenever this creature attacks, banish it at the end of the attack"):
+        prog.banish_after_attack = True
+        return AUTO
+    m = re.fullmatch(r"each of your (other )?(.+?) gets? \+(\d+) power", body)
+    if m:
+        group = m.group(2)
+        matcher = ("any", True) if group == "creatures" else group_matcher(group)
+        prog.buffs += (((matcher,), int(m.group(3)), bool(m.group(1))),)
+        return AUTO
+    m = re.fullmatch(r"while this creature has power (\d+) or more, it has \"(double|triple) breaker\"", body)
+    if m:
+        prog.cond_breakers += ((int(m.group(1)), 2 if m.group(2) == "double" else 3),)
+        return AUTO
+    m = re.fullmatch(r"each of your creatures that has power (\d+) or more has \"double breaker\"", body)
+    if m:
+        prog.grants += (((("min_power_now", int(m.group(1))),), "breaker", 2),)
+        return AUTO
+    m = re.fullmatch(r"each of your evolution creatures has \"powerful attack \+(\d+)\" and breaks an additional shield", body)
+    if m:
+        prog.grants += (((("evolution", True),), "powerful_attack", int(m.group(1))), ((("evolution", True),), "extra_break", 1))
+        return AUTO
+    m = re.fullmatch(r"all your other creatures have \"powerful attack \+(\d+)\"", body)
+    if m:
+        prog.grants += (((("other", True),), "powerful_attack", int(m.group(1))),)
+        return AUTO
+    m = re.fullmatch(r"you tap (\d+) less mana cards? to summon (\w+)", body)
+    if m:
+        prog.cost_mods += (((("creature", True), group_matcher(m.group(2))), int(m.group(1))),)
+        return AUTO
+    m = re.fullmatch(r"at the end of (?:each of your turns|your turn|each turn), untap (this creature|all your creatures|all your (\w+) creatures)", body)
+    if m:
+        if m.group(1) == "this creature":
+            ops = (("untap", "self", ()),)
+        else:
+            ops = (("untap", "all", (group_matcher(m.group(2)),) if m.group(2) else ()),)
+        prog.triggers["end_turn"] = prog.triggers.get("end_turn", ()) + ops
+        return AUTO
+    if body in ("at the end of the turn, return this creature from the battle zone to your hand",
+                "at the end of each turn, return this creature from the battle zone to your hand"):
+        prog.triggers["end_turn"] = prog.triggers.get("end_turn", ()) + (("self_to", "hand"),)
+        return AUTO
+    for pattern in _NO_EFFECT_STATIC:
+        if pattern.search(body):
+            return NO_EFFECT
+    return None
+
+
+def _classify_trigger(prog: Program, body: str, modes: list[str]) -> str | None:
+    for pattern, events in _TRIGGERS:
+        m = pattern.match(body)
+        if m:
+            ops = _modal(modes) if m.group(1) == "choose one:" else effect_ops(m.group(1))
+            if ops is None:
+                return MANUAL
+            if _is_noop(ops):
+                return NO_EFFECT
+            for event in events:
+                prog.triggers[event] = prog.triggers.get(event, ()) + ops
+            return AUTO
+    if _enemy_only(body):
+        return NO_EFFECT
+    m = re.match(r"^whenever one of your (other )?(?:(\w+) )?creatures attacks, (.+)$", body)
+    if m:
+        ops = effect_ops(m.group(3))
+        if ops is None:
+            return MANUAL
+        if _is_noop(ops):
+            return NO_EFFECT
+        filt = (group_matcher(m.group(2)),) if m.group(2) else ()
+        prog.ally_attack += ((filt, bool(m.group(1)), ops),)
+        return AUTO
+    m = re.match(r"^whenever one of your other creatures (?:that has \"(\w+)\" )?enters the battle zone, (.+)$", body)
+    if m:
+        ops = effect_ops(m.group(2))
+        if ops is None:
+            return MANUAL
+        if _is_noop(ops):
+            return NO_EFFECT
+        filt = (("has", m.group(1)),) if m.group(1) else ()
+        prog.other_etb += ((filt, ops),)
+        return AUTO
+    return None
+
+
+def _modal(modes: list[str]) -> tuple | None:
+    options = []
+    any_auto = False
+    for mode in modes:
+        ops = effect_ops(mode.rstrip("."))
+        if ops is None:
+            options.append((mode, None))
+        else:
+            options.append((mode, ops))
+            any_auto = any_auto or not _is_noop(ops)
+    if not options or any(ops is None for _, ops in options):
+        return None
+    if not any_auto:
+        return (NOOP,)
+    return (("mode", tuple(options)),)
+
+
+_CACHE: dict[tuple, Program] = {}
+
+
+def compile_card(card: Any) -> Program:
+    """The Program of a catalogue Card (cached by key and text)."""
+    cache_key = (card.game, card.key, card.text, card.type)
+    prog = _CACHE.get(cache_key)
+    if prog is not None:
+        return prog
+    attrs = card.attrs
+    ctype = card.type or ""
+    prog = Program(
+        key=card.key, name=card.display_name, type=ctype, level=int(attrs.get("level") or 0),
+        civs=tuple(c.lower() for c in attrs.get("civilizations") or ()),
+        races=tuple(r.lower() for r in attrs.get("race") or ()),
+        power=int(attrs.get("power_value") or 0), creature="Creature" in ctype, has_text=bool(card.text),
+    )
+    abilities: list[tuple[str, str]] = []
+    spell_ops: list[tuple] = []
+    for raw, body, modes, name in split_abilities(card.text):
+        if name == "unleash" and prog.creature:
+            ops = effect_ops(body)
+            status = MANUAL if ops is None else NO_EFFECT if _is_noop(ops) else AUTO
+            if status == AUTO:
+                prog.unleash = ops
+            abilities.append((raw, status))
+            continue
+        status = _classify_static(prog, body)
+        if status is None:
+            status = _classify_trigger(prog, body, modes)
+        if status is None and not prog.creature:
+            ops = _modal(modes) if body.endswith("choose one:") else effect_ops(body)
+            if ops is None:
+                status = MANUAL
+            elif _is_noop(ops):
+                status = NO_EFFECT
+            else:
+                status = AUTO
+                spell_ops.extend(ops)
+        if status is None:
+            status = MANUAL
+        abilities.append((raw, status))
+    if prog.evolution is None and "Evolution" in ctype:
+        abilities.append(("(evolution target not found in the text)", MANUAL))
+    prog.spell = tuple(spell_ops)
+    prog.abilities = tuple(abilities)
+    statuses = {s for _, s in abilities}
+    if MANUAL not in statuses:
+        prog.automation = "full"
+    elif statuses - {MANUAL}:
+        prog.automation = "partial"
+    else:
+        prog.automation = "none"
+    prog.useful = prog.creature or bool(prog.spell) or MANUAL in statuses
+    _CACHE[cache_key] = prog
+    return prog
+
+
+def phrase_of(text: str) -> str:
+    """An unautomated ability as a phrase to count: name and reminder text dropped, numbers as N."""
+    body = norm(text.split("\n")[0])
+    body = re.sub(r"\s*\([^()]*\)?", "", body)
+    m = re.match(r"^([^.\-\"]{1,45}?) - (.+)$", body)
+    if m:
+        body = m.group(2)
+    return re.sub(r"\d+", "N", body).strip().rstrip(".")
+
+
+def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
+    """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps."""
+    from deckhub.core.engine import CoverageReport
+
+    report = CoverageReport("kaijudo")
+    abilities = Counter()
+    phrases: Counter = Counter()
+    for card in catalogue:
+        prog = compile_card(card)
+        report.total += 1
+        if not prog.abilities:
+            report.vanilla += 1
+        setattr(report, prog.automation, getattr(report, prog.automation) + 1)
+        for text, status in prog.abilities:
+            abilities[status] += 1
+            if status == MANUAL:
+                phrases[phrase_of(text)] += 1
+    report.phrases = dict(phrases)
+    result = report.to_json()
+    result["abilities"] = {"automated": abilities[AUTO], "no_effect": abilities[NO_EFFECT], "manual": abilities[MANUAL]}
+    result["notes"] = [
+        "full = every ability is automated or cannot matter against the dummy (it has no creatures and never acts); "
+        "vanilla cards (no rules text) count as full",
+        "no_effect abilities: targets only enemy creatures, blocking, battles, the opponent's hand, deck or spells",
+    ]
+    return result
