@@ -196,3 +196,14 @@ def test_pages_escape_what_they_echo(client):
     assert "<script>alert(1)</script>" not in html
     html = client.get("/games/<b>x</b>").get_data(as_text=True)
     assert "<b>x</b>" not in html
+
+
+def test_pages_need_nothing_the_content_security_policy_blocks(client):
+    for url in ("/", "/games/kaijudo", "/games/kaijudo/sets/vortex", "/games/kaijudo/cards/argus-vigilant-seer",
+                "/cards?game=kaijudo&q=dragon"):
+        html = client.get(url).get_data(as_text=True)
+        assert "<style" not in html and " style=" not in html and "<script" not in html, url
+        assert "/assets/catalog.css" in html
+    css = client.get("/assets/catalog.css")
+    assert css.status_code == 200 and css.mimetype == "text/css" and "dl.facts" in css.get_data(as_text=True)
+    assert client.get("/assets/catalog.css", headers={"If-None-Match": css.headers["ETag"]}).status_code == 304

@@ -95,6 +95,17 @@ def search():
                            result=result, choices=choices, unplaced=unplaced, UNKNOWN_SET=core_search.UNKNOWN_SET)
 
 
+@bp.route("/assets/catalog.css")
+def stylesheet():
+    """The card pages' styles (kept beside their templates; pages using `_card.html` may link it too)."""
+    source, _, _ = current_app.jinja_env.loader.get_source(current_app.jinja_env, "catalog/catalog.css")
+    response = current_app.response_class(source, mimetype="text/css")
+    response.cache_control.public = True
+    response.cache_control.max_age = 3600
+    response.add_etag()
+    return response.make_conditional(request)
+
+
 # ---------------------------------------------------------------- helpers for every template
 
 _ALLOWED_TAGS = re.compile(r"&lt;(/?)(b|i|em|strong)&gt;", re.IGNORECASE)
