@@ -1,0 +1,773 @@
+"""Collections: what each user owns, wants and trades, per printing — the service layer (no Flask).
+
+Every quantity change happens in SQL, in one statement on the row, with the floor at zero done by
+the database (`qty = CASE WHEN qty + n < 0 THEN 0 ... END`) after the row is created with
+`INSERT ... ON CONFLICT DO NOTHING`: two tabs or two workers never lose an update, and nothing
+reads a quantity into Python to write it back.
+
+CSV import *sets* quantities (see `deckhub.importers.collection_csv`): the rows of a file are
+resolved against the in-memory catalogue first, then written in one transaction with chunked
+multi-row upserts, so a file is imported whole or not at all.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import secrets
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, NamedTuple
+
+from peewee import EXCLUDED, JOIN, Case, IntegrityError, SqliteDatabase, fn
+
+from deckhub import models
+from deckhub.catalogue_store import get_catalogue
+from deckhub.core.cards import Catalogue
+from deckhub.db import database
+from deckhub.games import all_games, get_game
+from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LABELS, CollectionFileError,
+                                              ExportRow, GameIndex, ImportPlan, PlannedRow, PrintingRef,
+                                              parse_collection_csv, plan_import, write_collection_csv)
+
+FIELDS = QTY_COLUMNS  # ("quantity", "foil_quantity", "want_quantity", "trade_quantity")
+log = logging.getLogger(__name__)
+CHUNK = 500  # rows per multi-row INSERT (6 parameters each: far below every database's limit)
+
+__all__ = [
+    "FIELDS", "Owned", "adjust", "set_quantities", "owned_for", "snapshot", "game_index", "all_indexes",
+    "ImportPreview", "ImportResult", "ImportRejected", "preview_import", "commit_import",
+    "export_rows", "export_csv", "Checklist", "set_checklist", "GameProgress", "collection_overview",
+    "NeedRow", "DeckUse", "deck_needs", "add_missing_to_wants", "copies_in_other_decks",
+    "UploadStore", "run_import_job", "CollectionFileError",
+]
+
+
+class Owned(NamedTuple):
+    quantity: int = 0
+    foil_quantity: int = 0
+    want_quantity: int = 0
+    trade_quantity: int = 0
+
+    @property
+    def total(self) -> int:
+        """Copies in hand, foil or not."""
+        return self.quantity + self.foil_quantity
+
+    @property
+    def empty(self) -> bool:
+        return not any(self)
+
+
+NOTHING = Owned()
+
+
+def _uid(user) -> int:
+    return user if isinstance(user, int) else user.id
+
+
+def _write_transaction():
+    """A write transaction; on SQLite it takes the write lock at BEGIN (IMMEDIATE), so a
+    transaction never has to upgrade a read snapshot (which SQLite refuses without waiting)."""
+    if isinstance(database.obj, SqliteDatabase):
+        return database.atomic("IMMEDIATE")
+    return database.atomic()
+
+
+def _field(name: str):
+    if name not in FIELDS:
+        raise ValueError(f"unknown quantity {name!r}; one of {', '.join(FIELDS)}")
+    return getattr(models.OwnedCard, name)
+
+
+def _ensure_rows(uid: int, printing_ids: Iterable[int]) -> None:
+    """Create the (owner, printing) rows that do not exist yet; existing rows are left alone."""
+    ids = list(dict.fromkeys(printing_ids))
+    for start in range(0, len(ids), CHUNK):
+        (models.OwnedCard
+         .insert_many([(uid, pid) for pid in ids[start:start + CHUNK]],
+                      fields=[models.OwnedCard.owner, models.OwnedCard.printing])
+         .on_conflict(conflict_target=[models.OwnedCard.owner, models.OwnedCard.printing], action="NOTHING")
+         .execute())
+
+
+def _clamped(expr):
+    return Case(None, [(expr < 0, 0), (expr > MAX_QUANTITY, MAX_QUANTITY)], expr)
+
+
+def _read(uid: int, printing_id: int) -> Owned:
+    row = (models.OwnedCard.select(*[_field(f) for f in FIELDS])
+           .where((models.OwnedCard.owner == uid) & (models.OwnedCard.printing == printing_id)).tuples().first())
+    return Owned(*row) if row else NOTHING
+
+
+def adjust(user, printing_id: int, field_name: str, delta: int) -> Owned:
+    """Add `delta` (may be negative) to one quantity, atomically, never below zero; returns the row after."""
+    uid = _uid(user)
+    column = _field(field_name)
+    if not models.Printing.select().where(models.Printing.id == printing_id).exists():
+        raise LookupError(f"no printing {printing_id}")
+    try:
+        with _write_transaction():
+            _ensure_rows(uid, [printing_id])
+            (models.OwnedCard.update({column: _clamped(column + int(delta))})
+             .where((models.OwnedCard.owner == uid) & (models.OwnedCard.printing == printing_id)).execute())
+            return _read(uid, printing_id)
+    except IntegrityError:  # the printing vanished between the check and the write
+        raise LookupError(f"no printing {printing_id}") from None
+
+
+def set_quantities(user, printing_id: int, **values: int) -> Owned:
+    """Set some quantities of one printing to given values (what an import does for one row)."""
+    uid = _uid(user)
+    for name in values:
+        _field(name)
+    with _write_transaction():
+        _upsert(uid, [(printing_id, values)], tuple(values))
+        return _read(uid, printing_id)
+
+
+def _upsert(uid: int, items: list[tuple[int, dict[str, int]]], columns: tuple[str, ...]) -> None:
+    """Set `columns` of many printings in one statement per chunk (INSERT ... ON CONFLICT DO UPDATE
+    SET col = excluded.col): a new row starts at zero for the columns not given."""
+    fields = [models.OwnedCard.owner, models.OwnedCard.printing, *[_field(c) for c in FIELDS]]
+    update = {_field(c): getattr(EXCLUDED, c) for c in columns}
+    for start in range(0, len(items), CHUNK):
+        rows = [(uid, pid, *[max(0, min(int(v.get(c, 0)), MAX_QUANTITY)) for c in FIELDS])
+                for pid, v in items[start:start + CHUNK]]
+        (models.OwnedCard.insert_many(rows, fields=fields)
+         .on_conflict(conflict_target=[models.OwnedCard.owner, models.OwnedCard.printing], update=update)
+         .execute())
+
+
+def owned_for(user, printing_ids: Iterable[int]) -> dict[int, Owned]:
+    """The user's quantities of these printings (absent ones are not in the dict), in one query per 500 ids."""
+    uid = _uid(user)
+    ids = list(dict.fromkeys(printing_ids))
+    found: dict[int, Owned] = {}
+    for start in range(0, len(ids), CHUNK):
+        query = (models.OwnedCard.select(models.OwnedCard.printing, *[_field(f) for f in FIELDS])
+                 .where((models.OwnedCard.owner == uid) & (models.OwnedCard.printing.in_(ids[start:start + CHUNK])))
+                 .tuples())
+        for pid, *values in query:
+            found[pid] = Owned(*values)
+    return found
+
+
+def snapshot(user, game: str | None = None) -> dict[int, Owned]:
+    """Every printing the user has a non-zero quantity of: the collection as a value (for tests and backups)."""
+    query = (models.OwnedCard.select(models.OwnedCard.printing, *[_field(f) for f in FIELDS])
+             .where(models.OwnedCard.owner == _uid(user)))
+    if game:
+        query = query.join(models.Printing).join(models.Card).where(models.Card.game == game)
+    return {pid: Owned(*values) for pid, *values in query.tuples() if any(values)}
+
+
+# --------------------------------------------------------------------------- catalogue indexes
+
+_index_cache: dict[tuple[int, str], tuple[Catalogue, GameIndex]] = {}
+_index_lock = threading.Lock()
+
+
+def game_index(game: str) -> GameIndex:
+    """The game's catalogue with its printings' ids, rebuilt when the catalogue is."""
+    catalogue = get_catalogue(game)
+    slot = (id(database.obj), game)
+    cached = _index_cache.get(slot)
+    if cached and cached[0] is catalogue:
+        return cached[1]
+    query = (models.Printing
+             .select(models.Printing.id, models.Card.key, models.CardSet.code, models.Printing.number,
+                     models.Printing.position)
+             .join(models.Card).switch(models.Printing).join(models.CardSet)
+             .where(models.Card.game == game).tuples())
+    index = GameIndex(game, get_game(game).name, catalogue,
+                      (PrintingRef(pid, game, key, code, number, position) for pid, key, code, number, position in query))
+    with _index_lock:
+        _index_cache[slot] = (catalogue, index)
+    return index
+
+
+def all_indexes() -> dict[str, GameIndex]:
+    return {g.slug: game_index(g.slug) for g in all_games()}
+
+
+# --------------------------------------------------------------------------- import
+
+@dataclass
+class RowChange:
+    """What one row does: the printing's quantities before and after (first row of a printing only)."""
+
+    before: Owned
+    after: Owned
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def describe(self) -> str:
+        parts = [f"{QTY_LABELS[c]} {getattr(self.before, c)} → {getattr(self.after, c)}"
+                 for c in FIELDS if getattr(self.before, c) != getattr(self.after, c)]
+        return ", ".join(parts) if parts else "no change"
+
+
+@dataclass
+class ImportPreview:
+    plan: ImportPlan
+    indexes: dict[str, GameIndex]
+    changes: dict[int, RowChange]  # printing id -> change
+
+    @property
+    def rows(self) -> list[PlannedRow]:
+        return self.plan.rows
+
+    @property
+    def ok(self) -> bool:
+        return self.plan.ok
+
+    @property
+    def problem_count(self) -> int:
+        return len(self.plan.problem_rows)
+
+    @property
+    def changed_count(self) -> int:
+        return sum(1 for c in self.changes.values() if c.changed)
+
+    @property
+    def new_count(self) -> int:
+        return sum(1 for c in self.changes.values() if c.before.empty and not c.after.empty)
+
+    def change_for(self, row: PlannedRow) -> RowChange | None:
+        return self.changes.get(row.printing.id) if row.printing and row.first_line is None and row.ok else None
+
+    def label(self, row: PlannedRow) -> str:
+        return self.indexes[row.game].describe(row.printing) if row.printing and row.game else ""
+
+
+@dataclass
+class ImportResult:
+    rows: int
+    printings: int
+    changed: int
+    seconds: float
+
+
+class ImportRejected(Exception):
+    """Some rows have problems: nothing was written."""
+
+    def __init__(self, preview: ImportPreview):
+        self.preview = preview
+        super().__init__(f"{preview.problem_count} rows have problems; nothing was imported")
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def _plan(data: bytes, default_game: str | None, progress: Progress | None = None) -> tuple[ImportPlan, dict[str, GameIndex]]:
+    if progress:
+        progress("reading", 0, 0)
+    parsed = parse_collection_csv(data)
+    indexes = all_indexes()
+    if default_game and default_game not in indexes:
+        raise CollectionFileError(f"unknown game {default_game!r}")
+    if progress:
+        progress("checking", 0, len(parsed.rows))
+    plan = plan_import(parsed, indexes, default_game)
+    return plan, indexes
+
+
+def _changes(uid: int, plan: ImportPlan) -> dict[int, RowChange]:
+    current = owned_for(uid, plan.targets)
+    changes = {}
+    for pid, target in plan.targets.items():
+        before = current.get(pid, NOTHING)
+        changes[pid] = RowChange(before, before._replace(**target))
+    return changes
+
+
+def preview_import(user, data: bytes, default_game: str | None = None) -> ImportPreview:
+    """The dry run: every row resolved, every problem, and what would change (nothing is written).
+
+    Raises CollectionFileError when the file cannot be read at all."""
+    plan, indexes = _plan(data, default_game)
+    return ImportPreview(plan, indexes, _changes(_uid(user), plan))
+
+
+def commit_import(user, data: bytes, default_game: str | None = None,
+                  progress: Progress | None = None) -> ImportResult:
+    """Check the file again (never trust an earlier dry run) and write it in one transaction.
+
+    Raises CollectionFileError (unreadable) or ImportRejected (row problems); in both cases
+    nothing is written. `progress(phase, done, total)` is called as the work advances."""
+    started = time.perf_counter()
+    uid = _uid(user)
+    plan, indexes = _plan(data, default_game, progress)
+    if not plan.ok:
+        raise ImportRejected(ImportPreview(plan, indexes, {}))
+    groups: dict[tuple[str, ...], list[tuple[int, dict[str, int]]]] = defaultdict(list)
+    for pid, target in plan.targets.items():
+        groups[tuple(c for c in FIELDS if c in target)].append((pid, target))
+    total = len(plan.targets)
+    done = 0
+    with _write_transaction():
+        before = owned_for(uid, plan.targets)
+        for columns, items in groups.items():
+            for start in range(0, len(items), CHUNK):
+                _upsert(uid, items[start:start + CHUNK], columns)
+                done += len(items[start:start + CHUNK])
+                if progress:
+                    progress("writing", done, total)
+    changed = sum(1 for pid, t in plan.targets.items() if before.get(pid, NOTHING)._replace(**t) != before.get(pid, NOTHING))
+    if progress:
+        progress("done", total, total)
+    return ImportResult(len(plan.rows), total, changed, time.perf_counter() - started)
+
+
+# --------------------------------------------------------------------------- export
+
+def export_rows(user, game: str | None = None) -> list[ExportRow]:
+    """Every non-empty row of the collection, by game, set order and collector number."""
+    O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
+    query = (O.select(C.game, S.code, P.number, C.name, C.version, O.quantity, O.foil_quantity,
+                      O.want_quantity, O.trade_quantity)
+             .join(P).join(C).switch(P).join(S)
+             .where((O.owner == _uid(user))
+                    & ((O.quantity > 0) | (O.foil_quantity > 0) | (O.want_quantity > 0) | (O.trade_quantity > 0))))
+    if game:
+        query = query.where(C.game == game)
+    query = query.order_by(C.game, S.position, S.code, P.number_sort, P.number, P.position, P.id)
+    return [ExportRow(g, code, number or "", name, version or "", q, f, w, t)
+            for g, code, number, name, version, q, f, w, t in query.tuples()]
+
+
+def export_csv(user, game: str | None = None, bom: bool = True) -> str:
+    return write_collection_csv(export_rows(user, game), bom=bom)
+
+
+# --------------------------------------------------------------------------- checklists
+
+CHECKLIST_FILTERS = {
+    "all": ("All cards", lambda o: True),
+    "owned": ("Owned", lambda o: o.total > 0),
+    "missing": ("Missing", lambda o: o.total == 0),
+    "duplicates": ("Duplicates", lambda o: o.total > 1),
+    "wanted": ("Wanted", lambda o: o.want_quantity > 0),
+    "trade": ("For trade", lambda o: o.trade_quantity > 0),
+}
+
+
+@dataclass
+class ChecklistRow:
+    printing_id: int
+    number: str | None
+    card_key: str
+    name: str
+    version: str | None
+    type: str | None
+    rarity: str | None
+    promo_code: str | None
+    owned: Owned
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name}, {self.version}" if self.version else self.name
+
+
+@dataclass
+class Completion:
+    owned: int  # distinct printings of the set owned (foil or not)
+    size: int  # the set's size (or its printings, when more are known than the size says)
+    size_known: bool = True
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.owned / self.size if self.size else 0.0
+
+    @property
+    def label(self) -> str:
+        return f"{self.owned} of {self.size}"
+
+
+@dataclass
+class Checklist:
+    game: str
+    game_name: str
+    set_code: str
+    set_name: str
+    rows: list[ChecklistRow]  # after the filter
+    completion: Completion
+    counts: dict[str, int]  # filter name -> rows it shows
+    show: str
+
+
+def _denominator(size: int | None, printings: int) -> tuple[int, bool]:
+    return max(size or 0, printings), size is not None
+
+
+def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklist | None:
+    """Every printing of a set in collector-number order with the user's quantities; None if no such set."""
+    card_set = models.CardSet.get_or_none((models.CardSet.game == game) & (models.CardSet.code == set_code))
+    if card_set is None:
+        return None
+    if show not in CHECKLIST_FILTERS:
+        show = "all"
+    P, C, O = models.Printing, models.Card, models.OwnedCard
+    query = (P.select(P.id, P.number, C.key, C.name, C.version, C.type, P.rarity, P.promo_code,
+                      fn.COALESCE(O.quantity, 0), fn.COALESCE(O.foil_quantity, 0),
+                      fn.COALESCE(O.want_quantity, 0), fn.COALESCE(O.trade_quantity, 0))
+             .join(C).switch(P)
+             .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == _uid(user))))
+             .where(P.card_set == card_set.id)
+             .order_by(P.number_sort, P.number, P.position, P.id).tuples())
+    rows = [ChecklistRow(pid, number, key, name, version, type_, rarity, promo, Owned(q, f, w, t))
+            for pid, number, key, name, version, type_, rarity, promo, q, f, w, t in query]
+    counts = {name: sum(1 for r in rows if test(r.owned)) for name, (_, test) in CHECKLIST_FILTERS.items()}
+    size, known = _denominator(card_set.size, len(rows))
+    completion = Completion(counts["owned"], size, known)
+    keep = CHECKLIST_FILTERS[show][1]
+    return Checklist(game, get_game(game).name, card_set.code, card_set.name,
+                     [r for r in rows if keep(r.owned)], completion, counts, show)
+
+
+@dataclass
+class SetProgress:
+    code: str
+    name: str
+    completion: Completion
+
+
+@dataclass
+class GameProgress:
+    slug: str
+    name: str
+    sets: list[SetProgress]
+    completion: Completion
+    totals: Owned  # copies, foils, wants and trades over the whole game
+
+    @property
+    def started(self) -> bool:
+        return not self.totals.empty
+
+
+def collection_overview(user) -> list[GameProgress]:
+    """Completion per set and per game, and the user's totals, in a handful of queries."""
+    uid = _uid(user)
+    P, C, O, S = models.Printing, models.Card, models.OwnedCard, models.CardSet
+    owned_expr = fn.SUM(Case(None, [((O.quantity + O.foil_quantity) > 0, 1)], 0))
+    per_set = {set_id: (printings, owned or 0) for set_id, printings, owned in
+               P.select(P.card_set, fn.COUNT(P.id), owned_expr)
+               .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
+               .group_by(P.card_set).tuples()}
+    totals = {game: Owned(*(int(v or 0) for v in values)) for game, *values in
+              O.select(C.game, fn.SUM(O.quantity), fn.SUM(O.foil_quantity), fn.SUM(O.want_quantity),
+                       fn.SUM(O.trade_quantity))
+              .join(P).join(C).where(O.owner == uid).group_by(C.game).tuples()}
+    sets_by_game: dict[str, list] = defaultdict(list)
+    for s in S.select().order_by(S.position, S.code):
+        sets_by_game[s.game].append(s)
+    result = []
+    for game in all_games():
+        sets = []
+        for s in sets_by_game.get(game.slug, []):
+            printings, owned = per_set.get(s.id, (0, 0))
+            size, known = _denominator(s.size, printings)
+            sets.append(SetProgress(s.code, s.name, Completion(int(owned), size, known)))
+        completion = Completion(sum(s.completion.owned for s in sets), sum(s.completion.size for s in sets))
+        result.append(GameProgress(game.slug, game.name, sets, completion, totals.get(game.slug, NOTHING)))
+    return result
+
+
+# --------------------------------------------------------------------------- decks against the collection
+
+@dataclass(frozen=True)
+class DeckUse:
+    deck_id: int
+    deck_name: str
+    qty: int
+
+
+@dataclass
+class NeedRow:
+    """One card of a deck against the collection."""
+
+    card_key: str
+    name: str
+    needed: int
+    owned: int  # copies of any printing, foil or not
+    wanted: int  # want-list copies over all its printings
+    used_elsewhere: list[DeckUse] = field(default_factory=list)
+    sections: dict[str, int] = field(default_factory=dict)
+    known: bool = True  # False when the deck names a card the catalogue does not have
+
+    @property
+    def missing(self) -> int:
+        return max(0, self.needed - self.owned)
+
+    @property
+    def in_other_decks(self) -> int:
+        return sum(u.qty for u in self.used_elsewhere)
+
+    @property
+    def free(self) -> int:
+        """Owned copies not already in another of the user's decks."""
+        return max(0, self.owned - self.in_other_decks)
+
+    @property
+    def short_if_shared(self) -> int:
+        """Copies to find if each of the user's decks is to be built at once."""
+        return max(0, self.needed - self.free)
+
+
+def _deck_counts(deck_data: dict) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    totals: dict[str, int] = {}
+    sections: dict[str, dict[str, int]] = {}
+    for section, entries in (deck_data.get("sections") or {}).items():
+        for entry in entries or ():
+            key, qty = entry.get("card"), int(entry.get("qty") or 0)
+            if not key or qty <= 0:
+                continue
+            totals[key] = totals.get(key, 0) + qty
+            sections.setdefault(key, {})
+            sections[key][section] = sections[key].get(section, 0) + qty
+    return totals, sections
+
+
+def _owned_by_card(uid: int, game: str, keys: Iterable[str]) -> dict[str, tuple[int, int]]:
+    keys = list(keys)
+    if not keys:
+        return {}
+    O, P, C = models.OwnedCard, models.Printing, models.Card
+    query = (O.select(C.key, fn.SUM(O.quantity + O.foil_quantity), fn.SUM(O.want_quantity))
+             .join(P).join(C).where((O.owner == uid) & (C.game == game) & (C.key.in_(keys)))
+             .group_by(C.key).tuples())
+    return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in query}
+
+
+def copies_in_other_decks(user, exclude_deck_id: int | None = None,
+                          game: str | None = None) -> dict[str, list[DeckUse]]:
+    """Card key -> the user's decks (their latest version) that use it, without `exclude_deck_id`.
+
+    Give `game` (deck_needs does): card keys are unique within a game only."""
+    D, V = models.Deck, models.DeckVersion
+    latest = (V.select(V.deck.alias("deck_id"), fn.MAX(V.number).alias("number"))
+              .group_by(V.deck).alias("latest"))
+    query = (V.select(D.id, D.name, V.data).join(D)
+             .join(latest, on=((latest.c.deck_id == V.deck) & (latest.c.number == V.number)))
+             .where(D.owner == _uid(user)))
+    if exclude_deck_id is not None:
+        query = query.where(D.id != exclude_deck_id)
+    if game:
+        query = query.where(D.game == game)
+    uses: dict[str, list[DeckUse]] = defaultdict(list)
+    for deck_id, name, data in query.order_by(D.name, D.id).tuples():
+        data = json.loads(data) if isinstance(data, str) else data
+        for key, qty in _deck_counts(data or {})[0].items():
+            uses[key].append(DeckUse(deck_id, name, qty))
+    return dict(uses)
+
+
+def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None = None) -> list[NeedRow]:
+    """Owned vs needed for every card of a deck (all sections together), in deck order.
+
+    `deck_id` is the deck's own id when it is saved, so its copies are not counted as "in another deck".
+    """
+    uid = _uid(user)
+    game = deck_data.get("game") or catalogue.game
+    totals, sections = _deck_counts(deck_data)
+    owned = _owned_by_card(uid, game, totals)
+    elsewhere = copies_in_other_decks(uid, deck_id, game) if totals else {}
+    rows = []
+    for key, needed in totals.items():
+        card = catalogue.get(key)
+        have, wanted = owned.get(key, (0, 0))
+        rows.append(NeedRow(key, card.display_name if card else key, needed, have, wanted,
+                            elsewhere.get(key, []), sections[key], card is not None))
+    return rows
+
+
+def missing_total(rows: Iterable[NeedRow]) -> int:
+    return sum(r.missing for r in rows)
+
+
+def add_missing_to_wants(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None = None,
+                         shared: bool = False) -> list[tuple[str, int, int]]:
+    """Make the want list cover what the deck is missing; returns (card key, printing id, copies added).
+
+    The want goes on the printing of the card the user already wants most, else its first printing.
+    Clicking twice adds nothing more: each printing's want is raised to a target in SQL
+    (`want = CASE WHEN want < t THEN t ELSE want END`), never incremented from a value read earlier.
+    With `shared`, copies used by the user's other decks count as not owned.
+    """
+    uid = _uid(user)
+    game = deck_data.get("game") or catalogue.game
+    needs = [r for r in deck_needs(uid, deck_data, catalogue, deck_id)
+             if r.known and (r.short_if_shared if shared else r.missing) > 0]
+    if not needs:
+        return []
+    index = game_index(game)
+    added = []
+    W = models.OwnedCard.want_quantity
+    with _write_transaction():
+        for row in needs:
+            refs = index.by_card.get(row.card_key, [])
+            if not refs:
+                continue
+            wants = {pid: o.want_quantity for pid, o in owned_for(uid, [r.id for r in refs]).items()}
+            chosen = max(refs, key=lambda r: (wants.get(r.id, 0), -r.position)).id
+            elsewhere = sum(w for pid, w in wants.items() if pid != chosen)
+            target = min(MAX_QUANTITY, (row.short_if_shared if shared else row.missing) - elsewhere)
+            if target <= wants.get(chosen, 0):
+                continue
+            _ensure_rows(uid, [chosen])
+            (models.OwnedCard.update({W: Case(None, [(W < target, target)], W)})
+             .where((models.OwnedCard.owner == uid) & (models.OwnedCard.printing == chosen)).execute())
+            added.append((row.card_key, chosen, target - wants.get(chosen, 0)))
+    return added
+
+
+# --------------------------------------------------------------------------- pending uploads and jobs
+
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+
+
+class UploadStore:
+    """Uploaded CSV files waiting for their commit, each under a random token bound to its user.
+
+    Kept as files in a folder (the instance folder in the site), so every worker process of one
+    installation sees them; the commit's progress is written beside the file, so a polling page
+    served by any worker can show it. Uploads older than `max_age` seconds are removed.
+    """
+
+    def __init__(self, folder: str | os.PathLike, max_age: int = 2 * 3600):
+        self.folder = Path(folder)
+        self.max_age = max_age
+
+    def _paths(self, token: str) -> tuple[Path, Path]:
+        if not _TOKEN.match(token or ""):
+            raise KeyError(token)
+        return self.folder / f"{token}.csv", self.folder / f"{token}.json"
+
+    def save(self, user, data: bytes, filename: str, default_game: str | None) -> str:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.purge()
+        token = secrets.token_urlsafe(24)
+        csv_path, meta_path = self._paths(token)
+        csv_path.write_bytes(data)
+        self._write_meta(meta_path, {"user": _uid(user), "filename": filename[:200], "default_game": default_game,
+                                     "created": time.time(), "bytes": len(data),
+                                     "status": {"state": "pending"}})
+        return token
+
+    @staticmethod
+    def _write_meta(path: Path, meta: dict) -> None:
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(json.dumps(meta))
+        os.replace(tmp, path)
+
+    def meta(self, token: str, user) -> dict | None:
+        """The upload's details if it exists and belongs to `user`; None otherwise (same answer for both)."""
+        try:
+            _, meta_path = self._paths(token)
+            meta = json.loads(meta_path.read_text())
+        except (KeyError, OSError, ValueError):
+            return None
+        if meta.get("user") != _uid(user) or time.time() - meta.get("created", 0) > self.max_age:
+            return None
+        status = meta.get("status", {})
+        if status.get("state") == "running" and time.time() - status.get("updated", 0) > 600:
+            meta["status"] = {"state": "failed", "message": "The import stopped (the server restarted?). "
+                                                           "Nothing was written; commit it again."}
+        return meta
+
+    def data(self, token: str, user) -> bytes | None:
+        if self.meta(token, user) is None:
+            return None
+        try:
+            return self._paths(token)[0].read_bytes()
+        except OSError:
+            return None
+
+    def set_status(self, token: str, **status) -> None:
+        _, meta_path = self._paths(token)
+        meta = json.loads(meta_path.read_text())
+        meta["status"] = {**status, "updated": time.time()}
+        self._write_meta(meta_path, meta)
+
+    def claim(self, token: str, user) -> bool:
+        """Mark the upload as being committed; False if it already is (a double click, a second tab)."""
+        if self.meta(token, user) is None:
+            return False
+        lock = self.folder / f"{token}.lock"
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return False
+        os.close(fd)
+        self.set_status(token, state="running", phase="starting", done=0, total=0)
+        return True
+
+    def release(self, token: str) -> None:
+        """Allow another commit (after one that failed or was rejected)."""
+        try:
+            (self.folder / f"{token}.lock").unlink()
+        except OSError:
+            pass
+
+    def discard(self, token: str, user) -> None:
+        if self.meta(token, user) is None:
+            return
+        for path in (*self._paths(token), self.folder / f"{token}.lock"):
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+    def purge(self) -> None:
+        cutoff = time.time() - self.max_age
+        for path in self.folder.glob("*"):
+            try:
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+            except OSError:
+                pass
+
+
+def run_import_job(store: UploadStore, token: str, user) -> None:
+    """Commit a stored upload, recording progress and the outcome in the store (for a worker thread)."""
+    uid = _uid(user)
+    meta = store.meta(token, uid)
+    data = store.data(token, uid)
+    if meta is None or data is None:
+        return
+    last = [0.0]
+
+    def progress(phase: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if phase in ("done", "checking") or now - last[0] > 0.2:
+            last[0] = now
+            store.set_status(token, state="running", phase=phase, done=done, total=total)
+
+    try:
+        with database.connection_context():
+            result = commit_import(uid, data, meta.get("default_game"), progress)
+    except ImportRejected as exc:
+        store.set_status(token, state="rejected", message=str(exc))
+        store.release(token)
+    except CollectionFileError as exc:
+        store.set_status(token, state="failed", message=str(exc))
+        store.release(token)
+    except Exception as exc:  # noqa: BLE001 — reported on the page; the transaction rolled back
+        log.exception("collection import %s failed", token)
+        store.set_status(token, state="failed", message=f"The import failed and nothing was written ({type(exc).__name__}).")
+        store.release(token)
+    else:
+        store.set_status(token, state="done", rows=result.rows, printings=result.printings,
+                         changed=result.changed, seconds=round(result.seconds, 2))
+        try:
+            store._paths(token)[0].unlink()
+        except OSError:
+            pass

@@ -1,0 +1,315 @@
+"""The collection service on a real database: atomic ± with a floor at zero (also under concurrent
+writers), all-or-nothing imports, exact export round trips, checklists and decks against the collection."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from deckhub import collection as col
+from deckhub import models
+from deckhub.accounts import create_user
+from deckhub.catalogue_store import get_catalogue
+from deckhub.db import database
+
+GAME = "kaijudo"
+
+
+@pytest.fixture
+def db(app):
+    with database.connection_context():
+        yield database
+
+
+@pytest.fixture
+def alice(db):
+    return create_user("alice", "correct horse")
+
+
+@pytest.fixture
+def bob(db):
+    return create_user("bob", "correct horse")
+
+
+def printing_id(set_code: str, number: str, name: str | None = None) -> int:
+    index = col.game_index(GAME)
+    refs = [r for r in index.by_set_number[(set_code, number)]
+            if name is None or index.catalogue.cards[r.card_key].name == name]
+    assert len(refs) == 1, refs
+    return refs[0].id
+
+
+# --------------------------------------------------------------------------- ± and concurrency
+
+def test_adjust_adds_and_never_goes_below_zero(alice):
+    pid = printing_id("evo-fury", "1")
+    assert col.adjust(alice, pid, "quantity", 3).quantity == 3
+    assert col.adjust(alice, pid, "foil_quantity", 1) == col.Owned(3, 1, 0, 0)
+    assert col.adjust(alice, pid, "quantity", -5).quantity == 0
+    assert col.adjust(alice, pid, "want_quantity", -1).want_quantity == 0
+    assert col.adjust(alice, pid, "trade_quantity", 2) == col.Owned(0, 1, 0, 2)
+    assert models.OwnedCard.select().count() == 1
+
+
+def test_adjust_refuses_unknown_printings_and_fields(alice):
+    with pytest.raises(LookupError):
+        col.adjust(alice, 10 ** 9, "quantity", 1)
+    with pytest.raises(ValueError):
+        col.adjust(alice, printing_id("evo-fury", "1"), "price", 1)
+
+
+def test_the_sql_of_a_change_is_an_increment_in_the_database(alice):
+    """The update is `qty = CASE WHEN qty + n < 0 ...` in SQL, never a value computed in Python."""
+    pid = printing_id("evo-fury", "2")
+    statements = []
+    original = database.obj.execute_sql
+
+    def spy(sql, params=None, *args, **kwargs):
+        statements.append(sql)
+        return original(sql, params, *args, **kwargs)
+    database.obj.execute_sql = spy
+    try:
+        col.adjust(alice, pid, "quantity", 2)
+    finally:
+        del database.obj.execute_sql
+    insert = next(s for s in statements if s.startswith("INSERT"))
+    update = next(s for s in statements if s.startswith("UPDATE"))
+    assert "ON CONFLICT" in insert and "DO NOTHING" in insert
+    update = update.replace('"owned_card".', "").replace("%s", "?")
+    assert update.startswith('UPDATE "owned_card" SET "quantity" = CASE WHEN (("quantity" + ?) < ?) THEN ?')
+
+
+def test_concurrent_writers_lose_no_update(alice, app):
+    """Eight threads, each with its own connection, change the same quantities at once."""
+    pid = printing_id("evo-fury", "3")
+    other = printing_id("evo-fury", "4")
+    col.adjust(alice, other, "quantity", 5)
+    threads, per_thread, errors = 8, 25, []
+    start = threading.Barrier(threads)
+
+    def worker(n: int) -> None:
+        try:
+            database.connect(reuse_if_open=True)  # a connection of this thread's own
+            start.wait()
+            for i in range(per_thread):
+                col.adjust(alice.id, pid, "quantity", 1)
+                col.adjust(alice.id, pid, "foil_quantity", 2)
+                col.adjust(alice.id, other, "quantity", 1 if (n + i) % 2 else -1)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            database.close()
+
+    pool = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    assert errors == []
+    owned = col.owned_for(alice, [pid, other])
+    assert owned[pid] == col.Owned(threads * per_thread, 2 * threads * per_thread, 0, 0)
+    assert owned[other].quantity == 5  # as many +1 as -1, never floored (it starts at 5)
+
+
+def test_concurrent_decrements_stop_at_zero(alice):
+    pid = printing_id("evo-fury", "5")
+    col.adjust(alice, pid, "quantity", 10)
+    errors = []
+
+    def worker():
+        try:
+            database.connect(reuse_if_open=True)
+            for _ in range(10):
+                col.adjust(alice.id, pid, "quantity", -1)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            database.close()
+    pool = [threading.Thread(target=worker) for _ in range(4)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    assert errors == [] and col.owned_for(alice, [pid])[pid].quantity == 0
+
+
+# --------------------------------------------------------------------------- import and export
+
+def test_import_sets_quantities_and_is_idempotent(alice):
+    data = (b"game,set,number,name,quantity,foil_quantity,want_quantity\n"
+            b"kaijudo,Evo Fury,1,,3,1,\n"
+            b"kaijudo,evo-fury,22,\"Sopan, Cyber Renegade\",2,,4\n")
+    col.adjust(alice, printing_id("evo-fury", "1"), "want_quantity", 2)
+    result = col.commit_import(alice, data)
+    assert (result.rows, result.printings, result.changed) == (2, 2, 2)
+    assert col.owned_for(alice, [printing_id("evo-fury", "1")])[printing_id("evo-fury", "1")] == col.Owned(3, 1, 2, 0)
+    assert col.commit_import(alice, data).changed == 0
+    preview = col.preview_import(alice, data)
+    assert preview.ok and preview.changed_count == 0
+
+
+def test_the_dry_run_writes_nothing_and_shows_each_change(alice):
+    pid = printing_id("evo-fury", "1")
+    col.adjust(alice, pid, "quantity", 1)
+    preview = col.preview_import(alice, b"game,set,number,quantity\nkaijudo,evo-fury,1,4\nkaijudo,evo-fury,999,1\n")
+    assert not preview.ok and preview.problem_count == 1
+    first, second = preview.rows
+    assert preview.change_for(first).describe() == "quantity 1 → 4"
+    assert second.problems[0].kind == "bad-number"
+    assert col.owned_for(alice, [pid])[pid].quantity == 1
+
+
+def test_a_file_with_one_bad_row_writes_nothing(alice):
+    data = b"game,set,number,quantity\nkaijudo,evo-fury,1,4\nkaijudo,evo-fury,999,1\n"
+    with pytest.raises(col.ImportRejected):
+        col.commit_import(alice, data)
+    assert col.snapshot(alice) == {}
+
+
+def test_a_failure_while_writing_rolls_everything_back(alice, monkeypatch):
+    index = col.game_index(GAME)
+    rows = [f"kaijudo,{r.set_code},{r.number},\"{index.catalogue.cards[r.card_key].name}\",1"
+            for r in list(index.printings.values())[:1200]]
+    data = ("game,set,number,name,quantity\n" + "\n".join(rows)).encode()
+    assert col.preview_import(alice, data).ok
+    calls = []
+    real = col._upsert
+
+    def failing(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("disk full")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(col, "_upsert", failing)
+    with pytest.raises(RuntimeError):
+        col.commit_import(alice, data)
+    assert len(calls) == 2 and col.snapshot(alice) == {}
+
+
+def test_export_round_trips_exactly(alice, bob):
+    index = col.game_index(GAME)
+    refs = list(index.printings.values())
+    for i, ref in enumerate(refs[::7]):
+        col.set_quantities(alice, ref.id, quantity=i % 4, foil_quantity=i % 3, want_quantity=(i * 5) % 2,
+                           trade_quantity=i % 5)
+    col.adjust(alice, printing_id("evo-fury", "22", "Reef Gladiator"), "quantity", 2)
+    col.adjust(alice, printing_id("evo-fury", "22", "Sopan, Cyber Renegade"), "foil_quantity", 1)
+    before = col.snapshot(alice)
+    assert len(before) > 100
+    exported = col.export_csv(alice)
+    assert exported.startswith("\ufeffgame,set,number,name,version,")
+    col.commit_import(bob, exported.encode("utf-8"))
+    assert col.snapshot(bob) == before
+    assert col.export_csv(bob) == exported
+    col.commit_import(alice, exported.encode("utf-8"))
+    assert col.snapshot(alice) == before
+
+
+def test_export_can_be_limited_to_one_game(alice):
+    col.adjust(alice, printing_id("evo-fury", "1"), "quantity", 1)
+    assert len(col.export_rows(alice, GAME)) == 1
+    assert col.export_rows(alice, "huntik") == []
+
+
+def test_rows_of_another_game_are_refused_when_a_game_is_chosen(alice):
+    preview = col.preview_import(alice, b"game,name,quantity\nhuntik,Dante Vale,1\n", default_game=GAME)
+    assert [p.kind for p in preview.rows[0].problems] == ["wrong-game"]
+
+
+# --------------------------------------------------------------------------- checklists and overview
+
+def test_a_checklist_lists_the_set_in_number_order_with_completion(alice):
+    col.adjust(alice, printing_id("evo-fury", "2"), "quantity", 2)
+    col.adjust(alice, printing_id("evo-fury", "10"), "foil_quantity", 1)
+    col.adjust(alice, printing_id("evo-fury", "3"), "want_quantity", 1)
+    checklist = col.set_checklist(alice, GAME, "evo-fury")
+    numbers = [r.number for r in checklist.rows]
+    assert len(numbers) == 60 and numbers[:3] == ["1", "2", "3"] and numbers.index("10") == 9
+    assert checklist.completion.label == "2 of 60"
+    assert checklist.counts == {"all": 60, "owned": 2, "missing": 58, "duplicates": 1, "wanted": 1, "trade": 0}
+    assert [r.number for r in col.set_checklist(alice, GAME, "evo-fury", "duplicates").rows] == ["2"]
+    assert [r.number for r in col.set_checklist(alice, GAME, "evo-fury", "wanted").rows] == ["3"]
+    assert col.set_checklist(alice, GAME, "no-such-set") is None
+
+
+def test_wanting_a_card_does_not_count_as_owning_it(alice):
+    col.adjust(alice, printing_id("evo-fury", "2"), "want_quantity", 3)
+    assert col.set_checklist(alice, GAME, "evo-fury").completion.owned == 0
+
+
+def test_the_overview_counts_per_set_and_per_game(alice, bob):
+    col.adjust(alice, printing_id("evo-fury", "2"), "quantity", 2)
+    col.adjust(alice, printing_id("vortex", "1"), "quantity", 1)
+    col.adjust(bob, printing_id("vortex", "2"), "quantity", 1)
+    games = {g.slug: g for g in col.collection_overview(alice)}
+    kaijudo = games[GAME]
+    sets = {s.code: s.completion for s in kaijudo.sets}
+    assert sets["evo-fury"].label == "1 of 60" and sets["vortex"].label == "1 of 170"
+    assert kaijudo.completion.label == "2 of 1293"
+    assert kaijudo.totals == col.Owned(3, 0, 0, 0)
+
+
+# --------------------------------------------------------------------------- decks against the collection
+
+def _deck(owner, name: str, cards: dict[str, int], versions: int = 1, game: str = GAME) -> models.Deck:
+    deck = models.Deck.create(owner=owner, game=game, format="standard", name=name)
+    for n in range(1, versions + 1):
+        data = {"game": game, "name": name,
+                "sections": {"Deck": [{"card": k, "qty": q if n == versions else 1} for k, q in cards.items()]}}
+        models.DeckVersion.create(deck=deck, number=n, data=data)
+    return deck
+
+
+def _key(set_code, number, name=None):
+    return col.game_index(GAME).printings[printing_id(set_code, number, name)].card_key
+
+
+def test_deck_needs_counts_owned_copies_of_every_printing(alice):
+    catalogue = get_catalogue(GAME)
+    hydro = "hydro-spy"  # four printings
+    refs = col.game_index(GAME).by_card[hydro]
+    col.adjust(alice, refs[0].id, "quantity", 1)
+    col.adjust(alice, refs[2].id, "foil_quantity", 1)
+    other = _key("evo-fury", "1")
+    data = {"game": GAME, "name": "Test", "sections": {"Deck": [{"card": hydro, "qty": 3}, {"card": other, "qty": 2}]}}
+    rows = {r.card_key: r for r in col.deck_needs(alice, data, catalogue)}
+    assert (rows[hydro].needed, rows[hydro].owned, rows[hydro].missing) == (3, 2, 1)
+    assert (rows[other].owned, rows[other].missing) == (0, 2)
+    assert col.missing_total(rows.values()) == 3
+
+
+def test_copies_in_other_decks_read_each_decks_latest_version(alice, bob):
+    hydro = "hydro-spy"
+    rush = _deck(alice, "Darigan Rush", {hydro: 2}, versions=3)
+    this = _deck(alice, "This One", {hydro: 3})
+    _deck(bob, "Bob's", {hydro: 3})
+    uses = col.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME)
+    assert uses == {hydro: [col.DeckUse(rush.id, "Darigan Rush", 2)]}
+    col.adjust(alice, col.game_index(GAME).by_card[hydro][0].id, "quantity", 3)
+    row = col.deck_needs(alice, models.DeckVersion.get(models.DeckVersion.deck == this).data,
+                         get_catalogue(GAME), deck_id=this.id)[0]
+    assert (row.owned, row.missing, row.in_other_decks, row.free, row.short_if_shared) == (3, 0, 2, 1, 2)
+
+
+def test_adding_the_missing_cards_to_the_want_list_twice_adds_them_once(alice):
+    catalogue = get_catalogue(GAME)
+    hydro, other = "hydro-spy", _key("evo-fury", "1")
+    refs = col.game_index(GAME).by_card[hydro]
+    col.adjust(alice, refs[0].id, "quantity", 1)
+    data = {"game": GAME, "name": "T", "sections": {"Deck": [{"card": hydro, "qty": 3}, {"card": other, "qty": 2}],
+                                                    "Side": [{"card": other, "qty": 1}]}}
+    added = col.add_missing_to_wants(alice, data, catalogue)
+    assert sorted((k, n) for k, _, n in added) == sorted([(hydro, 2), (other, 3)])
+    assert col.add_missing_to_wants(alice, data, catalogue) == []
+    assert col.owned_for(alice, [refs[0].id])[refs[0].id].want_quantity == 2
+    rows = {r.card_key: r for r in col.deck_needs(alice, data, catalogue)}
+    assert rows[hydro].wanted == 2 and rows[other].wanted == 3
+
+
+def test_an_existing_want_on_another_printing_counts(alice):
+    catalogue = get_catalogue(GAME)
+    refs = col.game_index(GAME).by_card["hydro-spy"]
+    col.adjust(alice, refs[3].id, "want_quantity", 1)
+    data = {"game": GAME, "sections": {"Deck": [{"card": "hydro-spy", "qty": 3}]}}
+    assert col.add_missing_to_wants(alice, data, catalogue) == [("hydro-spy", refs[3].id, 2)]
+    assert sum(o.want_quantity for o in col.owned_for(alice, [r.id for r in refs]).values()) == 3
