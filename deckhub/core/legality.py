@@ -314,16 +314,32 @@ class CardFacts:
 _MISSING = object()
 
 
+class _Memo(dict):
+    """Violations already worded, by what decides them (building a message costs more than checking).
+
+    Bounded: a long-running site checking endless different decks clears it now and then.
+    """
+
+    LIMIT = 4096
+
+    def put(self, key, value):
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[key] = value
+        return value
+
+
 class _Compiled:
     """A format made ready to check decks of one catalogue: card facts, plans, check functions."""
 
-    __slots__ = ("format", "game", "catalogue", "facts", "section_names", "plan", "funcs", "__weakref__")
+    __slots__ = ("format", "game", "catalogue", "facts", "section_names", "plan", "funcs", "memo", "__weakref__")
 
     def __init__(self, fmt: Format, game: "GameSpec", catalogue: Catalogue):
         self.format = fmt
         self.game = game
         self.catalogue = catalogue
         self.facts: dict[str, CardFacts | None] = {}
+        self.memo = _Memo()
         self.section_names = frozenset(s.name for s in game.sections)
         plan = []
         ci = ti = 0
@@ -381,6 +397,19 @@ class CheckContext:
     catalogue: Catalogue
     packs: int | None
     rows: Rows
+    memo: dict = field(default_factory=dict)  # a check may keep worded violations here (see _Memo)
+
+    def remember(self, key, make: Callable[[], Any]) -> Any:
+        """`make()` once per key for this catalogue and format (for costly messages)."""
+        found = self.memo.get(key, _MISSING)
+        if found is _MISSING:
+            found = make()
+            put = getattr(self.memo, "put", None)
+            if put is not None:
+                put(key, found)
+            else:
+                self.memo[key] = found
+        return found
 
     def section(self, name: str) -> list[tuple[CardFacts, int]]:
         """(facts, qty) of the known cards (qty > 0) in a section, in deck order."""
@@ -399,9 +428,7 @@ def cited(text: str, cite: str) -> str:
 
 def names_keys(facts: Iterable[CardFacts]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(display names, keys) of cards, each card once, in order."""
-    seen: dict[str, str] = {}
-    for f in facts:
-        seen.setdefault(f.key, f.name)
+    seen = {f.key: f.name for f in facts}
     return tuple(seen.values()), tuple(seen)
 
 
@@ -479,7 +506,7 @@ def _check_count(out: list[Violation], section: str, rows: list[tuple[CardFacts,
 
 
 def _check_types(out: list[Violation], section: str, rows: list[tuple[CardFacts, int]], index: int,
-                 rule: TypeRule) -> None:
+                 rule: TypeRule, memo: _Memo) -> None:
     bad: list[CardFacts] = []
     unknown: list[CardFacts] = []
     for f, _qty in rows:
@@ -488,6 +515,15 @@ def _check_types(out: list[Violation], section: str, rows: list[tuple[CardFacts,
             (bad if status == _YES else unknown).append(f)
     if not bad and not unknown:
         return
+    memo_key = (id(rule), section, tuple(f.key for f in bad), tuple(f.key for f in unknown))
+    done = memo.get(memo_key)
+    if done is None:
+        done = memo.put(memo_key, _type_violations(section, rule, bad, unknown))
+    out.extend(done)
+
+
+def _type_violations(section: str, rule: TypeRule, bad: list[CardFacts], unknown: list[CardFacts]) -> tuple:
+    out: list[Violation] = []
     if rule.allowed is not None:
         what = "only " + ", ".join(rule.allowed_names) + " cards"
         expected: dict[str, Any] = {"types": list(rule.allowed_names)}
@@ -506,13 +542,24 @@ def _check_types(out: list[Violation], section: str, rows: list[tuple[CardFacts,
                              cited(f"The {section} may hold {what}; the catalogue does not know the type of: "
                                    f"{', '.join(names)}.", rule.cite),
                              names, expected, None, keys))
+    return tuple(out)
 
 
 def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit) -> None:
+    if len(limit.sections) == 1:
+        entries = rows.get(limit.sections[0], ())
+    else:
+        entries = [e for section in limit.sections for e in rows.get(section, ())]
     totals: dict[str, int] = {}
     over: list[str] = []
-    for section in limit.sections:
-        for f, qty in rows.get(section, ()):
+    if len({f.copy_key for f, _q in entries}) == len(entries):  # the usual case: no name repeats
+        for f, qty in entries:
+            threshold = f.thresholds[index]
+            if threshold is not None and qty > threshold:
+                over.append(f.copy_key)
+                totals[f.copy_key] = qty
+    else:
+        for f, qty in entries:
             ck = f.copy_key
             total = totals[ck] = totals.get(ck, 0) + qty
             threshold = f.thresholds[index]
@@ -557,7 +604,7 @@ def check_deck(deck: Deck, game: "GameSpec", format: Format, catalogue: Catalogu
     """
     fmt = format
     comp = _compiled(fmt, game, catalogue)
-    get = comp.get
+    known = comp.facts.get
     out: list[Violation] = []
     counts = {s.name: 0 for s in game.sections}
     rows: Rows = {}
@@ -568,7 +615,9 @@ def check_deck(deck: Deck, game: "GameSpec", format: Format, catalogue: Catalogu
         row = rows[name] = []
         for key, qty in entries.items():
             total += qty
-            f = get(key)
+            f = known(key, _MISSING)
+            if f is _MISSING:
+                f = comp.get(key)
             if f is None:
                 unknown_keys.append(key)
             elif qty > 0:
@@ -595,11 +644,11 @@ def check_deck(deck: Deck, game: "GameSpec", format: Format, catalogue: Catalogu
         for index, limit, simple in count_plan:
             _check_count(out, section, row, total, index, limit, simple, packs)
         if type_plan is not None and row:
-            _check_types(out, section, row, type_plan[0], type_plan[1])
+            _check_types(out, section, row, type_plan[0], type_plan[1], comp.memo)
     for index, limit in enumerate(fmt.copies):
         _check_copies(out, rows, index, limit)
     if comp.funcs:
-        ctx = CheckContext(deck, game, fmt, catalogue, packs, rows)
+        ctx = CheckContext(deck, game, fmt, catalogue, packs, rows, comp.memo)
         for func, spec in comp.funcs:
             out.extend(func(ctx, spec))
     return Report(game.slug, fmt.id, out, counts)

@@ -15,18 +15,19 @@ def bankable_half(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
     p = spec.params
     section = p.get("section", "Deck")
     bankable = {t.casefold() for t in p.get("types", ("Item", "Equipment"))}
-    known = 0
+    known = unknown_qty = total = 0
     unknown = []
-    total = 0
     for facts, qty in ctx.section(section):
         total += qty
-        if facts.type is None:
-            unknown.append((facts, qty))
-        elif facts.type in bankable:
+        t = facts.type
+        if t is None:
+            unknown.append(facts)
+            unknown_qty += qty
+        elif t in bankable:
             known += qty
     if total == 0 or 2 * known >= total:
         return []
-    most = known + sum(q for _, q in unknown)
+    most = known + unknown_qty
     need = (total + 1) // 2
     kinds = " and ".join(p.get("types", ("Item", "Equipment")))
     if 2 * most < total:
@@ -34,12 +35,16 @@ def bankable_half(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
                           cited(f"At least half the {section} should be cards you can bank ({kinds}): "
                                 f"{known} of {total} are.", spec.cite),
                           (), {"min": need}, known)]
-    names, keys = names_keys(f for f, _ in unknown)
-    return [Violation(spec.rule, UNVERIFIED, section,
-                      cited(f"At least half the {section} should be cards you can bank ({kinds}): {known} to "
-                            f"{most} of {total} are, depending on the unknown types of: {', '.join(names)}.",
-                            spec.cite),
-                      names, {"min": need}, {"min": known, "max": most}, keys)]
+
+    def word() -> list[Violation]:
+        names, keys = names_keys(unknown)
+        return [Violation(spec.rule, UNVERIFIED, section,
+                          cited(f"At least half the {section} should be cards you can bank ({kinds}): {known} to "
+                                f"{most} of {total} are, depending on the unknown types of: {', '.join(names)}.",
+                                spec.cite),
+                          names, {"min": need}, {"min": known, "max": most}, keys)]
+
+    return ctx.remember(("bankable-half", id(spec), known, total, tuple(f.key for f in unknown)), word)
 
 
 def experienced_species(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
