@@ -160,6 +160,11 @@ class Engine:
     coverage: Callable[["Catalogue"], dict[str, Any]]
     options: tuple[OptionSpec, ...] = ()
     description: str = ""
+    # decks the generic tests and the benchmark play: (name, Deck) pairs; default `published_decks`
+    sample_decks: Callable[[], list[tuple[str, "Deck"]]] | None = None
+
+    def decks(self) -> list[tuple[str, "Deck"]]:
+        return self.sample_decks() if self.sample_decks else published_decks(self.game)
 
     def option(self, name: str) -> OptionSpec | None:
         return next((o for o in self.options if o.name == name), None)
@@ -215,6 +220,24 @@ def engines() -> list[Engine]:
     from deckhub.games import all_games
 
     return [e for e in (find_engine(g) for g in all_games()) if e is not None]
+
+
+def published_decks(game: str) -> list[tuple[str, "Deck"]]:
+    """The decks shipped in `data/<game>/decks/` that read without errors, by file name."""
+    from deckhub.games import get_game
+    from deckhub.importers.catalogue import data_root, load_catalogue
+    from deckhub.importers.decklists import read_decklist
+
+    folder = data_root() / game / "decks"
+    if not folder.is_dir():
+        return []
+    spec, catalogue = get_game(game), load_catalogue(game)
+    found = []
+    for path in sorted(p for p in folder.iterdir() if p.is_file()):
+        parsed = read_decklist(path.read_bytes(), spec, catalogue, filename=path.name)
+        if parsed.ok and any(parsed.deck.sections.values()):
+            found.append((path.name, parsed.deck))
+    return found
 
 
 def new_game(game: str, deck: "Deck", catalogue: "Catalogue", seed: int = 0,

@@ -646,6 +646,8 @@ class KaijudoState(State):
                  [(t, self._label(t)) for t in found], op, source)
 
     def _res_boost(self, op, source, value):
+        if self.where[value] != "battle":  # moved by hand meanwhile
+            return
         self.boosts.setdefault(value, []).extend(op[2])
         self.note(f"{self.names[value]}: {_items_text(op[2])} until the end of the turn")
 
@@ -666,7 +668,7 @@ class KaijudoState(State):
                  [(t, self._label(t)) for t in found], op, source, optional)
 
     def _res_bounce(self, op, source, value):
-        if value is None:
+        if value is None or self.where[value] != "battle" or value in self.beneath:
             return
         dest = op[2] if len(op) > 2 else "hand"
         self.note(f"returned {self._label(value)} to the {self.zone_label(dest).lower()}")
@@ -753,7 +755,7 @@ class KaijudoState(State):
                      (("yes", "Yes"),), op, source, optional=True)
 
     def _res_peek_bottom(self, op, source, value):
-        if value == "yes":
+        if value == "yes" and self.zones["deck"]:
             self.move(self.zones["deck"][-1], "deck", bottom=True)
             self.note("put the top card of the deck on the bottom")
 
@@ -789,7 +791,7 @@ class KaijudoState(State):
                  [(i, self._label(i)) for i in beneath], op, source, optional=True)
 
     def _res_unleash(self, op, source, value):
-        if value is None:
+        if value is None or value not in self.under.get(source, ()):  # moved by hand meanwhile
             return
         self.under[source].remove(value)
         if not self.under[source]:

@@ -1,0 +1,127 @@
+"""One generic test for every registered game that has a goldfish engine (GUIDE §3, OpenSpiel's
+random-game test): seeded random and policy games, checking after every step that
+
+- every card instance is in exactly one zone (none created or lost);
+- every listed legal action is accepted (a sample of them, each on a clone);
+- a forged action is refused with a clear message and changes nothing;
+- actions survive a JSON round trip, and replaying them rebuilds the same view;
+- every game ends within a bound.
+
+A new engine is covered as soon as its package has `engine.py` with `ENGINE`.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from deckhub.core.engine import IllegalAction, State, engines, new_game, replay
+from deckhub.importers.catalogue import load_catalogue
+
+ENGINES = engines()
+RANDOM_GAMES = 60
+POLICY_GAMES = 30
+MAX_STEPS = 6000
+MANUAL_SHARE = 0.08  # random games mostly follow the rules, sometimes take a manual move
+
+
+def fingerprint(state: State):
+    return (
+        {k: list(v) for k, v in state.zones.items()}, list(state.where), dict(state.counters), state.turn,
+        state.phase, state.pending, len(state.log), len(state.actions), list(state.queue), state.rng.getstate(),
+        state.outcome,
+    )
+
+
+def forged_actions(state: State, rng: random.Random, legal: list[dict]) -> list[object]:
+    """Actions that must be refused: nonsense, and legal rule actions pointed at another card."""
+    n = len(state.cards)
+    forged: list[object] = ["attack", None, {"kind": 3}, {"kind": "no-such-action"},
+                            {"kind": "manual.move", "card": n + 7, "to": state.HAND_ZONE},
+                            {"kind": "manual.move", "card": 0, "to": "no-such-zone"},
+                            {"kind": "manual.counter", "counter": "no-such-counter", "delta": 1},
+                            {"kind": "choose", "option": "no-such-option"}]
+    rules = [a for a in legal if not a["kind"].startswith("manual.") and a["kind"] != "concede"]
+    for action in rng.sample(rules, min(3, len(rules))):
+        for key in ("card", "option"):
+            if isinstance(action.get(key), int) and not isinstance(action.get(key), bool):
+                for other in rng.sample(range(n), min(n, 8)):
+                    fake = dict(action, **{key: other})
+                    if fake not in legal:
+                        forged.append(fake)
+                        break
+    return forged
+
+
+def bound_turns(state: State) -> int:
+    return int(state.options.get("turn_limit") or state.options.get("round_limit") or 200)
+
+
+def play_checked(engine, deck, catalogue, seed: int, use_policy: bool) -> State:
+    state = new_game(engine.game, deck, catalogue, seed, {})
+    rng = random.Random(seed * 7919 + use_policy)
+    n = len(state.cards)
+    steps = 0
+    while not state.is_terminal():
+        assert state.check_invariants() == [], f"seed {seed} step {steps}"
+        assert len(state.where) == n and sum(len(z) for z in state.zones.values()) == n
+        legal = state.legal_actions()
+        assert legal, f"seed {seed}: no legal action in a live game"
+        # a sample of the listed actions is accepted (each on an independent copy)
+        for action in rng.sample(legal, min(4, len(legal))):
+            copy = state.clone()
+            copy.apply_action(action)
+            assert copy.check_invariants() == []
+        # forged actions are refused, with a reason, and change nothing
+        if steps % 3 == 0:
+            before = fingerprint(state)
+            view_before = state.view() if steps % 15 == 0 else None
+            for bad in forged_actions(state, rng, legal):
+                with pytest.raises(IllegalAction) as refused:
+                    state.apply_action(bad)
+                assert len(str(refused.value)) > 10
+                assert fingerprint(state) == before, f"refusing {bad!r} changed the state"
+            if view_before is not None:
+                assert state.view() == view_before
+        if use_policy:
+            action = engine.policy(state)
+        else:
+            rules = state.legal_actions(manual=False)
+            if rules and rng.random() > MANUAL_SHARE:
+                action = rng.choice(rules)
+            else:
+                action = rng.choice(legal)
+        assert isinstance(state.action_to_string(action), str)
+        wire = json.loads(json.dumps(action))
+        assert wire == action
+        state.apply_action(wire)
+        steps += 1
+        assert steps < MAX_STEPS, f"seed {seed}: no end after {MAX_STEPS} actions"
+    assert state.check_invariants() == []
+    assert state.outcome.result in ("win", "loss")
+    assert 0 <= state.outcome.turn <= bound_turns(state)
+    assert state.legal_actions() == []
+    with pytest.raises(IllegalAction):
+        state.apply_action({"kind": "concede"})
+    json.dumps(state.view())
+    return state
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
+def test_engine_invariants(engine):
+    catalogue = load_catalogue(engine.game)
+    decks = engine.decks()
+    assert decks, f"{engine.game}: no sample decks to play"
+    for number in range(RANDOM_GAMES + POLICY_GAMES):
+        use_policy = number >= RANDOM_GAMES
+        name, deck = decks[number % len(decks)]
+        state = play_checked(engine, deck, catalogue, seed=number, use_policy=use_policy)
+        # replay (the undo mechanism) rebuilds the identical state, also from JSON
+        actions = json.loads(json.dumps(state.actions))
+        again = replay(engine.game, deck, catalogue, number, {}, actions)
+        assert again.view() == state.view(), f"{name} seed {number}: replay differs"
+        assert again.outcome == state.outcome
+        if len(actions) > 1:  # undo = replay without the last action
+            undone = replay(engine.game, deck, catalogue, number, {}, actions[:-1])
+            assert not undone.is_terminal()

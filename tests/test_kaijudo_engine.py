@@ -1,0 +1,378 @@
+"""Kaijudo goldfish rules, each test citing the rulebook section it checks
+(`../shared/rules/kaijudo-rulebook.md`), plus the published decks and the coverage numbers.
+
+Positions are set up through the engine's own manual moves (a card put where the test needs it),
+then played with rules actions.
+"""
+from __future__ import annotations
+
+import pytest
+
+from deckhub.core.cards import Card, Catalogue
+from deckhub.core.decklist import Deck
+from deckhub.core.engine import IllegalAction, get_engine, new_game, play_out, replay
+from deckhub.games.kaijudo.effects import compile_card, coverage
+from deckhub.importers.catalogue import load_catalogue
+
+CAT = load_catalogue("kaijudo")
+
+# Test fixture, not a real card: a creature printed with both Breaker keywords (Kaijudo 10D says
+# only the one that breaks the most applies). Kept out of the shipped catalogue.
+FIXTURE_TWIN_BREAKER = Card(key="test-fixture-twin-breaker", game="kaijudo", name="Test Fixture Twin Breaker",
+                            type="Creature", text="Fast Attack\nDouble Breaker\nTriple Breaker",
+                            attrs={"level": 1, "civilizations": ["Fire"], "race": ["Berserker"], "power": "5000",
+                                   "power_value": 5000})
+FIXTURE_CAT = Catalogue("kaijudo", [*CAT, FIXTURE_TWIN_BREAKER])
+
+
+def game(cards: dict[str, int], first: bool = True, seed: int = 1, catalogue: Catalogue = CAT, **options):
+    deck = Deck("kaijudo", {"Deck": dict(cards)})
+    return new_game("kaijudo", deck, catalogue, seed, {"first": first, **options})
+
+
+def put(state, key: str, zone: str) -> int:
+    """Move one copy of `key` into `zone` (never one an earlier `put` placed)."""
+    placed = state.__dict__.setdefault("_placed_by_test", set())
+    for where in ("deck", "shields", "hand", "discard", "mana"):
+        for iid in state.zones[where]:
+            if state.cards[iid].key == key and where != zone and iid not in placed:
+                state.apply_action({"kind": "manual.move", "card": iid, "to": zone})
+                placed.add(iid)
+                return iid
+    raise AssertionError(f"no spare {key}")
+
+
+def mana(state, key: str, n: int) -> list[int]:
+    ids = [put(state, key, "mana") for _ in range(n)]
+    for iid in ids:
+        if state.tapped[iid]:
+            state.apply_action({"kind": "manual.tap", "card": iid})
+    return ids
+
+
+def step(state, kind: str, **fields) -> None:
+    state.apply_action({"kind": kind, **fields})
+
+
+def to_phase(state, phase: str) -> None:
+    while state.phase != phase:
+        step(state, "next")
+
+
+def attacks(state) -> set[int]:
+    return {a["card"] for a in state.legal_actions(manual=False) if a["kind"] == "attack"}
+
+
+FILLER = {"toothed-grubling": 40}
+
+
+# --- Kaijudo 3: starting the game ---------------------------------------------------------
+
+def test_setup_five_shields_five_cards_and_first_player_skips_draw():
+    """Kaijudo 3: 5 shields, 5-card hand; the player who plays first doesn't draw on turn 1."""
+    first = game(FILLER, first=True)
+    assert (first.turn, first.phase) == (1, "mana")
+    assert len(first.zones["shields"]) == 5 and len(first.zones["hand"]) == 5 and len(first.zones["deck"]) == 30
+    assert first.counters["dummy_shields"] == 5
+    second = game(FILLER, first=False)
+    assert len(second.zones["hand"]) == 6 and len(second.zones["deck"]) == 29
+    to_phase(first, "attack")
+    step(first, "next")  # turn 2: the first player draws from now on
+    assert first.turn == 2 and len(first.zones["hand"]) == 6
+
+
+def test_deck_out_loses_when_a_draw_is_due():
+    """Kaijudo 7 / 10A: you lose when you must draw from an empty deck (GUIDE §5)."""
+    state = game({"toothed-grubling": 11}, first=True)  # 5 shields, 5 in hand, 1 left
+    for _ in range(2):
+        to_phase(state, "attack")
+        step(state, "next")
+    assert state.is_terminal()
+    assert state.outcome.result == "loss" and state.outcome.turn == 3
+    assert "empty deck" in state.outcome.reason
+
+
+# --- Kaijudo 5 and 10B: mana and civilizations --------------------------------------------------
+
+def test_two_civilization_card_needs_both_civilizations_unlocked():
+    """Kaijudo 5: a card of two civilizations needs each of them unlocked in the mana zone."""
+    state = game({"skyvolt-mech": 3, "rain-cloud-kraken": 10, "aqua-seneschal": 10, "toothed-grubling": 17})
+    mech = put(state, "skyvolt-mech", "hand")
+    mana(state, "rain-cloud-kraken", 3)  # Light only
+    to_phase(state, "main")
+    assert {"kind": "summon", "card": mech} not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="Water"):
+        step(state, "summon", card=mech)
+    mana(state, "aqua-seneschal", 1)  # now Water too
+    step(state, "summon", card=mech)
+    assert state.where[mech] == "battle"
+
+
+def test_charging_mana_once_and_two_civilization_cards_enter_tapped():
+    """Kaijudo 10B: charge once a turn; the card's own text makes a two-civilization card enter tapped."""
+    state = game({"skyvolt-mech": 3, "toothed-grubling": 37})
+    mech = put(state, "skyvolt-mech", "hand")
+    step(state, "charge", card=mech)
+    assert state.where[mech] == "mana" and state.tapped[mech]
+    assert state.view()["kaijudo"]["unlocked"] == ["Light", "Water"]
+    other = state.zones["hand"][0]
+    with pytest.raises(IllegalAction, match="once a turn"):
+        step(state, "charge", card=other)
+
+
+# --- Kaijudo 8 and 10D: summoning sickness, Fast Attack --------------------------------------
+
+def test_summoning_sickness():
+    """Kaijudo 8 / 10D: a creature can't attack on the turn it enters the battle zone."""
+    state = game(FILLER)
+    grub = put(state, "toothed-grubling", "hand")
+    mana(state, "toothed-grubling", 3)
+    to_phase(state, "main")
+    step(state, "summon", card=grub)
+    to_phase(state, "attack")
+    assert grub not in attacks(state)
+    with pytest.raises(IllegalAction, match="this turn"):
+        step(state, "attack", card=grub)
+    step(state, "next")
+    to_phase(state, "attack")
+    assert grub in attacks(state)
+
+
+def test_fast_attack_attacks_the_turn_it_enters():
+    """Kaijudo 12, Fast Attack: can attack on the turn it's put into the battle zone."""
+    state = game({"draglide-the-swiftest": 8, "toothed-grubling": 32})
+    fast = put(state, "draglide-the-swiftest", "hand")
+    mana(state, "draglide-the-swiftest", 4)
+    to_phase(state, "main")
+    step(state, "summon", card=fast)
+    to_phase(state, "attack")
+    assert fast in attacks(state)
+    step(state, "attack", card=fast)
+    assert state.counters["dummy_shields"] == 4 and state.tapped[fast]
+
+
+# --- Kaijudo 10D, 12: breakers, the last shield ---------------------------------------------------
+
+def test_double_and_triple_breaker_breaks_three():
+    """Kaijudo 10D / 12: with several Breaker abilities only the one that breaks the most applies."""
+    state = game({"test-fixture-twin-breaker": 4, "toothed-grubling": 36}, catalogue=FIXTURE_CAT)
+    twin = put(state, "test-fixture-twin-breaker", "hand")
+    mana(state, "test-fixture-twin-breaker", 1)
+    to_phase(state, "main")
+    step(state, "summon", card=twin)
+    to_phase(state, "attack")
+    assert state.breaks(twin) == 3
+    step(state, "attack", card=twin)
+    assert state.counters["dummy_shields"] == 2
+
+
+def test_triple_breaker_granted_double_breaker_still_breaks_three():
+    """Kaijudo 10D with real cards: Magma Madness gives Supreme Dragon Bolshack (Triple Breaker) "Double Breaker"."""
+    state = game({"supreme-dragon-bolshack": 6, "magma-madness": 6, "toothed-grubling": 28})
+    dragon = put(state, "supreme-dragon-bolshack", "hand")
+    spell = put(state, "magma-madness", "hand")
+    mana(state, "supreme-dragon-bolshack", 3)
+    mana(state, "magma-madness", 3)
+    mana(state, "toothed-grubling", 6)
+    to_phase(state, "main")
+    step(state, "summon", card=dragon)
+    step(state, "cast", card=spell)
+    assert state.pending is not None  # choose the creature
+    step(state, "choose", option=dragon)
+    assert state.where[spell] == "discard"  # Kaijudo 9: the spell resolves, then goes to the discard pile
+    to_phase(state, "attack")
+    assert state.breaks(dragon) == 3
+    step(state, "attack", card=dragon)
+    assert state.counters["dummy_shields"] == 2
+
+
+def test_breaking_the_last_shield_is_not_a_win_the_next_attack_is():
+    """Kaijudo 3 / 10D: breaking the last shield doesn't win; attacking with no shields left does."""
+    state = game(FILLER)
+    grubs = [put(state, "toothed-grubling", "battle") for _ in range(2)]
+    for _ in range(4):
+        step(state, "manual.counter", counter="dummy_shields", delta=-1)
+    to_phase(state, "attack")
+    step(state, "next")  # end turn 1: the creatures are no longer new
+    to_phase(state, "attack")
+    step(state, "attack", card=grubs[0])
+    assert state.counters["dummy_shields"] == 0 and not state.is_terminal()
+    step(state, "attack", card=grubs[1])
+    assert state.is_terminal()
+    assert state.outcome.result == "win" and state.outcome.turn == 2
+
+
+def test_a_breaker_breaks_no_more_shields_than_remain():
+    """Kaijudo 10D: extra shield breaks beyond the shields left are ignored."""
+    state = game({"test-fixture-twin-breaker": 4, "toothed-grubling": 36}, catalogue=FIXTURE_CAT)
+    twin = put(state, "test-fixture-twin-breaker", "battle")
+    for _ in range(3):
+        step(state, "manual.counter", counter="dummy_shields", delta=-1)
+    to_phase(state, "attack")
+    step(state, "attack", card=twin)
+    assert state.counters["dummy_shields"] == 0 and not state.is_terminal()
+
+
+# --- Kaijudo 12: Guard, Skirmisher, Powerful Attack -----------------------------------------
+
+def test_guard_cannot_attack():
+    """Kaijudo 12, Guard: this creature can't attack."""
+    state = game({"cyber-sprite": 4, "toothed-grubling": 36})
+    sprite = put(state, "cyber-sprite", "battle")
+    step(state, "next")
+    to_phase(state, "attack")
+    assert sprite not in attacks(state)
+    with pytest.raises(IllegalAction, match="Guard"):
+        step(state, "attack", card=sprite)
+
+
+def test_skirmisher_cannot_attack_the_player():
+    """Kaijudo 12, Skirmisher: attacks only creatures, and the dummy has none."""
+    state = game({"rain-cloud-kraken": 4, "toothed-grubling": 36})
+    kraken = put(state, "rain-cloud-kraken", "battle")
+    step(state, "next")
+    to_phase(state, "attack")
+    assert kraken not in attacks(state)
+    with pytest.raises(IllegalAction, match="Skirmisher"):
+        step(state, "attack", card=kraken)
+
+
+def test_powerful_attack_adds_power_only_while_attacking():
+    """Kaijudo 12, Powerful Attack +N: +N power while attacking."""
+    state = game({"pyro-trooper": 4, "toothed-grubling": 36})
+    trooper = put(state, "pyro-trooper", "battle")
+    assert state.power(trooper) == 3000
+    state.attacking = trooper  # the engine sets this for the length of an attack
+    assert state.power(trooper) == 3000 + compile_card(CAT.get("pyro-trooper")).powerful_attack > 3000
+    state.attacking = None
+
+
+# --- Kaijudo 8: evolution -----------------------------------------------------------------------
+
+def test_evolution_goes_on_the_named_race_attacks_at_once_and_the_stack_leaves_together():
+    """Kaijudo 8: evolves onto a creature of the race its Evolution ability names; can attack the
+    turn it enters (even onto a creature that entered this turn); the cards beneath leave with it."""
+    state = game({"emperor-axon": 3, "aqua-seneschal": 3, "piercing-judgment": 3, "toothed-grubling": 31})
+    axon = put(state, "emperor-axon", "hand")
+    lord = put(state, "aqua-seneschal", "hand")
+    bounce = put(state, "piercing-judgment", "hand")
+    mana(state, "aqua-seneschal", 2)
+    mana(state, "piercing-judgment", 2)
+    mana(state, "toothed-grubling", 7)
+    to_phase(state, "main")
+    with pytest.raises(IllegalAction, match="evolves onto"):
+        step(state, "summon", card=axon)
+    step(state, "summon", card=lord)
+    assert {"kind": "summon", "card": axon, "onto": [lord]} in state.legal_actions()
+    with pytest.raises(IllegalAction):
+        step(state, "summon", card=axon)  # an evolution names its base
+    step(state, "summon", card=axon, onto=[lord])
+    assert state.creatures() == [axon] and state.under[axon] == [lord]
+    battle = state.view()["zones"]["battle"]["cards"]
+    assert [c["id"] for c in battle] == [axon] and battle[0]["under"][0]["id"] == lord
+    to_phase(state, "attack")
+    assert axon in attacks(state)
+    step(state, "attack", card=axon)
+    assert state.counters["dummy_shields"] == 3  # Double Breaker
+    # next turn: Piercing Judgment returns the evolution creature; the creature beneath goes too
+    step(state, "next")
+    to_phase(state, "main")
+    step(state, "cast", card=bounce)
+    step(state, "choose", option=axon)
+    assert state.where[axon] == "hand" and state.where[lord] == "hand"
+    assert state.check_invariants() == []
+
+
+def test_vortex_evolution_needs_two_creatures():
+    """Kaijudo 8: a Vortex evolution creature goes on two creatures of the civilizations it names."""
+    vortex = next(c for c in CAT if c.type == "Vortex Evolution Creature"
+                  and compile_card(c).automation == "full" and compile_card(c).evolution[0] == 2)
+    count, matchers = compile_card(vortex).evolution
+    civ = next(m[1] for m in matchers if m[0] == "civ")
+    base = next(c for c in CAT if c.type == "Creature" and c.attrs.get("civilizations") == [civ.title()]
+                and compile_card(c).automation == "full")
+    state = game({vortex.key: 3, base.key: 3, **{k: 12 for k in _mono(vortex.attrs["civilizations"])}, "toothed-grubling": 20})
+    evo = put(state, vortex.key, "hand")
+    first_base = put(state, base.key, "battle")
+    for key in _mono(vortex.attrs["civilizations"]):
+        mana(state, key, 5)
+    to_phase(state, "main")
+    assert not any(a.get("card") == evo for a in state.legal_actions(manual=False))
+    second_base = put(state, base.key, "battle")
+    summons = [a for a in state.legal_actions(manual=False) if a.get("card") == evo]
+    assert summons == [{"kind": "summon", "card": evo, "onto": sorted([first_base, second_base])}]
+    step(state, **summons[0])
+    assert sorted(state.under[evo]) == sorted([first_base, second_base])
+
+
+def _mono(civs: list[str]) -> list[str]:
+    """One single-civilization creature key per civilization (to unlock it)."""
+    return [next(c.key for c in CAT if c.type == "Creature" and c.attrs.get("civilizations") == [civ]) for civ in civs]
+
+
+# --- Kaijudo 9: spells ----------------------------------------------------------------------------
+
+def test_spell_resolves_then_goes_to_the_discard_pile():
+    """Kaijudo 9: do what the spell says, then put it into the discard pile."""
+    state = game({"logos-scan": 4, "toothed-grubling": 36})
+    scan = put(state, "logos-scan", "hand")
+    mana(state, "logos-scan", 3)
+    to_phase(state, "main")
+    hand = len(state.zones["hand"])
+    step(state, "cast", card=scan)
+    assert len(state.zones["hand"]) == hand - 1 + 2
+    assert state.where[scan] == "discard"
+    assert all(state.tapped[i] for i in state.zones["mana"])
+
+
+# --- card text automation --------------------------------------------------------------------
+
+def test_unautomated_text_is_flagged_in_the_view():
+    manual = next(c for c in CAT if c.type == "Creature" and compile_card(c).automation == "none")
+    state = game({manual.key: 4, "toothed-grubling": 36})
+    iid = put(state, manual.key, "hand")
+    card = next(c for c in state.view()["zones"]["hand"]["cards"] if c["id"] == iid)
+    assert card["automated"] == "none" and card["manual_text"]
+    vanilla = next(c for c in state.view()["zones"]["hand"]["cards"] if c["key"] == "toothed-grubling")
+    assert vanilla["automated"] == "full" and vanilla["manual_text"] == []
+
+
+def test_coverage_counts_every_distinct_card():
+    report = coverage(CAT)
+    assert report["cards"] == len(CAT) == 1136
+    assert report["full"] + report["partial"] + report["none"] == report["cards"]
+    assert report["vanilla"] == sum(1 for c in CAT if not c.text)
+    assert report["full"] >= 700  # measured: see the coverage command
+    top = report["top_unautomated"]
+    assert top and all(t["cards"] >= 1 and t["phrase"] for t in top)
+    assert compile_card(CAT.get("logos-scan")).automation == "full"
+    assert get_engine("kaijudo").coverage(CAT) == report
+
+
+# --- the built-in policy and the published decks -----------------------------------------------
+
+@pytest.mark.parametrize("name,deck", get_engine("kaijudo").decks(), ids=lambda x: x if isinstance(x, str) else "")
+def test_every_published_deck_wins_an_automated_goldfish(name, deck):
+    for seed in range(5):
+        state = play_out(new_game("kaijudo", deck, CAT, seed, {}))
+        assert state.outcome.result == "win", (name, seed, state.outcome)
+        assert state.outcome.turn <= 12
+
+
+def test_undo_is_replay_without_the_last_action():
+    name, deck = get_engine("kaijudo").decks()[0]
+    state = play_out(new_game("kaijudo", deck, CAT, 7, {"first": False}))
+    earlier = replay("kaijudo", deck, CAT, 7, {"first": False}, state.actions[:10])
+    again = replay("kaijudo", deck, CAT, 7, {"first": False}, state.actions[:11])
+    redo = earlier.clone()
+    redo.apply_action(state.actions[10])
+    assert redo.view() == again.view()
+
+
+def test_bad_options_and_decks_are_refused_clearly():
+    from deckhub.core.engine import EngineError
+
+    with pytest.raises(EngineError, match="no option 'mission'"):
+        game(FILLER, mission="Escape the Mansion")
+    with pytest.raises(EngineError, match="not in the Kaijudo catalogue"):
+        game({"no-such-card": 40})
