@@ -63,6 +63,15 @@ def test_comments_blank_lines_and_trailing_notes():
     assert p.deck.count("Deck") == 6 and not p.notices
 
 
+def test_names_with_numbers_and_hashes_are_not_comments_or_quantities():
+    c = load_catalogue("neopets-tcg")
+    p = read_decklist("Deck\n2 Evil Sloth Clone #238 # two of them\n1 105 Castle Secrets\n3x Rusty Sloth Clone #11\n",
+                      NEOPETS, c)
+    assert p.ok and not p.notices, p.errors
+    assert p.deck.sections["Deck"] == {key(c, "Evil Sloth Clone #238"): 2, key(c, "105 Castle Secrets"): 1,
+                                       key(c, "Rusty Sloth Clone #11"): 3}
+
+
 def test_names_ignore_case_quotes_and_punctuation():
     p = parse_k("3 HYDRO SPY\n2 reef eye\n1 bolt tail dragon\n1 Om Nom Nom!\n")
     assert p.ok, p.errors

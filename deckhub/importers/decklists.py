@@ -10,7 +10,8 @@ Text lists (the format players paste and the Neopets TCG rulebook prints):
 - a section header on its own line, by the game's section names or their aliases, case-insensitive,
   with an optional trailing colon and/or count (`Neopet Stack:`, `Deck (40)`, `Main Deck: 50`);
   lines before any header go to the game's main section;
-- `#` and `//` comments (whole lines, or after a space at the end of a line), blank lines;
+- `#` and `//` comments (whole lines, or after a space at the end of a line; `#238` with a digit is
+  part of a name), blank lines;
 - a trailing note in parentheses (`(foil)`) does not change the card;
 - Huntik versions as `Name, Version` or `Name - Version`;
 - names match ignoring case, accents, curly vs straight quotes and punctuation, or by a printed
@@ -41,7 +42,7 @@ FUZZY_ACCEPT = 90.0  # Indel similarity (0-100) of normalized names for an unask
 _QTY_LINE = re.compile(r"^(?P<qty>[+-]?\d+(?:[.,]\d+)?)\s*(?:[x\u00d7]\s+|\s)\s*(?P<name>\S.*)$", re.I)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what editors number lines by (not str.splitlines' \x0c, \u2028...)
 _NUMERIC_START = re.compile(r"^[+-]?\d")
-_TRAILING_COMMENT = re.compile(r"\s+(?:#|//).*$")
+_TRAILING_COMMENT = re.compile(r"\s+(?://|#(?!\d)).*$")  # "Evil Sloth Clone #238" is a name, not a comment
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 _HEADER = re.compile(r"^(?P<name>.*?)\s*(?::\s*)?(?:\(\s*\d+\s*\)|\[\s*\d+\s*\]|-?\s*\d+)?\s*:?\s*$")
 _HEADER_HINT = re.compile(r"(?::\s*$)|(?:\(\s*\d+\s*\)\s*:?\s*$)|(?:\[\s*\d+\s*\]\s*:?\s*$)")
