@@ -12,6 +12,7 @@ AREAS = [
     ("deckhub.web.api", "bp"),
     ("deckhub.web.decks", "bp"),
     ("deckhub.web.decks", "api_bp"),
+    ("deckhub.web.collection", "bp"),
 ]
 
 # Stateless JSON endpoints that change nothing take no CSRF token.
@@ -22,6 +23,7 @@ NAV_LINKS = [
     ("Games", "catalog.index", False),
     ("Card search", "catalog.search", False),
     ("My decks", "decks.index", True),
+    ("Collection", "collection.overview", True),
 ]
 
 

@@ -1,0 +1,295 @@
+"""Collection pages: overview, checklists, ± forms, the two-step import, export, privacy."""
+from __future__ import annotations
+
+import io
+import re
+import time
+
+import pytest
+
+from deckhub import collection as col
+from deckhub import models
+from deckhub.db import database
+from tests.conftest import csrf_token
+
+GAME = "kaijudo"
+
+
+@pytest.fixture(autouse=True)
+def uploads(app, tmp_path):
+    app.config["COLLECTION_UPLOAD_DIR"] = str(tmp_path / "uploads")
+    return tmp_path / "uploads"
+
+
+def pid(set_code: str, number: str) -> int:
+    with database.connection_context():
+        refs = col.game_index(GAME).by_set_number[(set_code, number)]
+        assert len(refs) == 1
+        return refs[0].id
+
+
+def owned(username: str, printing: int) -> col.Owned:
+    with database.connection_context():
+        user = models.User.get(models.User.username == username)
+        return col.owned_for(user, [printing]).get(printing, col.NOTHING)
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", response.get_data(as_text=True))
+
+
+def upload(client, data: bytes, game: str = "", name: str = "mine.csv"):
+    return client.post("/collection/import", data={"file": (io.BytesIO(data), name), "game": game},
+                       content_type="multipart/form-data")
+
+
+GOOD = b"game,set,number,name,quantity,foil_quantity\nkaijudo,Evo Fury,1,,3,1\nkaijudo,evo-fury,2,Cloudwalker Drone,2,\n"
+BAD = GOOD + b"kaijudo,,,Cloudwalker Dronne,1,\n"
+
+
+def test_collection_pages_need_an_account(client):
+    for url in ["/collection/", "/collection/kaijudo/sets/evo-fury", "/collection/export.csv", "/collection/import"]:
+        response = client.get(url)
+        assert response.status_code == 302 and "/login" in response.headers["Location"]
+    assert client.post("/collection/adjust", data={"printing": 1, "step": "quantity:1"}).status_code == 302
+
+
+def test_overview_shows_a_bar_per_game_and_per_set(client, auth):
+    auth.signup()
+    page = client.get("/collection/")
+    assert page.status_code == 200
+    html = text(page)
+    assert '<a href="/collection/">Collection</a>' in html
+    assert re.search(r'<progress max="1293" value="0" aria-label="Kaijudo completion: 0 of 1293">', html)
+    assert 'aria-label="Evo Fury completion: 0 of 60"' in html
+
+
+def test_plus_and_minus_buttons_change_one_quantity_and_come_back(client, auth):
+    auth.signup()
+    p = pid("evo-fury", "3")
+    back = "/collection/kaijudo/sets/evo-fury?show=missing"
+    response = client.post("/collection/adjust", data={"printing": p, "step": "quantity:1", "next": back})
+    assert response.status_code == 303 and response.headers["Location"] == f"{back}#p{p}"
+    client.post("/collection/adjust", data={"printing": p, "step": "quantity:1", "next": back})
+    client.post("/collection/adjust", data={"printing": p, "step": "want_quantity:1"})
+    client.post("/collection/adjust", data={"printing": p, "step": "foil_quantity:-1"})
+    assert owned("alice", p) == col.Owned(2, 0, 1, 0)
+    response = client.post("/collection/adjust", data={"printing": p, "field": "quantity", "delta": -5},
+                           headers={"Accept": "application/json"})
+    assert response.get_json() == {"printing": p, "quantity": 0, "foil_quantity": 0, "want_quantity": 1, "trade_quantity": 0}
+
+
+def test_bad_changes_are_refused(client, auth):
+    auth.signup()
+    assert client.post("/collection/adjust", data={"printing": pid("evo-fury", "3"), "step": "price:1"}).status_code == 400
+    assert client.post("/collection/adjust", data={"printing": pid("evo-fury", "3"), "step": "quantity:x"}).status_code == 400
+    assert client.post("/collection/adjust", data={"printing": 10 ** 8, "step": "quantity:1"}).status_code == 404
+    response = client.post("/collection/adjust", data={"printing": pid("evo-fury", "3"), "step": "quantity:1",
+                                                       "next": "https://evil.example/"})
+    assert response.headers["Location"].startswith("/collection/#p")
+
+
+def test_the_checklist_shows_order_completion_filters_and_controls(client, auth):
+    auth.signup()
+    for number, step in [("2", "quantity:1"), ("2", "quantity:1"), ("5", "foil_quantity:1"), ("7", "want_quantity:1")]:
+        client.post("/collection/adjust", data={"printing": pid("evo-fury", number), "step": step})
+    html = text(client.get("/collection/kaijudo/sets/evo-fury"))
+    assert 'aria-label="Evo Fury completion: 2 of 60"' in html and "2 of 60 (3%)" in html
+    assert "Owned (2)" in html and "Missing (58)" in html and "Duplicates (1)" in html and "Wanted (1)" in html
+    assert html.count('class="owned-controls"') == 60
+    assert 'aria-label="One more quantity: Chasm Entangler"' in html
+    numbers = [int(n) for n in re.findall(r'<tr class="(?:owned|missing)"> <td>(\d+)</td>', html)]
+    assert len(numbers) == 60 and numbers == sorted(numbers) and numbers[:12] == list(range(1, 13))
+    dupes = text(client.get("/collection/kaijudo/sets/evo-fury?show=duplicates"))
+    assert re.findall(r'<tr class="(?:owned|missing)"> <td>(\d+)</td>', dupes) == ["2"]
+    printable = text(client.get("/collection/kaijudo/sets/evo-fury/print?show=missing"))
+    assert "2 of 60 owned" in printable and printable.count("☐") == 58 and "owned-controls" not in printable
+
+
+def test_unknown_games_and_sets_are_404(client, auth):
+    auth.signup()
+    assert client.get("/collection/chess/sets/x").status_code == 404
+    assert client.get("/collection/kaijudo/sets/no-such-set").status_code == 404
+    assert client.get("/collection/export.csv?game=chess").status_code == 404
+
+
+def test_import_shows_the_bad_row_and_refuses_to_commit_it(client, auth):
+    auth.signup()
+    response = upload(client, BAD)
+    assert response.status_code == 303
+    preview_url = response.headers["Location"]
+    html = text(client.get(preview_url))
+    assert "1 row with problems" in html
+    assert "Kaijudo has no card &#39;Cloudwalker Dronne&#39;" in html and "<q>Cloudwalker Drone</q>" in html
+    assert "/commit" not in html and "Nothing can be imported until every row is fixed" in html
+    assert "quantity 0 → 3, foil 0 → 1" in text(client.get(preview_url + "?show=all"))
+    response = client.post(preview_url + "/commit")  # even when posted by hand, nothing is written
+    page = text(client.get(response.headers["Location"]))
+    assert "Nothing was imported" in page and "1 rows have problems" in page
+    assert owned("alice", pid("evo-fury", "1")) == col.NOTHING
+
+
+def test_import_then_commit_sets_the_quantities(client, auth):
+    auth.signup()
+    preview_url = upload(client, GOOD).headers["Location"]
+    html = text(client.get(preview_url))
+    assert "Ready to import" in html and "quantity 0 → 3, foil 0 → 1" in html and "Import 2 changes" in html
+    response = client.post(preview_url + "/commit")
+    assert response.status_code == 303
+    done = text(client.get(response.headers["Location"]))
+    assert "Imported" in done and "<strong>2</strong> changed" in done
+    assert owned("alice", pid("evo-fury", "1")) == col.Owned(3, 1, 0, 0)
+    assert owned("alice", pid("evo-fury", "2")) == col.Owned(2, 0, 0, 0)
+    # a second click (another tab) commits nothing twice and lands on the result
+    again = client.post(preview_url + "/commit")
+    assert again.headers["Location"].endswith("/progress")
+    assert client.get(preview_url).status_code == 302
+
+
+def test_a_large_import_runs_in_the_background_with_progress(client, auth, app):
+    app.config["COLLECTION_IMPORT_BACKGROUND_BYTES"] = 0
+    auth.signup()
+    with database.connection_context():
+        index = col.game_index(GAME)
+        lines = [f"kaijudo,{r.set_code},{r.number},\"{index.catalogue.cards[r.card_key].name}\",1"
+                 for r in index.printings.values()]
+    data = ("game,set,number,name,quantity\n" + "\n".join(lines)).encode()
+    preview_url = upload(client, data).headers["Location"]
+    assert "Ready to import" in text(client.get(preview_url))
+    progress_url = client.post(preview_url + "/commit").headers["Location"]
+    deadline = time.time() + 30
+    status = client.get(preview_url + "/status").get_json()
+    while status["state"] == "running" and time.time() < deadline:
+        page = text(client.get(progress_url))
+        assert '<meta http-equiv="refresh" content="1">' in page or "Imported" in page
+        time.sleep(0.05)
+        status = client.get(preview_url + "/status").get_json()
+    assert status["state"] == "done" and status["printings"] == 1293
+    html = text(client.get("/collection/"))
+    assert 'aria-label="Kaijudo completion: 1293 of 1293"' in html
+
+
+def test_unreadable_files_are_refused_at_upload(client, auth):
+    auth.signup()
+    response = upload(client, "name,quantity\nCafé,1\n".encode("latin-1"))
+    assert response.status_code == 400
+    assert "not UTF-8 text: byte 0xE9 on line 2" in text(response)
+    response = upload(client, b"just some words\n")
+    assert response.status_code == 400 and "must name the columns" in text(response)
+
+
+def test_a_file_over_the_size_limit_gets_a_friendly_413(client, auth, app):
+    auth.signup()
+    app.config["MAX_CONTENT_LENGTH"] = 2000
+    response = upload(client, b"name,quantity\n" + b"Lone Wolf,1\n" * 500)
+    assert response.status_code == 413
+    html = text(response)
+    assert "That file is too large" in html and "deckhub collection import" in html
+
+
+def test_a_chosen_game_refuses_rows_of_another_game(client, auth):
+    auth.signup()
+    html = text(client.get(upload(client, b"game,name,quantity\nhuntik,Dante Vale,1\n", game=GAME).headers["Location"]))
+    assert "wrong game" in html and "this import is for Kaijudo" in html
+
+
+def test_export_downloads_the_csv_that_imports_back(client, auth):
+    auth.signup()
+    client.post(upload(client, GOOD).headers["Location"] + "/commit")
+    response = client.get("/collection/export.csv")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert response.headers["Content-Disposition"] == 'attachment; filename="deckhub-collection-alice.csv"'
+    assert response.headers["Cache-Control"] == "private, no-store"
+    body = response.get_data()
+    assert body.startswith(b"\xef\xbb\xbfgame,set,number,name,version,quantity,foil_quantity,want_quantity,trade_quantity\r\n")
+    assert b"kaijudo,evo-fury,1,Chasm Entangler,,3,1,0,0\r\n" in body
+    preview = text(client.get(upload(client, body).headers["Location"]))
+    assert "Ready to import" in preview and "<strong>0</strong> will change" in preview
+
+
+def test_another_users_import_links_are_404(client, auth):
+    auth.signup("alice")
+    preview_url = upload(client, GOOD).headers["Location"]
+    auth.logout()
+    auth.signup("bob")
+    for url in [preview_url, preview_url + "/progress", preview_url + "/status"]:
+        assert client.get(url).status_code == 404, url
+    for url in [preview_url + "/commit", preview_url + "/discard"]:
+        assert client.post(url).status_code == 404, url
+    assert client.get("/collection/import/not-a-real-token-at-all-000").status_code == 404
+    assert client.get("/collection/import/..%2F..%2Fsecret_key").status_code == 404
+    auth.logout()
+    auth.login("alice")
+    assert client.get(preview_url).status_code == 200
+    assert owned("alice", pid("evo-fury", "1")) == col.NOTHING
+
+
+def test_each_user_sees_and_exports_only_their_own_collection(client, auth):
+    auth.signup("alice")
+    client.post("/collection/adjust", data={"printing": pid("evo-fury", "9"), "step": "quantity:4"})
+    auth.logout()
+    auth.signup("bob")
+    assert "Chasm" not in client.get("/collection/export.csv").get_data(as_text=True)
+    assert b"evo-fury,9" not in client.get("/collection/export.csv").get_data()
+    assert "0 of 60" in text(client.get("/collection/kaijudo/sets/evo-fury"))
+    assert "Nothing wanted" in text(client.get("/collection/wants"))
+
+
+def test_csrf_is_required_for_every_change(csrf_app):
+    client = csrf_app.test_client()
+    token = csrf_token(client.get("/signup").get_data(as_text=True))
+    client.post("/signup", data={"username": "carol", "password": "correct horse", "confirm": "correct horse",
+                                 "csrf_token": token})
+    p = pid("evo-fury", "4")
+    assert client.post("/collection/adjust", data={"printing": p, "step": "quantity:1"}).status_code == 400
+    page = client.get("/collection/kaijudo/sets/evo-fury").get_data(as_text=True)
+    response = client.post("/collection/adjust", data={"printing": p, "step": "quantity:1", "csrf_token": csrf_token(page)})
+    assert response.status_code == 303 and owned("carol", p).quantity == 1
+
+
+def _deck(username: str, name: str, cards: dict[str, int], public: bool = False) -> int:
+    with database.connection_context():
+        user = models.User.get(models.User.username == username)
+        deck = models.Deck.create(owner=user, game=GAME, format="standard", name=name, is_public=public)
+        models.DeckVersion.create(deck=deck, number=1, data={
+            "game": GAME, "name": name, "sections": {"Deck": [{"card": k, "qty": q} for k, q in cards.items()]}})
+        return deck.id
+
+
+def test_add_missing_to_wants_from_a_deck(client, auth):
+    auth.signup("alice")
+    mine = _deck("alice", "Water Rush", {"hydro-spy": 3})
+    response = client.post(f"/collection/decks/{mine}/add-missing", data={"next": "/collection/wants"})
+    assert response.status_code == 303 and response.headers["Location"] == "/collection/wants"
+    html = text(client.get("/collection/wants"))
+    assert "Added 3 cards to your want list." in html and "Hydro Spy" in html
+    auth.logout()
+    auth.signup("bob")
+    assert client.post(f"/collection/decks/{mine}/add-missing").status_code == 404
+    shared = _deck("alice", "Shared", {"aqua-seneschal": 2}, public=True)
+    assert client.post(f"/collection/decks/{shared}/add-missing").status_code == 303
+    assert "Aqua Seneschal" in text(client.get("/collection/wants"))
+    assert client.post("/collection/decks/999999/add-missing").status_code == 404
+
+
+def test_the_partials_render_for_other_pages(app, client, auth):
+    """_owned_controls.html and _deck_needs.html, as the card browser and deck pages include them."""
+    from flask import render_template_string
+    from flask_login import login_user
+    from deckhub.catalogue_store import get_catalogue
+    auth.signup("alice")
+    p = pid("evo-fury", "1")
+    client.post("/collection/adjust", data={"printing": p, "step": "quantity:2"})
+    deck_id = _deck("alice", "Deck", {"chasm-entangler": 3})
+    with app.test_request_context("/games/kaijudo/sets/evo-fury"), database.connection_context():
+        user = models.User.get(models.User.username == "alice")
+        login_user(user)
+        html = render_template_string('{% set printing_id = pid %}{% include "collection/_owned_controls.html" %}', pid=p)
+        assert 'id="p%d"' % p in html and '<span class="owned-value" title="quantity">2</span>' in html
+        assert 'name="next" value="/games/kaijudo/sets/evo-fury"' in html
+        deck = models.Deck.get_by_id(deck_id)
+        needs = col.deck_needs(user, models.DeckVersion.get(models.DeckVersion.deck == deck).data,
+                               get_catalogue(GAME), deck_id=deck.id)
+        html = render_template_string('{% include "collection/_deck_needs.html" %}', needs=needs, deck=deck)
+        assert "<strong>1</strong> card missing" in re.sub(r"\s+", " ", html)
+        assert f'action="/collection/decks/{deck_id}/add-missing"' in html
