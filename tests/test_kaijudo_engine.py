@@ -376,3 +376,84 @@ def test_bad_options_and_decks_are_refused_clearly():
         game(FILLER, mission="Escape the Mansion")
     with pytest.raises(EngineError, match="not in the Kaijudo catalogue"):
         game({"no-such-card": 40})
+
+
+# --- command line -----------------------------------------------------------------------------
+
+def _published_path():
+    from deckhub.importers.catalogue import data_root
+
+    return str(sorted((data_root() / "kaijudo" / "decks").glob("*.o8d"))[0])
+
+
+def test_goldfish_command_json_is_deterministic_and_replayable():
+    import json
+
+    from click.testing import CliRunner
+
+    from deckhub.commands.goldfish import goldfish
+    from deckhub.games import get_game
+    from deckhub.importers.decklists import read_decklist
+
+    path = _published_path()
+    runner = CliRunner()
+    first = runner.invoke(goldfish, ["--game", "kaijudo", "--deck", path, "--seed", "11", "--json"])
+    again = runner.invoke(goldfish, ["--game", "kaijudo", "--deck", path, "--seed", "11", "--json"])
+    assert first.exit_code == 0, first.output
+    assert first.output == again.output
+    data = json.loads(first.output)
+    assert set(data) == {"game", "seed", "result", "turn", "reason", "actions", "log"}
+    assert data["game"] == "kaijudo" and data["seed"] == 11 and data["result"] == "win"
+    assert isinstance(data["turn"], int) and data["log"] and all(isinstance(line, str) for line in data["log"])
+    with open(path, "rb") as fh:
+        deck = read_decklist(fh.read(), get_game("kaijudo"), CAT).deck
+    rebuilt = replay("kaijudo", deck, CAT, 11, {"first": True}, data["actions"])
+    assert rebuilt.outcome.to_json() == {"result": data["result"], "turn": data["turn"], "reason": data["reason"]}
+    second = json.loads(runner.invoke(goldfish, ["--game", "kaijudo", "--deck", path, "--seed", "11", "--second", "--json"]).output)
+    assert second["log"][0].endswith("you go second")
+
+
+def test_goldfish_command_text_and_refusals():
+    from click.testing import CliRunner
+
+    from deckhub.commands.goldfish import goldfish
+
+    path = _published_path()
+    runner = CliRunner()  # click 8.2+: `output` holds standard output and error together
+    text = runner.invoke(goldfish, ["--game", "kaijudo", "--deck", path])
+    assert text.exit_code == 0 and text.output.splitlines()[-1].startswith("Result: win on turn ")
+    for args, message in ((["--mission", "Escape the Mansion"], "no option 'mission'"),
+                          (["--option", "turn_limit=many"], "whole number"),
+                          (["--option", "nonsense"], "KEY=VALUE")):
+        bad = runner.invoke(goldfish, ["--game", "kaijudo", "--deck", path, *args])
+        assert bad.exit_code == 2 and message in bad.output
+    limited = runner.invoke(goldfish, ["--game", "kaijudo", "--deck", path, "--option", "turn_limit=2"])
+    assert limited.exit_code == 0 and "Result: loss on turn 2" in limited.output
+    missing = runner.invoke(goldfish, ["--game", "no-such-game", "--deck", path])
+    assert missing.exit_code == 2
+
+
+def test_goldfish_command_refuses_an_unreadable_deck(tmp_path):
+    from click.testing import CliRunner
+
+    from deckhub.commands.goldfish import goldfish
+
+    deck = tmp_path / "bad.txt"
+    deck.write_text("3 No Such Card Anywhere\n")
+    result = CliRunner().invoke(goldfish, ["--game", "kaijudo", "--deck", str(deck)])
+    assert result.exit_code == 2 and "line 1" in result.output
+
+
+def test_coverage_command_reports_the_real_numbers():
+    import json
+
+    from click.testing import CliRunner
+
+    from deckhub.commands.goldfish import coverage as coverage_command
+
+    runner = CliRunner()
+    data = json.loads(runner.invoke(coverage_command, ["--game", "kaijudo", "--json"]).output)
+    assert data == json.loads(json.dumps(coverage(CAT)))
+    text = runner.invoke(coverage_command, ["--game", "kaijudo"]).output
+    assert f"fully automated: {data['full']}" in text and f"not automated: {data['none']}" in text
+    assert "1136 distinct cards" in text

@@ -75,6 +75,7 @@ class Program:
     buffs: tuple = ()  # ((filter, amount, others_only), ...) static power for your creatures
     grants: tuple = ()  # ((filter, keyword, value), ...) static keyword grants to your creatures
     cond_breakers: tuple = ()  # ((min_power, breaker), ...)
+    cond_self: tuple = ()  # ((condition, items), ...): "while you have ..., this creature gets/has ..."
     triggers: dict[str, tuple] = field(default_factory=dict)  # etb/attack/end_turn/start_turn/banished/cast_spell -> ops
     ally_attack: tuple = ()  # ((filter, others_only, ops), ...)
     other_etb: tuple = ()  # ((filter, ops), ...)
@@ -333,6 +334,15 @@ def _sentence_ops(s: str) -> tuple | None:
         src = {"hand": "hand", "discard pile": "discard", "mana zone": "mana"}[m.group(3) or m.group(4)]
         count = 1 if not m.group(1).startswith("up to") else int(m.group(1).split()[-1])
         return (("put_battle", src, filt, count, count > 1),)
+    m = re.fullmatch(r"(?:then )?choose an? (non-evolution creature) in your (discard pile|mana zone) that is level (\d+) or less and put it into the battle zone", s)
+    if m:
+        src = "discard" if m.group(2) == "discard pile" else "mana"
+        return (("put_battle", src, (("creature", True), ("non_evo", True), ("max_level", int(m.group(3)))), 1, False),)
+    m = re.fullmatch(r"(?:you may )?choose one of your creatures(?: that is level (\d+) or less)? and untap it", s)
+    if m:
+        return (("untap", "choose", (("max_level", int(m.group(1))),) if m.group(1) else ()),)
+    if s == "choose one of your shields and put it into your hand":
+        return (("pick", "shields", "hand", (), 1, False, ()),)
     m = re.fullmatch(r"(?:then )?put a (creature named .+) from your hand into the battle zone", s)
     if m:
         return (("put_battle", "hand", _filter_from(m.group(1)), 1, False),)
@@ -419,10 +429,10 @@ def _boost_items(text: str) -> tuple | None:
         if re.fullmatch(r"(?:can )?attack untapped creatures(?: this turn)?(?: as though they were tapped)?", part):
             items.append(("noop", 0))
             continue
-        if re.fullmatch(r"can attack (?:this turn )?as though it didn't have \"skirmisher\"(?: this turn)?", part):
+        if re.fullmatch(r"(?:and )?can attack (?:this turn )?as though (?:it|they) didn't have (?:that ability|\"skirmisher\"|those abilities)(?: this turn)?", part):
             items.append(("attack_players", 1))
             continue
-        if part == "breaks an additional shield(?: this turn)?":
+        if re.fullmatch(r"breaks? an additional shield(?: this turn)?", part):
             items.append(("extra_break", 1))
             continue
         return None
@@ -430,18 +440,19 @@ def _boost_items(text: str) -> tuple | None:
 
 
 def _boost_ops(s: str) -> tuple | None:
-    m = re.fullmatch(r"(.+?) (gets?|gains?|has|can attack) (.+?)(?: until the end of the turn| this turn)?", s)
-    if not m:
-        return None
-    subject, verb, rest = m.group(1), m.group(2), m.group(3)
-    who = None
-    for pattern, name in _WHO:
-        if re.fullmatch(pattern, subject):
-            who = name
-            if name is None:
-                who = "choose_other" if " other " in subject else "choose"
+    s = re.sub(r"(?: until the end of the turn| this turn)$", "", s)
+    for m in re.finditer(r" (gets?|gains?|has|can attack) ", s):
+        subject, verb, rest = s[:m.start()], m.group(1), s[m.end():]
+        who = None
+        for pattern, name in _WHO:
+            if re.fullmatch(pattern, subject):
+                who = name
+                if name is None:
+                    who = "choose_other" if " other " in subject else "choose"
+                break
+        if who is not None:
             break
-    if who is None:
+    else:
         return None
     if verb == "can attack":
         rest = "can attack " + rest
@@ -580,6 +591,7 @@ _TRIGGERS = [
     (re.compile(r"^at the end of (?:each of your turns|your turn|the turn|each turn|this turn), (.+)$"), ("end_turn",)),
     (re.compile(r"^at the start of (?:each of your turns|your turn|each turn), (.+)$"), ("start_turn",)),
     (re.compile(r"^whenever you cast a spell, (.+)$"), ("cast_spell",)),
+    (re.compile(r"^whenever you draw a card, (.+)$"), ("draw",)),
 ]
 
 
@@ -676,6 +688,80 @@ def _classify_static(prog: Program, body: str) -> str | None:
     for pattern in _NO_EFFECT_STATIC:
         if pattern.search(body):
             return NO_EFFECT
+    m = re.fullmatch(r"(?:all|each) (?:of )?your (other )?(.+?) (?:have|has|gets?|get) (.+)", body)
+    if m:
+        filt = _group_filter(m.group(2))
+        items = _boost_items(m.group(3))
+        if filt is not None and items is not None:
+            if m.group(1):
+                filt = filt + (("other", True),)
+            real = tuple(i for i in items if i[0] != "noop")
+            if not real:
+                return NO_EFFECT
+            for kind, value in real:
+                if kind == "power":
+                    others = any(p == ("other", True) for p in filt)
+                    prog.buffs += ((tuple(p for p in filt if p[0] != "other"), value, others),)
+                else:
+                    prog.grants += ((filt, kind, value),)
+            return AUTO
+    m = re.fullmatch(r"while (.+?), this creature (?:gets|has|gains) (.+)", body)
+    if m:
+        cond = _condition(m.group(1))
+        items = _boost_items(m.group(2).replace(" and can attack", ", can attack").replace(" and has ", ", "))
+        if cond is not None and items is not None:
+            real = tuple(i for i in items if i[0] != "noop")
+            if not real:
+                return NO_EFFECT
+            prog.cond_self += ((cond, real),)
+            return AUTO
+    return None
+
+
+def _group_filter(text: str) -> tuple | None:
+    """"corrupted creatures", "creatures that are level 4 or less", "dragons" -> a filter."""
+    text = text.strip()
+    filt: list[tuple] = []
+    m = re.search(r" that (?:are|is) level (\d+) or less$", text)
+    if m:
+        filt.append(("max_level", int(m.group(1))))
+        text = text[:m.start()]
+    m = re.search(r" that (?:have|has) power (\d+) or more$", text)
+    if m:
+        filt.append(("min_power_now", int(m.group(1))))
+        text = text[:m.start()]
+    m = re.search(r" that (?:have|has) \"(\w+)\"$", text)
+    if m:
+        filt.append(("has", m.group(1)))
+        text = text[:m.start()]
+    if not re.fullmatch(r"[a-z\- ]+", text) or len(text.split()) > 3:
+        return None
+    matcher = group_matcher(text)
+    if matcher != ("any", True):
+        filt.append(matcher)
+    return tuple(filt)
+
+
+def _condition(text: str) -> tuple | None:
+    """The condition of "while ..., this creature ..." -> a tuple the engine evaluates."""
+    text = text.strip()
+    if text in ("you have an evolution creature in the battle zone",):
+        return ("has", (("evolution", True),), False)
+    if text in ("you have no other creatures in the battle zone",):
+        return ("alone",)
+    if text in ("you have no cards in your hand",):
+        return ("empty_hand",)
+    m = re.fullmatch(r"all (?:the )?cards in your mana zone are (\w+) cards", text)
+    if m and m.group(1) in CIVS:
+        return ("mana_all", m.group(1))
+    m = re.fullmatch(r"you have (another|an?) (.+?) in the battle zone", text)
+    if m:
+        filt = _group_filter(m.group(2) + ("" if m.group(2).endswith("creature") else ""))
+        if filt is None:
+            return None
+        return ("has", filt, m.group(1) == "another")
+    if text == "attacking":
+        return ("attacking",)
     return None
 
 

@@ -111,11 +111,40 @@ class KaijudoState(State):
     def _boost(self, iid: int, kind: str) -> int:
         return sum(v for k, v in self.boosts.get(iid, ()) if k == kind)
 
-    def _grants(self, iid: int, kind: str, tops: list[int]) -> list[int]:
-        found = []
+    def _cond(self, iid: int, cond: tuple) -> bool:
+        """A "while ..." condition of the creature's own text."""
+        kind = cond[0]
+        if kind == "has":
+            _, filt, another = cond
+            return any(match_all(self.progs[t], filt) for t in self.creatures() if not (another and t == iid))
+        if kind == "alone":
+            return self.creatures() == [iid]
+        if kind == "empty_hand":
+            return not self.zones["hand"]
+        if kind == "mana_all":
+            mana = self.zones["mana"]
+            return bool(mana) and all(cond[1] in self.progs[i].civs for i in mana)
+        if kind == "attacking":
+            return self.attacking == iid
+        return False
+
+    def statics(self, iid: int, kind: str, with_power_filters: bool = True) -> list[int]:
+        """Values of `kind` ("fast", "breaker", "powerful_attack", "extra_break", "attack_players",
+        "power") the creature has from its own "while ..." text and from your creatures' grants."""
+        found: list[int] = []
         prog = self.progs[iid]
-        for t in tops:
-            for filt, k, value in self.progs[t].grants:
+        for cond, items in prog.cond_self:
+            for k, value in items:
+                if k == kind and self._cond(iid, cond):
+                    found.append(value)
+        if kind == "power":
+            return found
+        progs = self.progs
+        for t in self.zones["battle"]:
+            grants = progs[t].grants
+            if not grants or t in self.beneath:
+                continue
+            for filt, k, value in grants:
                 if k != kind:
                     continue
                 ok = True
@@ -123,7 +152,7 @@ class KaijudoState(State):
                     if pair[0] == "other":
                         ok = t != iid
                     elif pair[0] == "min_power_now":
-                        ok = self.power(iid, with_grants=False) >= pair[1]
+                        ok = with_power_filters and self.power(iid, with_grants=False) >= pair[1]
                     else:
                         ok = matches(prog, pair)
                     if not ok:
@@ -135,38 +164,36 @@ class KaijudoState(State):
     def power(self, iid: int, with_grants: bool = True) -> int:
         prog = self.progs[iid]
         value = prog.power
-        tops = self.creatures()
-        for t in tops:
+        for t in self.creatures():
             for filt, amount, others_only in self.progs[t].buffs:
                 if others_only and t == iid:
                     continue
                 if match_all(prog, filt):
                     value += amount
         value += self._boost(iid, "power")
+        if prog.cond_self:
+            value += sum(self.statics(iid, "power"))
         if self.attacking == iid:
             value += prog.powerful_attack + self._boost(iid, "powerful_attack")
             if with_grants:
-                value += sum(self._grants(iid, "powerful_attack", tops))
+                value += sum(self.statics(iid, "powerful_attack", with_power_filters=False))
         return value
 
     def breaks(self, iid: int) -> int:
         """Shields this creature breaks: its best Breaker, plus any "additional shield" (Kaijudo 10D, 12)."""
         prog = self.progs[iid]
-        best = max([prog.breaker] + [v for k, v in self.boosts.get(iid, ()) if k == "breaker"])
+        best = max([prog.breaker] + [v for k, v in self.boosts.get(iid, ()) if k == "breaker"]
+                   + self.statics(iid, "breaker"))
         if prog.cond_breakers:
             power = self.power(iid)
             best = max([best] + [b for need, b in prog.cond_breakers if power >= need])
-        tops = self.creatures() if any(self.progs[t].grants for t in self.zones["battle"]) else []
-        if tops:
-            best = max([best] + self._grants(iid, "breaker", tops))
-            best += sum(self._grants(iid, "extra_break", tops))
-        return best + self._boost(iid, "extra_break")
+        return best + self._boost(iid, "extra_break") + sum(self.statics(iid, "extra_break"))
 
     def sick(self, iid: int) -> bool:
         """Entered this turn and may not attack yet (Kaijudo 8: evolution creatures and Fast Attack may)."""
         prog = self.progs[iid]
         return (self.entered[iid] == self.turn and prog.evolution is None and not prog.fast
-                and not self._boost(iid, "fast"))
+                and not self._boost(iid, "fast") and not self.statics(iid, "fast"))
 
     def attack_block(self, iid: int) -> str | None:
         """Why this creature cannot attack the dummy now, or None when it can."""
@@ -177,7 +204,7 @@ class KaijudoState(State):
             return f"{self.names[iid]} is tapped"
         if prog.guard:
             return f"{self.names[iid]} has Guard: it can't attack (Kaijudo 12)"
-        if prog.skirmisher and not self._boost(iid, "attack_players"):
+        if prog.skirmisher and not self._boost(iid, "attack_players") and not self.statics(iid, "attack_players"):
             return f"{self.names[iid]} has Skirmisher: it can attack only creatures, and the dummy has none (Kaijudo 12)"
         if self.sick(iid):
             return f"{self.names[iid]} entered the battle zone this turn: it can't attack yet (Kaijudo 8; Fast Attack and evolution creatures can)"
@@ -460,6 +487,10 @@ class KaijudoState(State):
             iid = deck[-1]
             self.move(iid, "hand")
             self.note(f"drew {self.names[iid]} (#{iid})")
+            for t in self.creatures():
+                ops = self.progs[t].triggers.get("draw")
+                if ops:
+                    self.push(ops, t)
         return True
 
     # -- ops ------------------------------------------------------------------------------------
@@ -653,10 +684,22 @@ class KaijudoState(State):
 
     def _op_untap(self, op, source):
         _, who, filt = op
-        targets = self._who(who, source) or []
+        targets = self._who(who, source)
+        if targets is None:
+            found = [t for t in self.creatures() if self.tapped[t] and match_all(self.progs[t], filt)
+                     and (who != "choose_other" or t != source)]
+            if found:
+                self.ask(self._prompt(source, "choose one of your creatures to untap"),
+                         [(t, self._label(t)) for t in found], op, source)
+            return
         for t in targets:
             if match_all(self.progs[t], filt):
                 self.tapped[t] = False
+
+    def _res_untap(self, op, source, value):
+        if self.where[value] == "battle":
+            self.tapped[value] = False
+            self.note(f"untapped {self._label(value)}")
 
     def _op_bounce(self, op, source):
         optional = op[1]

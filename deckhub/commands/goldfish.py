@@ -1,0 +1,131 @@
+"""`deckhub goldfish` and `deckhub coverage`: play a deck against the dummy with the built-in policy,
+and report how much of a game's card text the engine automates.
+
+    deckhub goldfish --game SLUG --deck FILE [--seed N] [--first|--second] [--json]
+                     [--option KEY=VALUE ...] [--mission NAME] [--dummy-hp N --dummy-defence N --dummy-agility N]
+    deckhub coverage --game SLUG [--json]
+
+The seed defaults to 0, so the same command always prints the same game. `--json` prints
+`{"game", "seed", "result": "win"|"loss", "turn", "reason", "actions", "log"}`; `actions` replays the
+game exactly (`deckhub.core.engine.replay`). Game options (`--first/--second`, `--mission`, the dummy
+stats, any `--option KEY=VALUE`) go to the game's engine, which refuses the ones it does not have.
+Exit status: 0 when a game was played (won or lost), 2 when the game, deck or options are unusable.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+EXIT_BAD_INPUT = 2
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    raise click.exceptions.Exit(EXIT_BAD_INPUT)
+
+
+def _engine(slug: str):
+    from deckhub.core.engine import EngineError, get_engine
+    from deckhub.games import UnknownGame, get_game
+
+    try:
+        spec = get_game(slug)
+        return spec, get_engine(spec)
+    except (UnknownGame, EngineError) as exc:
+        _fail(str(exc.args[0] if exc.args else exc))
+
+
+def game_options(first: bool | None, pairs: tuple[str, ...], mission: str | None, dummy_hp: int | None,
+                 dummy_defence: int | None, dummy_agility: int | None) -> dict[str, Any]:
+    """The options the command line names, as the engine's option names (the engine checks them)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--option takes KEY=VALUE, not {pair!r}")
+        options[key.strip().replace("-", "_")] = value.strip()
+    named = {"first": first, "mission": mission, "dummy_hp": dummy_hp, "dummy_defence": dummy_defence,
+             "dummy_agility": dummy_agility}
+    options.update({k: v for k, v in named.items() if v is not None})
+    return options
+
+
+@click.command("goldfish")
+@click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
+@click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="deck list: text, OCTGN .o8d or JSON ('-' reads standard input)")
+@click.option("--seed", type=int, default=0, show_default=True, help="shuffle seed; the same seed replays the same game")
+@click.option("--first/--second", "first", default=None, help="go first (no draw on turn 1) or second")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+@click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="any other game option")
+@click.option("--mission", default=None, help="Huntik: the mission to play")
+@click.option("--dummy-hp", type=int, default=None, help="Battledome: the training dummy's HP")
+@click.option("--dummy-defence", type=int, default=None, help="Battledome: the training dummy's Defence")
+@click.option("--dummy-agility", type=int, default=None, help="Battledome: the training dummy's Agility")
+def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_hp, dummy_defence, dummy_agility):
+    """Play one automated goldfish game with the game's built-in policy."""
+    from deckhub.core.engine import EngineError, IllegalAction, new_game, play_out
+    from deckhub.importers.catalogue import load_catalogue
+    from deckhub.importers.decklists import read_decklist
+
+    spec, engine = _engine(game_slug)
+    options = game_options(first, pairs, mission, dummy_hp, dummy_defence, dummy_agility)
+    try:
+        with click.open_file(deck_path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        _fail(f"cannot read {deck_path}: {exc.strerror or exc}")
+    catalogue = load_catalogue(spec.slug)
+    parsed = read_decklist(data, spec, catalogue, filename=deck_path)
+    if parsed.errors:
+        for error in parsed.errors:
+            click.echo(f"{deck_path}: {error}", err=True)
+        _fail(f"{deck_path} names cards or lines that cannot be read; no game played")
+    try:
+        state = play_out(new_game(spec.slug, parsed.deck, catalogue, seed, options))
+    except (EngineError, IllegalAction) as exc:
+        _fail(str(exc))
+    outcome = state.outcome
+    if as_json:
+        click.echo(json.dumps({"game": spec.slug, "seed": seed, "result": outcome.result, "turn": outcome.turn,
+                               "reason": outcome.reason, "actions": state.actions, "log": state.log_lines()}))
+        return
+    for line in state.log_lines():
+        click.echo(line)
+    click.echo(f"Result: {outcome.result} on turn {outcome.turn}: {outcome.reason} (seed {seed})")
+
+
+@click.command("coverage")
+@click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
+@click.option("--top", default=15, show_default=True, help="how many unautomated phrases to list")
+def coverage(game_slug, as_json, top):
+    """How many distinct cards the engine automates fully, partly or not at all."""
+    from deckhub.importers.catalogue import load_catalogue
+
+    spec, engine = _engine(game_slug)
+    report = engine.coverage(load_catalogue(spec.slug))
+    if as_json:
+        click.echo(json.dumps(report))
+        return
+    total = report["cards"] or 1
+
+    def share(n: int) -> str:
+        return f"{n} ({100 * n / total:.0f}%)"
+
+    click.echo(f"{spec.name}: {report['cards']} distinct cards")
+    click.echo(f"  fully automated: {share(report['full'])} (of which {report['vanilla']} have no rules text)")
+    click.echo(f"  partly automated: {share(report['partial'])}")
+    click.echo(f"  not automated: {share(report['none'])}")
+    if "abilities" in report:
+        a = report["abilities"]
+        click.echo(f"  abilities: {a.get('automated', 0)} automated, {a.get('no_effect', 0)} with no effect against "
+                   f"the dummy, {a.get('manual', 0)} left to manual moves")
+    if report["top_unautomated"]:
+        click.echo("most common unautomated phrases:")
+        for item in report["top_unautomated"][:top]:
+            click.echo(f"  {item['cards']:4d}  {item['phrase']}")
+    for note in report.get("notes", ()):
+        click.echo(f"note: {note}")
