@@ -1,0 +1,132 @@
+"""`deckhub collection import|export`: a user's collection as CSV, from the command line.
+
+    deckhub collection import --user NAME [--dry-run] [--game SLUG] FILE.csv
+    deckhub collection export --user NAME [--game SLUG] FILE.csv      (FILE may be `-`)
+
+Import checks every row exactly as the web page does and writes the file in one transaction.
+Exit status: 0 ok, 1 rows rejected (each reported as `FILE:LINE: problem` on standard error;
+nothing written), 2 the file cannot be read (not UTF-8, broken CSV, no usable header), the user
+does not exist, or the output cannot be written.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from deckhub.games import game_slugs
+
+EXIT_OK, EXIT_REJECTED, EXIT_UNREADABLE = 0, 1, 2
+
+
+def _open(username: str):
+    """The site's database (as `deckhub serve` uses it) and the named user, or exit 2."""
+    from deckhub import models
+    from deckhub.cli import open_app
+    from deckhub.db import database
+
+    open_app()
+    database.connect(reuse_if_open=True)
+    user = models.User.get_or_none(models.User.username ** username.strip())
+    if user is None:
+        click.echo(f"error: there is no user named {username!r} (create one with `deckhub user add`)", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    return user
+
+
+def _close() -> None:
+    from deckhub.db import database
+    if not database.is_closed():
+        database.close()
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        click.echo(f"{path}: cannot be read: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+
+
+@click.group("collection")
+def collection() -> None:
+    """Import and export a user's collection as CSV."""
+
+
+@collection.command("import")
+@click.option("--user", "username", required=True, help="Whose collection to change.")
+@click.option("--dry-run", is_flag=True, help="Check the file and show what would change; write nothing.")
+@click.option("--game", type=click.Choice(game_slugs()), default=None,
+              help="The game of rows without a game column; rows of another game are refused.")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+def import_command(username: str, dry_run: bool, game: str | None, file: str) -> None:
+    """Set quantities from a CSV file (columns: game,set,number,name,version,quantity,foil_quantity,
+    want_quantity,trade_quantity). Each row sets its printing's quantities; cards not in the file
+    are left alone. All rows are checked first; if any has a problem nothing is written."""
+    from deckhub import collection as service
+    from deckhub.importers.collection_csv import CollectionFileError
+
+    data = _read(file)
+    name = "<stdin>" if file == "-" else file
+    user = _open(username)
+    try:
+        try:
+            preview = service.preview_import(user, data, game)
+        except CollectionFileError as exc:
+            click.echo(f"{name}: {exc}", err=True)
+            sys.exit(EXIT_UNREADABLE)
+        for warning in preview.plan.warnings:
+            click.echo(f"{name}: warning: {warning}", err=True)
+        for row in preview.plan.problem_rows:
+            for problem in row.problems:
+                click.echo(f"{name}:{row.row.line}: {problem.kind}: {problem}", err=True)
+        summary = (f"{len(preview.rows)} rows, {len(preview.plan.targets)} printings, "
+                   f"{preview.changed_count} to change ({preview.new_count} new)")
+        if not preview.ok:
+            click.echo(f"{name}: {preview.problem_count} rows rejected; nothing was imported ({summary})", err=True)
+            sys.exit(EXIT_REJECTED)
+        if dry_run:
+            for row in preview.rows:
+                change = preview.change_for(row)
+                if change and change.changed:
+                    click.echo(f"{name}:{row.row.line}: {preview.label(row)}: {change.describe()}")
+            click.echo(f"dry run: {summary}; nothing was written")
+            return
+        try:
+            result = service.commit_import(user, data, game)
+        except service.ImportRejected as exc:  # the catalogue changed between the check and the write
+            click.echo(f"{name}: {exc}", err=True)
+            sys.exit(EXIT_REJECTED)
+        click.echo(f"imported {name} for {user.username}: {result.rows} rows, {result.printings} printings, "
+                   f"{result.changed} changed ({result.seconds:.2f} s)")
+    finally:
+        _close()
+
+
+@collection.command("export")
+@click.option("--user", "username", required=True, help="Whose collection to export.")
+@click.option("--game", type=click.Choice(game_slugs()), default=None, help="Only this game's cards.")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
+def export_command(username: str, game: str | None, file: str) -> None:
+    """Write the collection as CSV (`-` for standard output); `collection import` reads it back exactly."""
+    from deckhub import collection as service
+
+    user = _open(username)
+    try:
+        rows = service.export_rows(user, game)
+    finally:
+        _close()
+    if file == "-":
+        sys.stdout.write(service.write_collection_csv(rows, bom=False))
+        sys.stdout.flush()
+        return
+    try:
+        with open(file, "w", encoding="utf-8", newline="") as fh:
+            fh.write(service.write_collection_csv(rows, bom=True))
+    except OSError as exc:
+        click.echo(f"{file}: cannot be written: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    click.echo(f"exported {len(rows)} rows of {user.username}'s collection to {file}", err=True)
