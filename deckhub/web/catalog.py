@@ -6,8 +6,9 @@ searching and listing are `deckhub.core.search` functions, so the views only par
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
-from flask import Blueprint, abort, current_app, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from deckhub.catalogue_store import get_catalogue
@@ -88,9 +89,11 @@ def search():
         spec = catalogue = choices = None
         unplaced = False
         req = core_search.parse_request(None, None, request.args, page_size, MAX_PER_PAGE)
-        result = (core_search.run_search_all([(g, get_catalogue(g.slug)) for g in all_games()], req)
+        catalogues = {game.slug: get_catalogue(game.slug) for game in all_games()}
+        result = (core_search.run_search_all([(game, catalogues[game.slug]) for game in all_games()], req)
                   if req.q else None)
-    catalogues = {} if catalogue else {g.slug: get_catalogue(g.slug) for g in all_games()}
+    if catalogue:
+        catalogues = {spec.slug: catalogue}
     return render_template("catalog/search.html", game=spec, catalogue=catalogue, catalogues=catalogues, req=req,
                            result=result, choices=choices, unplaced=unplaced, UNKNOWN_SET=core_search.UNKNOWN_SET)
 
@@ -135,8 +138,12 @@ def url_with(**changes) -> str:
 
 @bp.app_template_global()
 def card_url(card) -> str:
-    """The card page of a `core.cards.Card`."""
-    return url_for("catalog.card", slug=card.game, key=card.key)
+    """The card page of a `core.cards.Card` (cheap enough to call for every row of a long list)."""
+    prefixes = g.setdefault("_card_url_prefixes", {})
+    prefix = prefixes.get(card.game)
+    if prefix is None:
+        prefix = prefixes[card.game] = url_for("catalog.card", slug=card.game, key="~")[:-1]
+    return prefix + quote(card.key, safe="/")
 
 
 @bp.app_template_global()
