@@ -207,3 +207,14 @@ def test_pages_need_nothing_the_content_security_policy_blocks(client):
     css = client.get("/assets/catalog.css")
     assert css.status_code == 200 and css.mimetype == "text/css" and "dl.facts" in css.get_data(as_text=True)
     assert client.get("/assets/catalog.css", headers={"If-None-Match": css.headers["ETag"]}).status_code == 304
+
+
+@pytest.mark.parametrize("url", [
+    "/cards?game=kaijudo&q=%00", "/cards?q=%00%ff", "/cards?game=kaijudo&q=" + "a" * 5000,
+    "/cards?game=kaijudo&level=1&level=abc&civilizations=&civilizations=Light", "/cards?game=&q=!!!",
+    "/cards?game=kaijudo&page=99999999999999999999", "/cards?game=kaijudo&in_text=1&q=%E2%80%94",
+    "/games/kaijudo/sets/%00", "/games/kaijudo/cards/%00", "/games/kaijudo/cards/a/b/c", "/games/%F0%9F%83%8F",
+    "/api/cards?game=kaijudo&q=%00", "/api/cards/kaijudo/%00", "/api/cards?game=kaijudo&per_page=-1",
+])
+def test_odd_input_never_breaks_a_page(client, url):
+    assert client.get(url).status_code in (200, 400, 404)

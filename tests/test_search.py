@@ -157,3 +157,22 @@ def test_every_game_searches_and_filters_by_each_field(game):
         else:
             for value in filter_choices(catalogue, game).get(f.key, [])[:3]:
                 assert search_cards(catalogue, game, "", {f.key: value})
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_KAIJUDO = (load_catalogue("kaijudo"), get_game("kaijudo"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(q=st.text(max_size=40), args=st.dictionaries(
+    st.sampled_from(["level", "level_min", "level_max", "power_value_max", "civilizations", "race", "set", "type",
+                     "in_text", "page", "per_page", "q"]),
+    st.one_of(st.text(max_size=12), st.integers(-10**15, 10**15).map(str)), max_size=5))
+def test_any_query_and_any_arguments_give_results_or_notices_never_an_exception(q, args):
+    catalogue, game = _KAIJUDO
+    for card in search_cards(catalogue, game, q)[:5]:
+        assert card.key in catalogue.cards
+    req = parse_request(game, catalogue, args)
+    page = run_search(game, catalogue, req)
+    assert page.total >= len(page.cards) and 1 <= req.page <= page.pages
