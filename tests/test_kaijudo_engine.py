@@ -457,3 +457,26 @@ def test_coverage_command_reports_the_real_numbers():
     text = runner.invoke(coverage_command, ["--game", "kaijudo"]).output
     assert f"fully automated: {data['full']}" in text and f"not automated: {data['none']}" in text
     assert "1136 distinct cards" in text
+
+
+def test_direct_rule_check_agrees_with_the_listed_actions():
+    """`check_rule` (the fast path apply_action uses) accepts exactly what `legal_actions` lists."""
+    import random
+
+    name, deck = get_engine("kaijudo").decks()[1]
+    for seed in range(6):
+        state = new_game("kaijudo", deck, CAT, seed, {})
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.pending is None:
+                listed = state.legal_actions(manual=False)
+                n = len(state.cards)
+                candidates = [{"kind": "next"}, {"kind": "next", "card": 0}, {"kind": "attack", "card": True}]
+                for iid in range(n):
+                    candidates += [{"kind": k, "card": iid} for k in ("charge", "summon", "cast", "attack")]
+                    candidates.append({"kind": "summon", "card": iid, "onto": [0]})
+                candidates += [a for a in listed if "onto" in a]
+                candidates += [dict(a, onto=list(reversed(a["onto"]))) for a in listed if len(a.get("onto", ())) == 2]
+                for action in candidates:
+                    assert (action in listed and not any(v is True for v in action.values())) == (state.check_rule(action) is None), action
+            state.apply_action(rng.choice(state.legal_actions(manual=False)))

@@ -342,6 +342,13 @@ class State:
     def explain_illegal(self, action: Action) -> str:
         return f"{action.get('kind')!r} is not a legal action now (phase: {self.phase or 'setup'})"
 
+    def check_rule(self, action: Action) -> str | None:
+        """None when a rules action (no choice pending) is legal now, else the reason. The default
+        looks it up in `rule_actions()`; an engine may answer directly (faster), but must agree."""
+        if action in self._rules_now():
+            return None
+        return self.explain_illegal(action)
+
     def describe(self, action: Action) -> str:
         return action.get("kind", "?")
 
@@ -495,9 +502,13 @@ class State:
         if kind.startswith("manual.") or kind == "concede":
             self._apply_manual(action)
         else:
-            legal = self._rules_now()
-            if action not in legal:
-                raise IllegalAction(self._why_illegal(action), action)
+            if self.pending is not None or kind == "choose" or kind == "decline":
+                if action not in self._rules_now():
+                    raise IllegalAction(self._why_illegal(action), action)
+            else:
+                reason = self.check_rule(action)
+                if reason is not None:
+                    raise IllegalAction(reason, action)
             self._legal = None
             if kind == "choose" or kind == "decline":
                 choice = self.pending

@@ -24,6 +24,30 @@ PHASE_LABELS = {"mana": "End the mana phase", "main": "Go to the attack phase", 
 _CIV_NAMES = {"light": "Light", "water": "Water", "darkness": "Darkness", "fire": "Fire", "nature": "Nature"}
 
 
+_DECKS: dict[tuple, tuple] = {}
+
+
+def _compiled_deck(entries: dict[str, int], catalogue) -> list[tuple]:
+    """(card, program, name) per copy of a deck section, cached: dealing a game only shuffles."""
+    key = (id(catalogue), tuple(entries.items()))
+    cached = _DECKS.get(key)
+    if cached is not None and cached[0] is catalogue:  # (the catalogue is kept, so its id stays its own)
+        return cached[1]
+    if True:
+        found = []
+        for card_key, qty in entries.items():
+            card = catalogue.get(card_key)
+            if card is None:
+                raise EngineError(f"card {card_key!r} is not in the Kaijudo catalogue")
+            found.extend([(card, compile_card(card), card.display_name)] * qty)
+        if not found:
+            raise EngineError("the deck has no cards in its Deck section")
+        if len(_DECKS) > 512:
+            _DECKS.clear()
+        _DECKS[key] = (catalogue, found)
+    return found
+
+
 class KaijudoState(State):
     ZONES = (
         ZoneSpec("deck", "Deck", hidden=True),
@@ -40,19 +64,17 @@ class KaijudoState(State):
     # -- setup (Kaijudo 3) ---------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
         section = "Deck" if "Deck" in deck.sections or len(deck.sections) != 1 else next(iter(deck.sections))
-        try:
-            cards = deck.expand(section, catalogue)
-        except KeyError as exc:
-            raise EngineError(f"card {exc.args[0]!r} is not in the Kaijudo catalogue") from None
-        if not cards:
-            raise EngineError("the deck has no cards in its Deck section")
-        self.rng.shuffle(cards)  # shuffle first, then number the instances: an id tells nothing
-        self.progs: list[Program] = []
-        self.names: list[str] = []
-        for card in cards:
-            self.new_instance(card, "deck")
-            self.progs.append(compile_card(card))
-            self.names.append(card.display_name)
+        base = _compiled_deck(deck.sections.get(section, {}), catalogue)
+        order = list(range(len(base)))
+        self.rng.shuffle(order)  # shuffle first, then number the instances: an id tells nothing
+        cards = [base[i] for i in order]
+        n = len(cards)
+        self.cards = [c for c, _, _ in cards]
+        self.progs: list[Program] = [p for _, p, _ in cards]
+        self.names: list[str] = [name for _, _, name in cards]
+        self.where = ["deck"] * n
+        self.zones["deck"] = list(range(n))
+        self.granters = 0
         n = len(cards)
         self.tapped = [False] * n
         self.entered = [-1] * n
@@ -66,10 +88,12 @@ class KaijudoState(State):
         self.first = bool(self.options["first"])
         self.turn_limit = int(self.options["turn_limit"])
         deck_ids = self.zones["deck"]
-        for _ in range(min(5, len(deck_ids))):
-            self.move(deck_ids[-1], "shields")
-        for _ in range(min(5, len(deck_ids))):
-            self.move(deck_ids[-1], "hand")
+        for zone in ("shields", "hand"):  # 5 shields from the top, then a hand of 5 (Kaijudo 3)
+            dealt = deck_ids[-5:][::-1]
+            del deck_ids[-5:]
+            self.zones[zone] = dealt
+            for i in dealt:
+                self.where[i] = zone
         self.note(f"shuffled {n} cards, set 5 shields, drew {len(self.zones['hand'])}; you go {'first' if self.first else 'second'}")
         self.push((("begin_turn",),))
 
@@ -84,9 +108,17 @@ class KaijudoState(State):
 
     # -- queries --------------------------------------------------------------------------------
     def creatures(self) -> list[int]:
-        """Your creatures: the battle zone without the cards beneath evolution creatures."""
+        """Your creatures: the battle zone without the cards beneath evolution creatures (a new list)."""
         beneath = self.beneath
+        if not beneath:
+            return self.zones["battle"].copy()
         return [i for i in self.zones["battle"] if i not in beneath]
+
+    def move(self, iid: int, to: str, bottom: bool = False) -> None:
+        src = self.where[iid]
+        State.move(self, iid, to, bottom)
+        if self.progs[iid].grants:  # how many cards granting abilities are in play (a cheap "none" test)
+            self.granters += (to == "battle") - (src == "battle")
 
     def unlocked(self) -> set[str]:
         """Civilizations with a card in the mana zone (Kaijudo 5)."""
@@ -137,7 +169,7 @@ class KaijudoState(State):
             for k, value in items:
                 if k == kind and self._cond(iid, cond):
                     found.append(value)
-        if kind == "power":
+        if kind == "power" or not self.granters:
             return found
         progs = self.progs
         for t in self.zones["battle"]:
@@ -182,6 +214,8 @@ class KaijudoState(State):
     def breaks(self, iid: int) -> int:
         """Shields this creature breaks: its best Breaker, plus any "additional shield" (Kaijudo 10D, 12)."""
         prog = self.progs[iid]
+        if not self.granters and not prog.cond_breakers and not prog.cond_self and iid not in self.boosts:
+            return prog.breaker
         best = max([prog.breaker] + [v for k, v in self.boosts.get(iid, ()) if k == "breaker"]
                    + self.statics(iid, "breaker"))
         if prog.cond_breakers:
@@ -192,8 +226,9 @@ class KaijudoState(State):
     def sick(self, iid: int) -> bool:
         """Entered this turn and may not attack yet (Kaijudo 8: evolution creatures and Fast Attack may)."""
         prog = self.progs[iid]
-        return (self.entered[iid] == self.turn and prog.evolution is None and not prog.fast
-                and not self._boost(iid, "fast") and not self.statics(iid, "fast"))
+        if self.entered[iid] != self.turn or prog.evolution is not None or prog.fast:
+            return False
+        return not self._boost(iid, "fast") and not self.statics(iid, "fast")
 
     def attack_block(self, iid: int) -> str | None:
         """Why this creature cannot attack the dummy now, or None when it can."""
@@ -251,11 +286,12 @@ class KaijudoState(State):
                 unlocked = self.unlocked()
                 have = self.untapped_mana()
                 progs = self.progs
+                reducing = any(progs[t].cost_mods for t in self.zones["battle"])
                 for i in hand:
                     prog = progs[i]
-                    if prog.level > have and not any(progs[t].cost_mods for t in self.zones["battle"]):
+                    if prog.level > have and not reducing:
                         continue
-                    if any(c not in unlocked for c in prog.civs) or self.cost(i) > have:
+                    if any(c not in unlocked for c in prog.civs) or (reducing and self.cost(i) > have):
                         continue
                     if not prog.creature:
                         actions.append({"kind": "cast", "card": i})
@@ -279,46 +315,55 @@ class KaijudoState(State):
         return None
 
     def explain_illegal(self, action: Action) -> str:
+        return self.check_rule(action) or f"{action.get('kind')!r} is not a legal action now"
+
+    def check_rule(self, action: Action) -> str | None:
+        """None when the rules action is legal now, else why not. Agrees with `rule_actions`
+        (tests/test_kaijudo_engine.py checks it), without building the list."""
         kind = action.get("kind")
+        if kind == "next":
+            if len(action) != 1:
+                return "next takes no other field"
+            if self.phase == "attack":
+                must = self._must_attack()
+                if must is not None:
+                    return f"{self.names[must]} attacks each turn if able: attack with it first"
+            return None if self.phase in ("mana", "main", "attack") else f"the {self.phase} phase ends by itself"
+        if kind not in ("charge", "summon", "cast", "attack"):
+            return f"unknown action kind {kind!r} (Kaijudo actions: attack, cast, charge, next, summon; choose, decline and manual.*)"
         card = action.get("card")
-        known = {"charge", "summon", "cast", "attack", "next"}
-        if kind not in known:
-            return f"unknown action kind {kind!r} (Kaijudo actions: {', '.join(sorted(known))}, choose, decline and manual.*)"
-        if kind != "next":
-            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(self.cards):
-                return f"there is no card #{card!r} in this game"
-            extra = set(action) - {"kind", "card", "onto"}
-            if extra:
-                return f"{kind} takes no field {', '.join(sorted(extra))}"
+        if card.__class__ is not int or not 0 <= card < len(self.cards):
+            return f"there is no card #{card!r} in this game"
+        if len(action) != 2 and (kind != "summon" or len(action) != 3 or "onto" not in action):
+            extra = sorted(set(action) - {"kind", "card"})
+            return f"{kind} takes no field {', '.join(map(repr, extra))}"
         if kind == "charge":
             if self.phase != "mana":
                 return f"mana is charged only in the mana phase (now: {self.phase}) (Kaijudo 10B)"
             if self.charged:
                 return "you have already charged mana this turn (Kaijudo 10B: once a turn)"
-            return f"{self.name_of(card)} is not in your hand"
-        if kind in ("summon", "cast"):
-            block = self.cast_block(card)
-            if block:
-                return block
-            prog = self.progs[card]
-            if kind == "cast" and prog.creature:
-                return f"{self.names[card]} is a creature: summon it"
-            if kind == "summon" and not prog.creature:
-                return f"{self.names[card]} is a spell: cast it"
-            if prog.evolution is not None:
-                return (f"{self.names[card]} must go onto one of: "
-                        f"{'; '.join(' + '.join(self.names[b] + f' (#{b})' for b in bases) for bases in self.evolution_bases(card))}"
-                        " (give \"onto\": [ids])")
-            return f"{self.names[card]} is not an evolution creature: give no \"onto\""
+            return None if self.where[card] == "hand" else f"{self.name_of(card)} is not in your hand"
         if kind == "attack":
             if self.phase != "attack":
                 return f"creatures attack in the attack phase (now: {self.phase}) (Kaijudo 10D)"
-            return self.attack_block(card) or "that attack is not possible"
-        if kind == "next":
-            must = self._must_attack()
-            if must is not None:
-                return f"{self.names[must]} attacks each turn if able: attack with it first"
-        return f"{kind!r} is not a legal action now"
+            return self.attack_block(card)
+        block = self.cast_block(card)
+        if block:
+            return block
+        prog = self.progs[card]
+        if kind == "cast":
+            return f"{self.names[card]} is a creature: summon it" if prog.creature else None
+        if not prog.creature:
+            return f"{self.names[card]} is a spell: cast it"
+        onto = action.get("onto")
+        if prog.evolution is None:
+            return None if onto is None else f"{self.names[card]} is not an evolution creature: give no \"onto\""
+        bases = self.evolution_bases(card)
+        if onto in bases and all(b.__class__ is int for b in onto):
+            return None
+        return (f"{self.names[card]} must go onto one of: "
+                f"{'; '.join(' + '.join(self.names[b] + f' (#{b})' for b in pair) for pair in bases)}"
+                " (give \"onto\": [ids])")
 
     def apply_rule(self, action: Action) -> None:
         kind = action["kind"]
@@ -521,9 +566,13 @@ class KaijudoState(State):
         self.untap_used.clear()
         self.attacked.clear()
         self.note(f"turn {self.turn} begins")
-        ops = [(("untap_all",), None), (("turn_draw",), None), (("phase", "mana"), None)]
         starts = [(self.progs[t].triggers["start_turn"], t) for t in self.creatures() if "start_turn" in self.progs[t].triggers]
-        self.push([o for o, _ in ops])
+        if not starts:  # the usual case, without a trip through the queue: untap, draw (Kaijudo 10A)
+            self._op_untap_all(op, source)
+            self._op_turn_draw(op, source)
+            self.phase = "mana"
+            return
+        self.push((("untap_all",), ("turn_draw",), ("phase", "mana")))
         for t_ops, t in reversed(starts):
             self.push(t_ops, t)
 
@@ -1037,60 +1086,73 @@ def _choice_value(state: KaijudoState, choice: Choice, value: Any) -> float:
     return 0
 
 
+def _answer(state: KaijudoState, choice: Choice) -> Action:
+    op = choice.op
+    kind = op[0]
+    deck_left = len(state.zones["deck"])
+    if kind == "peek_bottom":
+        return {"kind": "choose", "option": "yes"} if card_value(state, state.zones["deck"][-1]) < 8 else {"kind": "decline"}
+    if kind in ("may", "unleash"):
+        if kind == "may" and deck_left <= 3 and any(o[0] in ("draw", "pick") for o in op[2]):
+            return {"kind": "decline"}
+        if kind == "may":
+            return {"kind": "choose", "option": "yes"}
+    if kind == "pick" and choice.optional and op[2] == "discard" and deck_left <= 3:
+        return {"kind": "decline"}
+    if kind == "bounce" and choice.optional:
+        return {"kind": "decline"}
+    best = max(choice.options, key=lambda o: _choice_value(state, choice, o[0]))
+    return {"kind": "choose", "option": best[0]}
+
+
 def policy(state: KaijudoState) -> Action:
-    """A greedy goldfish player: charge for colours and curve, play the biggest threats, attack with all."""
-    actions = state.legal_actions(manual=False)
+    """A greedy goldfish player: charge for colours and curve, play the biggest threats, attack with
+    the biggest breakers first. It reads the state directly (no list of actions is built)."""
     choice = state.pending
     if choice is not None:
-        if choice.op[0] in ("may", "peek_bottom", "unleash") or (choice.op[0] == "pick" and choice.optional):
-            deck_left = len(state.zones["deck"])
-            if choice.op[0] == "peek_bottom":
-                top = state.zones["deck"][-1]
-                return actions[0] if card_value(state, top) < 8 else {"kind": "decline"}
-            if choice.op[0] == "pick" and choice.op[2] == "discard" and deck_left <= 3:
-                return {"kind": "decline"}
-            if choice.op[0] == "may" and deck_left <= 3 and any(o[0] in ("draw", "pick") for o in choice.op[2]):
-                return {"kind": "decline"}
-            if choice.op[0] != "pick":
-                return actions[0]
-        best = max((a for a in actions if a["kind"] == "choose"),
-                   key=lambda a: _choice_value(state, choice, a["option"]), default=None)
-        if best is None or (choice.optional and choice.op[0] == "bounce"):
-            return {"kind": "decline"} if choice.optional else actions[0]
-        return best
+        return _answer(state, choice)
     phase = state.phase
     if phase == "mana":
         hand = state.zones["hand"]
         mana = len(state.zones["mana"])
-        if len(actions) > 1 and (mana < 7 or len(hand) >= 3):
+        if hand and not state.charged and (mana < 7 or len(hand) >= 3):
             unlocked = state.unlocked()
-            return max(actions[:-1], key=lambda a: _charge_score(state, a["card"], unlocked, mana))
-        return actions[-1]
-    if phase == "main":
-        best, best_value = None, 0
-        for a in actions:
-            if a["kind"] == "next":
-                continue
-            iid = a["card"]
-            prog = state.progs[iid]
-            if a["kind"] == "cast":
-                if not prog.spell or not prog.useful:
+            return {"kind": "charge", "card": max(hand, key=lambda i: _charge_score(state, i, unlocked, mana))}
+    elif phase == "main":
+        hand = state.zones["hand"]
+        if hand:
+            unlocked = state.unlocked()
+            have = state.untapped_mana()
+            best, best_value = None, 0
+            for iid in hand:
+                prog = state.progs[iid]
+                if any(c not in unlocked for c in prog.civs) or state.cost(iid) > have:
                     continue
-                value = 5 + prog.level
-            else:
+                if not prog.creature:
+                    if prog.spell and prog.useful and 5 + prog.level > best_value:
+                        best, best_value = {"kind": "cast", "card": iid}, 5 + prog.level
+                    continue
                 value = card_value(state, iid) + state.cost(iid)
-                onto = a.get("onto")
-                if onto:
-                    value += sum(8 if state.sick(b) or state.attack_block(b) else -card_value(state, b) // 4 for b in onto)
-            if value > best_value:
-                best, best_value = a, value
-        return best or actions[-1]
-    if phase == "attack":
-        attacks = [a for a in actions if a["kind"] == "attack"]
-        if attacks:
-            return max(attacks, key=lambda a: state.breaks(a["card"]))
-        return actions[-1]
-    return actions[-1]
+                if prog.evolution is None:
+                    if value > best_value:
+                        best, best_value = {"kind": "summon", "card": iid}, value
+                    continue
+                for onto in state.evolution_bases(iid):
+                    v = value + sum(8 if state.sick(b) or state.attack_block(b) else -card_value(state, b) // 4 for b in onto)
+                    if v > best_value:
+                        best, best_value = {"kind": "summon", "card": iid, "onto": onto}, v
+            if best is not None:
+                return best
+    elif phase == "attack":
+        best, most = None, 0
+        for iid in state.creatures():
+            if state.attack_block(iid) is None:
+                breaks = state.breaks(iid)
+                if breaks > most:
+                    best, most = iid, breaks
+        if best is not None:
+            return {"kind": "attack", "card": best}
+    return {"kind": "next"}
 
 
 ENGINE = Engine(
