@@ -12,7 +12,6 @@ its Neopets). The first check of a deck fills the per-card cache; it is timed se
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path

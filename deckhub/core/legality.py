@@ -32,6 +32,14 @@ ERROR, WARNING, UNVERIFIED = "error", "warning", "unverified"
 SEVERITIES = (ERROR, WARNING, UNVERIFIED)
 
 
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_copy(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """One problem with a deck, as the issue's JSON: rule, severity, section, message, cards, expected, actual.
@@ -50,9 +58,10 @@ class Violation:
     keys: tuple[str, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
+        # copies of expected/actual: a Violation may be shared (worded once per catalogue and format)
         return {"rule": self.rule, "severity": self.severity, "section": self.section,
                 "message": self.message, "cards": list(self.cards),
-                "expected": self.expected, "actual": self.actual}
+                "expected": _copy(self.expected), "actual": _copy(self.actual)}
 
 
 @dataclass
