@@ -327,6 +327,64 @@ def test_spell_resolves_then_goes_to_the_discard_pile():
 
 # --- card text automation --------------------------------------------------------------------
 
+def test_may_draw_then_discard_is_a_choice_resolved_in_order():
+    """Tide Seer: "When this creature enters the battle zone, you may draw a card. If you do, discard a card." """
+    state = game({"tide-seer": 6, "toothed-grubling": 34})
+    seer = put(state, "tide-seer", "hand")
+    mana(state, "tide-seer", 2)
+    to_phase(state, "main")
+    hand = len(state.zones["hand"])
+    step(state, "summon", card=seer)
+    assert state.pending.optional and state.view()["pending"]["options"] == [{"value": "yes", "label": "Yes"}]
+    step(state, "choose", option="yes")
+    assert len(state.zones["hand"]) == hand  # summoned one, drew one
+    discard = state.pending.options[0][0]
+    with pytest.raises(IllegalAction, match="must be answered"):
+        step(state, "decline")
+    step(state, "choose", option=discard)
+    assert state.where[discard] == "discard" and state.pending is None
+
+
+def test_search_and_look_effects_move_the_chosen_card():
+    """Crystal Memory (search, then shuffle) and Search the Depths (top 4: one to hand, rest to the bottom)."""
+    state = game({"crystal-memory": 4, "search-the-depths": 4, "logos-scan": 12, "toothed-grubling": 20})
+    memory = put(state, "crystal-memory", "hand")
+    depths = put(state, "search-the-depths", "hand")
+    mana(state, "logos-scan", 4)
+    mana(state, "toothed-grubling", 3)
+    to_phase(state, "main")
+    step(state, "cast", card=memory)
+    labels = {label for _, label in state.pending.options}
+    assert "Logos Scan" in labels and len(labels) == len(state.pending.options)  # one option per distinct card
+    scan = next(v for v, label in state.pending.options if label == "Logos Scan")
+    step(state, "choose", option=scan)
+    assert state.where[scan] == "hand" and state.where[memory] == "discard"
+    top4 = state.zones["deck"][-4:]
+    step(state, "cast", card=depths)
+    assert {v for v, _ in state.pending.options} == set(top4)
+    chosen = top4[0]
+    step(state, "choose", option=chosen)
+    assert state.where[chosen] == "hand"
+    assert set(state.zones["deck"][:3]) == set(top4[1:])  # the rest went to the bottom
+
+
+def test_conditional_grant_gives_fast_attack():
+    """Hyperspeed Dragon: while you have another Armored Dragon, all your Armored Dragons have Fast Attack."""
+    state = game({"hyperspeed-dragon": 4, "moorna-gatling-dragon": 4, "toothed-grubling": 32})
+    hyper = put(state, "hyperspeed-dragon", "hand")
+    moorna = put(state, "moorna-gatling-dragon", "hand")
+    mana(state, "hyperspeed-dragon", 3)
+    mana(state, "toothed-grubling", 9)
+    to_phase(state, "main")
+    step(state, "summon", card=hyper)
+    assert state.sick(hyper)  # alone: no other Armored Dragon yet
+    step(state, "summon", card=moorna)
+    assert not state.sick(hyper) and not state.sick(moorna)
+    to_phase(state, "attack")
+    assert attacks(state) == {hyper, moorna}
+
+
+
 def test_unautomated_text_is_flagged_in_the_view():
     manual = next(c for c in CAT if c.type == "Creature" and compile_card(c).automation == "none")
     state = game({manual.key: 4, "toothed-grubling": 36})

@@ -25,7 +25,9 @@ NOOP = ("noop",)
 _TYPOS = {
     "targer ": "target ", "creautre": "creature", " atacks": " attacks", "each tim ": "each time ",
     "battle field": "battle zone", "quot;": '"', "can’t": "can't", "gains +": "gets +", " get +": " gets +",
-    "end of turn": "end of the turn", "that turn": "the turn",
+    "end of turn": "end of the turn", "that turn": "the turn", "each or your": "each of your",
+    "fast attackattack": "fast attack", "othercreatures": "other creatures", "a apell": "a spell",
+    "tap 1 less mana card": "tap 1 fewer mana cards", "all of your ": "all your ",
 }
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "another": 1}
 
@@ -72,6 +74,7 @@ class Program:
     unleash: tuple = ()  # ops of "Unleash" (put a card from under it into the discard pile when it attacks)
     replace_banish: str | None = None  # "mana" | "hand" | "shields"
     cost_mods: tuple = ()  # ((filter, amount), ...) while in the battle zone: summon matching creatures for less
+    self_cost: tuple = ()  # ((condition, amount), ...): "if ..., tap N fewer mana cards to summon this creature"
     buffs: tuple = ()  # ((filter, amount, others_only), ...) static power for your creatures
     grants: tuple = ()  # ((filter, keyword, value), ...) static keyword grants to your creatures
     cond_breakers: tuple = ()  # ((min_power, breaker), ...)
@@ -219,7 +222,7 @@ def split_abilities(text: str | None) -> list[tuple[str, str, list[str], str]]:
         body = re.sub(r"\s*\([^()]*\)?", "", body).strip()  # reminder text (also an unclosed one)
         body = body.rstrip(")").strip()
         name = ""
-        m = re.match(r"^([^.\-\"]{1,45}?) - (.+)$", body)
+        m = re.match(r"^([^.\"]{1,45}?) - (.+)$", body)
         if m and not m.group(1).startswith("-"):
             name, body = m.group(1).strip(), m.group(2).strip()
             if name in ("evolution", "vortex evolution"):
@@ -288,9 +291,37 @@ def _sentence_ops(s: str) -> tuple | None:
     m = re.fullmatch(r"(?:then )?draw (a|one|two|three|\d+) cards?", s)
     if m:
         return (("draw", _num(m.group(1))),)
-    m = re.fullmatch(r"draw up to (\d+) cards?", s)
+    m = re.fullmatch(r"draw up to (\d+|one|two|three) cards?", s)
     if m:
-        return (("draw_upto", int(m.group(1))),)
+        return (("draw_upto", _num(m.group(1))),)
+    m = re.fullmatch(r"draw another (\d+|one|two|three|a) cards?", s)
+    if m:
+        return (("draw", _num(m.group(1))),)
+    m = re.fullmatch(r"(?:you may )?choose one of your creatures that has less power than this creature and untap it", s)
+    if m:
+        return (("untap", "choose_weaker", ()),)
+    if s in ("you may tap it", "you may tap this creature"):
+        return (("may", "tap it", (("tap_self",),)),)
+    m = re.fullmatch(r"if you have at least (\d+) other (\w+) creatures in (?:your|the) battle zone, (.+)", s)
+    if m:
+        inner = _sentence_ops(m.group(3))
+        if inner is None:
+            return None
+        return (("if", ("count_other", (group_matcher(m.group(2)),), int(m.group(1))), inner),)
+    if s == "you discard a card":
+        return (("pick", "hand", "discard", (), 1, False, ()),)
+    m = re.fullmatch(r"whenever one of your creatures attacks this turn, (.+)", s)
+    if m:
+        inner = effect_ops(m.group(1))
+        if inner is None:
+            return None
+        return (NOOP,) if _is_noop(inner) else (("this_turn", "ally_attack", inner),)
+    if s in ("untap all your creatures at the end of the turn", "at the end of the turn, untap all your creatures"):
+        return (NOOP,)
+    if s in ("untap all your creatures",):
+        return (("untap", "all", ()),)
+    if s == "they get \"blocker\" until the start of your next turn":
+        return (NOOP,)
     m = re.fullmatch(r"(?:then )?put the top (card|\d+ cards?) of your deck into your (mana zone|discard pile|shield zone face down as a new shield)", s)
     if m:
         n = 1 if m.group(1) == "card" else int(m.group(1).split()[0])
@@ -346,7 +377,7 @@ def _sentence_ops(s: str) -> tuple | None:
     m = re.fullmatch(r"(?:then )?put a (creature named .+) from your hand into the battle zone", s)
     if m:
         return (("put_battle", "hand", _filter_from(m.group(1)), 1, False),)
-    m = re.fullmatch(r"(?:then )?return target creature(?: that (?:has power|is level) \d+ or less)? from the battle zone to its owner's hand", s)
+    m = re.fullmatch(r"(?:then )?return target creature(?: that (?:has power|is level) \d+ or less)?(?: from the battle zone)? to its owner's hand", s)
     if m:
         return (("bounce", False),)
     if s == "choose one of your creatures in the battle zone and return it to your hand":
@@ -425,6 +456,9 @@ def _boost_items(text: str) -> tuple | None:
         m = re.fullmatch(r"(?:gets? |gains? |has )?\"powerful attack \+(\d+)\"", part)
         if m:
             items.append(("powerful_attack", int(m.group(1))))
+            continue
+        if re.fullmatch(r"(?:can't be blocked(?: this turn)?|have \"slayer\"|has \"slayer\")", part):
+            items.append(("noop", 0))
             continue
         if re.fullmatch(r"(?:can )?attack untapped creatures(?: this turn)?(?: as though they were tapped)?", part):
             items.append(("noop", 0))
@@ -525,8 +559,11 @@ def effect_ops(body: str) -> tuple | None:
         return ()
     special = [
         (r"you may draw a card\. if you do, discard a card", lambda m: _may((("draw", 1), ("pick", "hand", "discard", (), 1, False, ())), "draw a card, then discard a card")),
-        (r"you may discard a card\. if you do, draw a card", lambda m: (("pick", "hand", "discard", (), 1, True, (("draw", 1),)),)),
+        (r"you may discard a card\. if you do, draw (a|one|two|three|\d+) cards?", lambda m: (("pick", "hand", "discard", (), 1, True, (("draw", _num(m.group(1))),)),)),
+        (r"each of your creatures gets \+(\d+) power until the end of the turn\. while attacking, those creatures can attack untapped creatures this turn", lambda m: (("boost", "all", (("power", int(m.group(1))),)),)),
         (r"you may discard a card\. if you do, banish target enemy creature", lambda m: (NOOP,)),
+        (r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck\. then draw a card", lambda m: (("peek_bottom",), ("draw", 1))),
+        (r"look at the top card of your deck\. put that card into your hand or into your mana zone", lambda m: (("look", 1, (("hand", (), 1, True),), "mana"),)),
         (r"draw (\d+|a|one|two|three) cards?(?:,|\.) then discard (a|one|two|\d+) cards?", lambda m: (("draw", _num(m.group(1))), ("pick", "hand", "discard", (), _num(m.group(2)), False, ()))),
         (r"you may choose one of your shields and put it into your hand\. if you do, put a card from your hand into your shield zone (face )?down as a? ?new shield", lambda m: (("pick", "shields", "hand", (), 1, True, (("pick", "hand", "shields", (), 1, False, ()),)),)),
     ]
@@ -581,12 +618,13 @@ _NO_EFFECT_STATIC = [re.compile(p) for p in (
     r"^(each of )?your (\w+ )?creatures can't be blocked",
     r"^this creature gets \+\d+ power for each tapped enemy creature",
     r"^while battling a creature",
+    r"^while being attacked",
 )]
 
 _TRIGGERS = [
     (re.compile(r"^when(?:ever)? this creature enters the battle zone (?:and|or) whenever it attacks, (.+)$"), ("etb", "attack")),
     (re.compile(r"^when(?:ever)? this creature enters the battle zone, (.+)$"), ("etb",)),
-    (re.compile(r"^when(?:ever)? this creature attacks, (.+)$"), ("attack",)),
+    (re.compile(r"^when(?:ever)? this creature attacks(?: and isn't blocked)?, (.+)$"), ("attack",)),
     (re.compile(r"^when(?:ever)? this creature is banished, (.+)$"), ("banished",)),
     (re.compile(r"^at the end of (?:each of your turns|your turn|the turn|each turn|this turn), (.+)$"), ("end_turn",)),
     (re.compile(r"^at the start of (?:each of your turns|your turn|each turn), (.+)$"), ("start_turn",)),
@@ -669,9 +707,19 @@ def _classify_static(prog: Program, body: str) -> str | None:
     if m:
         prog.grants += (((("other", True),), "powerful_attack", int(m.group(1))),)
         return AUTO
-    m = re.fullmatch(r"you tap (\d+) less mana cards? to summon (\w+)", body)
+    m = re.fullmatch(r"you tap (\d+) (?:less|fewer) mana cards? to summon (\w+(?: creatures)?)", body)
     if m:
         prog.cost_mods += (((("creature", True), group_matcher(m.group(2))), int(m.group(1))),)
+        return AUTO
+    m = re.fullmatch(r"if (.+?), tap (\d+) fewer mana cards to summon this creature", body)
+    if m:
+        cond = _cost_condition(m.group(1))
+        if cond is not None:
+            prog.self_cost += ((cond, int(m.group(2))),)
+            return AUTO
+    m = re.fullmatch(r"for each (\w+) creature you have in your discard pile, tap 1 fewer mana cards? to summon this creature", body)
+    if m:
+        prog.self_cost += ((("per", "discard", (("creature", True), group_matcher(m.group(1)))), 1),)
         return AUTO
     m = re.fullmatch(r"at the end of (?:each of your turns|your turn|each turn), untap (this creature|all your creatures|all your (\w+) creatures)", body)
     if m:
@@ -688,9 +736,21 @@ def _classify_static(prog: Program, body: str) -> str | None:
     for pattern in _NO_EFFECT_STATIC:
         if pattern.search(body):
             return NO_EFFECT
+    m = re.fullmatch(r"each time one of your (.+?) would be banished, (?:put it into your (mana zone)|return it to your (hand)) instead", body)
+    if m:
+        filt = _group_filter(m.group(1))
+        if filt is not None:
+            prog.grants += ((filt, "replace_banish", "mana" if m.group(2) else "hand"),)
+            return AUTO
+    cond = None
+    m = re.fullmatch(r"while (.+?), ((?:all|each) (?:of )?your .+)", body)
+    if m and _condition(m.group(1)) is not None:
+        cond, body = _condition(m.group(1)), m.group(2)
     m = re.fullmatch(r"(?:all|each) (?:of )?your (other )?(.+?) (?:have|has|gets?|get) (.+)", body)
     if m:
         filt = _group_filter(m.group(2))
+        if filt is not None and cond is not None:
+            filt = filt + (("cond", cond),)
         items = _boost_items(m.group(3))
         if filt is not None and items is not None:
             if m.group(1):
@@ -699,7 +759,7 @@ def _classify_static(prog: Program, body: str) -> str | None:
             if not real:
                 return NO_EFFECT
             for kind, value in real:
-                if kind == "power":
+                if kind == "power" and cond is None:
                     others = any(p == ("other", True) for p in filt)
                     prog.buffs += ((tuple(p for p in filt if p[0] != "other"), value, others),)
                 else:
@@ -740,6 +800,22 @@ def _group_filter(text: str) -> tuple | None:
     if matcher != ("any", True):
         filt.append(matcher)
     return tuple(filt)
+
+
+def _cost_condition(text: str) -> tuple | None:
+    """"you have 2 or more spells in your discard pile", "your opponent has 2 or fewer shields" ..."""
+    m = re.fullmatch(r"you have (\d+) or more (creatures|spells|cards) in your (discard pile|battle zone|mana zone)", text)
+    if m:
+        zone = {"discard pile": "discard", "battle zone": "battle", "mana zone": "mana"}[m.group(3)]
+        return ("at_least", zone, _filter_from(m.group(2)), int(m.group(1)))
+    m = re.fullmatch(r"you have (\d+) or more creatures in the battle zone(?: that have \"(\w+)\")?", text)
+    if m:
+        filt = (("creature", True),) + ((("has", m.group(2)),) if m.group(2) else ())
+        return ("at_least", "battle", filt, int(m.group(1)))
+    m = re.fullmatch(r"your opponent has (\d+) or fewer shields", text)
+    if m:
+        return ("dummy_shields_le", int(m.group(1)))
+    return None
 
 
 def _condition(text: str) -> tuple | None:
@@ -881,8 +957,8 @@ def phrase_of(text: str) -> str:
     """An unautomated ability as a phrase to count: name and reminder text dropped, numbers as N."""
     body = norm(text.split("\n")[0])
     body = re.sub(r"\s*\([^()]*\)?", "", body)
-    m = re.match(r"^([^.\-\"]{1,45}?) - (.+)$", body)
-    if m:
+    m = re.match(r"^([^.\"]{1,45}?) - (.+)$", body)
+    if m and not m.group(1).startswith("-"):
         body = m.group(2)
     return re.sub(r"\d+", "N", body).strip().rstrip(".")
 

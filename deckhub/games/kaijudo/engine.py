@@ -83,6 +83,7 @@ class KaijudoState(State):
         self.boosts: dict[int, list[tuple]] = {}  # until the end of the turn
         self.untap_used: set[int] = set()
         self.attacked: set[int] = set()
+        self.turn_triggers: list[tuple] = []  # ("ally_attack", ops, source) until the end of the turn
         self.attacking: int | None = None
         self.charged = False
         self.first = bool(self.options["first"])
@@ -105,6 +106,7 @@ class KaijudoState(State):
         new.boosts = {k: v.copy() for k, v in self.boosts.items()}
         new.untap_used = self.untap_used.copy()
         new.attacked = self.attacked.copy()
+        new.turn_triggers = self.turn_triggers.copy()
 
     # -- queries --------------------------------------------------------------------------------
     def creatures(self) -> list[int]:
@@ -138,6 +140,17 @@ class KaijudoState(State):
                 for filt, amount in self.progs[t].cost_mods:
                     if match_all(prog, filt):
                         level -= amount
+            for cond, amount in prog.self_cost:
+                kind = cond[0]
+                if kind == "at_least":
+                    _, zone, filt, n = cond
+                    if len(self._candidates(zone, filt)) >= n:
+                        level -= amount
+                elif kind == "dummy_shields_le":
+                    if self.counters["dummy_shields"] <= cond[1]:
+                        level -= amount
+                elif kind == "per":
+                    level -= amount * len(self._candidates(cond[1], cond[2]))
         return max(1, level) if prog.level > 0 else 0
 
     def _boost(self, iid: int, kind: str) -> int:
@@ -169,7 +182,7 @@ class KaijudoState(State):
             for k, value in items:
                 if k == kind and self._cond(iid, cond):
                     found.append(value)
-        if kind == "power" or not self.granters:
+        if not self.granters:
             return found
         progs = self.progs
         for t in self.zones["battle"]:
@@ -183,6 +196,8 @@ class KaijudoState(State):
                 for pair in filt:
                     if pair[0] == "other":
                         ok = t != iid
+                    elif pair[0] == "cond":
+                        ok = self._cond(t, pair[1])
                     elif pair[0] == "min_power_now":
                         ok = with_power_filters and self.power(iid, with_grants=False) >= pair[1]
                     else:
@@ -203,8 +218,8 @@ class KaijudoState(State):
                 if match_all(prog, filt):
                     value += amount
         value += self._boost(iid, "power")
-        if prog.cond_self:
-            value += sum(self.statics(iid, "power"))
+        if prog.cond_self or (with_grants and self.granters):
+            value += sum(self.statics(iid, "power", with_power_filters=False))
         if self.attacking == iid:
             value += prog.powerful_attack + self._boost(iid, "powerful_attack")
             if with_grants:
@@ -289,9 +304,9 @@ class KaijudoState(State):
                 reducing = any(progs[t].cost_mods for t in self.zones["battle"])
                 for i in hand:
                     prog = progs[i]
-                    if prog.level > have and not reducing:
+                    if prog.level > have and not reducing and not prog.self_cost:
                         continue
-                    if any(c not in unlocked for c in prog.civs) or (reducing and self.cost(i) > have):
+                    if any(c not in unlocked for c in prog.civs) or ((reducing or prog.self_cost) and self.cost(i) > have):
                         continue
                     if not prog.creature:
                         actions.append({"kind": "cast", "card": i})
@@ -507,13 +522,16 @@ class KaijudoState(State):
                     continue
                 if match_all(prog, filt):
                     queued.append((ops, t))
+        for event, ops, t in self.turn_triggers:
+            if event == "ally_attack":
+                queued.append((ops, t))
         self.push((("resolve_attack", iid), ("attack_end", iid)), iid)
         for ops, source in reversed(queued):
             self.push(ops, source)
 
     def banish(self, iid: int) -> None:
         prog = self.progs[iid]
-        dest = prog.replace_banish or "discard"
+        dest = prog.replace_banish or next(iter(self.statics(iid, "replace_banish")), None) or "discard"
         if dest != "discard":
             self.note(f"{self.names[iid]} would be banished: goes to the {self.zone_label(dest).lower()} instead")
             self._leave(iid, dest)
@@ -601,6 +619,10 @@ class KaijudoState(State):
 
     def _op_cleanup(self, op, source):
         self.boosts.clear()
+        self.turn_triggers.clear()
+
+    def _op_this_turn(self, op, source):
+        self.turn_triggers.append((op[1], op[2], source))
 
     # effects
     def _op_noop(self, op, source):
@@ -737,6 +759,11 @@ class KaijudoState(State):
         if targets is None:
             found = [t for t in self.creatures() if self.tapped[t] and match_all(self.progs[t], filt)
                      and (who != "choose_other" or t != source)]
+            if who == "choose_weaker":
+                if source is None or self.where[source] != "battle":
+                    return
+                limit = self.power(source)
+                found = [t for t in found if self.power(t) < limit]
             if found:
                 self.ask(self._prompt(source, "choose one of your creatures to untap"),
                          [(t, self._label(t)) for t in found], op, source)
@@ -858,9 +885,15 @@ class KaijudoState(State):
         if n:
             self.note(f"{self.names[source] if source is not None else 'an effect'} breaks {n} shield(s); the dummy has {shields - n} left")
 
+    def _op_tap_self(self, op, source):
+        if source is not None and self.where[source] == "battle":
+            self.tapped[source] = True
+
     def _op_if(self, op, source):
         cond = op[1]
-        if cond[0] == "shields_le":
+        if cond[0] == "count_other":
+            ok = sum(1 for t in self.creatures() if t != source and match_all(self.progs[t], cond[1])) >= cond[2]
+        elif cond[0] == "shields_le":
             ok = len(self.zones["shields"]) <= cond[1]
         elif cond[0] == "evolution_in_play":
             ok = any(self.progs[t].evolution is not None for t in self.creatures())
