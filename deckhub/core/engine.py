@@ -242,11 +242,19 @@ def published_decks(game: str) -> list[tuple[str, "Deck"]]:
 
 def new_game(game: str, deck: "Deck", catalogue: "Catalogue", seed: int = 0,
              options: Mapping[str, Any] | None = None) -> "State":
-    """A fresh game of `deck`, shuffled and dealt from `seed` (an int)."""
+    """A fresh game of `deck`, shuffled and dealt from `seed` (an int).
+
+    Session card values (the `card_values` option, see `deckhub.core.session_values`) are applied
+    to the catalogue before the engine deals, so the engine sees them as the cards' own facts."""
     engine = get_engine(game)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise EngineError(f"the seed must be a whole number, not {seed!r}")
-    return engine.state_class(engine, deck, catalogue, seed, engine.normalize_options(options))
+    options = engine.normalize_options(options)
+    if options.get("card_values"):
+        from deckhub.core.session_values import apply_card_values
+
+        catalogue = apply_card_values(engine, catalogue, options["card_values"])
+    return engine.state_class(engine, deck, catalogue, seed, options)
 
 
 def replay(game: str, deck: "Deck", catalogue: "Catalogue", seed: int, options: Mapping[str, Any] | None,
