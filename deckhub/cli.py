@@ -164,18 +164,12 @@ def build_data(shared: Path, out: Path | None) -> None:
 
 
 def _register_area_commands() -> None:
-    """Commands that live beside the areas they serve (decks, engines, collections, ...)."""
-    import importlib
-    for module, names in (("deckhub.commands.check", ("check",)),
-                          ("deckhub.commands.goldfish", ("goldfish", "coverage"))):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if not module.startswith(exc.name or "?"):  # only "not written yet" is skipped
-                raise
-            continue
-        for name in names:
-            main.add_command(getattr(mod, name))
+    """Commands that live beside the areas they serve (decks, engines, collections)."""
+    from deckhub.commands.check import check
+    from deckhub.commands.collection import collection
+    from deckhub.commands.goldfish import coverage, goldfish
+    for command in (check, collection, goldfish, coverage):
+        main.add_command(command)
 
 
 _register_area_commands()

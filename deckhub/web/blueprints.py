@@ -13,6 +13,7 @@ AREAS = [
     ("deckhub.web.decks", "bp"),
     ("deckhub.web.decks", "api_bp"),
     ("deckhub.web.collection", "bp"),
+    ("deckhub.web.goldfish", "bp"),
 ]
 
 # Stateless JSON endpoints that change nothing take no CSRF token.
@@ -24,6 +25,7 @@ NAV_LINKS = [
     ("Card search", "catalog.search", False),
     ("My decks", "decks.index", True),
     ("Collection", "collection.overview", True),
+    ("Goldfish", "goldfish.index", True),
 ]
 
 

@@ -14,6 +14,7 @@ from deckhub.catalogue_store import get_catalogue
 from deckhub.core.deckdiff import diff_decks
 from deckhub.core.decklist import Deck
 from deckhub.core.deckstats import deck_stats
+from deckhub.core.engine import find_engine
 from deckhub.core.legality import check_deck
 from deckhub.core.search import search_cards
 from deckhub.games import all_games, get_game
@@ -176,7 +177,7 @@ def show(deck_id: int):
     return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
                            sections=_rows(stored.deck, catalogue, spec, report),
                            fmt=spec.format(stored.row.format), owner=store.owns(current_user, stored.row),
-                           versions=store.versions(stored.row)[:5])
+                           versions=store.versions(stored.row)[:5], has_engine=find_engine(spec) is not None)
 
 
 @bp.route("/<int:deck_id>/edit")

@@ -1,0 +1,140 @@
+"""Goldfish sessions as stored: (deck, seed, options, actions), rebuilt with `replay` on each request.
+
+Nothing about a game's position is stored but its actions, so undo is dropping the last actions,
+a restart is dropping them all, and any worker can serve any request. `step` (the number of
+actions the player's page showed) guards against a stale tab posting an old board.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from deckhub import models
+from deckhub.catalogue_store import get_catalogue
+from deckhub.core.decklist import Deck
+from deckhub.core.engine import EngineError, IllegalAction, State, get_engine, play_out, replay
+
+MAX_ACTIONS = 5_000  # a session longer than any real game; stops a script from growing rows forever
+MAX_SEED = 2**31 - 1
+
+
+class GoldfishError(ValueError):
+    """A request the session cannot take; the message says why and nothing changed."""
+
+
+@dataclass
+class Game:
+    session: models.GoldfishSession
+    state: State
+
+    @property
+    def step(self) -> int:
+        return len(self.session.actions)
+
+
+def random_seed() -> int:
+    return random.SystemRandom().randrange(1, MAX_SEED)
+
+
+def start(owner_id: int, deck_row: models.Deck | None, deck: Deck, options: dict, seed: int | None = None) -> models.GoldfishSession:
+    """Start a game; options are checked by the engine (a bad one raises GoldfishError)."""
+    engine = get_engine(deck.game)
+    seed = random_seed() if seed is None else seed
+    if not 0 <= seed <= MAX_SEED:
+        raise GoldfishError(f"A seed is a whole number from 0 to {MAX_SEED}.")
+    try:
+        options = engine.normalize_options(options)
+        replay(deck.game, deck, get_catalogue(deck.game), seed, options, [])
+    except (EngineError, IllegalAction) as exc:
+        raise GoldfishError(str(exc)) from None
+    data = deck.to_json()
+    return models.GoldfishSession.create(owner=owner_id, deck=deck_row, game=deck.game, deck_data=data,
+                                         seed=seed, options=options, actions=[])
+
+
+def own_session(session_id: int, user) -> models.GoldfishSession | None:
+    row = models.GoldfishSession.get_or_none(models.GoldfishSession.id == session_id)
+    if row is None or not getattr(user, "is_authenticated", False) or row.owner_id != user.id:
+        return None
+    return row
+
+
+def user_sessions(user, limit: int = 50) -> list[models.GoldfishSession]:
+    return list(models.GoldfishSession.select().where(models.GoldfishSession.owner == user)
+                .order_by(models.GoldfishSession.updated_at.desc()).limit(limit))
+
+
+def rebuild(session: models.GoldfishSession, upto: int | None = None) -> State:
+    """The position after the session's first `upto` actions (all of them by default)."""
+    deck = Deck.from_json(session.deck_data)
+    actions = session.actions if upto is None else session.actions[:upto]
+    try:
+        return replay(session.game, deck, get_catalogue(session.game), session.seed, session.options, actions)
+    except (EngineError, IllegalAction, KeyError) as exc:
+        raise GoldfishError(f"This game can no longer be rebuilt ({exc}); the catalogue or the rules engine "
+                            "changed since it was played. Restart it or start a new game.") from None
+
+
+def load(session: models.GoldfishSession) -> Game:
+    return Game(session, rebuild(session))
+
+
+def _check_step(game: Game, step: int | None) -> None:
+    if step is not None and step != game.step:
+        raise GoldfishError("This board changed since your page was loaded (another tab?). "
+                            "Here is the current position; nothing was applied.")
+
+
+def _save(session: models.GoldfishSession, actions: list, state: State) -> None:
+    result = state.outcome.result if state.outcome else None
+    (models.GoldfishSession.update(actions=actions, result=result, updated_at=models.utcnow())
+     .where(models.GoldfishSession.id == session.id).execute())
+    session.actions, session.result = actions, result
+
+
+def act(game: Game, action, step: int | None) -> Game:
+    """Apply one action the player chose; an illegal one raises GoldfishError and changes nothing."""
+    _check_step(game, step)
+    if game.step >= MAX_ACTIONS:
+        raise GoldfishError(f"This game has reached {MAX_ACTIONS} actions; start a new one.")
+    try:
+        game.state.apply_action(action)
+    except IllegalAction as exc:
+        raise GoldfishError(f"Not allowed: {exc}") from None
+    _save(game.session, game.session.actions + [action], game.state)
+    return game
+
+
+def undo(game: Game, count: int, step: int | None) -> Game:
+    _check_step(game, step)
+    if count < 1 or not game.session.actions:
+        raise GoldfishError("There is nothing to undo.")
+    actions = game.session.actions[:-count] if count < len(game.session.actions) else []
+    state = rebuild(game.session, len(actions))
+    _save(game.session, actions, state)
+    return Game(game.session, state)
+
+
+def restart(game: Game) -> Game:
+    state = rebuild(game.session, 0)
+    _save(game.session, [], state)
+    return Game(game.session, state)
+
+
+def play_to_end(game: Game, step: int | None) -> Game:
+    """Let the game's built-in policy finish the game from here."""
+    _check_step(game, step)
+    state = game.state
+    try:
+        play_out(state, max_actions=MAX_ACTIONS - game.step)
+    except (EngineError, IllegalAction) as exc:
+        raise GoldfishError(f"The built-in player could not finish this game: {exc}") from None
+    _save(game.session, list(state.actions), state)
+    return game
+
+
+def new_seed(session: models.GoldfishSession) -> models.GoldfishSession:
+    """The same deck and options with a new random seed, as a new session."""
+    return models.GoldfishSession.create(owner=session.owner_id, deck=session.deck_id, game=session.game,
+                                         deck_data=session.deck_data, seed=random_seed(),
+                                         options=session.options, actions=[])

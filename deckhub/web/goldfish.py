@@ -1,0 +1,234 @@
+"""The goldfish sandbox: start a game from a deck, take legal actions, undo, restart, play out.
+
+Every action is a form post followed by a redirect (post/redirect/get), so the board works without
+JavaScript; `static/goldfish.js` only saves the page jump and adds keyboard shortcuts.
+"""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from deckhub import decks as deck_store
+from deckhub import goldfish as store
+from deckhub.core.engine import MANUAL_KINDS, find_engine
+from deckhub.games import get_game
+
+bp = Blueprint("goldfish", __name__, url_prefix="/goldfish")
+
+MAX_ACTION_JSON = 2_000
+
+
+def _session(session_id: int):
+    row = store.own_session(session_id, current_user)
+    if row is None:
+        abort(404, "No goldfish game of yours has that number.")
+    return row
+
+
+def _step() -> int | None:
+    value = request.form.get("step")
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        abort(400, "The step must be a whole number.")
+
+
+def _options_from_form(engine) -> dict:
+    """The engine's options as the form sent them (unchecked boxes are false)."""
+    options = {}
+    for spec in engine.options:
+        if spec.name == "card_values":
+            continue
+        if spec.kind == "bool":
+            options[spec.name] = request.form.get(f"opt_{spec.name}") in ("on", "true", "1", "y")
+        elif f"opt_{spec.name}" in request.form and request.form[f"opt_{spec.name}"] != "":
+            options[spec.name] = request.form[f"opt_{spec.name}"][:200]
+    return options
+
+
+@bp.route("/")
+@login_required
+def index():
+    return render_template("goldfish/index.html", sessions=store.user_sessions(current_user))
+
+
+@bp.route("/decks/<int:deck_id>", methods=["GET", "POST"])
+@login_required
+def start(deck_id: int):
+    stored = deck_store.visible_deck(deck_id, current_user)
+    if stored is None:
+        abort(404, "No deck with that number is visible to you.")
+    spec = get_game(stored.row.game)
+    engine = find_engine(spec)
+    if engine is None:
+        abort(404, f"{spec.name} has no goldfish engine yet.")
+    seed = store.random_seed()
+    error = None
+    if request.method == "POST":
+        try:
+            seed_text = (request.form.get("seed") or "").strip()
+            seed = int(seed_text) if seed_text else store.random_seed()
+            session = store.start(current_user.id, stored.row if stored.row.owner_id == current_user.id else None,
+                                  stored.deck, _options_from_form(engine), seed)
+        except ValueError as exc:  # GoldfishError is a ValueError; so is a seed that is not a number
+            error = str(exc) if isinstance(exc, store.GoldfishError) else "A seed is a whole number."
+        else:
+            return redirect(url_for("goldfish.board", session_id=session.id))
+    return render_template("goldfish/start.html", stored=stored, spec=spec, engine=engine, seed=seed,
+                           error=error, form=request.form), (400 if error else 200)
+
+
+def _board_context(game, replay_step: int | None = None):
+    state = game.state
+    view = state.view()
+    by_card: dict[int, list] = {}
+    general = []
+    for action in state.legal_actions(manual=False):
+        entry = (state.action_to_string(action), json.dumps(action, separators=(",", ":")))
+        if isinstance(action.get("card"), int) and action.get("kind") not in ("choose", "decline"):
+            by_card.setdefault(action["card"], []).append(entry)
+        else:
+            general.append(entry)
+    manual = []
+    if not state.is_terminal():
+        seen = set()
+        for action in state.manual_actions():
+            if action["kind"] in ("manual.move",):
+                continue
+            entry = (state.action_to_string(action), json.dumps(action, separators=(",", ":")))
+            if entry[1] not in seen:
+                seen.add(entry[1])
+                manual.append(entry)
+    cards = [(i, state.name_of(i)) for i in range(len(state.cards))]
+    zones = [(z.name, z.label) for z in type(state).ZONES if z.manual_target]
+    spec = get_game(game.session.game)
+    return {"game": game, "view": view, "by_card": by_card, "general": general, "manual": manual,
+            "move_cards": cards, "move_zones": zones, "spec": spec, "engine": find_engine(spec),
+            "step": game.step, "replay_step": replay_step,
+            "deck_row": game.session.deck}
+
+
+@bp.route("/<int:session_id>")
+@login_required
+def board(session_id: int):
+    session = _session(session_id)
+    try:
+        game = store.load(session)
+    except store.GoldfishError as exc:
+        return render_template("goldfish/broken.html", session=session, message=str(exc)), 409
+    return render_template("goldfish/board.html", **_board_context(game))
+
+
+def _action_from_form() -> dict:
+    raw = request.form.get("action")
+    if raw is not None:
+        if len(raw) > MAX_ACTION_JSON:
+            abort(400, "That action is too long to be real.")
+        try:
+            action = json.loads(raw)
+        except ValueError:
+            abort(400, "The action is not valid JSON.")
+        return action
+    kind = request.form.get("kind", "")
+    if kind not in MANUAL_KINDS:
+        abort(400, "Choose an action on the board.")
+    action: dict = {"kind": kind}
+    for field in ("card", "delta"):
+        if request.form.get(field, "") != "":
+            try:
+                action[field] = int(request.form[field])
+            except ValueError:
+                abort(400, f"{field} must be a whole number.")
+    for field in ("to", "zone", "counter"):
+        if request.form.get(field):
+            action[field] = request.form[field][:60]
+    if request.form.get("at") == "bottom":
+        action["at"] = "bottom"
+    return action
+
+
+def _after(session_id: int, message: str | None = None):
+    if message:
+        flash(message, "error")
+    return redirect(url_for("goldfish.board", session_id=session_id, _anchor="board"))
+
+
+@bp.route("/<int:session_id>/act", methods=["POST"])
+@login_required
+def act(session_id: int):
+    session = _session(session_id)
+    action = _action_from_form()
+    try:
+        store.act(store.load(session), action, _step())
+    except store.GoldfishError as exc:
+        return _after(session_id, str(exc))
+    return _after(session_id)
+
+
+@bp.route("/<int:session_id>/undo", methods=["POST"])
+@login_required
+def undo(session_id: int):
+    session = _session(session_id)
+    try:
+        count = max(1, min(store.MAX_ACTIONS, int(request.form.get("count") or 1)))
+    except ValueError:
+        abort(400, "Undo takes a whole number of steps.")
+    try:
+        store.undo(store.load(session), count, _step())
+    except store.GoldfishError as exc:
+        return _after(session_id, str(exc))
+    return _after(session_id)
+
+
+@bp.route("/<int:session_id>/restart", methods=["POST"])
+@login_required
+def restart(session_id: int):
+    session = _session(session_id)
+    try:
+        store.restart(store.load(session))
+    except store.GoldfishError as exc:
+        return _after(session_id, str(exc))
+    flash(f"Restarted with the same seed ({session.seed}).", "info")
+    return _after(session_id)
+
+
+@bp.route("/<int:session_id>/new", methods=["POST"])
+@login_required
+def new_game(session_id: int):
+    session = store.new_seed(_session(session_id))
+    flash(f"New game with seed {session.seed}.", "info")
+    return redirect(url_for("goldfish.board", session_id=session.id))
+
+
+@bp.route("/<int:session_id>/play-out", methods=["POST"])
+@login_required
+def play_out(session_id: int):
+    session = _session(session_id)
+    try:
+        store.play_to_end(store.load(session), _step())
+    except store.GoldfishError as exc:
+        return _after(session_id, str(exc))
+    return _after(session_id)
+
+
+@bp.route("/<int:session_id>/replay")
+@login_required
+def replay_view(session_id: int):
+    """A finished (or unfinished) game step by step, read-only."""
+    session = _session(session_id)
+    total = len(session.actions)
+    step = request.args.get("step", type=int)
+    step = total if step is None else max(0, min(total, step))
+    try:
+        state = store.rebuild(session, step)
+    except store.GoldfishError as exc:
+        return render_template("goldfish/broken.html", session=session, message=str(exc)), 409
+    game = store.Game(session, state)
+    context = _board_context(game, replay_step=step)
+    next_label = state.action_to_string(session.actions[step]) if step < total else None
+    context.update(by_card={}, general=[], manual=[], total=total, next_action_label=next_label)
+    return render_template("goldfish/replay.html", **context)

@@ -1,0 +1,139 @@
+"""The goldfish sandbox in the browser (without JavaScript): every engine's board, actions, undo, replay."""
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from deckhub.core.engine import engines
+from deckhub.importers.decklists import write_text
+from deckhub.importers.catalogue import load_catalogue
+
+ENGINES = {e.game: e for e in engines()}
+
+
+def actions_on(page: str, manual: bool = False) -> list[dict]:
+    """The actions the board offers as buttons (the rules' own ones unless `manual`)."""
+    found = [json.loads(html.unescape(a)) for a in re.findall(r'name="action" value="([^"]*)"', page)]
+    return [a for a in found if manual or not (a["kind"].startswith("manual.") or a["kind"] == "concede")]
+
+
+def errors_on(page: str) -> list[str]:
+    return re.findall(r'class="flash error">([^<]*)<', page)
+
+
+def deck_for(client, game: str) -> int:
+    name, deck = ENGINES[game].decks()[0]
+    text = write_text(deck, load_catalogue(game))
+    response = client.post("/decks/import", data={"name": name, "game": game, "format": "", "decklist": text,
+                                                  "keep_parsed": "y"})
+    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+    return int(response.location.rsplit("/", 1)[1])
+
+
+def start(client, deck_id: int, seed: int = 11, **options) -> str:
+    form = {"seed": str(seed), **{f"opt_{k}": v for k, v in options.items()}}
+    response = client.post(f"/goldfish/decks/{deck_id}", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)[:3000]
+    return response.location
+
+
+@pytest.fixture
+def player(auth):
+    auth.signup("alice")
+    return auth._client
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_every_engine_plays_in_the_browser_from_start_to_a_result(player, game):
+    deck_id = deck_for(player, game)
+    assert "Goldfish this deck" in player.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert player.get(f"/goldfish/decks/{deck_id}").status_code == 200
+    board = start(player, deck_id)
+    page = player.get(board).get_data(as_text=True)
+    offered = actions_on(page)
+    assert offered, "the board offers the rules' actions"
+    assert player.post(f"{board}/act", data={"step": "0", "action": json.dumps(offered[0])}).status_code == 302
+    page = player.get(board).get_data(as_text=True)
+    assert not errors_on(page) and "step 1" in page
+    player.post(f"{board}/play-out", data={"step": "1"})
+    page = player.get(board).get_data(as_text=True)
+    assert re.search(r'class="result (win|loss)"', page), "the banner says how the game ended"
+    replay = player.get(f"{board}/replay?step=1")
+    assert replay.status_code == 200 and "step 1 of" in replay.get_data(as_text=True)
+
+
+def test_forged_and_stale_actions_change_nothing_and_say_why(player):
+    board = start(player, deck_for(player, "kaijudo"))
+    legal = actions_on(player.get(board).get_data(as_text=True))[0]
+    for forged in ({"kind": "summon", "card": 9999}, {"kind": "no-such-thing"}, "not an object", [1, 2]):
+        player.post(f"{board}/act", data={"step": "0", "action": json.dumps(forged)})
+        page = player.get(board).get_data(as_text=True)
+        assert errors_on(page) and "step 0" in page
+    assert player.post(f"{board}/act", data={"step": "0", "action": "{not json"}).status_code == 400
+    assert player.post(f"{board}/act", data={"step": "x", "action": json.dumps(legal)}).status_code == 400
+    player.post(f"{board}/act", data={"step": "0", "action": json.dumps(legal)})
+    player.post(f"{board}/act", data={"step": "0", "action": json.dumps(legal)})  # a stale tab
+    page = player.get(board).get_data(as_text=True)
+    assert "changed since your page was loaded" in page and "step 1" in page
+
+
+def test_undo_restart_and_new_game(player):
+    board = start(player, deck_for(player, "kaijudo"), seed=5)
+    for step in range(3):
+        action = actions_on(player.get(board).get_data(as_text=True))[-1]
+        player.post(f"{board}/act", data={"step": str(step), "action": json.dumps(action)})
+    assert "step 3" in player.get(board).get_data(as_text=True)
+    player.post(f"{board}/undo", data={"step": "3", "count": "2"})
+    assert "step 1" in player.get(board).get_data(as_text=True)
+    player.post(f"{board}/restart")
+    page = player.get(board).get_data(as_text=True)
+    assert "step 0" in page and "Seed <strong>5</strong>" in page
+    assert "nothing to undo" in (player.post(f"{board}/undo", data={"step": "0"}, follow_redirects=True)
+                                 .get_data(as_text=True))
+    new = player.post(f"{board}/new")
+    assert new.status_code == 302 and new.location != board
+
+
+def test_manual_moves_are_offered_apart_and_logged_as_manual(player):
+    board = start(player, deck_for(player, "kaijudo"))
+    assert "Manual moves" in player.get(board).get_data(as_text=True)
+    player.post(f"{board}/act", data={"step": "0", "kind": "manual.draw"})
+    page = player.get(board).get_data(as_text=True)
+    assert '<span class="badge">manual</span> drew' in page
+    player.post(f"{board}/act", data={"step": "1", "kind": "manual.move", "card": "0", "to": "nowhere"})
+    assert errors_on(player.get(board).get_data(as_text=True))
+    assert player.post(f"{board}/act", data={"step": "1", "kind": "rm -rf"}).status_code == 400
+
+
+def test_sessions_are_their_owners_alone(app, player):
+    board = start(player, deck_for(player, "kaijudo"))
+    other = app.test_client()
+    other.post("/signup", data={"username": "bob", "password": "correct horse", "confirm": "correct horse"})
+    for path in (board, f"{board}/replay"):
+        assert other.get(path).status_code == 404
+        assert app.test_client().get(path).status_code == 302  # anonymous: log in first
+    for path in ("act", "undo", "restart", "new", "play-out"):
+        assert other.post(f"{board}/{path}", data={"step": "0", "action": "{}"}).status_code == 404
+    assert "No games yet" in other.get("/goldfish/").get_data(as_text=True)
+    assert "Kaijudo #" in player.get("/goldfish/").get_data(as_text=True)
+
+
+def test_a_deck_deleted_mid_game_leaves_the_game_playable(player):
+    deck_id = deck_for(player, "kaijudo")
+    board = start(player, deck_id)
+    player.post(f"/decks/{deck_id}/delete")
+    page = player.get(board)
+    assert page.status_code == 200 and "keeps its own copy" in page.get_data(as_text=True)
+    action = actions_on(page.get_data(as_text=True))[0]
+    player.post(f"{board}/act", data={"step": "0", "action": json.dumps(action)})
+    assert "step 1" in player.get(board).get_data(as_text=True)
+
+
+def test_bad_options_and_seeds_are_explained(player):
+    deck_id = deck_for(player, "kaijudo")
+    for form in ({"seed": "abc"}, {"seed": "-4"}, {"seed": "1", "opt_turn_limit": "zero"}):
+        response = player.post(f"/goldfish/decks/{deck_id}", data=form)
+        assert response.status_code == 400 and 'class="flash error"' in response.get_data(as_text=True)
