@@ -29,9 +29,10 @@ def play_games(game: str, decks, catalogue, count: int) -> tuple[int, int, int]:
     """`count` complete games over the decks in turn; returns (games, wins, actions)."""
     engine = get_engine(game)
     policy = engine.policy
+    options = dict(engine.sample_options)
     wins = actions = 0
     for seed in range(count):
-        state = new_game(game, decks[seed % len(decks)], catalogue, seed, {})
+        state = new_game(game, decks[seed % len(decks)], catalogue, seed, options)
         apply = state.apply_action
         while state.outcome is None:
             apply(policy(state))

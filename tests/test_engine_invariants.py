@@ -59,7 +59,7 @@ def bound_turns(state: State) -> int:
 
 
 def play_checked(engine, deck, catalogue, seed: int, use_policy: bool) -> State:
-    state = new_game(engine.game, deck, catalogue, seed, {})
+    state = new_game(engine.game, deck, catalogue, seed, dict(engine.sample_options))
     rng = random.Random(seed * 7919 + use_policy)
     n = len(state.cards)
     steps = 0
@@ -119,9 +119,9 @@ def test_engine_invariants(engine):
         state = play_checked(engine, deck, catalogue, seed=number, use_policy=use_policy)
         # replay (the undo mechanism) rebuilds the identical state, also from JSON
         actions = json.loads(json.dumps(state.actions))
-        again = replay(engine.game, deck, catalogue, number, {}, actions)
+        again = replay(engine.game, deck, catalogue, number, dict(engine.sample_options), actions)
         assert again.view() == state.view(), f"{name} seed {number}: replay differs"
         assert again.outcome == state.outcome
         if len(actions) > 1:  # undo = replay without the last action
-            undone = replay(engine.game, deck, catalogue, number, {}, actions[:-1])
+            undone = replay(engine.game, deck, catalogue, number, dict(engine.sample_options), actions[:-1])
             assert not undone.is_terminal()

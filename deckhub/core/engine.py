@@ -162,6 +162,9 @@ class Engine:
     description: str = ""
     # decks the generic tests and the benchmark play: (name, Deck) pairs; default `published_decks`
     sample_decks: Callable[[], list[tuple[str, "Deck"]]] | None = None
+    # the options every sample game starts with: e.g. session `card_values` for the facts the
+    # catalogue lacks, so sample decks of real cards can be played (never written into data/)
+    sample_options: Mapping[str, Any] = field(default_factory=dict)
 
     def decks(self) -> list[tuple[str, "Deck"]]:
         return self.sample_decks() if self.sample_decks else published_decks(self.game)
