@@ -1,0 +1,300 @@
+"""Neopets TCG card facts and text, compiled once per card into a `Program` the engine runs.
+
+The catalogue knows very little (data/neopets-tcg/cards.json: no rules text at all, a few stats,
+three stat bonuses, no bank values). Everything here reads only what is known - the catalogue's
+facts or values the player supplied for the session (deckhub.core.session_values) - and leaves
+the rest as None ("unknown"), never a guess.
+
+Text patterns automated (sentence by sentence; text comes from the catalogue or from a session
+value, so the same patterns work as soon as text is known):
+  stat bonuses       "+2 intelligence", "strength +3", "+1 to all stats" (Equipment: while attached;
+                     Item: to the contest total)
+  draw effects       "draw a card", "draw 2 cards"
+  bank effects       "put an Item or Equipment from your hand into your bank", "bank the top card of
+                     your deck" (its value counts when known)
+  movement effects   "move 1 of your Neopets to another arena" (without tapping), "untap 1 of your
+                     Neopets"
+  timing             "before your turn, ...", "when you bank this card, ...", "when this Neopet (or
+                     Hero) wins a contest, ...", "when you play this card, ..." and plain sentences
+                     of Something Has Happened! cards and Locations (on play); "you may ..." asks.
+  play costs         "tap 1 of your Neopets to play this", "tap a Fire Neopet to play this"
+  no effect          sentences about the opponent's cards or rivals: the dummy has none.
+Anything else is left to manual moves and counted by `deckhub coverage`.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from deckhub.games.neopets_tcg.contest import ARENAS
+
+FAERIES = ("Air", "Dark", "Earth", "Fire", "Light", "Water")
+TYPES = ("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equipment",
+         "Something Has Happened!", "Location")
+NEOPET_TYPES = ("Basic Neopet", "Experienced Neopet")
+TAP_CHOICES = ("none", "any") + FAERIES
+
+AUTO, NO_EFFECT, MANUAL = "auto", "no_effect", "manual"
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "1": 1, "two": 2, "2": 2, "three": 3, "3": 3, "four": 4, "4": 4, "five": 5, "5": 5}
+_N = r"(a|an|one|two|three|four|five|\d)"
+
+
+@dataclass
+class Program:
+    """What the engine knows about one card. None always means "unknown"."""
+
+    type: str | None
+    species: str | None
+    faerie: str | None
+    stats: dict[str, int | None]  # printed stats by arena (Neopets, Heroes, Villains)
+    bonus: dict[str, int | None]  # Equipment (while attached) / Item (in a contest) bonus by arena
+    bank: int | None  # bank value (points in the coin)
+    tap: str | None  # what playing it taps: "none", "any" or a faerie type; None when unknown
+    text_known: bool
+    on_play: tuple = ()
+    on_bank: tuple = ()
+    on_win: tuple = ()
+    before_turn: tuple = ()
+    abilities: list[tuple[str, str]] = field(default_factory=list)  # (sentence, AUTO | NO_EFFECT | MANUAL)
+
+    @property
+    def neopet(self) -> bool:
+        return self.type in NEOPET_TYPES
+
+    @property
+    def manual_text(self) -> list[str]:
+        return [s for s, status in self.abilities if status == MANUAL]
+
+    @property
+    def automation(self) -> str:
+        """"full": text known and every sentence automated (or of no effect against the dummy);
+        "partial": some of it; "none": text unknown, or nothing of it automated."""
+        if not self.text_known:
+            return "none"
+        statuses = [s for _, s in self.abilities]
+        if all(s != MANUAL for s in statuses):
+            return "full"
+        return "partial" if any(s == AUTO for s in statuses) else "none"
+
+    @property
+    def useful_play(self) -> bool:
+        """Playing it does something the policy can count on (a draw, a bank, a free move)."""
+        return any(op[0] in ("draw", "bank_from_hand", "bank_top", "may") for op in self.on_play)
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
+def _sentences(text: str) -> list[str]:
+    text = text.replace("\u2019", "'").replace("\n", " ")
+    parts = re.split(r"(?<=[.!])\s+(?=[A-Z(\"])", text.strip())
+    return [p.strip() for p in parts if p.strip()]
+
+
+_BONUS_FRONT = re.compile(r"^(?:(?:this neopet or hero|this neopet|this hero|it|you) (?:gets|get|has|have) )?([+-]\d+) (?:to )?(all stats|strength|agility|magic|intelligence)(?: (?:in|for) (?:this|the) contest)?\.?$", re.I)
+_BONUS_BACK = re.compile(r"^(?:(?:this neopet or hero|this neopet|this hero|it) (?:gets|has) )?(all stats|strength|agility|magic|intelligence)\s*([+-]\d+)\.?$", re.I)
+_DRAW = re.compile(rf"^draw {_N} cards?\.?$", re.I)
+_BANK_HAND = re.compile(r"^(?:put|bank) (?:1|one|an|a) item or equipment(?: card)? from your hand(?: into your bank)?\.?$", re.I)
+_BANK_TOP = re.compile(rf"^(?:put|bank) the top {_N}? ?cards? of your deck(?: into your bank)?\.?$", re.I)
+_MOVE = re.compile(r"^move (?:1|one) of your neopets(?: or heroes)? (?:to|into) (?:another|any other|a different|any) arena(?: without tapping it)?\.?$", re.I)
+_UNTAP = re.compile(r"^untap (?:1|one) of your neopets\.?$", re.I)
+_TAP_COST = re.compile(r"^(?:to play this(?: card)?, )?tap (?:1|one|a|an) (?:of your )?(?:untapped )?(air |dark |earth |fire |light |water )?neopets?(?: to play this(?: card)?)?\.?$", re.I)
+_MAY = re.compile(r"^you may (.+)$", re.I)
+_TRIGGERS = (
+    ("before_turn", re.compile(r"^before your turn,\s*(.+)$", re.I)),
+    ("on_bank", re.compile(r"^(?:when|whenever|after) you bank this card,\s*(.+)$", re.I)),
+    ("on_win", re.compile(r"^(?:when|whenever) this (?:neopet or hero|neopet|hero)(?: or hero)? wins a contest(?: on your turn)?,\s*(.+)$", re.I)),
+    ("on_play", re.compile(r"^(?:when|whenever) you (?:play|attach) this(?: card| item| equipment)?,\s*(.+)$", re.I)),
+)
+_NO_EFFECT = re.compile(r"\b(your opponent|opponent's|opponents'|rivals?|their)\b", re.I)
+
+
+def _effect(body: str) -> tuple | None:
+    """One effect clause as an op, or None when no pattern matches."""
+    body = body.strip().rstrip(".").strip()
+    m = _MAY.match(body)
+    if m:
+        inner = _effect(m.group(1))
+        return ("may", m.group(1), (inner,)) if inner else None
+    m = _DRAW.match(body)
+    if m:
+        return ("draw", _NUMBERS.get(m.group(1).lower(), 1) if not m.group(1).isdigit() else int(m.group(1)))
+    if _BANK_HAND.match(body):
+        return ("bank_from_hand",)
+    m = _BANK_TOP.match(body)
+    if m:
+        word = (m.group(1) or "1").lower()
+        return ("bank_top", int(word) if word.isdigit() else _NUMBERS.get(word, 1))
+    if _MOVE.match(body):
+        return ("move_free",)
+    if _UNTAP.match(body):
+        return ("untap_one",)
+    return None
+
+
+def _bonus(sentence: str) -> tuple[str, int] | None:
+    s = sentence.strip().rstrip(".")
+    m = _BONUS_FRONT.match(s)
+    if m:
+        return m.group(2).lower(), int(m.group(1))
+    m = _BONUS_BACK.match(s)
+    if m:
+        return m.group(1).lower(), int(m.group(2))
+    return None
+
+
+_CACHE: dict[int, tuple[Any, Program]] = {}
+
+
+def compile_card(card: Any) -> Program:
+    """The Program of a Card (cached per card value: session cards are new values)."""
+    cached = _CACHE.get(id(card))
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    prog = _compile(card)
+    if len(_CACHE) > 20000:
+        _CACHE.clear()
+    _CACHE[id(card)] = (card, prog)
+    return prog
+
+
+def _compile(card: Any) -> Program:
+    attrs = card.attrs
+    ctype = card.type if card.type in TYPES else None
+    faerie = attrs.get("faerie")
+    tap = attrs.get("tap_to_play")
+    prog = Program(
+        type=ctype, species=attrs.get("species") or None, faerie=faerie if faerie in FAERIES else None,
+        stats={a: _int(attrs.get(a)) for a in ARENAS},
+        bonus={a: _int(attrs.get(f"{a}_bonus")) for a in ARENAS},
+        bank=_int(attrs.get("bank_value")), tap=tap if tap in TAP_CHOICES else None,
+        text_known=card.text is not None,
+    )
+    if ctype == "Hero":
+        prog.tap = "any"  # the rules' own cost: tap one of your Neopets
+    elif ctype in ("Basic Neopet", "Experienced Neopet", "Villain", "Location", "Item", "Something Has Happened!") and prog.tap is None:
+        prog.tap = "none"  # the rules give these no tapping cost; a card's own cost is its text
+    if not prog.text_known:
+        return prog
+    triggers: dict[str, list[tuple]] = {"on_play": [], "on_bank": [], "on_win": [], "before_turn": []}
+    text_bonus: dict[str, int] = {}
+    text_tap: str | None = None
+    plain_is_play = ctype in ("Something Has Happened!", "Location")
+    for sentence in _sentences(card.text or ""):
+        status = MANUAL
+        bonus = _bonus(sentence) if ctype in ("Equipment", "Item") else None
+        tapm = _TAP_COST.match(sentence.rstrip(". "))
+        if bonus is not None:
+            arena, amount = bonus
+            for a in (ARENAS if arena == "all stats" else (arena,)):
+                text_bonus[a] = text_bonus.get(a, 0) + amount
+            status = AUTO
+        elif tapm is not None and ctype not in ("Hero",):
+            text_tap = (tapm.group(1) or "").strip().capitalize() or "any"
+            status = AUTO
+        else:
+            for name, pattern in _TRIGGERS:
+                m = pattern.match(sentence)
+                if m:
+                    op = _effect(m.group(1))
+                    if op is not None:
+                        triggers[name].append(op)
+                        status = AUTO
+                    break
+            else:
+                op = _effect(sentence) if plain_is_play else None
+                if op is not None:
+                    triggers["on_play"].append(op)
+                    status = AUTO
+                elif _NO_EFFECT.search(sentence) and not re.search(r"\byour (neopets?|heroes?|hand|deck|bank)\b", sentence, re.I):
+                    status = NO_EFFECT
+        prog.abilities.append((sentence, status))
+    if ctype in ("Equipment", "Item"):
+        # the whole text is known: an arena it names no bonus for gets none (attrs still win)
+        for a in ARENAS:
+            if prog.bonus[a] is None:
+                prog.bonus[a] = text_bonus.get(a, 0)
+    if attrs.get("tap_to_play") not in TAP_CHOICES:  # a value set for the card wins over its text
+        if text_tap is not None:
+            prog.tap = text_tap
+        elif ctype == "Equipment":
+            prog.tap = "none"  # the whole text is known and names no tapping cost
+    prog.on_play, prog.on_bank = tuple(triggers["on_play"]), tuple(triggers["on_bank"])
+    prog.on_win, prog.before_turn = tuple(triggers["on_win"]), tuple(triggers["before_turn"])
+    return prog
+
+
+def phrase_of(sentence: str) -> str:
+    """A short key for grouping similar unautomated sentences (numbers and names blurred)."""
+    s = re.sub(r"\d+", "N", sentence.lower())
+    return " ".join(s.split()[:6])
+
+
+def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
+    """Distinct cards by how much of them the engine automates, and what is missing (honestly: the
+    catalogue holds no rules text, so no card is fully automated from the catalogue alone)."""
+    from deckhub.core.engine import CoverageReport
+
+    report = CoverageReport("neopets-tcg")
+    gaps: Counter = Counter()
+    abilities: Counter = Counter()
+    known = Counter()
+    for card in catalogue:
+        prog = compile_card(card)
+        report.total += 1
+        if prog.text_known:
+            known["text"] += 1
+            status = prog.automation
+            if prog.abilities == []:
+                report.vanilla += 1
+            for sentence, s in prog.abilities:
+                abilities[s] += 1
+                if s == MANUAL:
+                    gaps[phrase_of(sentence)] += 1
+        else:
+            gaps["(rules text not in the catalogue)"] += 1
+            # what the rules alone let the engine do with a card of a known type
+            status = "partial" if prog.type is not None else "none"
+        if prog.type is None:
+            gaps["(card type unknown)"] += 1
+        else:
+            known["type"] += 1
+        if prog.type in ("Item", "Equipment"):
+            known["bankable"] += 1
+            if prog.bank is None:
+                gaps["(bank value unknown)"] += 1
+            else:
+                known["bank"] += 1
+        if prog.type == "Experienced Neopet" and prog.species is None:
+            gaps["(species unknown)"] += 1
+        if any(v is not None for v in prog.bonus.values()):
+            known["bonus"] += 1
+        if any(v is not None for v in prog.stats.values()):
+            known["stats"] += 1
+        setattr(report, status, getattr(report, status) + 1)
+    report.phrases = dict(gaps)
+    result = report.to_json()
+    result["abilities"] = {"automated": abilities[AUTO], "no_effect": abilities[NO_EFFECT], "manual": abilities[MANUAL]}
+    result["known"] = {"text": known["text"], "type": known["type"], "bankable": known["bankable"],
+                       "bank_value": known["bank"], "stat_bonus": known["bonus"], "stats": known["stats"]}
+    result["notes"] = [
+        f"the catalogue holds rules text for {known['text']} of {report.total} cards, a card type for {known['type']}, "
+        f"a bank value for {known['bank']} of {known['bankable']} Items and Equipment, stats for {known['stats']}, "
+        f"stat bonuses for {known['bonus']}",
+        "full = text known and every sentence automated or of no effect against the dummy; partial = the card's type "
+        "is known, so the rules for its type are automated, but its text is not (or only partly); none = the type is "
+        "unknown, so only manual moves can play it",
+        "values and text a player supplies for a game (the card_values option) are compiled by the same patterns: "
+        "stat bonuses, draw, bank and movement effects, before-your-turn, on-bank, on-win and on-play timing",
+    ]
+    return result
