@@ -12,7 +12,8 @@
     var board = document.getElementById("board");
     board.setAttribute("aria-busy", "true");
     try {
-      var response = await fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" });
+      // form.action would be the <input name="action"> of an action form: read the attribute
+      var response = await fetch(form.getAttribute("action"), { method: "POST", body: new FormData(form), credentials: "same-origin" });
       var html = await response.text();
       var doc = new DOMParser().parseFromString(html, "text/html");
       var next = doc.getElementById("board");
@@ -28,7 +29,7 @@
   }
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.closest("#board") || form.method.toLowerCase() !== "post") return;
+    if (!form.closest("#board") || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
     event.preventDefault();
     submit(form);
   });

@@ -1,0 +1,55 @@
+"""Goldfish in real Chromium for every engine: import a deck, start, act, undo, play to a result."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from deckhub.core.engine import engines
+from deckhub.importers.catalogue import load_catalogue
+from deckhub.importers.decklists import write_text
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("engine", engines(), ids=lambda e: e.game)
+def test_goldfish_a_deck_to_a_win(live_server, page, engine):
+    problems = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    name, deck = engine.decks()[0]
+    live_server.signup(page)
+    page.goto(live_server.url + "/decks/import")
+    page.get_by_label("Deck name").fill("Goldfish test")
+    page.get_by_label("Game").select_option(engine.game)
+    page.get_by_label("Deck list").fill(write_text(deck, load_catalogue(engine.game)))
+    page.get_by_label("Keep the lines that could be read").check()
+    page.get_by_role("button", name="Import").click()
+    page.get_by_role("link", name="Goldfish this deck").click()
+    page.get_by_label("Seed").fill("3")
+    page.get_by_role("button", name="Start the game").click()
+    board = page.locator("#board")
+    expect(board.locator(".meta")).to_contain_text("Seed 3")
+    expect(board.locator(".meta")).to_contain_text("step 0")
+
+    # take two of the rules' own actions (the board redraws in place), then undo one
+    for step in (1, 2):
+        board.locator(".general-actions button, .tile-actions button, .pending button").first.click()
+        expect(page.locator("#board .meta")).to_contain_text(f"step {step}")
+    page.keyboard.press("u")  # the undo shortcut
+    expect(page.locator("#board .meta")).to_contain_text("step 1")
+
+    # a forged action is refused with a reason and changes nothing
+    page.evaluate("""() => { const f = document.querySelector('#board form.act');
+                             f.querySelector('input[name=action]').value = '{"kind":"cheat"}'; }""")
+    page.locator("#board form.act button").first.click()
+    expect(page.locator(".flash.error")).to_be_visible()
+    expect(page.locator("#board .meta")).to_contain_text("step 1")
+
+    page.get_by_role("button", name="Play to the end").click()
+    expect(page.locator("#board .result")).to_contain_text(re.compile(r"You (won|lost) on (turn|round) \d+"))
+    if engine.game == "kaijudo":
+        expect(page.locator("#board .result")).to_contain_text("You won")
+    page.reload()  # the game survives a reload: it is stored as (deck, seed, options, actions)
+    expect(page.locator("#board .result")).to_be_visible()
+    assert not problems, problems
