@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.engine import (Action, Choice, CounterSpec, Engine, EngineError, IllegalAction, OptionSpec,
+from deckhub.core.engine import (Action, Choice, CounterSpec, Engine, EngineError, OptionSpec,
                                  State, ZoneSpec)
 from deckhub.core.session_values import ValueField, card_values_option
 from deckhub.games.neopets_battledome import dice
@@ -292,10 +292,10 @@ class BattledomeState(State):
         if role in ("unknown", "faction"):
             return (f"{name}'s card type is unknown — set it for this game (card_values)" if role == "unknown"
                     else f"{name} is a Faction: it is not played from the inventory")
+        if self.prepped:
+            return "you have already played your one card this turn (Turn: Prep: one card; Food does not count)"
         if self.phase != "prep":
             return f"one card is played in the Prep phase (now: {self.phase}) (Turn: Prep)"
-        if self.prepped:
-            return "you have already played your one card this Prep phase (Turn: Prep; Food does not count)"
         block = self.playable_level(iid)
         if block:
             return block
@@ -325,14 +325,14 @@ class BattledomeState(State):
                 if self.progs[i].role == "neopet" and self.progs[i].species == species]
 
     def train_block(self, iid: int) -> str | None:
-        if self.phase != "train":
-            return f"Codestones are attached in the Train phase (now: {self.phase}) (Turn: Train)"
         if self.where[iid] != "inventory":
             return f"{self.name_of(iid)} is not in your inventory"
         if self.progs[iid].role != "codestone":
             return f"{self.names[iid]} is not a Codestone"
         if self.trained:
             return "you have already attached a Codestone this turn (Turn: Train: once each turn)"
+        if self.phase != "train":
+            return f"Codestones are attached in the Train phase (now: {self.phase}) (Turn: Train)"
         if self.active() is None:
             return "you have no Neopet to attach it to"
         if len(self.zones["codestones"]) >= CODESTONE_CAP:
