@@ -68,7 +68,7 @@ def resolve(attack: Sequence[int], defence: Sequence[int]) -> BattleResult:
     """Damage of one battle from the final dice: criticals always land; each block cancels one
     success; blocks left over cancel nothing."""
     for d in (*attack, *defence):
-        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= SIDES:
+        if d.__class__ is not int or not 1 <= d <= SIDES:
             raise ValueError(f"a die shows 1 to {SIDES}, not {d!r}")
     crits, successes = count_attack(attack)
     blocks = count_blocks(defence)
@@ -91,7 +91,9 @@ def rerolls(attacker_agility: int, defender_agility: int) -> tuple[str | None, i
 
 
 def roll(rng: random.Random, n: int) -> list[int]:
-    return [rng.randint(1, SIDES) for _ in range(n)]
+    """n fair dice from the game's own seeded RNG."""
+    rand = rng.random
+    return [int(rand() * SIDES) + 1 for _ in range(n)]
 
 
 def reroll(rng: random.Random, dice: Sequence[int], indices: Iterable[int]) -> list[int]:
@@ -102,7 +104,7 @@ def reroll(rng: random.Random, dice: Sequence[int], indices: Iterable[int]) -> l
             raise ValueError(f"there is no die #{i} (dice 0 to {len(dice) - 1})")
     new = list(dice)
     for i in chosen:
-        new[i] = rng.randint(1, SIDES)
+        new[i] = int(rng.random() * SIDES) + 1
     return new
 
 

@@ -44,6 +44,8 @@ from deckhub.games.neopets_battledome.effects import (STAT_LABELS, STATS, Progra
 CODESTONE_CAP = 5  # Turn: Train ("cannot exceed 5 Codestones")
 ROUNDS_TO_WIN = 2  # Turn: End of Round ("2 round wins is the Champion")
 PLAYER_PHASES = ("train", "prep", "battle")
+_BONUS_ZONES = ("codestones", "equipment", "faerie", "play_area")  # where a card's bonus counts while it is there
+_MOD = {s: f"{s}_mod" for s in ("attack", "defence", "agility", "hp")}
 BATTLE_STATS = ("attack", "defence", "agility")
 
 # The training dummy's defaults: the one Neopet with published stats (Acara: HP 8, Attack 3,
@@ -65,6 +67,27 @@ NOT_FOUND = {
 }
 
 _STAT_LIMITS = dict(minimum=0, maximum=30)
+
+
+_COMPILED: dict[tuple, tuple] = {}
+
+
+def _compiled(entries: dict[str, int], catalogue) -> list[tuple]:
+    """(card, program) per copy of a deck section, cached per catalogue: dealing only shuffles."""
+    key = (id(catalogue), tuple(entries.items()))
+    cached = _COMPILED.get(key)
+    if cached is not None and cached[0] is catalogue:  # the catalogue is kept, so its id stays its own
+        return cached[1]
+    found: list[tuple] = []
+    for card_key, qty in entries.items():
+        card = catalogue.get(card_key)
+        if card is None:
+            raise EngineError(f"card {card_key!r} is not in the Neopets Battledome catalogue")
+        found.extend([(card, compile_card(card))] * qty)
+    if len(_COMPILED) > 512:
+        _COMPILED.clear()
+    _COMPILED[key] = (catalogue, found)
+    return found
 
 
 def _section(deck, *names: str) -> dict[str, int]:
@@ -133,30 +156,24 @@ class BattledomeState(State):
         main = _section(deck, "Main Deck", "Main", "Deck")
         pets = _section(deck, "Neopet Deck", "Neopets")
         pool = _section(deck, "Rainbow Pool")
-        programs: dict[str, tuple] = {}
-
-        def expand(entries: dict[str, int]) -> list[tuple]:
-            found = []
-            for key, qty in entries.items():
-                if key not in programs:
-                    card = catalogue.get(key)
-                    if card is None:
-                        raise EngineError(f"card {key!r} is not in the Neopets Battledome catalogue")
-                    programs[key] = (card, compile_card(card))
-                found.extend([programs[key]] * qty)
-            return found
-
-        main_cards = expand(main)
+        main_cards = list(_compiled(main, catalogue))
         self.rng.shuffle(main_cards)  # shuffle first, then number: an id says nothing (notes §3.1)
-        pet_cards, pool_cards = expand(pets), expand(pool)
+        pet_cards, pool_cards = _compiled(pets, catalogue), _compiled(pool, catalogue)
         if not any(p.role == "neopet" for _, p in pet_cards):
             raise EngineError("the Neopet Deck holds no Neopet: a game needs one to field (notes §3.4)")
+        cards = self.cards
         self.progs: list[Program] = []
-        for zone, cards in (("deck", main_cards), ("neopet_deck", pet_cards), ("rainbow_pool", pool_cards)):
-            for card, prog in cards:
-                self.new_instance(card, zone)
-                self.progs.append(prog)
-        self.names = [c.display_name for c in self.cards]
+        start = 0
+        for zone, dealt in (("deck", main_cards), ("neopet_deck", pet_cards), ("rainbow_pool", pool_cards)):
+            cards.extend(c for c, _ in dealt)
+            self.progs.extend(p for _, p in dealt)
+            self.zones[zone] = list(range(start, start + len(dealt)))
+            self.where.extend([zone] * len(dealt))
+            start += len(dealt)
+        self.names = [c.display_name for c in cards]
+        self.bonuses = [dict(p.bonus) for p in self.progs]
+        # HP can reach 0 without damage only through negative HP modifiers
+        self.hp_can_drop = any(b.get("hp", 0) < 0 for b in self.bonuses)
         self.dummy = self._make_dummy(catalogue)
         self.first = bool(opts["first"])
         self.turn_limit = int(opts["turn_limit"])
@@ -243,13 +260,12 @@ class BattledomeState(State):
             base = self.progs[top].stat(name)
             if base is None:
                 return None
-        progs = self.progs
-        total = base + self.turn_mods.get(name, 0) + self.counters[f"{name}_mod"]
-        for zone in ("codestones", "equipment", "faerie", "play_area"):
-            for i in self.zones[zone]:
-                for k, v in progs[i].bonus:
-                    if k == name:
-                        total += v
+        bonuses = self.bonuses
+        zones = self.zones
+        total = base + self.turn_mods.get(name, 0) + self.counters[_MOD[name]]
+        for zone in _BONUS_ZONES:
+            for i in zones[zone]:
+                total += bonuses[i].get(name, 0)
         return total
 
     def unknown_stats(self, names=STATS) -> list[str]:
@@ -260,7 +276,10 @@ class BattledomeState(State):
 
     def playable_level(self, iid: int) -> str | None:
         prog = self.progs[iid]
-        if prog.level is None:
+        level = prog.level
+        if level is not None and self.zones["neopet"] and level <= len(self.zones["codestones"]):
+            return None  # the usual case, without building a message
+        if level is None:
             return f"{self.names[iid]}'s level requirement is unknown — set it for this game (card_values)"
         if self.active() is None:
             return "you have no Neopet in the Battledome"
@@ -602,7 +621,7 @@ class BattledomeState(State):
             self.lose(f"the dummy won {counters['dummy_rounds_won']} rounds (Turn: End of Round)")
             return True
         top = self.active()
-        if top is not None:
+        if top is not None and (counters["damage"] or self.hp_can_drop or counters["hp_mod"] < 0):  # printed HP is at least 1
             hp = self.stat("hp")
             if hp is not None and counters["damage"] >= hp:
                 self._end_round("dummy")
@@ -1062,7 +1081,9 @@ def policy(state: BattledomeState) -> Action:
     if phase in PLAYER_PHASES or phase == "dummy":
         for iid in inventory:  # Food that helps now: healing when hurt, bonuses before your attack
             prog = state.progs[iid]
-            if prog.role != "food" or state.food_block(iid) is not None:
+            if prog.role != "food":
+                continue
+            if state.food_block(iid) is not None:
                 continue
             if (prog.heal and state.counters["damage"] >= min(prog.heal, 2)) or \
                (phase == "battle" and (prog.bonus_of("attack") > 0 or prog.draw)) or \
