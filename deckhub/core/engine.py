@@ -1,25 +1,57 @@
 """The goldfish engine core: one State shape for every game, OpenSpiel-style.
 
-A game engine is a subclass of `State` in `deckhub/games/<package>/engine.py`, announced by a
-module-level `ENGINE = Engine(...)`. The core owns everything the four games share:
+The API (all pure Python, no Flask or database):
+
+    new_game(game, deck, catalogue, seed, options) -> State
+    replay(game, deck, catalogue, seed, options, actions) -> State      # undo = replay(actions[:-1])
+    play_out(state, policy=None) -> State                                # the built-in policy to the end
+    state.legal_actions(manual=True) -> [action]    # the rules' own first, then the manual moves
+    state.apply_action(action)                      # or IllegalAction(reason); nothing changes
+    state.is_terminal(); state.outcome -> Outcome(result "win"|"loss", turn, reason)
+    state.action_to_string(action); state.view() -> JSON-ready dict; state.log_lines(); state.actions
+    get_engine(game) / find_engine(game) / engines() -> Engine(policy, coverage, options, ...)
+
+The core owns everything the games share:
 
 - card *instances*: `state.cards[i]` is the Card of instance `i` (ids are dealt after the opening
   shuffle, so an id says nothing about where a card sits in a face-down zone);
 - zones: `state.zones[name]` is an ordered list of instance ids, the last element is the top;
   `state.where[i]` is the zone instance `i` is in. Every instance is in exactly one zone;
 - counters (`state.counters`), turn (or round) and phase, the log, the actions applied so far;
-- a seeded `random.Random` (`state.rng`): all randomness comes from it, so
-  `replay(game, deck, catalogue, seed, options, actions)` rebuilds any position (undo = replay
-  without the last action);
+- a seeded `random.Random` (`state.rng`): all randomness comes from it, so `replay` rebuilds any
+  position from (deck, seed, options, actions);
 - pending choices and an effect queue: an engine resolves card text as a queue of small tuples
-  ("ops"); an op that needs the player's decision parks a `Choice`, and the player answers with a
-  `choose` (or `decline`) action;
-- manual moves, listed after the rules' own actions and logged as manual: draw, move a card from
-  any zone to any zone, shuffle a zone, adjust a counter, end the phase, skip a pending effect,
-  concede. They keep a game from getting stuck on card text the engine does not automate.
+  ("ops"); an op that needs the player's decision parks a `Choice`, and the player answers with
+  `{"kind": "choose", "option": value}` (or `{"kind": "decline"}` when the choice is optional);
+- manual moves, listed after the rules' own actions and logged as manual: `manual.draw`,
+  `manual.move` {card, to, at?: "top"|"bottom"}, `manual.shuffle` {zone}, `manual.counter`
+  {counter, delta}, `manual.end_phase`, `manual.skip` (drop the pending effect), `concede`. They
+  keep a game from getting stuck on card text the engine does not automate.
 
 Actions are plain JSON objects: `{"kind": "...", ...}` whose other values are ints, strings or
 lists of ints (card instance ids, zone and counter names). They survive a JSON round trip unchanged.
+
+Writing an engine for a game (`deckhub/games/<package>/engine.py`):
+
+1. Subclass `State`: declare ZONES (ZoneSpec: hidden for face-down zones), COUNTERS, PHASES; in
+   `setup(deck, catalogue)` create the instances (`new_instance`, or bulk lists shuffled with
+   `self.rng`), deal, and `push` the ops that start the first turn. Implement `rule_actions()` (the
+   rules' actions now), `apply_rule(action)` (called only for legal ones), `end_phase(manual)`,
+   `run_op(op, source)` and `resolve_choice(choice, value)`. Optional: `check_rule(action)` (answer
+   legality without building the list; must agree with `rule_actions`), `explain_illegal`,
+   `describe`, `card_view` (include "automated" and "manual_text"), `extra_view`, `manual_move`
+   (keep your per-card state right), `extra_manual_actions`/`apply_extra_manual`, `copy_extra`.
+   End the game with `self.win(reason)` / `self.lose(reason)`; never loop forever: a turn or round
+   limit ends every game.
+2. Export `ENGINE = Engine(game=slug, state_class=..., policy=..., coverage=..., options=(...))`.
+   Every option needs a default (the generic tests play with `{}`); name the limit option
+   `turn_limit` or `round_limit` so the tests know the bound. `policy(state)` returns a legal action
+   (answering a pending choice too); `coverage(catalogue)` returns `CoverageReport(...).to_json()`
+   (`deckhub coverage` prints it). `sample_decks` gives decks to test with when `data/<game>/decks/`
+   has none.
+3. Nothing else: `find_engine` imports `deckhub.games.<package>.engine` (or the module a GameSpec
+   names in `extras["engine"]`), `tests/test_engine_invariants.py` plays it, `deckhub goldfish`
+   runs it, the sandbox shows `view()`.
 """
 from __future__ import annotations
 
