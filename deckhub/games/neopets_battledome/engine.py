@@ -194,6 +194,14 @@ class BattledomeState(State):
         self.note(f"shuffled the Main Deck ({len(main_cards)} cards), set aside the Neopet Deck ({len(pet_cards)}) and "
                   f"Rainbow Pool ({len(pool_cards)}); opening inventory of {hand} (option; notes §3.5); "
                   f"the dummy: {self._dummy_text()}; you go {'first' if self.first else 'second'}")
+        unknown: dict[str, tuple] = {}
+        for card, prog in (*main_cards, *pet_cards, *pool_cards):
+            if prog.missing:
+                unknown[card.display_name] = prog.missing
+        if unknown:
+            self.note("values unknown (the engine does not guess; set them for this game with card_values, or use "
+                      "manual moves): " + "; ".join(f"{name}: {', '.join(f)}" for name, f in sorted(unknown.items())))
+        self.unresolved = 0  # battles that could not be worked out for unknown values
         ops: list[tuple] = []
         if opts["mulligan"] and hand:
             ops.append(("mulligan",))
@@ -480,6 +488,7 @@ class BattledomeState(State):
             self.phase = "battle"
         elif phase == "battle":  # only by a manual move, or when the attack cannot be worked out
             if not manual:
+                self.unresolved += 1
                 self.note("no battle: " + (self.attack_block() or "it cannot be resolved"))
             self.push((("end_turn",),))
         elif phase == "dummy":
@@ -725,7 +734,9 @@ class BattledomeState(State):
 
     def _op_begin_turn(self, op, source):
         if self.turn >= self.turn_limit:
-            self.lose(f"no match win within the turn limit of {self.turn_limit} turns")
+            why = (f" ({self.unresolved} of your battles could not be resolved: values unknown, see card_values)"
+                   if self.unresolved else "")
+            self.lose(f"no match win within the turn limit of {self.turn_limit} turns{why}")
             return
         self.turn += 1
         self.whose = "you"
@@ -983,7 +994,7 @@ class BattledomeState(State):
             "neopet": self.card_view(top) if top is not None else None,
             "level": self.level(), "codestones": len(self.zones["codestones"]),
             "stats": {s: self.stat(s) for s in STATS},
-            "dice": {"attack": dice.dice_pool(self.stat("attack") or 0), "defence": dice.dice_pool(self.stat("defence") or 0)},
+            "dice": {s: (None if self.stat(s) is None else dice.dice_pool(self.stat(s))) for s in ("attack", "defence")},
             "hp": hp, "damage": self.counters["damage"],
             "hp_left": None if hp is None else max(0, hp - self.counters["damage"]),
             "this_turn": dict(self.turn_mods), "borrowed": dict(self.borrowed), "borrowed_this_round": sorted(self.borrow_used),
