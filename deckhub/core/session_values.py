@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
 from deckhub.core.engine import EngineError, OptionSpec
@@ -111,6 +112,17 @@ class CardValuesOption(OptionSpec):
     def coerce(self, value: Any) -> Any:
         if value is None or value == "":
             return {}
+        cached = _COERCED.get(id(value))
+        if cached is not None and cached[0] is value and cached[1] == value:  # the same values again (a replay)
+            return cached[1]
+        result = self._coerce(value)
+        if not isinstance(value, (str, bytes)):
+            if len(_COERCED) > 256:
+                _COERCED.clear()
+            _COERCED[id(value)] = (value, result)
+        return result
+
+    def _coerce(self, value: Any) -> dict[str, dict[str, Any]]:
         if isinstance(value, (str, bytes)):
             try:
                 value = json.loads(value)
@@ -120,22 +132,25 @@ class CardValuesOption(OptionSpec):
         if not isinstance(value, Mapping):
             raise EngineError(f"option {self.name!r} must map card keys to {{field: value}}, not {value!r}")
         result: dict[str, dict[str, Any]] = {}
-        for key in sorted(value, key=str):
+        for key in sorted(value, key=str) if all(type(k) is str for k in value) else value:
             fields = value[key]
             if not isinstance(key, str) or not key.strip():
                 raise EngineError(f"option {self.name!r}: a card key must be text, not {key!r}")
             if not isinstance(fields, Mapping) or not fields:
                 raise EngineError(f"option {self.name!r}: {key} must map field names to values, not {fields!r}")
             clean: dict[str, Any] = {}
-            for name in sorted(fields, key=str):
+            for name in sorted(fields, key=str) if all(type(n) is str for n in fields) else fields:
                 v = fields[name]
-                if not isinstance(name, str) or not name.strip():
+                if type(name) is not str or not name.strip():
                     raise EngineError(f"option {self.name!r}: {key} has a field name that is not text: {name!r}")
-                if v is None or isinstance(v, (bool, float, list, dict)) or not isinstance(v, (int, str)):
+                if type(v) is not int and type(v) is not str:
                     raise EngineError(f"option {self.name!r}: {key}.{name} must be a whole number or text, not {v!r}")
                 clean[name] = v
             result[key] = clean
         return result
+
+
+_COERCED: dict[int, tuple[Any, dict[str, dict[str, Any]]]] = {}
 
 
 def card_values_option(help: str = "") -> CardValuesOption:
@@ -234,7 +249,7 @@ class SessionCatalogue(Catalogue):
         self._by_source_id = by_source
 
 
-_APPLIED: dict[tuple[int, str, str], tuple[Catalogue, Catalogue]] = {}
+_APPLIED: dict[tuple[int, str, Any], tuple[Catalogue, dict, Catalogue]] = {}
 
 
 def apply_card_values(engine: "Engine", catalogue: Catalogue, values: Mapping[str, Mapping[str, Any]] | None) -> Catalogue:
@@ -246,11 +261,15 @@ def apply_card_values(engine: "Engine", catalogue: Catalogue, values: Mapping[st
     (catalogue, values), so replaying a stored session does not rebuild it."""
     if not values:
         return catalogue
-    marker = json.dumps(values, sort_keys=True, default=str)
-    cache_key = (id(catalogue), engine.game, marker)
+    cache_key = (id(catalogue), engine.game, id(values))
     cached = _APPLIED.get(cache_key)
-    if cached is not None and cached[0] is catalogue:
-        return cached[1]
+    if cached is not None and cached[0] is catalogue and cached[1] == values:
+        return cached[2]
+    content_key = _content_key(values)
+    cached = _APPLIED.get((id(catalogue), engine.game, content_key)) if content_key is not None else None
+    if cached is not None and cached[0] is catalogue and cached[1] == values:
+        _APPLIED[cache_key] = cached
+        return cached[2]
     fields = {f.name: f for f in value_fields(engine)}
     replaced: dict[str, Card] = {}
     checked: dict[str, dict[str, Any]] = {}
@@ -272,5 +291,18 @@ def apply_card_values(engine: "Engine", catalogue: Catalogue, values: Mapping[st
     session = SessionCatalogue(catalogue, replaced, checked)
     if len(_APPLIED) > 256:
         _APPLIED.clear()
-    _APPLIED[cache_key] = (catalogue, session)
+    entry = (catalogue, {k: dict(v) for k, v in values.items()}, session)
+    _APPLIED[cache_key] = entry
+    if content_key is not None:
+        _APPLIED[(id(catalogue), engine.game, content_key)] = entry
     return session
+
+
+def _content_key(values: Mapping[str, Mapping[str, Any]]) -> Any:
+    """A hashable key for equal values given as different objects (None if they are not hashable)."""
+    try:
+        key = tuple(sorted((k, tuple(sorted(v.items()))) for k, v in values.items()))
+        hash(key)
+        return key
+    except TypeError:
+        return None
