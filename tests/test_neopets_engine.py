@@ -613,6 +613,29 @@ def test_random_play_with_session_values_keeps_the_books_right():
         assert again.view() == state.view()
 
 
+def test_direct_rule_check_agrees_with_the_listed_actions():
+    """`check_rule` (the fast path apply_action uses for contests and end_turn) accepts exactly what
+    `legal_actions` lists."""
+    name, deck = ENGINE.decks()[0]
+    values = ENGINE.sample_options["card_values"]
+    for seed in range(6):
+        state = new_game(GAME, deck, CAT, seed, {"card_values": values})
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.pending is None:
+                listed = state.legal_actions(manual=False)
+                candidates = list(listed) + [{"kind": "end_turn", "card": 0}, {"kind": "contest", "arena": "x", "with": [0]}]
+                for arena in ("strength", "agility", "magic", "intelligence"):
+                    mine = [i for i in range(len(state.cards)) if state.where[i] == arena]
+                    candidates += [{"kind": "contest", "arena": arena, "with": [i]} for i in mine + [0, 1]]
+                    candidates.append({"kind": "contest", "arena": arena, "with": sorted(mine, reverse=True)})
+                    candidates.append({"kind": "contest", "arena": arena, "with": mine, "extra": 1})
+                for action in candidates:
+                    assert (action in listed) == (state.check_rule(action) is None), action
+            actions = state.legal_actions(manual=False)
+            state.apply_action(ENGINE.policy(state) if rng.random() < 0.5 else rng.choice(actions))
+
+
 # --- command line and coverage ----------------------------------------------------------------------------
 
 def test_goldfish_command_plays_a_theme_deck_deterministically_with_session_values(tmp_path):

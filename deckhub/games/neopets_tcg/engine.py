@@ -90,32 +90,17 @@ class NeopetsState(State):
 
     # -- setup (rulebook: Setup) ------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
-        sections = {name: entries for name, entries in deck.sections.items() if entries}
-        split = False
-        if sections.get("Neopet Stack"):
-            stack_entries, deck_entries = sections["Neopet Stack"], sections.get("Deck", {})
-        elif len(sections) == 1:  # a basic-game list (the starter decks): one section, Neopets included
-            stack_entries, deck_entries, split = {}, next(iter(sections.values())), True
-        else:
-            raise EngineError(f"a Neopets TCG deck has a Neopet Stack and a Deck; this one has {', '.join(sections) or 'no cards'}")
-        pool: list[tuple[Any, str]] = []
-        for entries, zone in ((stack_entries, "stack"), (deck_entries, "deck")):
-            for key, qty in entries.items():
-                card = catalogue.get(key)
-                if card is None:
-                    raise EngineError(f"card {key!r} is not in the Neopets TCG catalogue")
-                if split:  # a basic-game list (one section, Neopets included): Basic Neopets form the Stack
-                    zone = "stack" if compile_card(card).type == "Basic Neopet" else "deck"
-                pool.extend([(card, zone)] * qty)
-        if not pool:
-            raise EngineError("the deck has no cards")
-        self.rng.shuffle(pool)  # shuffle first, then number the instances: an id tells nothing
-        self.progs: list[Program] = []
-        self.names: list[str] = []
-        for card, zone in pool:
-            self.new_instance(card, zone)
-            self.progs.append(compile_card(card))
-            self.names.append(card.display_name)
+        split, base = _dealable(type(self), deck, catalogue)
+        order = list(range(len(base)))
+        self.rng.shuffle(order)  # shuffle first, then number the instances: an id tells nothing
+        pool = [base[i] for i in order]
+        self.cards = [p[0] for p in pool]
+        self.where = [p[1] for p in pool]
+        for zone in ("stack", "deck"):
+            self.zones[zone] = [i for i, p in enumerate(pool) if p[1] == zone]
+        self.progs: list[Program] = [p[2] for p in pool]
+        self.names: list[str] = [p[3] for p in pool]
+        self.missing: list[tuple[str, ...]] = [p[4] for p in pool]  # needed values still unknown (fixed for a game)
         n = len(pool)
         self.tapped = [False] * n
         self.host = [-1] * n  # the Neopet or Hero an Equipment is attached to
@@ -130,7 +115,7 @@ class NeopetsState(State):
         self.note(f"shuffled a Neopet Stack of {stack_n} and a deck of {len(deck_ids) + len(self.zones['hand'])}, "
                   f"drew {len(self.zones['hand'])}; you go {'first' if self.first else 'second'}"
                   + ("; one-section list: its Basic Neopets form the Neopet Stack" if split else ""))
-        missing = sorted({self.names[i] for i in range(n) if self.unknown(i)})
+        missing = sorted({self.names[i] for i in range(n) if self.missing[i]})
         if missing:
             self.note(f"values unknown for {len(missing)} cards (set them for this game with card_values): {', '.join(missing[:8])}"
                       + (" ..." if len(missing) > 8 else ""))
@@ -145,8 +130,7 @@ class NeopetsState(State):
     # -- queries ------------------------------------------------------------------------------------
     def unknown(self, iid: int) -> list[str]:
         """The needed values of this card that are unknown (see `needed_values`)."""
-        card = self.cards[iid]
-        return [f for f in type(self).needed_values(card) if not _known(card, f)]
+        return list(self.missing[iid])
 
     def in_play(self, iid: int) -> bool:
         return self.where[iid] in ARENA_SET
@@ -288,6 +272,22 @@ class NeopetsState(State):
         actions.append({"kind": "end_turn"})
         return actions
 
+    def check_rule(self, action: Action) -> str | None:
+        """The common actions checked directly (agrees with `rule_actions`, pinned by a test); the
+        rest by looking them up in the list."""
+        kind = action.get("kind")
+        if self.phase == "main":
+            if kind == "end_turn" and len(action) == 1:
+                return None
+            if kind == "contest" and len(action) == 3:
+                arena, ids = _arena(action.get("arena")), action.get("with")
+                if arena is not None and type(ids) is list and all(type(i) is int for i in ids) \
+                        and (arena not in self.contested or self.villain_in(arena) is not None) \
+                        and ids in self.contest_sets(arena):
+                    return None
+                return self.explain_illegal(action)
+        return super().check_rule(action)
+
     def explain_illegal(self, action: Action) -> str:
         kind = action.get("kind")
         known = ("move", "trade_in", "replace", "hero", "villain", "equip", "happen", "location", "contest", "end_turn")
@@ -295,6 +295,12 @@ class NeopetsState(State):
             return f"{kind!r} is not an action of the Neopets TCG (actions: {', '.join(known)}, and manual moves)"
         if self.phase != "main":
             return f"{kind} is possible only in your main phase (now: {self.phase or 'setup'})"
+        extra = set(action) - {"kind", *_FIELDS[kind]}
+        if extra:
+            return f"{kind} takes no field {', '.join(sorted(map(repr, extra)))} (its fields: {', '.join(_FIELDS[kind]) or 'none'})"
+        for name in ("arena",):
+            if name in _FIELDS[kind] and _arena(action.get(name)) is None:
+                return f"there is no arena {action.get(name)!r} (arenas: {', '.join(ARENAS)})"
         card = action.get("card")
         if kind != "contest" and kind != "end_turn":
             if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(self.cards):
@@ -318,7 +324,16 @@ class NeopetsState(State):
                 expected = {"replace": "Experienced Neopet", "hero": "Hero", "villain": "Villain", "equip": "Equipment",
                             "happen": "Something Has Happened!", "location": "Location"}[kind]
                 if self.progs[card].type != expected:
-                    return f"{name} is a {self.progs[card].type}, not a {expected} card"
+                    return f"{name} is {_a(self.progs[card].type)}, not {_a(expected)} card"
+                if kind == "equip":
+                    to = action.get("to")
+                    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < len(self.cards) \
+                            or not self.in_play(to) or not (self.progs[to].neopet or self.progs[to].type == "Hero"):
+                        return f"Equipment goes onto one of your Neopets or Heroes in play; #{to!r} is not one"
+                if kind == "hero":
+                    payer = action.get("tap")
+                    if payer not in [i for i in self.neopets() if not self.tapped[i]] or isinstance(payer, bool):
+                        return f"playing a Hero taps one of your untapped Neopets; #{payer!r} is not one"
                 if kind == "replace":
                     onto = action.get("onto")
                     if not isinstance(onto, int) or isinstance(onto, bool) or not 0 <= onto < len(self.cards) \
@@ -326,7 +341,7 @@ class NeopetsState(State):
                         return f"an Experienced Neopet replaces one of your Neopets in play; #{onto!r} is not one"
                     if self.progs[onto].species != self.progs[card].species:
                         return f"{name} ({self.progs[card].species}) can only replace a {self.progs[card].species}, not {self.names[onto]}"
-                if kind == "villain" and action.get("arena") in ARENA_SET and self.villain_in(action["arena"]) is not None:
+                if kind == "villain" and self.villain_in(action["arena"]) is not None:
                     return f"the {action['arena']} arena already has a Villain"
                 need = self.progs[card].tap
                 if need not in (None, "none") and "tap" in action and action["tap"] not in (self.tappers(need) or []):
@@ -334,9 +349,7 @@ class NeopetsState(State):
                 if need not in (None, "none") and "tap" not in action:
                     return f"{name} needs you to tap an untapped {'Neopet' if need == 'any' else need + ' Neopet'}: say which with \"tap\""
         if kind == "contest":
-            arena = action.get("arena")
-            if arena not in ARENA_SET:
-                return f"there is no arena {arena!r} (arenas: {', '.join(ARENAS)})"
+            arena = action["arena"]
             block = self.contest_block(arena)
             if block:
                 return block
@@ -854,8 +867,8 @@ class NeopetsState(State):
         if kind == "contest":
             ids = action.get("with") or []
             who = ", ".join(self._label(i) for i in ids if isinstance(i, int) and 0 <= i < len(self.cards))
-            arena = action.get("arena")
-            villain = self.villain_in(arena) if arena in ARENA_SET else None
+            arena = _arena(action.get("arena"))
+            villain = self.villain_in(arena) if arena is not None else None
             what = f"a Villain contest against {self._label(villain)}" if villain is not None else "a contest"
             return f"Start {what} in the {arena} arena with {who}"
         if kind == "manual.tap":
@@ -913,6 +926,57 @@ class NeopetsState(State):
             "bankable_in_hand": self.bankable(), "missing_values": missing,
             "dummy": "the dummy's arenas stay empty and it never plays a card",
         }}
+
+
+_DEALABLE: dict[tuple, tuple] = {}
+
+
+def _dealable(cls, deck, catalogue) -> tuple[bool, list[tuple]]:
+    """(split, [(card, zone, program, name, unknown values)] per copy) for a deck, cached per catalogue
+    and list: dealing a game then only shuffles. `split`: a one-section (basic-game) list whose Basic
+    Neopets form the Neopet Stack."""
+    sections = {name: entries for name, entries in deck.sections.items() if entries}
+    key = (id(catalogue), cls, tuple((name, tuple(entries.items())) for name, entries in sections.items()))
+    cached = _DEALABLE.get(key)
+    if cached is not None and cached[0] is catalogue:
+        return cached[1]
+    split = False
+    if sections.get("Neopet Stack"):
+        stack_entries, deck_entries = sections["Neopet Stack"], sections.get("Deck", {})
+    elif len(sections) == 1:
+        stack_entries, deck_entries, split = {}, next(iter(sections.values())), True
+    else:
+        raise EngineError(f"a Neopets TCG deck has a Neopet Stack and a Deck; this one has {', '.join(sections) or 'no cards'}")
+    pool: list[tuple] = []
+    for entries, zone in ((stack_entries, "stack"), (deck_entries, "deck")):
+        for card_key, qty in entries.items():
+            card = catalogue.get(card_key)
+            if card is None:
+                raise EngineError(f"card {card_key!r} is not in the Neopets TCG catalogue")
+            prog = compile_card(card)
+            where = ("stack" if prog.type == "Basic Neopet" else "deck") if split else zone
+            gaps = tuple(f for f in cls.needed_values(card) if not _known(card, f))
+            pool.extend([(card, where, prog, card.display_name, gaps)] * qty)
+    if not pool:
+        raise EngineError("the deck has no cards")
+    if len(_DEALABLE) > 512:
+        _DEALABLE.clear()
+    _DEALABLE[key] = (catalogue, (split, pool))
+    return split, pool
+
+
+_FIELDS = {"move": ("card", "arena"), "trade_in": ("card",), "replace": ("card", "onto"), "hero": ("card", "tap"),
+           "villain": ("card", "arena"), "equip": ("card", "to", "tap"), "happen": ("card", "tap"),
+           "location": ("card", "arena", "tap"), "contest": ("arena", "with"), "end_turn": ()}
+
+
+def _a(word: str | None) -> str:
+    word = word or "card of unknown type"
+    return f"{'an' if word[0].lower() in 'aeiou' else 'a'} {word}"
+
+
+def _arena(value: Any) -> str | None:
+    return value if isinstance(value, str) and value in ARENA_SET else None
 
 
 def _known(card, name: str) -> bool:
@@ -1029,6 +1093,56 @@ def policy(state: NeopetsState) -> Action:
     return {"kind": "end_turn"}
 
 
+# --- sample decks (test fixtures) ----------------------------------------------------------------------
+
+# TEST FIXTURE VALUES, not facts. The catalogue knows no bank value and the types of few cards, so the
+# published decks (the two theme decks, the two starter lists) cannot bank a point as they stand. The
+# generic invariant test and the goldfish benchmark play them with these invented session card_values,
+# exactly as a player would enter them: deliberately uniform numbers (every Item 2 points, every
+# Equipment 3 and +1 to all stats, every Basic Neopet 5 in every stat), types and texts chosen to reach
+# every rule. They are never written into data/, never offered to a player's own game, and show with
+# provenance "session".
+def _sample_values() -> dict[str, dict[str, Any]]:
+    items = ("tomatoes meaty-pie stale-bread usica-berries peachpa essence-of-brain chocolate-korbats cheese "
+             "faerie-pancakes healing-potion starberry strawberries puppyblew slumberberry-potion "
+             "petpet-growth-syrup asparagus chokato potion-of-strength magic-lottery-ticket potatoes pinanna "
+             "potion-of-speed kauvaras-potion elixir-of-thieves hasee meowclops stone-snowball gigantic-snowball "
+             "icy-snowball light-faerie-token water-faerie-token dark-faerie-token fire-faerie-token "
+             "air-faerie-token earth-faerie-token")
+    equipment = ("eyrie-breastplate makeshift-sword kass-charm jerans-armour jerans-sword lishas-charm "
+                 "sceptre-of-banishing escape-rope bubble-gun moon-charm wooden-blocking-shield defence-shield-v1-0 "
+                 "ice-scimitar illusens-charm shadow-breeze warf")
+    happenings = "secret-passage library-visit chomp oubliette spooky-beans"
+    heroes = "blumaroo-squire count-boris eyrie-guard general-kass drackonack quiggle-scout"
+    pets = ("blue-blumaroo yellow-blumaroo green-eyrie red-eyrie blue-skeith green-skeith green-quiggle "
+            "yellow-quiggle red-zafara yellow-zafara blue-scorchio green-acara red-korbat blue-mynci red-aisha yellow-eyrie")
+    values: dict[str, dict[str, Any]] = {}
+    for key in items.split():
+        values[key] = {"type": "Item", "bank_value": 2, **{f"{a}_bonus": 2 for a in ARENAS}}
+    for key in equipment.split():
+        values[key] = {"type": "Equipment", "bank_value": 3, "tap_to_play": "any", **{f"{a}_bonus": 1 for a in ARENAS}}
+    for key in happenings.split():
+        values[key] = {"type": "Something Has Happened!", "text": "Draw a card."}
+    for key in heroes.split():
+        values[key] = {"type": "Hero", **{a: 6 for a in ARENAS}}
+    for key in pets.split():
+        values[key] = {a: 5 for a in ARENAS}
+    for key in ("the-thieves-code", "beyond-neopia"):
+        values[key] = {"bank_value": 2}
+    values["warf"] = {"type": "Equipment", "bank_value": 3, "tap_to_play": "any", "strength_bonus": 1,
+                      "agility_bonus": 1, "magic_bonus": 1}  # (its intelligence +2 is the catalogue's)
+    values["darigan-skeith"] = {"type": "Experienced Neopet", "species": "Skeith", **{a: 7 for a in ARENAS}}
+    values["quiggle-runner"] = {"species": "Quiggle", **{a: 7 for a in ARENAS}}
+    values["marketplace"] = {"type": "Location"}
+    values["draik-skeleton"] = {a: 9 for a in ARENAS}
+    values["morguss"] = {"strength": 9, "agility": 9, "intelligence": 9}  # (magic 18 is the catalogue's)
+    for key in ("jeran-meridell-knight", "kayla", "morris"):
+        values[key] = {a: 6 for a in ARENAS}
+    return values
+
+
+SAMPLE_CARD_VALUES = _sample_values()
+
 ENGINE = Engine(
     game="neopets-tcg",
     state_class=NeopetsState,
@@ -1041,4 +1155,5 @@ ENGINE = Engine(
                            '{"tomatoes": {"type": "Item", "bank_value": 2}}'),
     ),
     description="Neopets TCG (advanced game) against a dummy whose arenas stay empty",
+    sample_options={"card_values": SAMPLE_CARD_VALUES},
 )
