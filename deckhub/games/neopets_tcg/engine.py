@@ -1016,8 +1016,17 @@ def _answer(state: NeopetsState, choice: Choice) -> Action:
         return {"kind": "choose", "option": arena}
     if kind in ("bank_or_draw", "bank_from_hand"):
         banks = [v for v, _ in choice.options if v != "draw"]
+        can_draw = any(v == "draw" for v, _ in choice.options) and deck_left > 1
         if banks:
             best = max(banks, key=lambda i: (state.progs[i].bank, -i))
+            if state.counters["points"] + state.progs[best].bank >= WIN_POINTS or not can_draw:
+                return {"kind": "choose", "option": best}
+            # more contests are coming this turn than there are cards to bank: draw first, bank later
+            # (the same number of draws, but a drawn Item or Equipment can still be banked this turn)
+            later = sum(1 for a in ARENAS if a not in state.contested and state.villain_in(a) is None
+                        and any(not state.tapped[i] for i in state.participants(a)))
+            if len(banks) <= later:
+                return {"kind": "choose", "option": "draw"}
             return {"kind": "choose", "option": best}
         if any(v == "draw" for v, _ in choice.options) and deck_left > 1:
             return {"kind": "choose", "option": "draw"}
