@@ -427,7 +427,7 @@ def test_a_card_with_an_unknown_bank_value_is_not_bankable_until_it_is_set():
     pet = put(state, "fx-red-blorb", "strength")
     state.apply_action({"kind": "contest", "arena": "strength", "with": [pet]})
     assert [v for v, _ in state.pending.options] == ["draw"]
-    assert "not bankable until its bank value is set" in state.pending.prompt
+    assert "not bankable until set for this game: Fixture Mystery Item (bank value unknown)" in state.pending.prompt
     tile = state.view()["zones"]["hand"]["cards"][0]
     assert {"field": "bank_value", "label": "bank value", "message": "bank value unknown — set it for this game"} in tile["unknown"]
     assert state.view()["neopets_tcg"]["missing_values"] == {"fx-mystery-item": ["bank_value"]}

@@ -650,11 +650,12 @@ class NeopetsState(State):
         options: list[tuple[Any, str]] = [(i, f"bank {self.names[i]} ({self.progs[i].bank} points)") for i in self.bankable()]
         if self.zones["deck"]:
             options.append(("draw", "draw a card"))
-        unknown = [self.names[i] for i in self.zones["hand"]
-                   if self.progs[i].type in ("Item", "Equipment", None) and self.progs[i].bank is None]
+        unknown = sorted({f"{self.names[i]} ({'card type' if self.progs[i].type is None else 'bank value'} unknown)"
+                          for i in self.zones["hand"]
+                          if self.progs[i].type in ("Item", "Equipment", None) and self.progs[i].bank is None})
         prompt = f"You won the {arena} contest: bank an Item or Equipment, or draw a card"
         if unknown:
-            prompt += f" (not bankable until its bank value is set for this game: {', '.join(sorted(set(unknown)))})"
+            prompt += f"; not bankable until set for this game: {', '.join(unknown)}"
         if options:
             self.ask(prompt, options, ("bank_or_draw", arena), optional=True)
         else:
