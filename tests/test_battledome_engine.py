@@ -608,3 +608,30 @@ def test_goldfish_command_line(tmp_path):
     assert runner.invoke(goldfish, args).output == first.output
     bad = runner.invoke(goldfish, ["--game", GAME, "--deck", str(path), "--option", "dummy_neopet=mau"])
     assert bad.exit_code == 2 and "not a Neopet" in bad.output
+
+
+def test_every_option_plays_to_an_end_with_random_and_manual_moves():
+    """The NOT FOUND options and the dummy's options in random combinations: random games (some
+    manual moves among them) keep every card in one zone and end within the turn limit."""
+    rng = random.Random(11)
+    for seed in range(24):
+        options = {"dummy_attacks": rng.random() < 0.5, "first": rng.random() < 0.5, "mulligan": rng.random() < 0.3,
+                   "deck_out": rng.choice(["skip", "damage", "lose_round", "lose_match"]),
+                   "full_slot": rng.choice(["blocked", "replace"]), "painting": rng.choice(["same_species", "manual"]),
+                   "equipment_slots": rng.randint(1, 4), "opening_hand": rng.randint(0, 8), "turn_limit": 25,
+                   "dummy_hp": rng.randint(1, 12), "dummy_attack": rng.randint(0, 12),
+                   "dummy_defence": rng.randint(0, 12), "dummy_agility": rng.randint(0, 9)}
+        main = {"atk-stone": 6, "agi-stone": 2, "sword": 2, "scorch": 2, "faerie": 1, "hero": 1, "potion": 1,
+                "legend": 1, "snack": 2, "brush": 2, "petpet": 1, "mystery": 1} if seed % 2 else FILLER
+        state = game(main=main, pets=("kougra", "kacheek", "gelert"), pool=("fire-kougra",), seed=seed, **options)
+        n = len(state.cards)
+        while state.outcome is None:
+            assert state.check_invariants() == [] and len(state.where) == n
+            rules = state.legal_actions(manual=False)
+            action = rng.choice(rules) if rules and rng.random() < 0.93 else rng.choice(state.legal_actions())
+            state.apply_action(action)
+            assert len(state.actions) < 3000
+        assert state.outcome.turn <= 25
+        again = replay(GAME, fixture_deck(main, ("kougra", "kacheek", "gelert"), ("fire-kougra",)), FX, seed,
+                       options, state.actions)
+        assert again.view() == state.view()
