@@ -168,7 +168,8 @@ def _register_area_commands() -> None:
     from deckhub.commands.check import check
     from deckhub.commands.collection import collection
     from deckhub.commands.goldfish import coverage, goldfish
-    for command in (check, collection, goldfish, coverage):
+    from deckhub.commands.simulate import simulate
+    for command in (check, collection, goldfish, coverage, simulate):
         main.add_command(command)
 
 

@@ -52,6 +52,23 @@ def game_options(first: bool | None, pairs: tuple[str, ...], mission: str | None
     return options
 
 
+def read_deck_file(spec, catalogue, deck_path: str):
+    """The deck in a file (or '-'), or exit 2 naming every line that cannot be read."""
+    from deckhub.importers.decklists import read_decklist
+
+    try:
+        with click.open_file(deck_path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        _fail(f"cannot read {deck_path}: {exc.strerror or exc}")
+    parsed = read_decklist(data, spec, catalogue, filename=deck_path)
+    if parsed.errors:
+        for error in parsed.errors:
+            click.echo(f"{deck_path}: {error}", err=True)
+        _fail(f"{deck_path} names cards or lines that cannot be read; no game played")
+    return parsed.deck
+
+
 @click.command("goldfish")
 @click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
 @click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
@@ -68,23 +85,13 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_h
     """Play one automated goldfish game with the game's built-in policy."""
     from deckhub.core.engine import EngineError, IllegalAction, new_game, play_out
     from deckhub.importers.catalogue import load_catalogue
-    from deckhub.importers.decklists import read_decklist
 
     spec, engine = _engine(game_slug)
     options = game_options(first, pairs, mission, dummy_hp, dummy_defence, dummy_agility)
-    try:
-        with click.open_file(deck_path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        _fail(f"cannot read {deck_path}: {exc.strerror or exc}")
     catalogue = load_catalogue(spec.slug)
-    parsed = read_decklist(data, spec, catalogue, filename=deck_path)
-    if parsed.errors:
-        for error in parsed.errors:
-            click.echo(f"{deck_path}: {error}", err=True)
-        _fail(f"{deck_path} names cards or lines that cannot be read; no game played")
+    deck = read_deck_file(spec, catalogue, deck_path)
     try:
-        state = play_out(new_game(spec.slug, parsed.deck, catalogue, seed, options))
+        state = play_out(new_game(spec.slug, deck, catalogue, seed, options))
     except (EngineError, IllegalAction) as exc:
         _fail(str(exc))
     outcome = state.outcome

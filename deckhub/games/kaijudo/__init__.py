@@ -13,5 +13,5 @@ GAME = GameSpec(
         FieldSpec("power_value", "Power", "int"),
     ),
     types=("Creature", "Evolution Creature", "Vortex Evolution Creature", "Spell"),
-    extras={"curve": ("level", "Level"), "breakdown": ("civilizations", "Civilization")},
+    extras={"draws": {"section": "Deck", "hand": 5, "per_turn": 1, "first_skips": True}, "curve": ("level", "Level"), "breakdown": ("civilizations", "Civilization")},
 )

@@ -23,5 +23,5 @@ GAME = GameSpec(
     ),
     types=("Neopet", "Rainbow Pool Neopet", "Codestone", "Equipment", "Food", "Faerie", "Legend",
            "Paint Brush", "Potion", "Location", "Map Piece", "Hero", "Petpet", "Villain", "Faction"),
-    extras={"curve": ("level_requirement", "Level requirement"), "breakdown": ("faerie", "Faerie")},
+    extras={"draws": {"section": "Main Deck", "hand": 5, "per_turn": 1, "first_skips": False}, "curve": ("level_requirement", "Level requirement"), "breakdown": ("faerie", "Faerie")},
 )

@@ -22,5 +22,5 @@ GAME = GameSpec(
     ),
     types=("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equipment",
            "Something Has Happened!", "Location"),
-    extras={"breakdown": ("faerie", "Faerie")},
+    extras={"draws": {"section": "Deck", "hand": 4, "per_turn": 1, "first_skips": True}, "breakdown": ("faerie", "Faerie")},
 )

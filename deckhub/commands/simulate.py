@@ -1,0 +1,77 @@
+"""`deckhub simulate`: many automated goldfish games of one deck, summarised.
+
+    deckhub simulate --game SLUG --deck FILE [--games N] [--seed S] [--workers W] [--json]
+
+`--json` prints {"game", "games", "seed", "wins", "win_rate", "losses": {reason: n},
+"win_turn": {"mean", "median", "p10", "p90", "histogram": {turn: count}}, "games_per_second"}.
+The same inputs give the same numbers whatever --workers is (only games_per_second varies).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from deckhub.commands.goldfish import _engine, _fail, game_options, read_deck_file
+
+
+@click.command("simulate")
+@click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
+@click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="deck list: text, OCTGN .o8d or JSON ('-' reads standard input)")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 100_000), help="games to play")
+@click.option("--seed", default=0, show_default=True, type=int, help="master seed; game i plays with a seed derived from it")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="processes to share the games (at most the machine's cores)")
+@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@click.option("--first/--second", "first", default=None, help="go first or second in every game")
+@click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="any other game option")
+@click.option("--mission", default=None, help="Huntik: the mission to play")
+def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, mission):
+    """Play many automated games of a deck and report win rate, losses and the winning turn."""
+    from deckhub.core.engine import EngineError, IllegalAction
+    from deckhub.core.simulate import simulate as run
+    from deckhub.importers.catalogue import load_catalogue
+
+    spec, _ = _engine(game_slug)
+    options = game_options(first, pairs, mission, None, None, None)
+    catalogue = load_catalogue(spec.slug)
+    deck = read_deck_file(spec, catalogue, deck_path)
+    workers = min(workers, os.cpu_count() or 1)
+    bar = None
+    if sys.stderr.isatty() and not as_json:
+        bar = click.progressbar(length=games, label="playing", file=sys.stderr)
+        bar.__enter__()
+    last = [0]
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(done - last[0])
+            last[0] = done
+    try:
+        summary = run(spec.slug, deck, catalogue, games, seed, options, workers, progress)
+    except (EngineError, IllegalAction, ValueError) as exc:
+        _fail(str(exc))
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    data = summary.to_json()
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    turn = data["win_turn"]
+    click.echo(f"{spec.name}: {summary.wins} of {games} games won ({summary.win_rate:.1%}), seed {seed}")
+    if summary.wins:
+        click.echo(f"winning turn: mean {turn['mean']:.2f}, median {turn['median']}, 10th percentile {turn['p10']}, "
+                   f"90th percentile {turn['p90']}")
+        width = max(turn["histogram"].values())
+        for t, n in turn["histogram"].items():
+            click.echo(f"  turn {t:>3}: {'#' * max(1, round(40 * n / width)):<40} {n}")
+    for reason, n in data["losses"].items():
+        click.echo(f"lost ({reason}): {n}")
+    stuck = summary.stuck_cards(catalogue, 5)
+    if stuck:
+        click.echo("most often left in hand: " + ", ".join(f"{name} ({share:.0%})" for name, _, share in stuck))
+    click.echo(f"{data['games_per_second']:,} games a second on {workers} worker(s)")
