@@ -355,6 +355,8 @@ def test_the_higher_agility_rerolls_up_to_the_difference_and_keeps_the_results()
     step(state, "attack")
     assert state.pending.op == ("reroll",) and "up to 3" in state.pending.prompt
     rolled = list(state.fight["attack"])
+    now = json.loads(json.dumps(state.view()))["battledome"]["battle_now"]  # the dice to choose from
+    assert now["attack"] == rolled and now["reroll_limit"] == 3 and now["reroller"] == "you"
     for index in (0, 1, 2):
         step(state, "choose", option=index)  # the third mark rolls them
     battle = state.last_battle

@@ -933,6 +933,10 @@ class BattledomeState(State):
         return State.manual_move(self, iid, to, bottom)
 
     # -- text and views ------------------------------------------------------------------------------
+    def _fight_view(self) -> dict[str, Any] | None:
+        """The battle being resolved (during a reroll or cash-in choice): the dice as they stand."""
+        return _fight_view_of(self.fight)
+
     def describe(self, action: Action) -> str:
         kind = action.get("kind")
         if kind == "next":
@@ -1009,9 +1013,18 @@ class BattledomeState(State):
             "round": self.round, "rounds_won": self.counters["rounds_won"],
             "dummy_rounds_won": self.counters["dummy_rounds_won"], "rounds_to_win": ROUNDS_TO_WIN,
             "whose_turn": self.whose, "first": self.first, "turn_limit": self.turn_limit,
-            "you": you, "dummy": dummy, "last_battle": self.last_battle,
+            "you": you, "dummy": dummy, "last_battle": self.last_battle, "battle_now": self._fight_view(),
             "not_found": dict(NOT_FOUND),
         }}
+
+
+def _fight_view_of(fight) -> dict[str, Any] | None:
+    if fight is None:
+        return None
+    return {"attacker": fight["attacker"], "attack": list(fight["attack"]), "defence": list(fight["defence"]),
+            "rolled": {k: list(v) for k, v in fight["rolled"].items()}, "agility": list(fight["agility"]),
+            "reroller": fight["reroller"], "reroll_limit": fight["reroll_limit"], "marked": list(fight["marked"]),
+            "damage_before_cash_in": fight.get("pending_damage")}
 
 
 def _dice_text(values) -> str:
