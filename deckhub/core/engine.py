@@ -322,8 +322,9 @@ class State:
     """A goldfish game in progress. Engines subclass it; see the module docstring.
 
     Subclasses set ZONES, COUNTERS, PHASES and implement `setup`, `rule_actions`, `apply_rule`,
-    `end_phase`, `run_op` (and `resolve_choice`) and, to improve messages and the view,
-    `explain_illegal`, `describe`, `card_view`, `extra_view`, `manual_move`.
+    `end_phase`, their ops as methods `_op_<name>(op, source)` and the answers to the choices those
+    ops ask as `_res_<name>(op, source, value)` (or override `run_op` / `resolve_choice`) and, to
+    improve messages and the view, `explain_illegal`, `describe`, `card_view`, `extra_view`, `manual_move`.
     """
 
     ZONES: tuple[ZoneSpec, ...] = ()
@@ -332,10 +333,22 @@ class State:
     DECK_ZONE = "deck"
     HAND_ZONE = "hand"
     HIDDEN: frozenset[str] = frozenset()
+    _OP_METHODS: dict[str, Callable] = {}
+    _RES_METHODS: dict[str, Callable] = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls.HIDDEN = frozenset(z.name for z in cls.ZONES if z.hidden)
+        # the default `run_op` / `resolve_choice` dispatch: op "draw" runs `_op_draw`, its choice `_res_draw`
+        ops: dict[str, Callable] = {}
+        answers: dict[str, Callable] = {}
+        for klass in reversed(cls.__mro__):
+            for name, fn in vars(klass).items():
+                if name.startswith("_op_"):
+                    ops[name[4:]] = fn
+                elif name.startswith("_res_"):
+                    answers[name[5:]] = fn
+        cls._OP_METHODS, cls._RES_METHODS = ops, answers
 
     def __init__(self, engine: Engine, deck: "Deck", catalogue: "Catalogue", seed: int, options: dict[str, Any]):
         self.engine = engine
@@ -375,12 +388,20 @@ class State:
         raise NotImplementedError
 
     def run_op(self, op: tuple, source: int | None) -> None:
-        """Run one queued op; may call `self.ask(...)` to wait for the player."""
-        raise NotImplementedError
+        """Run one queued op; may call `self.ask(...)` to wait for the player. The default calls the
+        engine's method `_op_<name>(op, source)` for the op `(name, ...)`."""
+        handler = self._OP_METHODS.get(op[0])
+        if handler is None:
+            raise NotImplementedError(f"{type(self).__name__} has no op {op[0]!r} (define _op_{op[0]})")
+        handler(self, op, source)
 
     def resolve_choice(self, choice: Choice, value: Any) -> None:
-        """The player answered `choice` with `value` (None: declined)."""
-        raise NotImplementedError
+        """The player answered `choice` with `value` (None: declined). The default calls the engine's
+        method `_res_<name>(op, source, value)` for the op `(name, ...)` that asked."""
+        handler = self._RES_METHODS.get(choice.op[0])
+        if handler is None:
+            raise NotImplementedError(f"{type(self).__name__} has no answer to op {choice.op[0]!r} (define _res_{choice.op[0]})")
+        handler(self, choice.op, choice.source, value)
 
     def explain_illegal(self, action: Action) -> str:
         return f"{action.get('kind')!r} is not a legal action now (phase: {self.phase or 'setup'})"
