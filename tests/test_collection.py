@@ -181,6 +181,7 @@ def test_a_failure_while_writing_rolls_everything_back(alice, monkeypatch):
             raise RuntimeError("disk full")
         return real(*args, **kwargs)
     monkeypatch.setattr(col, "_upsert", failing)
+    monkeypatch.setattr(col, "CHUNK", 100)  # several statements, on every database
     with pytest.raises(RuntimeError):
         col.commit_import(alice, data)
     assert len(calls) == 2 and col.snapshot(alice) == {}

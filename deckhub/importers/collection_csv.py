@@ -180,25 +180,34 @@ def parse_collection_csv(data: bytes | str) -> ParsedCsv:
         start = reader.line_num + 1
         for cells in reader:
             line, start = start, reader.line_num + 1
-            if not cells or not any(c.strip() for c in cells):
-                continue
-            if len(rows) >= MAX_ROWS:
-                raise CollectionFileError(f"The file has more than {MAX_ROWS:,} rows; split it into smaller files.")
-            row = CsvRow(line)
             n = len(cells)
+            values: dict[str, str] = {}
             for column, i in text_columns:
                 if i < n:
-                    setattr(row, column, restore(cells[i].strip()).strip())
+                    value = cells[i].strip()
+                    if value and value[0] == "'":
+                        value = restore(value).strip()
+                    values[column] = value
+            quantities: dict[str, int] = {}
+            errors: list[str] = []
             for column, i in qty_columns:
                 if i < n:
-                    value, error = _quantity(cells[i], column)
+                    cell = cells[i]
+                    if cell.isdigit() and len(cell) < 7:  # the common case, fast
+                        quantities[column] = int(cell)
+                        continue
+                    value, error = _quantity(cell, column)
                     if error:
-                        row.errors.append(error)
+                        errors.append(error)
                     elif value is not None:
-                        row.quantities[column] = value
+                        quantities[column] = value
             if n > width and any(c.strip() for c in cells[width:]):
-                row.errors.append(f"the row has {n} cells but the header names {width} columns")
-            rows.append(row)
+                errors.append(f"the row has {n} cells but the header names {width} columns")
+            if not quantities and not errors and not any(values.values()):
+                continue  # a blank line (or only columns that are not used)
+            if len(rows) >= MAX_ROWS:
+                raise CollectionFileError(f"The file has more than {MAX_ROWS:,} rows; split it into smaller files.")
+            rows.append(CsvRow(line, quantities=quantities, errors=errors, **values))
     except csv.Error as exc:
         raise CollectionFileError(f"Line {reader.line_num}: the file is not valid CSV ({exc}).") from None
     return ParsedCsv([c for c in COLUMNS if c in index], rows, warnings)
@@ -220,6 +229,8 @@ class PrintingRef:
 
 def norm_number(number: str | None) -> str:
     """"#007", "7/140" and "7" are the same collector number."""
+    if number and number.isdigit() and number[0] != "0":
+        return number
     text = (number or "").strip().lower().lstrip("#").strip()
     text = text.split("/", 1)[0].strip()
     return re.sub(r"^0+(?=\d)", "", text)
@@ -253,6 +264,12 @@ class GameIndex:
             self.by_set_number.setdefault((p.set_code, norm_number(p.number)), []).append(p)
         for refs in self.by_card.values():
             refs.sort(key=lambda r: r.position)
+        # Names exactly as the catalogue spells them (what an export writes): found without
+        # normalising, with the same answer `Catalogue.lookup` gives (an exact spelling wins).
+        self.exact: dict[str, list[Card]] = {}
+        for card in catalogue:
+            for spelling in {card.name.casefold(), card.display_name.casefold()}:
+                self.exact.setdefault(spelling, []).append(card)
         self.sets: dict[str, str] = {}
         for s in catalogue.sets.values():
             self.sets.setdefault(normalize_name(s.name), s.code)
@@ -270,7 +287,16 @@ class GameIndex:
         return f"{card.display_name} ({self.set_label(ref.set_code)}{number})"
 
     def find_set(self, text: str) -> str | None:
-        return self.sets.get(text.strip().lower()) or self.sets.get(normalize_name(text))
+        found = self.sets.get(text) or self.sets.get(text.strip().lower()) or self.sets.get(normalize_name(text))
+        return found
+
+    def named_exactly(self, card_key: str, name: str, version: str) -> bool:
+        """The card is spelt exactly `name` (or "name, version"), ignoring case."""
+        card = self.catalogue.cards[card_key]
+        folded = name.casefold()
+        if version:
+            return folded == card.name.casefold() and version.casefold() == (card.version or "").casefold()
+        return folded == card.name.casefold() or folded == card.display_name.casefold()
 
     def set_suggestions(self, text: str) -> tuple[str, ...]:
         from rapidfuzz import fuzz, process
@@ -280,10 +306,11 @@ class GameIndex:
 
     def cards_named(self, name: str, version: str) -> list[Card]:
         if version:
-            found = self.catalogue.lookup(f"{name}, {version}")
+            full = f"{name}, {version}"
+            found = self.exact.get(full.casefold()) or self.catalogue.lookup(full)
             wanted = normalize_name(version)
             return [c for c in found if c.version and normalize_name(c.version) == wanted]
-        return self.catalogue.lookup(name)
+        return list(self.exact.get(name.casefold(), ())) or self.catalogue.lookup(name)
 
 
 def game_lookup(indexes: Mapping[str, GameIndex]) -> dict[str, str]:
@@ -299,6 +326,13 @@ def game_lookup(indexes: Mapping[str, GameIndex]) -> dict[str, str]:
 def resolve(row: CsvRow, index: GameIndex,
             others: Sequence[GameIndex] = ()) -> tuple[PrintingRef | None, list[Problem]]:
     """The one printing a row names in this game, or the reasons it names none."""
+    if row.set and row.number and row.name:  # fast path: set, number and exact name (what an export writes)
+        code = index.find_set(row.set)
+        refs = index.by_set_number.get((code, norm_number(row.number))) if code else None
+        if refs:
+            hits = [r for r in refs if index.named_exactly(r.card_key, row.name, row.version)]
+            if len(hits) == 1:
+                return hits[0], []
     set_code = None
     if row.set:
         set_code = index.find_set(row.set)
@@ -416,31 +450,34 @@ def plan_import(parsed: ParsedCsv, indexes: Mapping[str, GameIndex], default_gam
     first_line: dict[int, int] = {}
     planned: list[PlannedRow] = []
     for row in parsed.rows:
-        entry = PlannedRow(row)
-        planned.append(entry)
-        for error in row.errors:
-            entry.problems.append(Problem("bad-cell", error))
-        key = (row.game.lower(), row.set, row.number, row.name, row.version)
+        key = (row.game, row.set, row.number, row.name, row.version)
         hit = cache.get(key)
         if hit is None:
             hit = cache[key] = _resolve_row(row, indexes, games, all_indexes, default_game)
-        entry.game, entry.printing, problems = hit
-        entry.problems.extend(problems)
-        if not row.quantities and not row.errors and entry.printing is not None:
-            entry.problems.append(Problem("missing", "no quantity given"))
-        if entry.problems or entry.printing is None:
+        game, printing, problems = hit
+        if row.errors:
+            problems = [Problem("bad-cell", e) for e in row.errors] + problems
+        entry = PlannedRow(row, game, printing, list(problems))
+        planned.append(entry)
+        if problems or printing is None:
             continue
-        pid = entry.printing.id
-        if pid in first_line:
-            entry.first_line = first_line[pid]
-        else:
+        quantities = row.quantities
+        if not quantities:
+            entry.problems.append(Problem("missing", "no quantity given"))
+            continue
+        pid = printing.id
+        target = targets.get(pid)
+        if target is None:  # each cell is at most MAX_QUANTITY already
+            targets[pid] = dict(quantities)
             first_line[pid] = row.line
-        target = targets.setdefault(pid, {})
-        for column, value in row.quantities.items():
+            continue
+        entry.first_line = first_line[pid]
+        for column, value in quantities.items():
             total = target.get(column, 0) + value
             if total > MAX_QUANTITY:
                 entry.problems.append(Problem("bad-cell", f"{column}: the rows for this printing add up to more than {MAX_QUANTITY:,}"))
-            target[column] = min(total, MAX_QUANTITY)
+                total = MAX_QUANTITY
+            target[column] = total
     return ImportPlan(planned, targets, list(parsed.warnings))
 
 
