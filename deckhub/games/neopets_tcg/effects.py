@@ -59,9 +59,9 @@ class Program:
     before_turn: tuple = ()
     abilities: list[tuple[str, str]] = field(default_factory=list)  # (sentence, AUTO | NO_EFFECT | MANUAL)
 
-    @property
-    def neopet(self) -> bool:
-        return self.type in NEOPET_TYPES
+    def __post_init__(self) -> None:
+        self.neopet = self.type in NEOPET_TYPES  # a Basic or Experienced Neopet (not Heroes, not Villains)
+        self.contester = self.neopet or self.type == "Hero"  # can start and join your contests
 
     @property
     def manual_text(self) -> list[str]:

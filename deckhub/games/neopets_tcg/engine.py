@@ -143,7 +143,7 @@ class NeopetsState(State):
     def participants(self, arena: str) -> list[int]:
         """Your Neopets and Heroes in an arena (the cards that can start or join a contest)."""
         progs = self.progs
-        return [i for i in self.zones[arena] if progs[i].neopet or progs[i].type == "Hero"]
+        return [i for i in self.zones[arena] if progs[i].contester]
 
     def villain_in(self, arena: str) -> int | None:
         for i in self.zones[arena]:
@@ -233,7 +233,7 @@ class NeopetsState(State):
                     actions.append({"kind": "move", "card": i, "arena": a})
         for i in untapped:
             actions.append({"kind": "trade_in", "card": i})
-        hosts = [i for a in ARENAS for i in self.zones[a] if progs[i].neopet or progs[i].type == "Hero"]
+        hosts = [i for a in ARENAS for i in self.zones[a] if progs[i].contester]
         for h in self.zones["hand"]:
             prog = progs[h]
             kind = prog.type
@@ -803,7 +803,7 @@ class NeopetsState(State):
     def extra_manual_actions(self) -> list[Action]:
         actions: list[Action] = []
         progs = self.progs
-        hosts = [i for a in ARENAS for i in self.zones[a] if progs[i].neopet or progs[i].type == "Hero"]
+        hosts = [i for a in ARENAS for i in self.zones[a] if progs[i].contester]
         for a in ARENAS:
             for i in self.zones[a]:
                 if progs[i].type != "Equipment":
@@ -1073,11 +1073,10 @@ def policy(state: NeopetsState) -> Action:
         if villain is None:
             if a in state.contested:
                 continue
-            heroes = [i for i in ready if progs[i].type == "Hero"]
-            spread = _free_arena(state, exclude=a)
-            lonely = spread is not None and not state.participants(spread) and state.villain_in(spread) is None
-            if len(ready) > 1 and lonely and not heroes:
-                return {"kind": "contest", "arena": a, "with": ready[:1]}  # the others spread out below
+            if len(ready) > 1 and not any(progs[i].type == "Hero" for i in ready):
+                spread = _free_arena(state, exclude=a)
+                if spread is not None and not state.participants(spread) and state.villain_in(spread) is None:
+                    return {"kind": "contest", "arena": a, "with": ready[:1]}  # the others spread out below
             return {"kind": "contest", "arena": a, "with": ready}
         sets = state.contest_sets(a)
         if sets:
