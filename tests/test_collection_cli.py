@@ -18,7 +18,7 @@ def cli(databases, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("DECKHUB_SECRET_KEY", "test")
     from deckhub.accounts import create_user
-    from tests.conftest import make_app
+    from conftest import make_app
     make_app(url)
     with database.connection_context():
         create_user("alice", "correct horse")

@@ -10,7 +10,7 @@ import pytest
 from deckhub import collection as col
 from deckhub import models
 from deckhub.db import database
-from tests.conftest import csrf_token
+from conftest import csrf_token
 
 GAME = "kaijudo"
 
