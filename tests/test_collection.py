@@ -314,3 +314,24 @@ def test_an_existing_want_on_another_printing_counts(alice):
     data = {"game": GAME, "sections": {"Deck": [{"card": "hydro-spy", "qty": 3}]}}
     assert col.add_missing_to_wants(alice, data, catalogue) == [("hydro-spy", refs[3].id, 2)]
     assert sum(o.want_quantity for o in col.owned_for(alice, [r.id for r in refs]).values()) == 3
+
+
+def test_every_printing_of_every_game_survives_a_round_trip(alice, bob):
+    """Each printing, once: the export names every one of them unambiguously (reprints, shared
+    numbers, cards without a number, Huntik's two missions of one name)."""
+    ids = [pid for index in col.all_indexes().values() for pid in index.printings]
+    assert len(ids) > 2800
+    for n, printing in enumerate(ids):
+        col.set_quantities(alice, printing, quantity=1 + n % 3, trade_quantity=n % 2)
+    preview = col.preview_import(bob, col.export_csv(alice).encode("utf-8"))
+    assert preview.ok, [(r.row.line, [str(p) for p in r.problems]) for r in preview.plan.problem_rows[:5]]
+    col.commit_import(bob, col.export_csv(alice).encode("utf-8"))
+    assert col.snapshot(bob) == col.snapshot(alice)
+
+
+def test_a_neopets_checklist_counts_against_the_set_size(alice):
+    checklist = col.set_checklist(alice, "neopets-tcg", "battle-for-meridell")
+    assert checklist.completion.label == "0 of 140"
+    for row in checklist.rows[:23]:
+        col.adjust(alice, row.printing_id, "quantity", 1)
+    assert col.set_checklist(alice, "neopets-tcg", "battle-for-meridell").completion.label == "23 of 140"

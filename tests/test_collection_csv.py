@@ -233,3 +233,14 @@ def test_any_rows_are_planned_without_crashing(indexes, rows):
     p = plan(buffer.getvalue(), indexes)
     for r in p.rows:
         assert r.problems or r.printing is not None
+
+
+def test_fuzzy_suggestions_are_bounded_for_files_full_of_unknown_names(indexes):
+    """A hostile or garbled file cannot make the dry run do unbounded fuzzy matching."""
+    from deckhub.importers.collection_csv import MAX_SUGGESTED
+    lines = "".join(f"toy,,,Lone Wolf {n},,1\n" for n in range(MAX_SUGGESTED + 50))
+    p = plan("game,set,number,name,version,quantity\n" + lines + "toy,,," + "x" * 5000 + ",,1\n", indexes)
+    suggested = [bool(r.problems[0].suggestions) for r in p.rows]
+    assert all(suggested[:MAX_SUGGESTED]) and not any(suggested[MAX_SUGGESTED:])
+    assert all(r.problems[0].kind == "unknown-card" for r in p.rows)
+    assert len(p.rows[-1].problems[0].message) < 300

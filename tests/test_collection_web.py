@@ -293,3 +293,26 @@ def test_the_partials_render_for_other_pages(app, client, auth):
         html = render_template_string('{% include "collection/_deck_needs.html" %}', needs=needs, deck=deck)
         assert "<strong>1</strong> card missing" in re.sub(r"\s+", " ", html)
         assert f'action="/collection/decks/{deck_id}/add-missing"' in html
+
+
+def test_catalogue_printings_map_to_their_database_ids(app):
+    from deckhub.catalogue_store import get_catalogue
+    from deckhub.web.collection import collection_printing_id
+    with app.test_request_context("/"), database.connection_context():
+        card = get_catalogue(GAME).get("hydro-spy")
+        ids = [collection_printing_id(card, p) for p in card.printings]
+        assert ids == [r.id for r in col.game_index(GAME).by_card["hydro-spy"]] and None not in ids
+        assert [models.Printing.get_by_id(i).card_set.code for i in ids] == [p.set_code for p in card.printings]
+
+
+def test_a_too_large_upload_is_a_friendly_413_with_csrf_on(csrf_app):
+    csrf_app.config["MAX_CONTENT_LENGTH"] = 2000
+    client = csrf_app.test_client()
+    token = csrf_token(client.get("/signup").get_data(as_text=True))
+    client.post("/signup", data={"username": "carol", "password": "correct horse", "confirm": "correct horse",
+                                 "csrf_token": token})
+    token = csrf_token(client.get("/collection/import").get_data(as_text=True))
+    response = client.post("/collection/import", data={"csrf_token": token, "game": "",
+                                                       "file": (io.BytesIO(b"name,quantity\n" + b"x,1\n" * 1000), "big.csv")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 413 and "That file is too large" in text(response)

@@ -35,6 +35,8 @@ QTY_COLUMNS = ("quantity", "foil_quantity", "want_quantity", "trade_quantity")
 QTY_LABELS = {"quantity": "quantity", "foil_quantity": "foil", "want_quantity": "want", "trade_quantity": "trade"}
 MAX_QUANTITY = 1_000_000
 MAX_ROWS = 200_000
+MAX_NAME = 200  # longer than any card name: reported as unknown without fuzzy matching
+MAX_SUGGESTED = 200  # unknown names that get "did you mean" suggestions (fuzzy matching costs ~1 ms each)
 
 # Other spellings of the column names that spreadsheets and other sites use.
 _HEADER_ALIASES = {
@@ -323,9 +325,10 @@ def game_lookup(indexes: Mapping[str, GameIndex]) -> dict[str, str]:
     return found
 
 
-def resolve(row: CsvRow, index: GameIndex,
-            others: Sequence[GameIndex] = ()) -> tuple[PrintingRef | None, list[Problem]]:
-    """The one printing a row names in this game, or the reasons it names none."""
+def resolve(row: CsvRow, index: GameIndex, others: Sequence[GameIndex] = (),
+            suggest: bool = True) -> tuple[PrintingRef | None, list[Problem]]:
+    """The one printing a row names in this game, or the reasons it names none
+    (with "did you mean" suggestions for unknown names unless `suggest` is false)."""
     if row.set and row.number and row.name:  # fast path: set, number and exact name (what an export writes)
         code = index.find_set(row.set)
         refs = index.by_set_number.get((code, norm_number(row.number))) if code else None
@@ -338,7 +341,7 @@ def resolve(row: CsvRow, index: GameIndex,
         set_code = index.find_set(row.set)
         if set_code is None:
             return None, [Problem("unknown-set", f"{index.game_name} has no set {row.set!r}",
-                                  index.set_suggestions(row.set))]
+                                  index.set_suggestions(row.set) if suggest else ())]
     number = norm_number(row.number) if row.number else ""
     if number and set_code is None:
         if not row.name:
@@ -347,7 +350,7 @@ def resolve(row: CsvRow, index: GameIndex,
     if row.name:
         cards = index.cards_named(row.name, row.version)
         if not cards:
-            return None, [_unknown_card(row, index, others)]
+            return None, [_unknown_card(row, index, others, suggest)]
         candidates = [p for c in cards for p in index.by_card.get(c.key, ())]
         if set_code is not None:
             in_set = [p for p in candidates if p.set_code == set_code]
@@ -398,11 +401,13 @@ def _num_key(number: str) -> tuple[int, str]:
     return (int(match.group()) if match else 1 << 30, number)
 
 
-def _unknown_card(row: CsvRow, index: GameIndex, others: Sequence[GameIndex]) -> Problem:
+def _unknown_card(row: CsvRow, index: GameIndex, others: Sequence[GameIndex], suggest: bool = True) -> Problem:
     for other in others:
         if other.game != index.game and other.cards_named(row.name, row.version):
             return Problem("wrong-game", f"{row.name!r} is a {other.game_name} card, not a {index.game_name} card")
     label = f"{row.name}, {row.version}" if row.version else row.name
+    if not suggest or len(label) > MAX_NAME:
+        return Problem("unknown-card", f"{index.game_name} has no card {label[:MAX_NAME]!r}")
     suggestions = tuple(dict.fromkeys(c.display_name for c, _ in index.catalogue.suggest(label)))
     return Problem("unknown-card", f"{index.game_name} has no card {label!r}", suggestions)
 
@@ -449,11 +454,15 @@ def plan_import(parsed: ParsedCsv, indexes: Mapping[str, GameIndex], default_gam
     targets: dict[int, dict[str, int]] = {}
     first_line: dict[int, int] = {}
     planned: list[PlannedRow] = []
+    suggested = 0
     for row in parsed.rows:
         key = (row.game, row.set, row.number, row.name, row.version)
         hit = cache.get(key)
         if hit is None:
-            hit = cache[key] = _resolve_row(row, indexes, games, all_indexes, default_game)
+            hit = cache[key] = _resolve_row(row, indexes, games, all_indexes, default_game,
+                                            suggested < MAX_SUGGESTED)
+            if any(p.kind in ("unknown-card", "unknown-set") for p in hit[2]):
+                suggested += 1
         game, printing, problems = hit
         if row.errors:
             problems = [Problem("bad-cell", e) for e in row.errors] + problems
@@ -482,7 +491,7 @@ def plan_import(parsed: ParsedCsv, indexes: Mapping[str, GameIndex], default_gam
 
 
 def _resolve_row(row: CsvRow, indexes: Mapping[str, GameIndex], games: Mapping[str, str],
-                 all_indexes: Sequence[GameIndex], default_game: str | None):
+                 all_indexes: Sequence[GameIndex], default_game: str | None, suggest: bool = True):
     if row.game:
         slug = games.get(row.game.lower()) or games.get(normalize_name(row.game))
         if slug is None:
@@ -497,7 +506,7 @@ def _resolve_row(row: CsvRow, indexes: Mapping[str, GameIndex], games: Mapping[s
         return None, None, [Problem("missing", "no game: fill in the game column (or choose a game for the whole file)")]
     if not row.name and not row.set:
         return slug, None, [Problem("missing", "give the card's name, or its set and number")]
-    printing, problems = resolve(row, indexes[slug], all_indexes)
+    printing, problems = resolve(row, indexes[slug], all_indexes, suggest)
     return slug, printing, problems
 
 

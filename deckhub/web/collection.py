@@ -98,6 +98,20 @@ def collection_owned(printing_ids) -> dict:
     return service.owned_for(current_user, printing_ids)
 
 
+@bp.app_template_global("collection_printing_id")
+def collection_printing_id(card, printing) -> int | None:
+    """The database id of one of a `core.cards.Card`'s printings (the card pages show core values;
+    the ± partial needs the id)."""
+    refs = service.game_index(card.game).by_card.get(card.key, [])
+    try:
+        position = card.printings.index(printing)
+    except ValueError:
+        return None
+    if position < len(refs) and (refs[position].set_code, refs[position].number) == (printing.set_code, printing.number):
+        return refs[position].id
+    return next((r.id for r in refs if (r.set_code, r.number) == (printing.set_code, printing.number)), None)
+
+
 @bp.app_context_processor
 def _collection_globals():
     return {"QTY_LABELS": QTY_LABELS, "NO_CARDS_OWNED": service.NOTHING}
