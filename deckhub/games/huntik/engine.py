@@ -76,6 +76,7 @@ class HuntikState(State):
     # -- setup (Huntik 101) -------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
         self.mission: Mission = find_mission(self.options["mission"])
+        self._units: tuple[list[int], list[int]] | None = None
         sections = deck.sections
         main = "Deck" if "Deck" in sections or len(sections) != 1 else next(iter(sections))
         try:
@@ -157,6 +158,7 @@ class HuntikState(State):
         return iid
 
     def copy_extra(self, new: "HuntikState") -> None:
+        new._units = None
         new.exhausted = self.exhausted.copy()
         new.stunned = self.stunned.copy()
         new.plus = self.plus.copy()
@@ -213,8 +215,19 @@ class HuntikState(State):
     def controlled_by_lead(self, iid: int) -> bool:
         return self.controller(iid) == "lead"
 
+    def move(self, iid: int, to: str, bottom: bool = False) -> None:
+        self._units = None  # every change of zone can change who stands where
+        super().move(iid, to, bottom)
+
     def lead_units(self, heroes_only: bool = False) -> list[int]:
-        """Your heroes and the obstacles you control, in zone order."""
+        """Your heroes and the obstacles you control, in zone order (cached until a card moves or
+        changes controller)."""
+        cached = self._units
+        if cached is None:
+            cached = self._units = (self._lead_units(False), self._lead_units(True))
+        return list(cached[heroes_only])
+
+    def _lead_units(self, heroes_only: bool) -> list[int]:
         found = []
         for z in MAP:
             for i in self.zones[z]:
@@ -240,6 +253,7 @@ class HuntikState(State):
         self.move(iid, MAP[zone - 1])
         self.exhausted[iid] = self.stunned[iid] = False
         self.enemy_heroes.add(iid)
+        self._units = None
 
     def carried_by(self, hero: int) -> list[int]:
         return [f for f, h in self.carrier.items() if h == hero]
@@ -918,12 +932,6 @@ class HuntikState(State):
         else:
             self.note(f"the Ring (#{f}) is revealed: the Ring of Arc!")
 
-    def _drop(self, hero: int) -> None:
-        for f in self.carried_by(hero):
-            del self.carrier[f]
-            if f in self.face_down and self.mission.rings and self.where[hero] not in ZONE_NO:
-                self._reveal_ring(f)
-
     def _leave_play(self, iid: int, dest: str, bottom: bool = False) -> None:
         """A card leaves play (KO'd, eliminated, returned, removed from the map): features with it
         are dropped in its zone; counters and modifiers on it end (Huntik 305, 400)."""
@@ -932,6 +940,7 @@ class HuntikState(State):
             del self.carrier[f]
         self.carrier.pop(iid, None)
         self.enemy_heroes.discard(iid)
+        self._units = None
         if iid not in self.fprog and self.progs[iid].kind == "legendary" and dest not in ZONE_NO and dest != "removed":
             dest = "legendary"
         if iid in self.copy_stats and dest not in ZONE_NO:
@@ -1110,6 +1119,7 @@ class HuntikState(State):
         for m in self.mods:
             if m[0] == "control" and self.fctrl.get(m[1]) == "lead":
                 self.fctrl[m[1]] = self.fprog[m[1]].controller
+                self._units = None
                 self.note(f"you no longer control {self.fname(m[1])}")
         self.mods = []
         if self.round >= MAX_ROUNDS:
@@ -1643,6 +1653,7 @@ class HuntikState(State):
         if source is None or self.where[source] not in ZONE_NO or self.where[card] != "resolving":
             return
         self.copy_stats[card] = self._stats(source)
+        self._units = None
         self.move(card, self.where[source])
         self.exhausted[card] = False
         self.mods.append(("copyform_elim", card))
@@ -1824,6 +1835,7 @@ class HuntikState(State):
     def _op_control_feature(self, op, source):
         f = op[1]
         self.fctrl[f] = "lead"
+        self._units = None
         self.mods.append(("control", f))
         self.note(f"you control {self.fname(f)} this round")
 
@@ -2312,6 +2324,9 @@ class _Plan:
 
     def __init__(self, state: HuntikState):
         self.s = state
+        self._goals: dict[int, int | None] = {}
+        goal = self.goal
+        self.goal = lambda u: self._goals[u] if u in self._goals else self._goals.setdefault(u, goal(u))  # type: ignore[method-assign]
 
     def goal(self, u: int) -> int | None:
         return None
@@ -2472,7 +2487,7 @@ class _Bulls(_Plan):
         return min(free, key=lambda k: abs(k - z))
 
     def power_score(self, u, power, feature):
-        return 95.0 if power == "push-bull" else 0.0
+        return 95.0 if power == "push-bull" and feature is not None and self.s.zone_of(feature) != 1 else 0.0
 
     def ready_matters(self, u):
         return any(self.s.zone_of(b) == self.s.zone_of(u) for b in self.open_bulls())

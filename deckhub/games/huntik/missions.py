@@ -292,6 +292,9 @@ def labels() -> tuple[str, ...]:
     return tuple(m.label for m in MISSIONS.values())
 
 
+_FOUND: dict[str, Mission] = {m.label: m for m in MISSIONS.values()}
+
+
 def find_mission(value: Any) -> Mission:
     """The mission a player named: its card key, its name, "name (number)" or "name (SAS number)".
 
@@ -300,6 +303,15 @@ def find_mission(value: Any) -> Mission:
     text = str(value).strip()
     if text in MISSIONS:
         return MISSIONS[text]
+    if text in _FOUND:
+        return _FOUND[text]
+    mission = _find(text)
+    if len(_FOUND) < 1000:
+        _FOUND[text] = mission
+    return mission
+
+
+def _find(text: str) -> Mission:
     want = normalize_name(text)
     named: list[Mission] = []
     for m in MISSIONS.values():
