@@ -12,11 +12,18 @@ from deckhub import models
 
 
 def _initial(db) -> None:
-    db.create_tables([m for m in models.ALL_MODELS if m is not models.SchemaVersion])
+    db.create_tables([models.User, models.CardSet, models.Card, models.Printing, models.CatalogueStamp,
+                      models.Deck, models.DeckVersion, models.OwnedCard, models.GoldfishSession])
+
+
+def _simulation_runs(db) -> None:
+    """Step 2: background goldfish simulations stored with the deck version they belong to."""
+    db.create_tables([models.SimulationRun])
 
 
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
+    (2, _simulation_runs),
 ]
 LATEST = STEPS[-1][0]
 
@@ -28,12 +35,14 @@ def current_version(db) -> int:
     return row.version if row else 0
 
 
-def migrate(db) -> int:
-    """Bring the schema up to date (idempotent); returns the version reached."""
+def migrate(db, upto: int | None = None) -> int:
+    """Bring the schema up to date, or up to step `upto` (idempotent); returns the version reached."""
     with db.atomic():
         db.create_tables([models.SchemaVersion])
         version = current_version(db)
         for number, step in STEPS:
+            if upto is not None and number > upto:
+                break
             if number > version:
                 step(db)
                 models.SchemaVersion.delete().execute()

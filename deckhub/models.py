@@ -143,5 +143,24 @@ class GoldfishSession(BaseModel):
     updated_at = DateTimeField(default=utcnow)
 
 
+class SimulationRun(BaseModel):
+    """N automated games of one deck version, run in the background; `result` is Summary.to_json()."""
+
+    deck = ForeignKeyField(Deck, backref="simulations", on_delete="CASCADE")
+    version = IntegerField()
+    owner = ForeignKeyField(User, backref="simulations", on_delete="CASCADE")
+    game = CharField(max_length=40)
+    games = IntegerField()
+    seed = IntegerField()
+    options = JSONText(default=dict)
+    status = CharField(max_length=10, default="queued")  # queued, running, done, failed
+    done = IntegerField(default=0)
+    result = JSONText(null=True)
+    stuck = JSONText(null=True)  # [[card name, games, share], ...]
+    error = TextField(null=True)
+    created_at = DateTimeField(default=utcnow)
+    updated_at = DateTimeField(default=utcnow)
+
+
 ALL_MODELS = [SchemaVersion, User, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
-              OwnedCard, GoldfishSession]
+              OwnedCard, GoldfishSession, SimulationRun]

@@ -14,6 +14,7 @@ AREAS = [
     ("deckhub.web.decks", "api_bp"),
     ("deckhub.web.collection", "bp"),
     ("deckhub.web.goldfish", "bp"),
+    ("deckhub.web.stats", "bp"),
 ]
 
 # Stateless JSON endpoints that change nothing take no CSRF token.

@@ -37,7 +37,7 @@ def _step() -> int | None:
         abort(400, "The step must be a whole number.")
 
 
-def _options_from_form(engine) -> dict:
+def options_from_form(engine) -> dict:
     """The engine's options as the form sent them (unchecked boxes are false)."""
     options = {}
     for spec in engine.options:
@@ -73,7 +73,7 @@ def start(deck_id: int):
             seed_text = (request.form.get("seed") or "").strip()
             seed = int(seed_text) if seed_text else store.random_seed()
             session = store.start(current_user.id, stored.row if stored.row.owner_id == current_user.id else None,
-                                  stored.deck, _options_from_form(engine), seed)
+                                  stored.deck, options_from_form(engine), seed)
         except ValueError as exc:  # GoldfishError is a ValueError; so is a seed that is not a number
             error = str(exc) if isinstance(exc, store.GoldfishError) else "A seed is a whole number."
         else:

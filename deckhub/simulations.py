@@ -1,0 +1,83 @@
+"""Simulations started from the browser: stored runs, played in a background thread.
+
+The thread writes its progress to the run's row, so any worker can show it, and the result is
+kept with the deck version it belongs to. A run whose row stops moving (its worker was stopped)
+is shown as interrupted instead of running forever.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+from deckhub import models
+from deckhub.catalogue_store import get_catalogue
+from deckhub.core.decklist import Deck
+from deckhub.core.engine import EngineError, get_engine
+from deckhub.core.simulate import MAX_GAMES, simulate
+from deckhub.db import database
+
+STALE_AFTER = dt.timedelta(minutes=3)
+_threads: list[threading.Thread] = []
+
+
+class SimulationError(ValueError):
+    pass
+
+
+def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, games: int, seed: int,
+          options: dict) -> models.SimulationRun:
+    if not 1 <= games <= MAX_GAMES:
+        raise SimulationError(f"A simulation plays 1 to {MAX_GAMES:,} games.")
+    try:
+        options = get_engine(deck_row.game).normalize_options(options)
+    except EngineError as exc:
+        raise SimulationError(str(exc)) from None
+    run = models.SimulationRun.create(deck=deck_row, version=version.number, owner=owner_id, game=deck_row.game,
+                                      games=games, seed=seed, options=options)
+    thread = threading.Thread(target=_play, args=(run.id, version.data), name=f"simulation-{run.id}", daemon=True)
+    _threads.append(thread)
+    thread.start()
+    return run
+
+
+def _update(run_id: int, **values) -> None:
+    values["updated_at"] = models.utcnow()
+    models.SimulationRun.update(**values).where(models.SimulationRun.id == run_id).execute()
+
+
+def _play(run_id: int, deck_data: dict) -> None:
+    with database.connection_context():
+        run = models.SimulationRun.get_by_id(run_id)
+        _update(run_id, status="running")
+        step = max(1, run.games // 20)
+
+        def progress(done: int, total: int) -> None:
+            if done == total or done % step < 250:
+                _update(run_id, done=done)
+        try:
+            catalogue = get_catalogue(run.game)
+            summary = simulate(run.game, Deck.from_json(deck_data), catalogue, run.games, run.seed,
+                               run.options, workers=1, progress=progress)
+        except Exception as exc:  # a failed run says why on the page; the site keeps going
+            _update(run_id, status="failed", error=str(exc)[:2000])
+            return
+        _update(run_id, status="done", done=run.games, result=summary.to_json(),
+                stuck=[list(row) for row in summary.stuck_cards(catalogue, 10)])
+
+
+def runs_for(deck_row: models.Deck, limit: int = 20) -> list[models.SimulationRun]:
+    return list(models.SimulationRun.select().where(models.SimulationRun.deck == deck_row)
+                .order_by(models.SimulationRun.id.desc()).limit(limit))
+
+
+def status(run: models.SimulationRun) -> str:
+    if run.status in ("queued", "running") and models.utcnow() - run.updated_at > STALE_AFTER:
+        return "interrupted"
+    return run.status
+
+
+def wait_all(timeout: float = 60) -> None:
+    """Wait for the background runs of this process (tests, and a clean shutdown)."""
+    for thread in list(_threads):
+        thread.join(timeout)
+    _threads[:] = [t for t in _threads if t.is_alive()]

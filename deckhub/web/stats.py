@@ -1,0 +1,117 @@
+"""A deck's statistics tab: opening-hand and draw odds, a sample hand, and goldfish simulations."""
+from __future__ import annotations
+
+import random
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from deckhub import decks as deck_store
+from deckhub import simulations
+from deckhub.catalogue_store import get_catalogue
+from deckhub.core.engine import find_engine
+from deckhub.core.odds import DrawModel, group_predicate, odds_table
+from deckhub.games import get_game
+from deckhub.web import charts
+from deckhub.web.goldfish import options_from_form
+
+bp = Blueprint("stats", __name__, url_prefix="/decks/<int:deck_id>/stats")
+
+def _visible(deck_id: int):
+    stored = deck_store.visible_deck(deck_id, current_user)
+    if stored is None:
+        abort(404, "No deck with that number is visible to you.")
+    return stored
+
+
+def _groups(stored, catalogue, spec):
+    """The card groups the odds form offers: each card of the deck, each type and field value in it."""
+    cards = [catalogue.get(k) for k in stored.deck.sections.get(DrawModel.from_extras(spec.extras).section, {})]
+    cards = [c for c in cards if c is not None]
+    groups = [("card", c.key, c.display_name) for c in sorted(cards, key=lambda c: c.display_name)]
+    fields = ["type"] + [f.key for f in spec.fields if f.filter]
+    for field in fields:
+        values = set()
+        for c in cards:
+            v = c.get(field)
+            for item in (v if isinstance(v, (list, tuple)) else [v]):
+                if item not in (None, ""):
+                    values.add(str(item))
+        label = "Type" if field == "type" else next(f.label for f in spec.fields if f.key == field)
+        groups.extend((field, v, f"{label}: {v}") for v in sorted(values, key=lambda x: (len(x), x)))
+    return groups
+
+
+@bp.route("/")
+def show(deck_id: int):
+    stored = _visible(deck_id)
+    spec = get_game(stored.row.game)
+    catalogue = get_catalogue(spec.slug)
+    engine = find_engine(spec)
+    hand_size = request.args.get("hand", type=int)
+    model = DrawModel.from_extras(spec.extras, hand=hand_size if hand_size and 1 <= hand_size <= 20 else None)
+    groups = _groups(stored, catalogue, spec)
+    kind, _, value = (request.args.get("group") or "").partition("|")
+    if (kind, value) not in {(g[0], g[1]) for g in groups}:
+        kind, value = (groups[0][0], groups[0][1]) if groups else (None, None)
+    k = max(1, min(10, request.args.get("k", default=1, type=int) or 1))
+    first = request.args.get("order", "first") != "second"
+    table = odds_table(stored.deck, catalogue, model, group_predicate(kind, value), k, range(1, 9), first) if kind else None
+    sample = None
+    if request.args.get("sample"):
+        pool = stored.deck.expand(model.section, catalogue)
+        sample = random.SystemRandom().sample(pool, min(model.hand, len(pool)))
+    owner = deck_store.owns(current_user, stored.row)
+    runs = simulations.runs_for(stored.row) if owner else []
+    compare = None
+    if owner and request.args.get("compare", type=int):
+        compare = next((r for r in runs if r.id == request.args.get("compare", type=int)), None)
+    running = any(simulations.status(r) in ("queued", "running") for r in runs)
+    return render_template("stats/show.html", stored=stored, spec=spec, engine=engine, model=model, groups=groups,
+                           kind=kind, value=value, k=k, first=first, table=table, sample=sample, owner=owner,
+                           runs=runs, compare=compare, running=running, status=simulations.status,
+                           label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
+
+
+@bp.route("/simulations", methods=["POST"])
+@login_required
+def start(deck_id: int):
+    stored = deck_store.own_deck(deck_id, current_user)
+    if stored is None:
+        abort(404, "No deck of yours has that number.")
+    engine = find_engine(get_game(stored.row.game))
+    if engine is None:
+        abort(404, "This game has no goldfish engine yet.")
+    try:
+        games = int(request.form.get("games") or 1000)
+        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, 2**31 - 1))
+        run = simulations.start(current_user.id, stored.row, stored.version, games, seed, options_from_form(engine))
+    except ValueError as exc:
+        flash(str(exc) if isinstance(exc, simulations.SimulationError) else "Games and seed are whole numbers.", "error")
+        return redirect(url_for("stats.show", deck_id=deck_id, _anchor="simulate"))
+    flash(f"Simulation #{run.id} started: {run.games:,} games with seed {run.seed}.", "info")
+    return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"run-{run.id}"))
+
+
+@bp.route("/simulations/<int:run_id>.json")
+@login_required
+def run_status(deck_id: int, run_id: int):
+    stored = deck_store.own_deck(deck_id, current_user)
+    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None) if stored else None
+    if run is None:
+        abort(404, "No such simulation of yours.")
+    return {"id": run.id, "status": simulations.status(run), "done": run.done, "games": run.games, "result": run.result}
+
+
+@bp.route("/simulations/<int:run_id>/histogram.svg")
+@login_required
+def histogram(deck_id: int, run_id: int):
+    stored = deck_store.own_deck(deck_id, current_user)
+    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None) if stored else None
+    if run is None or not run.result:
+        abort(404, "No finished simulation of yours has that number.")
+    hist = run.result["win_turn"]["histogram"]
+    unit = "Round" if get_game(run.game).slug == "huntik" else "Turn"
+    svg = charts.bar(f"Winning {unit.lower()} ({run.result['wins']:,} wins of {run.games:,})",
+                     list(hist), list(hist.values()))
+    return Response(svg, mimetype="image/svg+xml")

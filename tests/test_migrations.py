@@ -1,0 +1,21 @@
+"""Schema steps: a database made by an older DeckHub upgrades without losing anything."""
+from __future__ import annotations
+
+from deckhub import migrations, models
+from deckhub.db import database, init_database
+
+
+def test_a_version_1_database_upgrades_to_the_latest_keeping_its_rows(fresh_database_url):
+    db = init_database(fresh_database_url)
+    with db.connection_context():
+        assert migrations.migrate(db, upto=1) == 1
+        assert not db.table_exists("simulation_run")
+        user = models.User.create(username="old", password_hash="x")
+        deck = models.Deck.create(owner=user, game="kaijudo", format="standard", name="Kept")
+        models.DeckVersion.create(deck=deck, number=1, data={"game": "kaijudo", "sections": {}})
+        assert migrations.migrate(db) == migrations.LATEST
+        assert db.table_exists("simulation_run")
+        assert models.Deck.get(models.Deck.name == "Kept").owner.username == "old"
+        assert migrations.migrate(db) == migrations.LATEST  # running it again changes nothing
+        assert models.SchemaVersion.select().count() == 1
+    database.close() if not database.is_closed() else None

@@ -1,0 +1,66 @@
+"""The statistics tab: odds for groups of cards, a sample hand, background simulations and their results."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from deckhub import simulations
+
+BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_text(encoding="utf-8-sig")
+
+
+@pytest.fixture
+def deck_id(auth, client):
+    auth.signup("alice")
+    response = client.post("/decks/import", data={"name": "Bull Rush", "game": "kaijudo", "format": "", "decklist": BULL_RUSH})
+    return int(response.location.rsplit("/", 1)[1])
+
+
+def test_odds_table_and_sample_hand(client, deck_id):
+    page = client.get(f"/decks/{deck_id}/stats/?group=type|Spell&k=1&order=second").get_data(as_text=True)
+    assert "Type: Spell: 9 of 40 cards; at least 1" in page
+    rows = re.findall(r"<tr><td>(opening hand|by turn \d)</td><td>(\d+)</td><td>([\d.]+)%</td></tr>", page)
+    assert rows[0][:2] == ("opening hand", "5") and rows[1][:2] == ("by turn 1", "6")  # going second draws on turn 1
+    sample = client.get(f"/decks/{deck_id}/stats/?sample=1").get_data(as_text=True)
+    assert len(re.findall(r"<li>", sample.split('aria-label="Sample hand"')[1].split("</ol>")[0])) == 5
+    weird = client.get(f"/decks/{deck_id}/stats/?group=nonsense|x&k=abc&hand=9999")
+    assert weird.status_code == 200
+
+
+def test_a_simulation_runs_in_the_background_and_is_kept_with_its_deck_version(client, deck_id):
+    response = client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "200", "seed": "4", "opt_first": "on"})
+    assert response.status_code == 302
+    simulations.wait_all()
+    status = client.get(f"/decks/{deck_id}/stats/simulations/1.json").get_json()
+    assert status["status"] == "done" and status["done"] == 200
+    assert status["result"]["wins"] + sum(status["result"]["losses"].values()) == 200
+    page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    assert "Run #1 (deck version 1, seed 4)" in page and "Most often left in hand" in page
+    svg = client.get(f"/decks/{deck_id}/stats/simulations/1/histogram.svg")
+    assert svg.status_code == 200 and b"<script" not in svg.data
+    client.post(f"/decks/{deck_id}/cards", data={"section": "Deck", "card": "argus-vigilant-seer", "delta": "1"})
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "200", "seed": "4", "opt_first": "on"})
+    simulations.wait_all()
+    page = client.get(f"/decks/{deck_id}/stats/?compare=1").get_data(as_text=True)
+    assert "Run #2 (deck version 2, seed 4)" in page and "Run #1 (deck version 1, seed 4)" in page
+
+
+@pytest.mark.parametrize("form", [{"games": "0"}, {"games": "1000000"}, {"games": "many"}, {"seed": "x"},
+                                  {"games": "10", "opt_turn_limit": "-3"}])
+def test_bad_simulation_requests_are_explained(client, deck_id, form):
+    response = client.post(f"/decks/{deck_id}/stats/simulations", data=form, follow_redirects=True)
+    assert response.status_code == 200 and 'class="flash error"' in response.get_data(as_text=True)
+    assert "<tr id=\"run-" not in response.get_data(as_text=True)
+
+
+def test_simulations_are_the_owners_alone(app, client, deck_id):
+    other = app.test_client()
+    other.post("/signup", data={"username": "bob", "password": "correct horse", "confirm": "correct horse"})
+    assert other.get(f"/decks/{deck_id}/stats/").status_code == 404
+    assert other.post(f"/decks/{deck_id}/stats/simulations", data={"games": "10"}).status_code == 404
+    client.post(f"/decks/{deck_id}/settings", data={"name": "Bull Rush", "format": "standard", "is_public": "y"})
+    page = other.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    assert "Only the deck's owner runs simulations" in page
+    assert other.get(f"/decks/{deck_id}/stats/simulations/1.json").status_code == 404
