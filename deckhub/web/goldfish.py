@@ -12,7 +12,9 @@ from flask_login import current_user, login_required
 
 from deckhub import decks as deck_store
 from deckhub import goldfish as store
-from deckhub.core.engine import MANUAL_KINDS, find_engine
+from deckhub.catalogue_store import get_catalogue
+from deckhub.core.engine import MANUAL_KINDS, EngineError, find_engine
+from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values, value_field
 from deckhub.games import get_game
 
 bp = Blueprint("goldfish", __name__, url_prefix="/goldfish")
@@ -38,10 +40,20 @@ def _step() -> int | None:
 
 
 def options_from_form(engine) -> dict:
-    """The engine's options as the form sent them (unchecked boxes are false)."""
+    """The engine's options as the form sent them (unchecked boxes are false).
+
+    Card values the player supplies for this game come as `cv__<card key>__<field>` fields."""
     options = {}
+    values: dict[str, dict[str, str]] = {}
+    for name, value in request.form.items():
+        if name.startswith("cv__") and value.strip():
+            _, key, field = name.split("__", 2) if name.count("__") >= 2 else (None, None, None)
+            if key and field:
+                values.setdefault(key, {})[field] = value.strip()[:2000]
+    if values and engine.option(CARD_VALUES):
+        options[CARD_VALUES] = values
     for spec in engine.options:
-        if spec.name == "card_values":
+        if spec.name == CARD_VALUES:
             continue
         if spec.kind == "bool":
             options[spec.name] = request.form.get(f"opt_{spec.name}") in ("on", "true", "1", "y")
@@ -68,7 +80,9 @@ def start(deck_id: int):
         abort(404, f"{spec.name} has no goldfish engine yet.")
     seed = store.random_seed()
     error = None
-    if request.method == "POST":
+    if request.method == "POST" and request.form.get("preview"):
+        pass  # re-show the form: fields the entered values make necessary (an Item's bank value) appear
+    elif request.method == "POST":
         try:
             seed_text = (request.form.get("seed") or "").strip()
             seed = int(seed_text) if seed_text else store.random_seed()
@@ -79,7 +93,29 @@ def start(deck_id: int):
         else:
             return redirect(url_for("goldfish.board", session_id=session.id))
     return render_template("goldfish/start.html", stored=stored, spec=spec, engine=engine, seed=seed,
-                           error=error, form=request.form), (400 if error else 200)
+                           error=error, form=request.form, missing=_missing(engine, stored.deck, spec)), (400 if error else 200)
+
+
+def _missing(engine, deck, spec) -> list[tuple]:
+    """(card, [ValueField, ...]) for each card whose values the engine needs and the catalogue lacks,
+    counting the values already entered in the form (and keeping their fields on the form)."""
+    if not engine.option(CARD_VALUES):
+        return []
+    catalogue = get_catalogue(spec.slug)
+    entered = options_from_form(engine).get(CARD_VALUES, {}) if request.method == "POST" else {}
+    try:
+        applied = apply_card_values(engine, catalogue, entered)
+    except EngineError:
+        applied = catalogue  # the start button reports the bad value; the form still shows every field
+    needed = missing_values(engine, deck, applied)
+    rows = []
+    for key in sorted(set(needed) | set(entered)):
+        card = catalogue.get(key)
+        if card is None:
+            continue
+        names = list(entered.get(key, {})) + [n for n in needed.get(key, []) if n not in entered.get(key, {})]
+        rows.append((card, [f for f in (value_field(engine, name) for name in names) if f is not None]))
+    return rows
 
 
 def _board_context(game, replay_step: int | None = None):
