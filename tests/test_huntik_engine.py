@@ -52,7 +52,7 @@ def put(state, key: str, zone: str) -> int:
 
 def keep(state) -> None:
     """Keep the opening hand (Huntik 101), and round 1 starts."""
-    state.apply_action({"kind": "mulligan", "cards": []})
+    state.apply_action({"kind": "mulligan"})
 
 
 def act(state, kind: str, **fields) -> None:
@@ -86,13 +86,18 @@ def test_setup_places_the_missions_features_and_deals_five_101_305():
 
 def test_one_mulligan_puts_cards_on_the_bottom_and_draws_back_to_five_101():
     s = game({})
-    first, second = sorted(s.zones["hand"])[:2]
-    act(s, "mulligan", cards=[first, second])
+    first, second, third = s.zones["hand"][:3]
+    assert {a["kind"] for a in s.legal_actions(manual=False)} == {"mark", "mulligan"}
+    for card in (first, second, third):
+        act(s, "mark", card=card)
+    act(s, "mark", card=third)  # changed my mind: unmarked
+    assert s.card_view(first)["marked_for_mulligan"] and "marked_for_mulligan" not in s.card_view(third)
+    act(s, "mulligan")
     assert len(s.zones["hand"]) == 5 and s.zones["deck"][:2] in ([first, second], [second, first])
-    assert s.phase == "turn"
-    assert not any(a["kind"] == "mulligan" for a in s.legal_actions())
+    assert s.where[third] == "hand" and s.phase == "turn"
+    assert not any(a["kind"] in ("mark", "mulligan") for a in s.legal_actions())
     with pytest.raises(IllegalAction, match="once a game"):
-        act(s, "mulligan", cards=[])
+        act(s, "mulligan")
 
 
 # --- rounds and turns (Huntik 500-502) ----------------------------------------------------------

@@ -6,8 +6,10 @@ The map is five zones, "z1" (your zone 1) to "z5"; features and obstacles sit in
 A feature carried by a hero is in the hero's zone and recorded in `carrier` (Huntik 305).
 
 Rules actions (JSON):
-  {"kind": "mulligan", "cards": [ids]}      before round 1, once: those cards to the bottom, draw as
-                                            many ([] keeps the hand) (Huntik 101)
+  {"kind": "mark", "card": i}               before round 1: mark (or unmark) a card of the opening
+                                            hand for the mulligan
+  {"kind": "mulligan"}                      then, once: the marked cards go to the bottom of the deck
+                                            and you draw as many (none marked: keep the hand) (Huntik 101)
   {"kind": "play", "card": i}               a hero into zone 1, a free action card, or (in combat) a
                                             combat action card; a hero into another zone adds
                                             "zone": z (Kilthane, Daktari, Taxi, Trailblazer)
@@ -141,6 +143,7 @@ class HuntikState(State):
         self.go_again = False
         self.passes = 0
         self.first_player = "defender"
+        self.marked: list[int] = []  # cards of the opening hand marked for the mulligan
         self.phase = "mulligan"
         deck_ids = self.zones["deck"]
         for _ in range(min(5, len(deck_ids))):
@@ -171,6 +174,7 @@ class HuntikState(State):
         new.kod = self.kod.copy()
         new.copy_stats = self.copy_stats.copy()
         new.mods = self.mods.copy()
+        new.marked = self.marked.copy()
         new.cmods = self.cmods.copy()
         new.combat = {k: (v.copy() if isinstance(v, (dict, set, list)) else v) for k, v in self.combat.items()} if self.combat else None
 
@@ -643,12 +647,7 @@ class HuntikState(State):
     def rule_actions(self) -> list[Action]:
         phase = self.phase
         if phase == "mulligan":
-            hand = sorted(self.zones["hand"])
-            actions = [{"kind": "mulligan", "cards": []}]
-            n = len(hand)
-            for mask in range(1, 1 << n):
-                actions.append({"kind": "mulligan", "cards": [hand[b] for b in range(n) if mask >> b & 1]})
-            return actions
+            return [{"kind": "mark", "card": i} for i in self.zones["hand"]] + [{"kind": "mulligan"}]
         actions: list[Action] = []
         heroes = [u for u in self.lead_units(heroes_only=True) if not self.stunned[u]]
         ready_heroes = [u for u in heroes if not self.exhausted[u]]
@@ -688,15 +687,18 @@ class HuntikState(State):
 
     def explain_illegal(self, action: Action) -> str:
         kind = action.get("kind")
-        known = ("mulligan", "play", "move", "fight", "power", "pass")
+        known = ("mark", "mulligan", "play", "move", "fight", "power", "pass")
         if kind not in known:
             return f"unknown action kind {kind!r} (Huntik actions: {', '.join(known)}, choose, decline and manual.*)"
-        if self.phase == "mulligan" and kind != "mulligan":
-            return "first decide on the mulligan (Huntik 101): {\"kind\": \"mulligan\", \"cards\": [ids]} ([] keeps the hand)"
-        if kind == "mulligan":
+        if self.phase == "mulligan" and kind not in ("mark", "mulligan"):
+            return ("first decide on the mulligan (Huntik 101): mark cards of your hand ({\"kind\": \"mark\", \"card\": id}), "
+                    "then {\"kind\": \"mulligan\"} (nothing marked keeps the hand)")
+        if kind in ("mark", "mulligan"):
             if self.phase != "mulligan":
                 return "the mulligan is once a game, before round 1 (Huntik 101)"
-            return "a mulligan names cards in your hand, each once, in increasing id order: {\"kind\": \"mulligan\", \"cards\": [ids]}"
+            if kind == "mulligan":
+                return "{\"kind\": \"mulligan\"} takes no other field"
+            return f"only cards in your hand can be marked for the mulligan; #{action.get('card')!r} is not one"
         if kind == "pass":
             return "pass takes no other field"
         card = action.get("card")
@@ -753,8 +755,15 @@ class HuntikState(State):
     # -- applying actions -------------------------------------------------------------------------
     def apply_rule(self, action: Action) -> None:
         kind = action["kind"]
+        if kind == "mark":
+            iid = action["card"]
+            if iid in self.marked:
+                self.marked.remove(iid)
+            else:
+                self.marked.append(iid)
+            return
         if kind == "mulligan":
-            self._mulligan(action["cards"])
+            self._mulligan([i for i in self.marked if self.where[i] == "hand"])
             return
         if kind == "pass":
             if self.phase == "combat":
@@ -794,6 +803,7 @@ class HuntikState(State):
                 self.move(deck[-1], "hand")
                 drawn += 1
         self.note(f"mulligan: {len(cards)} card(s) to the bottom of the deck, drew {drawn}" if cards else "kept the opening hand")
+        self.marked = []
         self.phase = "turn"
         self._round_opening()
 
@@ -2173,10 +2183,15 @@ class HuntikState(State):
         if kind == "pass":
             return "Pass (conclude the combat)" if self.phase == "combat" else "Pass (the round ends)"
         if kind == "mulligan":
-            cards = action.get("cards") or []
+            cards = [i for i in self.marked if self.where[i] == "hand"]
             if not cards:
                 return "Keep the opening hand"
-            return "Mulligan " + ", ".join(self.label(i) for i in cards if isinstance(i, int) and 0 <= i < len(self.cards))
+            return f"Mulligan: put {len(cards)} marked card(s) on the bottom and draw {len(cards)} (Huntik 101)"
+        if kind == "mark":
+            iid = action.get("card")
+            if isinstance(iid, int) and not isinstance(iid, bool) and 0 <= iid < len(self.cards):
+                return f"{'Unmark' if iid in self.marked else 'Mark'} {self.label(iid)} for the mulligan"
+            return repr(action)
         if kind in ("manual.exhaust", "manual.stun", "manual.drop", "manual.pickup"):
             iid = action.get("card")
             name = self.name_of(iid) if isinstance(iid, int) and 0 <= iid < len(self.cards) else f"#{iid}"
@@ -2229,6 +2244,8 @@ class HuntikState(State):
             view["printed_atk"], view["printed_def"] = prog.atk, prog.def_
             view["team"] = prog.team
         zone = self.where[iid]
+        if iid in self.marked and zone == "hand":
+            view["marked_for_mulligan"] = True
         if zone in ZONE_NO:
             view["zone"] = ZONE_NO[zone]
             view["exhausted"] = self.exhausted[iid]
@@ -3019,11 +3036,13 @@ def _choice(s: HuntikState, plan: _Plan) -> Action:
 
 
 def _mulligan_policy(s: HuntikState) -> Action:
-    hand = sorted(s.zones["hand"])
-    heroes = [i for i in hand if s.progs[i].hero]
-    if len(heroes) >= 2:
-        return {"kind": "mulligan", "cards": []}
-    return {"kind": "mulligan", "cards": [i for i in hand if not s.progs[i].hero and _card_value(s, i) < 6]}
+    """Keep a hand with two heroes; else send back the cards that are not heroes or good actions."""
+    hand = s.zones["hand"]
+    if sum(1 for i in hand if s.progs[i].hero) < 2:
+        for i in hand:
+            if not s.progs[i].hero and _card_value(s, i) < 6 and i not in s.marked:
+                return {"kind": "mark", "card": i}
+    return {"kind": "mulligan"}
 
 
 def policy(state: HuntikState) -> Action:
