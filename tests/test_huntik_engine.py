@@ -324,6 +324,33 @@ def test_a_feature_is_dropped_when_its_hero_leaves_play_305():
     assert not s.exhausted[springer]
 
 
+def test_a_feature_is_dropped_when_its_hero_is_kod_305():
+    s = game({"dante-vale-private-investigator": 1, "springer-trapspringer": 1})
+    dante = put(s, "dante-vale-private-investigator", "z1")
+    springer = put(s, "springer-trapspringer", "z1")
+    ring = feature(s, "ring-of-arc")
+    keep(s)
+    act(s, "power", card=springer, power="pickup", feature=ring)
+    act(s, "power", card=dante, power="megapunch")  # Exhaust Action: KO target hero in my zone
+    choose(s, springer)
+    assert s.where[springer] == "discard" and ring not in s.carrier and s.zone_of(ring) == 1
+
+
+def test_an_obstacle_you_gain_control_of_moves_and_fights_like_a_hero_for_the_round_305():
+    s = game({"janus-knight-dark-charger": 2}, mission="retrieve-vlads-amulets")
+    ante = feature(s, "antedeluvian")
+    put(s, "janus-knight-dark-charger", "hand")
+    keep(s)
+    assert s.controller(ante) is None and not s.enemies_in(3)  # "Either Player": nobody's yet, blocks nothing
+    act(s, "power", card=ante, power="mercenary")  # discard a major hero card to control it this round
+    choose(s, s.pending.options[0][0])
+    assert s.controller(ante) == "lead" and ante in s.lead_units()
+    act(s, "move", card=ante, to=1)
+    assert s.zone_of(ante) == 1 and s.exhausted[ante]
+    act(s, "pass")
+    assert s.controller(ante) is None and not s.exhausted[ante]  # control lasted the round; features ready (502)
+
+
 def test_face_down_rings_stay_secret_until_revealed_147():
     s = game({"springer-trapspringer": 3}, mission="escape-with-the-ring-of-arc")
     heroes = [put(s, "springer-trapspringer", "hand") for _ in range(3)]
