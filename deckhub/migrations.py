@@ -21,9 +21,15 @@ def _simulation_runs(db) -> None:
     db.create_tables([models.SimulationRun])
 
 
+def _community_and_api(db) -> None:
+    """Step 3: community card proposals with their audit trail, API tokens, shared rate limits."""
+    db.create_tables([models.Proposal, models.FactChange, models.ApiToken, models.RateLimitHit])
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
+    (3, _community_and_api),
 ]
 LATEST = STEPS[-1][0]
 

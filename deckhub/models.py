@@ -162,5 +162,62 @@ class SimulationRun(BaseModel):
     updated_at = DateTimeField(default=utcnow)
 
 
+class Proposal(BaseModel):
+    """A player's proposed card facts (or a missing card), waiting for a curator.
+
+    `values` is {field: value}; for a missing card `card_key` is empty and `new_card` holds its
+    name, type and printing. Status: pending, approved, rejected."""
+
+    game = CharField(max_length=40, index=True)
+    card_key = CharField(max_length=200, default="")
+    new_card = JSONText(null=True)
+    values = JSONText(default=dict)
+    source = CharField(max_length=500)
+    proposer = ForeignKeyField(User, backref="proposals", on_delete="CASCADE")
+    status = CharField(max_length=10, default="pending", index=True)
+    reviewer = ForeignKeyField(User, null=True, backref="reviews", on_delete="SET NULL")
+    reason = CharField(max_length=500, default="")
+    created_at = DateTimeField(default=utcnow)
+    reviewed_at = DateTimeField(null=True)
+
+
+class FactChange(BaseModel):
+    """The audit trail of a card field: every approved (or reverted) value, with who, when and why."""
+
+    game = CharField(max_length=40)
+    card_key = CharField(max_length=200)
+    field = CharField(max_length=60)
+    old_value = JSONText(null=True)
+    new_value = JSONText(null=True)
+    old_provenance = CharField(max_length=20, null=True)
+    source = CharField(max_length=500, default="")
+    proposal = ForeignKeyField(Proposal, null=True, backref="changes", on_delete="SET NULL")
+    actor = ForeignKeyField(User, null=True, backref="fact_changes", on_delete="SET NULL")
+    reverts = ForeignKeyField("self", null=True, backref="reverted_by", on_delete="SET NULL")
+    created_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "card_key"), False),)
+
+
+class ApiToken(BaseModel):
+    """A personal API token: only its hash is stored; the token itself is shown once."""
+
+    user = ForeignKeyField(User, backref="api_tokens", on_delete="CASCADE")
+    name = CharField(max_length=80)
+    token_hash = CharField(max_length=128, unique=True)
+    prefix = CharField(max_length=12)
+    created_at = DateTimeField(default=utcnow)
+    last_used_at = DateTimeField(null=True)
+    revoked_at = DateTimeField(null=True)
+
+
+class RateLimitHit(BaseModel):
+    """One counted attempt (a failed log-in, a proposal) for rate limits shared by every worker."""
+
+    bucket = CharField(max_length=200, index=True)
+    created_at = DateTimeField(default=utcnow, index=True)
+
+
 ALL_MODELS = [SchemaVersion, User, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
-              OwnedCard, GoldfishSession, SimulationRun]
+              OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit]
