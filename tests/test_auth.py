@@ -136,3 +136,19 @@ def test_login_follows_a_local_next(client, auth):
     response = client.post("/login", query_string={"next": "/cards?game=kaijudo"},
                            data={"username": "alice", "password": "correct horse"})
     assert response.status_code == 302 and response.headers["Location"].endswith("/cards?game=kaijudo")
+
+
+def test_failed_log_ins_are_rate_limited_per_account(client, auth):
+    auth.signup("target")
+    auth.logout()
+    for _ in range(10):
+        assert client.post("/login", data={"username": "target", "password": "wrong guess"}).status_code == 400
+    blocked = client.post("/login", data={"username": "target", "password": "correct horse"})
+    assert blocked.status_code == 429 and "Too many failed attempts" in blocked.get_data(as_text=True)
+
+
+def test_a_backslash_next_is_not_followed(client, auth):
+    auth.signup("someone")
+    auth.logout()
+    response = client.post("/login?next=/\\\\evil.example", data={"username": "someone", "password": "correct horse"})
+    assert response.status_code == 302 and response.location == "/"

@@ -1,6 +1,7 @@
 """Sign up, log in, log out."""
 from __future__ import annotations
 
+import datetime as dt
 from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
@@ -9,6 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length
 
+from deckhub import ratelimit
 from deckhub.accounts import AccountError, authenticate, create_user
 
 bp = Blueprint("auth", __name__)
@@ -30,7 +32,7 @@ def _safe_next(default: str) -> str:
     """Only redirect to a path on this site after logging in (no open redirects)."""
     target = request.args.get("next", "")
     parts = urlsplit(target)
-    if target.startswith("/") and not target.startswith("//") and not parts.netloc and not parts.scheme:
+    if target.startswith("/") and not target.startswith("//") and "\\" not in target and not parts.netloc and not parts.scheme:
         return target
     return default
 
@@ -50,14 +52,28 @@ def signup():
     return render_template("auth/signup.html", form=form), (400 if form.errors else 200)
 
 
+LOGIN_WINDOW = dt.timedelta(minutes=15)
+LOGIN_LIMIT = 10  # failed attempts per account name, and per client address, within the window
+
+
+def _login_buckets(username: str) -> list[str]:
+    return [f"login:{username.strip().casefold()}", f"login-ip:{request.remote_addr or '-'}"]
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     form = LoginForm()
     if form.validate_on_submit():
+        buckets = _login_buckets(form.username.data)
+        if ratelimit.is_limited(buckets, LOGIN_LIMIT, LOGIN_WINDOW):
+            form.password.errors.append("Too many failed attempts. Wait 15 minutes and try again.")
+            return render_template("auth/login.html", form=form), 429
         user = authenticate(form.username.data, form.password.data)
         if user is None:
+            ratelimit.hit(buckets, LOGIN_WINDOW)
             form.password.errors.append("That user name and password do not match.")
         else:
+            ratelimit.clear(buckets[:1])
             login_user(user, remember=form.remember.data)
             flash(f"Signed in as {user.username}.", "success")
             return redirect(_safe_next(url_for("catalog.index")))
