@@ -2609,13 +2609,17 @@ class _Fight(_Plan):
     key = "ymir-frost-king"
 
     def boss(self) -> int | None:
-        found = [f for f in self.s.features(self.key) if self.s.zone_of(f)]
-        return found[0] if found else None
+        if not hasattr(self, "_boss"):
+            found = [f for f in self.s.features(self.key) if self.s.zone_of(f)]
+            self._boss = found[0] if found else None
+        return self._boss
 
     def blockers(self) -> list[int]:
-        s = self.s
-        return [f for f in s.fprog if s.zone_of(f) and s.fctrl.get(f) == "defender" and not s.stunned[f]
-                and f != self.boss() and s.zone_of(f) != s.zone_of(self.boss() or f)]
+        if not hasattr(self, "_blockers"):
+            s, boss = self.s, self.boss()
+            self._blockers = [f for f in s.fprog if s.zone_of(f) and s.fctrl.get(f) == "defender" and not s.stunned[f]
+                              and f != boss and s.zone_of(f) != s.zone_of(boss or f)]
+        return self._blockers
 
     def goal(self, u):
         s = self.s
@@ -2705,6 +2709,14 @@ def _expected_attacks(state: HuntikState, zone: int, starter: int | None, newcom
 
 
 def _fight_worth(state: HuntikState, plan: _Plan, zone: int, starter: int | None, newcomer: int | None = None) -> bool:
+    memo = plan.__dict__.setdefault("_fights", {})
+    key = (zone, starter, newcomer)
+    if key not in memo:
+        memo[key] = _fight_worth_now(state, plan, zone, starter, newcomer)
+    return memo[key]
+
+
+def _fight_worth_now(state: HuntikState, plan: _Plan, zone: int, starter: int | None, newcomer: int | None) -> bool:
     need = plan.need(zone)
     if need is None:
         return False
@@ -3063,12 +3075,6 @@ def policy(state: HuntikState) -> Action:
     return best
 
 
-def _sample_decks():
-    from deckhub.core.engine import published_decks
-
-    return published_decks("huntik")
-
-
 ENGINE = Engine(
     game="huntik",
     state_class=HuntikState,
@@ -3080,4 +3086,7 @@ ENGINE = Engine(
                       choices=tuple(m.label for m in MISSIONS.values())),
     ),
     description="Huntik: you lead a mission against a defending player who always passes",
+    # the generic invariant test and benchmark play the mission with the most rules in it: an obstacle
+    # blocking zone 1, combats with obstacles that fight back, KO replaced by stun, shielded attacks
+    sample_options={"mission": "defeat-ymir-frost-king-151"},
 )
