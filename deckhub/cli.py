@@ -165,11 +165,12 @@ def build_data(shared: Path, out: Path | None) -> None:
 
 def _register_area_commands() -> None:
     """Commands that live beside the areas they serve (decks, engines, collections)."""
+    from deckhub.commands.backup import backup, export_user, import_user
     from deckhub.commands.check import check
     from deckhub.commands.collection import collection
     from deckhub.commands.goldfish import coverage, goldfish
     from deckhub.commands.simulate import simulate
-    for command in (check, collection, goldfish, coverage, simulate):
+    for command in (check, collection, goldfish, coverage, simulate, export_user, import_user, backup):
         main.add_command(command)
 
 
