@@ -95,3 +95,22 @@ def test_an_octgn_set_file_from_a_user_adds_its_printings(cli, tmp_path):
     assert "0 cards and 60 printings added to kaijudo" in result.output
     with database.connection_context():
         assert models.CardSet.get(models.CardSet.code == "my-reprints").name == "My Reprints"
+
+
+def test_check_reads_the_site_catalogue_when_there_is_one(cli):
+    """Facts approved on the site (here: a type set in the database) reach `deckhub check` at once."""
+    from deckhub.catalogue_store import bump_stamp
+    assert cli("load-cards", "neopets-tcg").exit_code == 0
+    deck = "Deck\n4 Chomp!\n"
+    before = cli("check", "--game", "neopets-tcg", "--json", "-", input=deck)
+    assert "Chomp!" in str([v["cards"] for v in __import__("json").loads(before.output)["violations"]
+                            if v["severity"] == "unverified"])
+    with database.connection_context():
+        card = models.Card.get((models.Card.game == "neopets-tcg") & (models.Card.key == "chomp"))
+        data = dict(card.data)
+        data["provenance"] = {**data.get("provenance", {}), "type": "contributed"}
+        models.Card.update(type="Something Has Happened!", data=data).where(models.Card.id == card.id).execute()
+        bump_stamp("neopets-tcg")
+    after = __import__("json").loads(cli("check", "--game", "neopets-tcg", "--json", "-", input=deck).output)
+    assert not [v for v in after["violations"] if v["severity"] == "unverified" and "Chomp!" in v["cards"]]
+    assert any(v["rule"] == "neopets-tcg.building.copies" for v in after["violations"])

@@ -31,10 +31,10 @@ class CheckError(ValueError):
 
 
 def _catalogue(slug: str) -> Catalogue:
-    """The catalogue the check reads cards from: the one place to change where it comes from."""
-    from deckhub.importers.catalogue import load_catalogue
+    """The catalogue the check reads cards from: the site's (community facts included) or data/."""
+    from deckhub.catalogue_store import command_catalogue
 
-    return load_catalogue(slug)
+    return command_catalogue(slug)
 
 
 def choose_format(game: GameSpec, name: str | None, packs: int | None) -> Format:

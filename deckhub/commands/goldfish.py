@@ -84,11 +84,11 @@ def read_deck_file(spec, catalogue, deck_path: str):
 def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_hp, dummy_defence, dummy_agility):
     """Play one automated goldfish game with the game's built-in policy."""
     from deckhub.core.engine import EngineError, IllegalAction, new_game, play_out
-    from deckhub.importers.catalogue import load_catalogue
+    from deckhub.catalogue_store import command_catalogue
 
     spec, engine = _engine(game_slug)
     options = game_options(first, pairs, mission, dummy_hp, dummy_defence, dummy_agility)
-    catalogue = load_catalogue(spec.slug)
+    catalogue = command_catalogue(spec.slug)
     deck = read_deck_file(spec, catalogue, deck_path)
     try:
         state = play_out(new_game(spec.slug, deck, catalogue, seed, options))
@@ -110,10 +110,10 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_h
 @click.option("--top", default=15, show_default=True, help="how many unautomated phrases to list")
 def coverage(game_slug, as_json, top):
     """How many distinct cards the engine automates fully, partly or not at all."""
-    from deckhub.importers.catalogue import load_catalogue
+    from deckhub.catalogue_store import command_catalogue
 
     spec, engine = _engine(game_slug)
-    report = engine.coverage(load_catalogue(spec.slug))
+    report = engine.coverage(command_catalogue(spec.slug))
     if as_json:
         click.echo(json.dumps(report))
         return

@@ -33,11 +33,11 @@ def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, 
     """Play many automated games of a deck and report win rate, losses and the winning turn."""
     from deckhub.core.engine import EngineError, IllegalAction
     from deckhub.core.simulate import simulate as run
-    from deckhub.importers.catalogue import load_catalogue
+    from deckhub.catalogue_store import command_catalogue
 
     spec, _ = _engine(game_slug)
     options = game_options(first, pairs, mission, None, None, None)
-    catalogue = load_catalogue(spec.slug)
+    catalogue = command_catalogue(spec.slug)
     deck = read_deck_file(spec, catalogue, deck_path)
     workers = min(workers, os.cpu_count() or 1)
     bar = None
