@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
 
-from peewee import EXCLUDED, JOIN, Case, IntegrityError, SqliteDatabase, fn
+from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
 
 from deckhub import models
 from deckhub.catalogue_store import get_catalogue
