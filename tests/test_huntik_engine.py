@@ -431,6 +431,35 @@ def test_furoji_draws_when_played_and_caliban_asks_for_a_discard_each_round():
     assert s.where[caliban] == "discard"  # "or you must eliminate me"
 
 
+def test_texts_naming_cards_find_them_rassimov_lok_lambert_200():
+    """"a Freelancer card", "a card not named Rassimov": a name, or a part of one (Huntik 200)."""
+    s = game({"rassimov-dangerous-mind": 1, "lok-lambert-courageous-novice": 1, "freelancer-knightly-titan": 1},
+             mission="take-the-bigfoot-captive")
+    rassimov = put(s, "rassimov-dangerous-mind", "discard")
+    lok = put(s, "lok-lambert-courageous-novice", "z5")
+    freelancer = put(s, "freelancer-knightly-titan", "hand")
+    keep(s)
+    act(s, "power", card=rassimov, power="survivor")  # from the discard pile: discard a card not named Rassimov
+    assert rassimov not in {v for v, _ in s.pending.options}
+    choose(s, next(v for v, _ in s.pending.options if v != freelancer))
+    assert s.where[rassimov] == "hand"
+    act(s, "fight", card=lok)
+    act(s, "power", card=lok, power="call-freelancer")  # put a Freelancer card from your hand into my zone
+    choose(s, freelancer)
+    assert s.where[freelancer] == "z5" and s.totals()[0] == 3 + 3
+
+
+def test_eliminate_me_to_ko_a_stunned_hero_in_my_zone_uses_the_zone_it_left_400():
+    s = game({"jeweled-colossus-heart-of-stone": 1, "springer-trapspringer": 1})
+    colossus = put(s, "jeweled-colossus-heart-of-stone", "z2")
+    springer = put(s, "springer-trapspringer", "z2")
+    keep(s)
+    act(s, "manual.stun", card=springer)
+    act(s, "power", card=colossus, power="finishing-move")
+    choose(s, springer)
+    assert s.where[colossus] == "discard" and s.where[springer] == "discard"
+
+
 def test_avoidance_makes_your_heroes_unblockable_this_round_403():
     s = game({"springer-trapspringer": 2, "avoidance": 1}, mission="defeat-ymir-frost-king-151")
     a = put(s, "springer-trapspringer", "z1")

@@ -38,6 +38,7 @@ from deckhub.games.huntik.missions import DEFAULT_MISSION, FEATURES, MISSIONS, P
 MAP = ("z1", "z2", "z3", "z4", "z5")
 ZONE_NO = {z: n for n, z in enumerate(MAP, start=1)}
 MAX_ROUNDS = 7
+_VALUE_ATOMS = frozenset({"name_has", "not_name_has", "def_le", "speed"})
 _CARD_MODS = frozenset({"stat", "swap", "grant", "play_into", "unblockable", "copyform_elim", "control"})
 NOTES = (
     "the defending player has no heroes and no hand, never plays a card and always passes; its obstacles "
@@ -130,6 +131,7 @@ class HuntikState(State):
         self.fctrl: dict[int, str | None] = {f: self.fprog[f].controller for f in self.fprog}
         self.carrier: dict[int, int] = {}  # feature -> the hero it is with
         self.enemy_heroes: set[int] = set()  # heroes the defending player controls (see place_enemy_hero)
+        self.last_zone: dict[int, int] = {}  # the zone a card left play from ("eliminate me to KO ... in my zone")
         self.kod: set[str] = set()  # keys of features KO'd (mission terms)
         self.copy_stats: dict[int, tuple[int, int]] = {}  # Copyform: an action card in play as a hero
         self.mods: list[tuple] = []  # "this round" modifiers
@@ -171,6 +173,7 @@ class HuntikState(State):
         new.fctrl = self.fctrl.copy()
         new.carrier = self.carrier.copy()
         new.enemy_heroes = self.enemy_heroes.copy()
+        new.last_zone = self.last_zone.copy()
         new.kod = self.kod.copy()
         new.copy_stats = self.copy_stats.copy()
         new.mods = self.mods.copy()
@@ -181,6 +184,13 @@ class HuntikState(State):
     # -- queries --------------------------------------------------------------------------------
     def zone_of(self, iid: int) -> int:
         return ZONE_NO.get(self.where[iid], 0)
+
+    def my_zone(self, me: int | None) -> int:
+        """The zone of the card whose text is resolving, or the zone it last left (its power may
+        have had it eliminate itself first)."""
+        if me is None:
+            return 0
+        return ZONE_NO.get(self.where[me], 0) or self.last_zone.get(me, 0)
 
     def fname(self, f: int) -> str:
         if f in self.face_down:
@@ -406,8 +416,11 @@ class HuntikState(State):
 
     # -- filters and conditions -----------------------------------------------------------------
     def card_ok(self, filt: tuple, iid: int) -> bool:
-        """A card (in any area) matches a card description such as ("minor",) or ("name_has", "Suit")."""
+        """A card (in any area) matches a card description: a tuple of atoms such as ("minor",) or
+        ("hero", ("def_le", 3)), or one atom with a value such as ("name_has", "Suit")."""
         prog = self.progs[iid]
+        if len(filt) == 2 and filt[0] in _VALUE_ATOMS and not isinstance(filt[1], tuple):
+            filt = (filt,)
         for atom in filt:
             if atom == "hero":
                 ok = prog.hero
@@ -445,9 +458,9 @@ class HuntikState(State):
             elif atom in ("minor", "major"):
                 ok = t not in self.fprog and t not in self.copy_stats and self.progs[t].kind == atom
             elif atom == "here":
-                ok = me is not None and self.zone_of(me) and self.zone_of(t) == self.zone_of(me)
+                ok = bool(self.my_zone(me)) and self.zone_of(t) == self.my_zone(me)
             elif atom == "elsewhere":
-                ok = me is not None and self.zone_of(t) != self.zone_of(me)
+                ok = me is not None and self.zone_of(t) != self.my_zone(me)
             elif atom == "ready":
                 ok = not self.exhausted[t]
             elif atom == "exhausted":
@@ -461,9 +474,9 @@ class HuntikState(State):
             elif atom == "def_le_round":
                 ok = self.def_(t) <= self.round
             elif atom[0] == "within":
-                ok = me is not None and bool(self.zone_of(me)) and abs(self.zone_of(t) - self.zone_of(me)) <= atom[1]
+                ok = bool(self.my_zone(me)) and abs(self.zone_of(t) - self.my_zone(me)) <= atom[1]
             elif atom[0] == "away":
-                ok = me is not None and bool(self.zone_of(me)) and abs(self.zone_of(t) - self.zone_of(me)) == atom[1]
+                ok = bool(self.my_zone(me)) and abs(self.zone_of(t) - self.my_zone(me)) == atom[1]
             elif atom[0] == "def_le":
                 ok = self.def_(t) <= atom[1]
             elif atom[0] == "def_eq":
@@ -950,6 +963,8 @@ class HuntikState(State):
             del self.carrier[f]
         self.carrier.pop(iid, None)
         self.enemy_heroes.discard(iid)
+        if self.where[iid] in ZONE_NO:
+            self.last_zone[iid] = ZONE_NO[self.where[iid]]
         self._units = None
         if iid not in self.fprog and self.progs[iid].kind == "legendary" and dest not in ZONE_NO and dest != "removed":
             dest = "legendary"
@@ -1783,9 +1798,10 @@ class HuntikState(State):
         self.note("all heroes are unstunned and ready")
 
     def _op_ko_stunned_here(self, op, source):
-        if source is None:
+        zone = self.my_zone(source)
+        if not zone:
             return
-        found = [t for t in self.zones[self.where[source]] if self.is_hero(t) and self.stunned[t]] if self.where[source] in ZONE_NO else []
+        found = [t for t in self.zones[MAP[zone - 1]] if self.is_hero(t) and self.stunned[t]]
         if found:
             self.ask(self._prompt(source, "KO a stunned hero"), [(t, self.label(t)) for t in found], ("ko_pick",), source)
 
