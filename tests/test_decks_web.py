@@ -188,3 +188,12 @@ def test_api_check_needs_no_csrf_token_but_forms_do(csrf_app):
     client = csrf_app.test_client()
     assert client.post("/api/check", json={"game": "kaijudo", "decklist": ""}).status_code == 200
     assert client.post("/decks/new", data={"name": "x", "game": "kaijudo"}).status_code == 400
+
+
+def test_the_deck_page_shows_what_my_collection_still_lacks_and_sends_it_to_my_wants(client, alice):
+    deck_id = int(import_deck(client, BULL_RUSH.decode("utf-8-sig")).location.rsplit("/", 1)[1])
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "Against my collection" in page and "<strong>40</strong> cards missing" in page
+    client.post(f"/collection/decks/{deck_id}/add-missing", data={"next": f"/decks/{deck_id}"})
+    wants = client.get("/collection/wants").get_data(as_text=True)
+    assert "Simian Trooper Grash" in wants

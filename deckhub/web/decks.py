@@ -8,6 +8,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from deckhub import collection
 from deckhub import decks as store
 from deckhub.web import charts
 from deckhub.catalogue_store import get_catalogue
@@ -177,7 +178,9 @@ def show(deck_id: int):
     return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
                            sections=_rows(stored.deck, catalogue, spec, report),
                            fmt=spec.format(stored.row.format), owner=store.owns(current_user, stored.row),
-                           versions=store.versions(stored.row)[:5], has_engine=find_engine(spec) is not None)
+                           versions=store.versions(stored.row)[:5], has_engine=find_engine(spec) is not None,
+                           needs=(collection.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
+                                  if current_user.is_authenticated else None))
 
 
 @bp.route("/<int:deck_id>/edit")
