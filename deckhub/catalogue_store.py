@@ -1,6 +1,7 @@
 """The catalogue in the database, and each worker's in-memory copy of it.
 
-`store_catalogue` writes what an importer read (idempotently: a second run changes nothing);
+`store_catalogue` writes what an importer read (idempotently: a second run changes nothing),
+keeping the facts the community contributed unless the new data gives that field a value;
 `get_catalogue` gives the pure `core.cards.Catalogue` that search, checks and engines use,
 rebuilt only when the game's `CatalogueStamp` moved (another worker or a curator changed it).
 """
@@ -43,6 +44,48 @@ def _card_row_values(card: core.Card) -> dict:
                      "sources": list(card.sources), "aliases": list(card.aliases)}}
 
 
+def _keep_contributed(row: models.Card, values: dict) -> dict:
+    """`values` (what the new data says of a card) with the card's contributed facts kept where the
+    new data gives that field no value (`deckhub.community` approved them; see its docstring).
+
+    A contributed field the new data does give a value loses its contribution record, unless the
+    value is the same and the data marks it contributed too (an export loaded back)."""
+    old = row.data or {}
+    old_provenance = old.get("provenance") or {}
+    contributed = [k for k, how in old_provenance.items() if how == "contributed"]
+    if not contributed:
+        return values
+    data = values["data"]
+    attrs, provenance = data["attrs"], data["provenance"]
+    old_attrs = old.get("attrs") or {}
+    old_details = old.get("contributions") or {}
+    details: dict = {}
+    for key in contributed:
+        top = key in ("type", "text")
+        new_value = values[key] if top else attrs.get(key)
+        old_value = getattr(row, key) if top else old_attrs.get(key)
+        if new_value is None or new_value == "" or new_value == []:
+            if old_value is None:
+                continue
+            if top:
+                values[key] = old_value
+            else:
+                attrs[key] = old_value
+            provenance[key] = "contributed"
+        elif not (new_value == old_value and provenance.get(key) == "contributed"):
+            continue
+        if key in old_details:
+            details[key] = old_details[key]
+    if details:
+        data["contributions"] = details
+        cited = {d.get("source") for d in details.values()}
+        kept = [s for s in old.get("contributed_sources") or () if s in cited]
+        if kept:
+            data["sources"] = data["sources"] + [s for s in kept if s not in data["sources"]]
+            data["contributed_sources"] = kept
+    return values
+
+
 def store_catalogue(data: core.CatalogueData) -> StoreResult:
     """Write one game's catalogue in a single transaction: all of it or nothing."""
     result = StoreResult(data.game)
@@ -62,6 +105,8 @@ def store_catalogue(data: core.CatalogueData) -> StoreResult:
         for card in data.cards:
             values = _card_row_values(card)
             row = rows.get(card.key)
+            if row is not None:
+                values = _keep_contributed(row, values)
             if row is None:
                 row = models.Card.create(game=data.game, key=card.key, **values)
                 result.cards_added += 1
