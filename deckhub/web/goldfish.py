@@ -118,6 +118,12 @@ def _missing(engine, deck, spec) -> list[tuple]:
     return rows
 
 
+def _on_tile(label: str, name: str) -> str:
+    """An action's label on its own card's tile, without the card's name ("Move to zone 4")."""
+    short = label.replace(f" with {name}", "").replace(f"{name}: ", "").replace(name, "").replace("  ", " ").strip(" :")
+    return short[:1].upper() + short[1:] if short else label
+
+
 def _board_context(game, replay_step: int | None = None):
     state = game.state
     view = state.view()
@@ -126,7 +132,7 @@ def _board_context(game, replay_step: int | None = None):
     for action in state.legal_actions(manual=False):
         entry = (state.action_to_string(action), json.dumps(action, separators=(",", ":")))
         if isinstance(action.get("card"), int) and action.get("kind") not in ("choose", "decline"):
-            by_card.setdefault(action["card"], []).append(entry)
+            by_card.setdefault(action["card"], []).append((_on_tile(entry[0], state.name_of(action["card"])), entry[1], entry[0]))
         else:
             general.append(entry)
     manual = []
