@@ -101,7 +101,8 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_h
         return
     for line in state.log_lines():
         click.echo(line)
-    click.echo(f"Result: {outcome.result} on turn {outcome.turn}: {outcome.reason} (seed {seed})")
+    unit = "round" if state.view().get("round_based") else "turn"
+    click.echo(f"Result: {outcome.result} on {unit} {outcome.turn}: {outcome.reason} (seed {seed})")
 
 
 @click.command("coverage")

@@ -64,11 +64,11 @@ def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, 
     turn = data["win_turn"]
     click.echo(f"{spec.name}: {summary.wins} of {games} games won ({summary.win_rate:.1%}), seed {seed}")
     if summary.wins:
-        click.echo(f"winning turn: mean {turn['mean']:.2f}, median {turn['median']}, 10th percentile {turn['p10']}, "
+        click.echo(f"winning {spec.extras.get('turn_unit', 'turn')}: mean {turn['mean']:.2f}, median {turn['median']}, 10th percentile {turn['p10']}, "
                    f"90th percentile {turn['p90']}")
         width = max(turn["histogram"].values())
         for t, n in turn["histogram"].items():
-            click.echo(f"  turn {t:>3}: {'#' * max(1, round(40 * n / width)):<40} {n}")
+            click.echo(f"  {spec.extras.get('turn_unit', 'turn')} {t:>3}: {'#' * max(1, round(40 * n / width)):<40} {n}")
     for reason, n in data["losses"].items():
         click.echo(f"lost ({reason}): {n}")
     stuck = summary.stuck_cards(catalogue, 5)

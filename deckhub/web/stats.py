@@ -111,7 +111,7 @@ def histogram(deck_id: int, run_id: int):
     if run is None or not run.result:
         abort(404, "No finished simulation of yours has that number.")
     hist = run.result["win_turn"]["histogram"]
-    unit = "Round" if get_game(run.game).slug == "huntik" else "Turn"
-    svg = charts.bar(f"Winning {unit.lower()} ({run.result['wins']:,} wins of {run.games:,})",
+    unit = get_game(run.game).extras.get("turn_unit", "turn")
+    svg = charts.bar(f"Winning {unit} ({run.result['wins']:,} wins of {run.games:,})",
                      list(hist), list(hist.values()))
     return Response(svg, mimetype="image/svg+xml")
