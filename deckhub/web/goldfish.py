@@ -199,43 +199,40 @@ def _after(session_id: int, message: str | None = None):
     return redirect(url_for("goldfish.board", session_id=session_id, _anchor="board"))
 
 
-@bp.route("/<int:session_id>/act", methods=["POST"])
-@login_required
-def act(session_id: int):
+def _change(session_id: int, change):
+    """Apply one change to the player's own session; a refused change is explained and changes nothing."""
     session = _session(session_id)
-    action = _action_from_form()
     try:
-        store.act(store.load(session), action, _step())
+        change(store.load(session))
     except store.GoldfishError as exc:
         return _after(session_id, str(exc))
     return _after(session_id)
+
+
+@bp.route("/<int:session_id>/act", methods=["POST"])
+@login_required
+def act(session_id: int):
+    action = _action_from_form()
+    return _change(session_id, lambda game: store.act(game, action, _step()))
 
 
 @bp.route("/<int:session_id>/undo", methods=["POST"])
 @login_required
 def undo(session_id: int):
-    session = _session(session_id)
     try:
         count = max(1, min(store.MAX_ACTIONS, int(request.form.get("count") or 1)))
     except ValueError:
         abort(400, "Undo takes a whole number of steps.")
-    try:
-        store.undo(store.load(session), count, _step())
-    except store.GoldfishError as exc:
-        return _after(session_id, str(exc))
-    return _after(session_id)
+    return _change(session_id, lambda game: store.undo(game, count, _step()))
 
 
 @bp.route("/<int:session_id>/restart", methods=["POST"])
 @login_required
 def restart(session_id: int):
-    session = _session(session_id)
-    try:
-        store.restart(store.load(session))
-    except store.GoldfishError as exc:
-        return _after(session_id, str(exc))
-    flash(f"Restarted with the same seed ({session.seed}).", "info")
-    return _after(session_id)
+    def restart_game(game):
+        store.restart(game)
+        flash(f"Restarted with the same seed ({game.session.seed}).", "info")
+    return _change(session_id, restart_game)
 
 
 @bp.route("/<int:session_id>/new", methods=["POST"])
@@ -249,12 +246,7 @@ def new_game(session_id: int):
 @bp.route("/<int:session_id>/play-out", methods=["POST"])
 @login_required
 def play_out(session_id: int):
-    session = _session(session_id)
-    try:
-        store.play_to_end(store.load(session), _step())
-    except store.GoldfishError as exc:
-        return _after(session_id, str(exc))
-    return _after(session_id)
+    return _change(session_id, lambda game: store.play_to_end(game, _step()))
 
 
 @bp.route("/<int:session_id>/replay")
