@@ -21,28 +21,37 @@ def main() -> None:
     pass
 
 
-def _load_games(games: list[str], echo=click.echo) -> int:
-    """Load each game's shipped catalogue; a bad file is reported and nothing from it written."""
+def _store(read, what, echo=click.echo):
+    """Read one catalogue source and store it; on a bad record print every error, store nothing, return None."""
     from deckhub.catalogue_store import store_catalogue
     from deckhub.importers import CatalogueFileError
+
+    try:
+        data = read()
+    except CatalogueFileError as exc:
+        for err in exc.errors:
+            click.echo(str(err), err=True)
+        click.echo(f"{what}: not loaded (fix the records above); nothing from it was written", err=True)
+        return None
+    for warning in data.warnings:
+        echo(f"warning: {warning}")
+    return data, store_catalogue(data)
+
+
+def _load_games(games: list[str], echo=click.echo) -> int:
+    """Load each game's shipped catalogue; a bad file is reported and nothing from it written."""
     from deckhub.importers.catalogue import read_game_catalogue
 
     status = 0
     for slug in games:
-        try:
-            data = read_game_catalogue(slug)
-        except CatalogueFileError as exc:
-            for err in exc.errors:
-                click.echo(str(err), err=True)
-            click.echo(f"{slug}: not loaded (fix the file above; nothing from it was written)", err=True)
+        result = _store(lambda: read_game_catalogue(slug), slug, echo)
+        if result is None:
             status = 1
             continue
-        for warning in data.warnings:
-            echo(f"warning: {warning}")
-        result = store_catalogue(data)
+        data, stored = result
         printings = sum(len(c.printings) for c in data.cards)
         echo(f"{slug}: {len(data.cards)} cards, {printings} printings, {len(data.sets)} sets"
-             f" ({result.cards_added} cards added, {result.cards_updated} updated, {result.printings_added} printings added)")
+             f" ({stored.cards_added} cards added, {stored.cards_updated} updated, {stored.printings_added} printings added)")
     return status
 
 
@@ -121,9 +130,7 @@ def user_add(name: str, password_stdin: bool, curator: bool) -> None:
               help="Load an OCTGN set XML file (Kaijudo unless GAME says otherwise).")
 def load_cards(game: str | None, octgn_files: tuple[Path, ...]) -> None:
     """(Re)load catalogues from data/ (running it twice changes nothing), or an OCTGN set file."""
-    from deckhub.catalogue_store import store_catalogue
     from deckhub.db import database
-    from deckhub.importers import CatalogueFileError
     from deckhub.importers.catalogue import read_octgn_files
 
     open_app()
@@ -132,19 +139,13 @@ def load_cards(game: str | None, octgn_files: tuple[Path, ...]) -> None:
             slug = game or "kaijudo"
             status = 0
             for path in octgn_files:
-                try:
-                    data = read_octgn_files(slug, [path])
-                except CatalogueFileError as exc:
-                    for err in exc.errors:
-                        click.echo(str(err), err=True)
-                    click.echo(f"{path}: not loaded; nothing from it was written", err=True)
+                result = _store(lambda: read_octgn_files(slug, [path]), path)
+                if result is None:
                     status = 1
                     continue
-                for warning in data.warnings:
-                    click.echo(f"warning: {warning}")
-                result = store_catalogue(data)
-                click.echo(f"{path.name}: {len(data.cards)} cards; {result.cards_added} cards and "
-                           f"{result.printings_added} printings added to {slug}")
+                data, stored = result
+                click.echo(f"{path.name}: {len(data.cards)} cards; {stored.cards_added} cards and "
+                           f"{stored.printings_added} printings added to {slug}")
             sys.exit(status)
         sys.exit(_load_games([game] if game else game_slugs()))
 
