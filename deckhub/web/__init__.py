@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from flask.json.provider import DefaultJSONProvider
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -24,11 +25,22 @@ def _load_user(user_id):
     return models.User.get_or_none(models.User.id == int(user_id)) if user_id.isdigit() else None
 
 
+class JSONProvider(DefaultJSONProvider):
+    """JSON nested too deeply for Python's parser is invalid JSON (a 400), not a RecursionError (a 500)."""
+
+    def loads(self, s, **kwargs):
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
 def init_app(app: Flask) -> None:
+    app.json = JSONProvider(app)
     db = init_database(app.config["DATABASE_URL"])
     with db.connection_context():
         migrate(db)
