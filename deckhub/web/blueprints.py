@@ -15,18 +15,24 @@ AREAS = [
     ("deckhub.web.collection", "bp"),
     ("deckhub.web.goldfish", "bp"),
     ("deckhub.web.stats", "bp"),
+    ("deckhub.web.community", "bp"),
+    ("deckhub.web.api_v1", "bp"),
+    ("deckhub.web.account", "bp"),
 ]
 
 # Stateless JSON endpoints that change nothing take no CSRF token.
 CSRF_EXEMPT = ["deck_api.api_check"]
 
-# (label, endpoint, signed-in only) for the header navigation.
+# (label, endpoint, who sees it) for the header navigation: False everyone, True the signed-in,
+# "curator" curators only.
 NAV_LINKS = [
     ("Games", "catalog.index", False),
     ("Card search", "catalog.search", False),
     ("My decks", "decks.index", True),
     ("Collection", "collection.overview", True),
     ("Goldfish", "goldfish.index", True),
+    ("Review", "community.review", "curator"),
+    ("Account", "account.index", True),
 ]
 
 

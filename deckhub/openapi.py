@@ -1,0 +1,449 @@
+"""The OpenAPI 3.1 document of DeckHub's JSON API, written as data and served at `/api/openapi.json`.
+
+Every `/api/` route of the app is described here and every path here is a route:
+`tests/test_api_v1.py` compares the two, so a new endpoint must be added to this document.
+`tests/test_openapi_schemathesis.py` runs schemathesis against the served document.
+Game slugs and format ids come from the game registry, so a fifth game appears here by itself.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from deckhub import __version__
+
+JSON = "application/json"
+MAX_QUANTITY = 1_000_000
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def _error(description: str) -> dict:
+    return _json(_ref("Error"), description)
+
+
+ERRORS = {
+    "400": "The request cannot be used (a bad value, an unknown card, game or format); nothing changed.",
+    "401": "No credentials, or a bad or revoked token.",
+    "403": "A public deck of someone else: readable, not writable.",
+    "404": "No such thing visible to you (private decks, collections and simulations are their owner's alone).",
+    "409": "The data changed while the request was written; nothing was changed, try again.",
+    "413": "The request body is too large (at most 1 MiB; a deck list at most 200,000 characters).",
+    "429": "Too many simulations running at once.",
+}
+
+
+def _responses(ok_code: str, ok: dict, *errors: str) -> dict:
+    out = {ok_code: ok}
+    for code in errors:
+        out[code] = _error(ERRORS[code])
+    return out
+
+
+PUBLIC: list = []  # no credentials needed (sent ones are still checked)
+OPTIONAL_AUTH = [{}, {"bearerAuth": []}, {"sessionCookie": []}]
+AUTH = [{"bearerAuth": []}, {"sessionCookie": []}]
+
+
+def _id_param(name: str, description: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}}
+
+
+DECK_ID = _id_param("deck_id", "The deck's number.")
+
+
+def _page_params(default: int, maximum: int) -> list[dict]:
+    return [
+        {"name": "page", "in": "query", "description": "Page number, from 1.",
+         "schema": {"type": "integer", "minimum": 1, "maximum": 10**9 - 1, "default": 1}},
+        {"name": "per_page", "in": "query", "description": f"Items a page (larger values count as {maximum}).",
+         "schema": {"type": "integer", "minimum": 1, "maximum": 10**9 - 1, "default": default}},
+    ]
+
+
+@lru_cache(maxsize=1)
+def document() -> dict[str, Any]:
+    from deckhub.games import all_games
+    from deckhub.core.simulate import MAX_GAMES
+
+    games = [g.slug for g in all_games()]
+    formats = sorted({f.id for g in all_games() for f in g.formats})
+    fields = ["quantity", "foil_quantity", "want_quantity", "trade_quantity"]
+    timestamp = {"type": "string", "format": "date-time", "description": "UTC, ISO 8601."}
+
+    schemas: dict[str, Any] = {
+        "Error": {
+            "type": "object", "required": ["error", "status"],
+            "properties": {
+                "error": {"type": "string", "description": "What was wrong, in words."},
+                "status": {"type": "integer", "description": "The HTTP status again."},
+                "errors": {"type": "array", "items": _ref("LineError"),
+                           "description": "The lines of a deck list that could not be read."},
+                "unknown_cards": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        "GameSummary": {
+            "type": "object", "required": ["slug", "name", "cards", "printings", "sets"],
+            "properties": {
+                "slug": {"type": "string"}, "name": {"type": "string"},
+                "cards": {"type": "integer"}, "printings": {"type": "integer"},
+                "sets": {"type": "array", "items": {
+                    "type": "object", "required": ["code", "name", "size", "known"],
+                    "properties": {"code": {"type": "string"}, "name": {"type": "string"},
+                                   "size": {"type": ["integer", "null"]}, "known": {"type": "integer"}}}},
+            },
+        },
+        "Printing": {
+            "type": "object", "required": ["set", "number", "rarity", "promo_code"],
+            "properties": {"set": {"type": "string"}, "number": {"type": ["string", "null"]},
+                           "rarity": {"type": ["string", "null"]}, "promo_code": {"type": ["string", "null"]}},
+        },
+        "Card": {
+            "type": "object", "required": ["id", "name", "version", "type", "text", "printings"],
+            "description": "A card; each of its game's fields is flattened in at the top level (null when unknown).",
+            "properties": {
+                "id": {"type": "string", "description": "The card's key: what decks and changes name it by."},
+                "name": {"type": "string"}, "version": {"type": ["string", "null"]},
+                "type": {"type": ["string", "null"]}, "text": {"type": ["string", "null"]},
+                "printings": {"type": "array", "items": _ref("Printing")},
+            },
+            "additionalProperties": True,
+        },
+        "CardDetail": {
+            "allOf": [_ref("Card"), {
+                "type": "object", "required": ["game", "display_name", "aliases", "sources", "provenance"],
+                "properties": {"game": {"type": "string"}, "display_name": {"type": "string"},
+                               "aliases": {"type": "array", "items": {"type": "string"}},
+                               "sources": {"type": "array", "items": {"type": "string"}},
+                               "provenance": {"type": "object", "additionalProperties": {"type": "string"}}}}],
+        },
+        "CardPage": {
+            "type": "object", "required": ["cards", "total"],
+            "properties": {"cards": {"type": "array", "items": _ref("Card")}, "total": {"type": "integer"}},
+        },
+        "CheckRequest": {
+            "type": "object", "required": ["game", "decklist"],
+            "properties": {
+                "game": {"type": "string", "enum": games},
+                "decklist": {"type": "string", "maxLength": 200_000,
+                             "description": 'One card a line ("3 Card Name"), section headers allowed; or OCTGN .o8d or DeckHub JSON.'},
+                "format": {"type": ["string", "null"], "description": "A format id or name; default the game's own."},
+                "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": 60},
+            },
+        },
+        "LineError": {
+            "type": "object", "required": ["line", "message", "suggestions"],
+            "properties": {"line": {"type": "integer"}, "message": {"type": "string"},
+                           "suggestions": {"type": "array", "items": {"type": "string"}}},
+        },
+        "Violation": {
+            "type": "object", "required": ["rule", "severity", "section", "message", "cards", "expected", "actual"],
+            "properties": {
+                "rule": {"type": "string"}, "severity": {"type": "string"},
+                "section": {"type": ["string", "null"]}, "message": {"type": "string"},
+                "cards": {"type": "array", "items": {"type": "string"}},
+                "expected": {}, "actual": {},
+            },
+        },
+        "CheckReport": {
+            "type": "object", "required": ["game", "format", "legal", "counts", "violations"],
+            "properties": {
+                "game": {"type": "string"}, "format": {"type": "string"}, "legal": {"type": "boolean"},
+                "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "violations": {"type": "array", "items": _ref("Violation")},
+                "errors": {"type": "array", "items": _ref("LineError"),
+                           "description": "POST /api/check only: lines that could not be read."},
+            },
+        },
+        "Me": {
+            "type": "object", "required": ["username", "is_curator", "auth"],
+            "properties": {"username": {"type": "string"}, "is_curator": {"type": "boolean"},
+                           "auth": {"type": "string", "enum": ["token", "session"]}},
+        },
+        "DeckEntry": {
+            "type": "object", "required": ["card", "qty"], "additionalProperties": False,
+            "properties": {"card": {"type": "string", "minLength": 1, "maxLength": 200,
+                                    "description": "A card id (the `id` of GET /api/cards)."},
+                           "qty": {"type": "integer", "minimum": 1, "maximum": 999}},
+        },
+        "Sections": {
+            "type": "object", "description": 'The game\'s sections by name, e.g. {"Deck": [...], "Neopet Stack": [...]}.',
+            "additionalProperties": {"type": "array", "items": _ref("DeckEntry")},
+        },
+        "DeckSummary": {
+            "type": "object",
+            "required": ["id", "name", "game", "format", "packs", "is_public", "description", "owner", "version",
+                         "created_at", "updated_at"],
+            "properties": {
+                "id": {"type": "integer"}, "name": {"type": "string"}, "game": {"type": "string"},
+                "format": {"type": "string"}, "packs": {"type": ["integer", "null"]},
+                "is_public": {"type": "boolean"}, "description": {"type": "string"},
+                "owner": {"type": "string", "description": "The owner's user name."},
+                "version": {"type": "integer", "description": "The latest version's number."},
+                "created_at": timestamp, "updated_at": timestamp,
+            },
+        },
+        "Deck": {"allOf": [_ref("DeckSummary"), {
+            "type": "object", "required": ["sections"], "properties": {"sections": _ref("Sections")}}]},
+        "DeckList": {"type": "object", "required": ["decks"],
+                     "properties": {"decks": {"type": "array", "items": _ref("DeckSummary")}}},
+        "DeckCreate": {
+            "type": "object", "required": ["name", "game"], "additionalProperties": False,
+            "description": 'The cards come as "sections" or as a "decklist" text (not both); none: an empty deck.',
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 120, "pattern": r"\S"},
+                "game": {"type": "string", "enum": games},
+                "format": {"type": ["string", "null"], "enum": [*formats, None],
+                           "description": "A format id of the deck's game; null or absent: the game's default."},
+                "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": 60,
+                          "description": "Packs used, for a Limited format only."},
+                "is_public": {"type": "boolean", "default": False},
+                "description": {"type": "string", "maxLength": 5000},
+                "sections": _ref("Sections"),
+                "decklist": {"type": "string", "maxLength": 200_000},
+            },
+        },
+        "DeckUpdate": {
+            "type": "object", "additionalProperties": False,
+            "description": "Only the fields sent change. New cards keep a new version; the game cannot change.",
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 120, "pattern": r"\S"},
+                "game": {"type": "string", "enum": games, "description": "Accepted only when it is the deck's game."},
+                "format": {"type": ["string", "null"], "enum": [*formats, None]},
+                "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": 60},
+                "is_public": {"type": "boolean"},
+                "description": {"type": "string", "maxLength": 5000},
+                "sections": _ref("Sections"),
+                "decklist": {"type": "string", "maxLength": 200_000},
+            },
+        },
+        "DeckVersions": {
+            "type": "object", "required": ["versions"],
+            "properties": {"versions": {"type": "array", "items": {
+                "type": "object", "required": ["number", "created_at", "note", "cards"],
+                "properties": {"number": {"type": "integer"}, "created_at": timestamp, "note": {"type": "string"},
+                               "cards": {"type": "integer"}}}}},
+        },
+        "CollectionEntry": {
+            "type": "object",
+            "required": ["printing", "game", "card", "set", "number", *fields],
+            "properties": {
+                "printing": {"type": "integer", "description": "The printing's id (what changes may name)."},
+                "game": {"type": "string"}, "card": {"type": "string"}, "set": {"type": "string"},
+                "number": {"type": ["string", "null"]},
+                **{f: {"type": "integer", "minimum": 0} for f in fields},
+            },
+        },
+        "CollectionPage": {
+            "type": "object", "required": ["entries", "total", "page", "per_page"],
+            "properties": {"entries": {"type": "array", "items": _ref("CollectionEntry")},
+                           "total": {"type": "integer"}, "page": {"type": "integer"}, "per_page": {"type": "integer"}},
+        },
+        "CollectionChange": {
+            "type": "object", "required": ["delta"], "additionalProperties": False,
+            "description": 'Name the printing by "printing" (an id), or by "game" and "card" (the card id), '
+                           'adding "set" and "number" when the card has several printings.',
+            "properties": {
+                "printing": {"type": "integer", "minimum": 1},
+                "game": {"type": "string", "enum": games}, "card": {"type": "string", "minLength": 1},
+                "set": {"type": "string"}, "number": {"type": "string"},
+                "field": {"type": "string", "enum": fields, "default": "quantity"},
+                "delta": {"type": "integer", "minimum": -MAX_QUANTITY, "maximum": MAX_QUANTITY,
+                          "description": "Added to the quantity; the result stays within 0 and 1,000,000."},
+            },
+            "oneOf": [{"required": ["printing"]}, {"required": ["game", "card"]}],
+        },
+        "CollectionChanges": {
+            "type": "object", "required": ["changes"], "additionalProperties": False,
+            "properties": {"changes": {"type": "array", "minItems": 1, "maxItems": 1000,
+                                       "items": _ref("CollectionChange")}},
+        },
+        "CollectionChangeResult": {
+            "type": "object", "required": ["entries"],
+            "properties": {"entries": {"type": "array", "items": _ref("CollectionEntry"),
+                                       "description": "Each printing changed, as it stands after the request."}},
+        },
+        "SimulationStart": {
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                "games": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES, "default": 1000},
+                "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1,
+                         "description": "Same deck version, games, seed and options: same results."},
+                "options": {"type": "object", "description": "The game's goldfish options (as on the start page)."},
+            },
+        },
+        "Simulation": {
+            "type": "object",
+            "required": ["id", "deck", "version", "game", "games", "seed", "options", "status", "done", "result",
+                         "stuck", "error", "created_at", "updated_at"],
+            "properties": {
+                "id": {"type": "integer"}, "deck": {"type": "integer"},
+                "version": {"type": "integer", "description": "The deck version it plays."},
+                "game": {"type": "string"}, "games": {"type": "integer"}, "seed": {"type": "integer"},
+                "options": {"type": "object"},
+                "status": {"type": "string", "enum": ["queued", "running", "done", "failed", "interrupted"]},
+                "done": {"type": "integer", "description": "Games played so far."},
+                "result": {"type": ["object", "null"],
+                           "description": "When done: wins, win_rate, losses by reason, win_turn statistics and histogram."},
+                "stuck": {"type": ["array", "null"], "description": "[card name, games, share] left in hand most often."},
+                "error": {"type": ["string", "null"]},
+                "created_at": timestamp, "updated_at": timestamp,
+            },
+        },
+        "SimulationList": {"type": "object", "required": ["simulations"],
+                           "properties": {"simulations": {"type": "array", "items": _ref("Simulation")}}},
+    }
+
+    def op(summary: str, responses: dict, security=AUTH, tag: str = "", **extra) -> dict:
+        out = {"summary": summary, "security": security, "responses": responses}
+        if tag:
+            out["tags"] = [tag]
+        out.update(extra)
+        return out
+
+    def body(schema_name: str) -> dict:
+        return {"required": True, "content": {JSON: {"schema": _ref(schema_name)}}}
+
+    paths: dict[str, Any] = {
+        "/api/openapi.json": {"get": op(
+            "This document.", {"200": {"description": "The OpenAPI document.",
+                                       "content": {JSON: {"schema": {"type": "object"}}}}}, PUBLIC, "meta")},
+        "/api/me": {"get": op("Who the credentials belong to.",
+                              _responses("200", _json(_ref("Me"), "The signed-in user."), "401"), tag="meta")},
+        "/api/games": {"get": op(
+            "The games, with their card and printing counts and sets.",
+            _responses("200", _json({"type": "array", "items": _ref("GameSummary")}, "Every game."), "401"),
+            PUBLIC, "catalogue")},
+        "/api/cards": {"get": op(
+            "Search a game's cards (the search page's filters).",
+            _responses("200", _json(_ref("CardPage"), "One page of matching cards and the total."),
+                       "400", "401", "404"),
+            PUBLIC, "catalogue",
+            description="Besides the parameters below, each of the game's card fields filters: `level=4`, "
+                        "`level_min=2`, `level_max=5`, `civilizations=Light` ...",
+            parameters=[
+                {"name": "game", "in": "query", "required": True, "schema": {"type": "string", "enum": games}},
+                {"name": "q", "in": "query", "description": "Words of the card's name.", "schema": {"type": "string"}},
+                {"name": "set", "in": "query", "description": "A set code.", "schema": {"type": "string"}},
+                {"name": "type", "in": "query", "schema": {"type": "string"}},
+                {"name": "in_text", "in": "query", "description": "Words of the card's text.", "schema": {"type": "string"}},
+                *_page_params(50, 100),
+            ])},
+        "/api/cards/{slug}/{key}": {"get": op(
+            "One card, with its aliases, sources and where each fact came from.",
+            _responses("200", _json(_ref("CardDetail"), "The card."), "401", "404"), PUBLIC, "catalogue",
+            parameters=[
+                {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}},
+                {"name": "key", "in": "path", "required": True, "schema": {"type": "string"},
+                 "description": "The card id."},
+            ])},
+        "/api/check": {"post": op(
+            "Check a deck list against a game's construction rules (changes nothing).",
+            _responses("200", _json(_ref("CheckReport"), "The report, as `deckhub check --json` prints it."),
+                       "400", "401", "413"),
+            PUBLIC, "decks", requestBody=body("CheckRequest"))},
+        "/api/decks": {
+            "get": op("My decks, newest change first.",
+                      _responses("200", _json(_ref("DeckList"), "My decks (without their cards)."), "401"), tag="decks"),
+            "post": op("Create a deck (version 1).",
+                       _responses("201", _json(_ref("Deck"), "The new deck."), "400", "401", "413"), tag="decks",
+                       requestBody=body("DeckCreate")),
+        },
+        "/api/decks/{deck_id}": {
+            "parameters": [DECK_ID],
+            "get": op("A deck of mine, or anyone's public deck, with its latest version's cards.",
+                      _responses("200", _json(_ref("Deck"), "The deck."), "401", "404"), OPTIONAL_AUTH, "decks"),
+            "patch": op("Change a deck of mine; new cards keep a new version.",
+                        _responses("200", _json(_ref("Deck"), "The deck after the change."),
+                                   "400", "401", "403", "404", "413"),
+                        tag="decks", requestBody=body("DeckUpdate")),
+            "delete": op("Delete a deck of mine with all its versions.",
+                         {"204": {"description": "Deleted."},
+                          **{c: _error(ERRORS[c]) for c in ("401", "403", "404")}}, tag="decks"),
+        },
+        "/api/decks/{deck_id}/versions": {
+            "parameters": [DECK_ID],
+            "get": op("A visible deck's versions, newest first.",
+                      _responses("200", _json(_ref("DeckVersions"), "The versions."), "401", "404"),
+                      OPTIONAL_AUTH, "decks"),
+        },
+        "/api/decks/{deck_id}/versions/{number}": {
+            "parameters": [DECK_ID, _id_param("number", "The version's number, from 1.")],
+            "get": op("One version of a visible deck, with its cards.",
+                      _responses("200", _json(_ref("Deck"), "The deck as it was in that version."), "401", "404"),
+                      OPTIONAL_AUTH, "decks"),
+        },
+        "/api/decks/{deck_id}/check": {
+            "parameters": [DECK_ID],
+            "get": op("The construction check of a visible deck's latest version.",
+                      _responses("200", _json(_ref("CheckReport"), "The report."), "401", "404"),
+                      OPTIONAL_AUTH, "decks"),
+        },
+        "/api/decks/{deck_id}/simulations": {
+            "parameters": [DECK_ID],
+            "get": op("The simulations of a deck of mine, newest first.",
+                      _responses("200", _json(_ref("SimulationList"), "The runs."), "401", "403", "404"),
+                      tag="simulations"),
+            "post": op("Start automated goldfish games of a deck of mine (its latest version), in the background.",
+                       _responses("202", _json(_ref("Simulation"), "The run, queued; poll GET /api/simulations/{id}."),
+                                  "400", "401", "403", "404", "413", "429"),
+                       tag="simulations", requestBody=body("SimulationStart")),
+        },
+        "/api/simulations/{run_id}": {
+            "parameters": [_id_param("run_id", "The simulation's number.")],
+            "get": op("A simulation of mine: status, progress and, when done, the results.",
+                      _responses("200", _json(_ref("Simulation"), "The run."), "401", "404"), tag="simulations"),
+        },
+        "/api/collection": {
+            "get": op("What I own, want and trade: every printing with a quantity, by printing id.",
+                      _responses("200", _json(_ref("CollectionPage"), "One page of entries and the total."),
+                                 "400", "401"),
+                      tag="collection",
+                      parameters=[{"name": "game", "in": "query", "schema": {"type": "string", "enum": games}},
+                                  *_page_params(100, 1000)]),
+        },
+        "/api/collection/changes": {
+            "post": op("Add to or take from quantities: all the changes or none, each kept within 0 and 1,000,000.",
+                       _responses("200", _json(_ref("CollectionChangeResult"), "The printings changed, after."),
+                                  "400", "401", "409", "413"),
+                       tag="collection", requestBody=body("CollectionChanges")),
+        },
+    }
+
+    description = (
+        "DeckHub's public API: the card catalogues, deck checks, your decks, your collection and your "
+        "goldfish simulations.\n\n"
+        "**Authentication.** Create a personal token on your account page (it is shown once; DeckHub keeps "
+        "only its hash) and send it as `Authorization: Bearer <token>`. A request that sends this header "
+        "must carry a live token, or it is refused with 401 on every `/api/` path. Token requests need no "
+        "CSRF token. The site's session cookie works too, but then every write (POST, PATCH, DELETE) must "
+        "send the page's CSRF token in an `X-CSRFToken` header.\n\n"
+        "**Who sees what.** Catalogue and check are public. Decks are private unless public: anyone may read "
+        "a public deck, only its owner may change it (403 for others); a private deck, a collection and a "
+        "simulation are their owner's alone (404 for everyone else).\n\n"
+        "**Errors** are `{\"error\": message, \"status\": code}`. Every body is checked whole before "
+        "anything is written, and every write is one transaction: a refused request changes nothing. "
+        "Bodies are JSON objects of at most 1 MiB; unknown fields are refused."
+    )
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "DeckHub API", "version": __version__, "description": description},
+        "tags": [{"name": t} for t in ("catalogue", "decks", "collection", "simulations", "meta")],
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "bearerAuth": {"type": "http", "scheme": "bearer",
+                               "description": "A personal API token from the account page (dh_...)."},
+                "sessionCookie": {"type": "apiKey", "in": "cookie", "name": "session",
+                                  "description": "The site's session; writes also need the X-CSRFToken header."},
+            },
+        },
+    }
