@@ -381,7 +381,9 @@ def validate_new_card(slug: str, raw: Mapping[str, Any]) -> tuple[dict[str, Any]
             errors["type"] = f"Type {exc}"
     code = str(raw.get("set") or "").strip()
     if code:
-        if not models.CardSet.select().where((models.CardSet.game == game.slug) & (models.CardSet.code == code)).exists():
+        if len(code) > 80 or _CONTROL.search(code):
+            errors["set"] = f"{game.name} has no such set."
+        elif not models.CardSet.select().where((models.CardSet.game == game.slug) & (models.CardSet.code == code)).exists():
             errors["set"] = f"{game.name} has no set {code[:80]!r}."
         out["set"] = code
     number = str(raw.get("number") or "").strip()
@@ -827,9 +829,12 @@ def _remove_card(proposal, row, live, curator, reason, now) -> list[models.FactC
 
 def card_history(slug: str, key: str, limit: int = 500) -> list[models.FactChange]:
     """Every recorded change of a card's fields, newest first, with proposal and actor loaded."""
-    Actor = models.User.alias()
-    return list(models.FactChange.select(models.FactChange, models.Proposal, Actor)
+    if _CONTROL.search(key) or len(key) > 200:
+        return []
+    Actor, Proposer = models.User.alias(), models.User.alias()
+    return list(models.FactChange.select(models.FactChange, models.Proposal, Proposer, Actor)
                 .join(models.Proposal, join_type=JOIN.LEFT_OUTER, on=(models.FactChange.proposal == models.Proposal.id))
+                .join(Proposer, join_type=JOIN.LEFT_OUTER, on=(models.Proposal.proposer == Proposer.id))
                 .switch(models.FactChange)
                 .join(Actor, join_type=JOIN.LEFT_OUTER, on=(models.FactChange.actor == Actor.id))
                 .where((models.FactChange.game == slug) & (models.FactChange.card_key == key))

@@ -70,8 +70,10 @@ def card_set(slug: str, code: str):
 def card(slug: str, key: str):
     spec = game_or_404(slug)
     catalogue = get_catalogue(spec.slug)
-    return render_template("catalog/card.html", game=spec, catalogue=catalogue,
-                           card=_card_or_404(spec, catalogue, key))
+    card = _card_or_404(spec, catalogue, key)
+    from deckhub.community import field_origins
+    return render_template("catalog/card.html", game=spec, catalogue=catalogue, card=card,
+                           origins=field_origins(card))
 
 
 @bp.route("/cards")

@@ -1,0 +1,290 @@
+"""Community catalogue pages: propose card facts or a missing card, review proposals, card history.
+
+The rules live in `deckhub.community`; these views parse forms, call it and render. Curator-only
+views answer 403 to other signed-in users (and send anonymous visitors to log in).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from functools import lru_cache, wraps
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from wtforms import RadioField, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import Length, Optional
+
+from deckhub import community as service
+from deckhub.catalogue_store import get_catalogue
+from deckhub.web.catalog import game_or_404
+
+bp = Blueprint("community", __name__)
+
+SOURCE_CHOICES = [SelectChoice("url", "A web page"), SelectChoice("printed", "A printed card I own")]
+
+
+# ---------------------------------------------------------------------------------- forms
+
+class ReasonForm(FlaskForm):
+    reason = StringField("Reason", validators=[Optional(), Length(max=service.MAX_REASON)])
+
+
+def _value_field(spec: service.ProposableField):
+    hint_len = Length(max=spec.max_length if spec.kind != "list" else service.MAX_LIST_ITEMS * (service.MAX_LIST_ITEM + 2))
+    if spec.kind == "text":
+        return TextAreaField(spec.label, validators=[Optional(), hint_len])
+    if spec.choices:
+        return SelectField(spec.label, choices=[SelectChoice("", "— no change —")] + [SelectChoice(c, c) for c in spec.choices],
+                           validators=[Optional()], validate_choice=False)
+    return StringField(spec.label, validators=[Optional(), hint_len])
+
+
+@lru_cache(maxsize=None)
+def _form_class(slug: str, new_card: bool):
+    """The proposal form of a game: one input per proposable field (`f_<key>`), then the source."""
+    attrs = {}
+    if new_card:
+        attrs["name"] = StringField("Name, as printed", validators=[Length(max=service.MAX_NAME)])
+        attrs["version"] = StringField("Version", validators=[Optional(), Length(max=service.MAX_NAME)])
+        attrs["card_set"] = SelectField("Set", choices=[], validate_choice=False)
+        attrs["number"] = StringField("Collector number", validators=[Optional(), Length(max=service.MAX_NUMBER)])
+        attrs["rarity"] = StringField("Rarity", validators=[Optional(), Length(max=service.MAX_RARITY)])
+    for spec in service.proposable_fields(slug):
+        attrs[f"f_{spec.key}"] = _value_field(spec)
+    attrs["source_kind"] = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES, default="url")
+    attrs["source_url"] = StringField("Web address of the source", validators=[Optional(), Length(max=service.MAX_SOURCE)])
+    return type(f"ProposalForm_{slug}_{int(new_card)}", (FlaskForm,), attrs)
+
+
+def _raw_values(form, slug: str) -> dict:
+    return {spec.key: getattr(form, f"f_{spec.key}").data or "" for spec in service.proposable_fields(slug)}
+
+
+def _source(form) -> str:
+    return service.PRINTED if form.source_kind.data == "printed" else (form.source_url.data or "")
+
+
+def _attach_errors(form, errors: dict[str, str]) -> list[str]:
+    """Put each error under its form field; return those that belong to no field."""
+    loose = []
+    names = {"source": "source_url", "set": "card_set"}
+    for key, message in errors.items():
+        name = names.get(key, key if key in ("name", "version", "number", "rarity") else f"f_{key}")
+        target = getattr(form, name, None)
+        if target is not None and hasattr(target, "errors"):
+            target.errors = list(target.errors or []) + [message]
+        else:
+            loose.append(message)
+    return loose
+
+
+def _limits() -> dict:
+    return {"rate_limit": int(current_app.config.get("PROPOSAL_RATE_LIMIT", service.RATE_LIMIT)),
+            "window": dt.timedelta(seconds=int(current_app.config.get("PROPOSAL_RATE_WINDOW", service.RATE_WINDOW.total_seconds())))}
+
+
+def curator_required(view):
+    @wraps(view)
+    @login_required
+    def wrapped(*args, **kwargs):
+        if not service.is_curator(current_user):
+            abort(403, description="Only curators review proposals. Your own proposals are listed under “My proposals”.")
+        return view(*args, **kwargs)
+    return wrapped
+
+
+# ---------------------------------------------------------------------------------- proposing
+
+@bp.route("/games/<slug>/propose/card/<path:key>", methods=["GET", "POST"])
+@login_required
+def propose(slug: str, key: str):
+    """Propose values for an existing card's fields."""
+    spec = game_or_404(slug)
+    card = get_catalogue(spec.slug).get(key)
+    if card is None:
+        abort(404, description=f"{spec.name} has no card with the id “{key[:120]}”.")
+    form = _form_class(spec.slug, False)()
+    problems: list[str] = []
+    status = 200
+    if form.validate_on_submit():
+        try:
+            proposal = service.propose_facts(current_user, spec.slug, card.key, _raw_values(form, spec.slug),
+                                             _source(form), **_limits())
+        except service.RateLimited as exc:
+            problems, status = [str(exc)], 429
+        except service.ProposalInvalid as exc:
+            problems, status = _attach_errors(form, exc.errors), 400
+        else:
+            flash(f"Thank you: your proposal #{proposal.id} for {card.display_name} waits for a curator.", "success")
+            return redirect(url_for("catalog.card", slug=spec.slug, key=card.key))
+    elif request.method == "POST":
+        status = 400
+    return render_template("community/propose.html", game=spec, card=card, form=form, problems=problems,
+                           fields=service.proposable_fields(spec.slug), current=service.current_value), status
+
+
+@bp.route("/games/<slug>/propose/new-card", methods=["GET", "POST"])
+@login_required
+def propose_card(slug: str):
+    """Propose a card the catalogue lacks (a set page links here with ?set=CODE)."""
+    spec = game_or_404(slug)
+    catalogue = get_catalogue(spec.slug)
+    form = _form_class(spec.slug, True)()
+    form.card_set.choices = [SelectChoice("", "— not known —")] + [
+        SelectChoice(s.code, s.name) for s in sorted(catalogue.sets.values(), key=lambda s: s.position)]
+    if request.method == "GET" and request.args.get("set") in catalogue.sets:
+        form.card_set.data = request.args["set"]
+    problems: list[str] = []
+    status = 200
+    if form.validate_on_submit():
+        raw_card = {"name": form.name.data, "version": form.version.data, "type": form.f_type.data,
+                    "set": form.card_set.data, "number": form.number.data, "rarity": form.rarity.data}
+        try:
+            proposal = service.propose_card(current_user, spec.slug, raw_card, _raw_values(form, spec.slug),
+                                            _source(form), **_limits())
+        except service.RateLimited as exc:
+            problems, status = [str(exc)], 429
+        except service.ProposalInvalid as exc:
+            problems, status = _attach_errors(form, exc.errors), 400
+        else:
+            flash(f"Thank you: your proposal #{proposal.id} to add {proposal.new_card['name']} waits for a curator.", "success")
+            if proposal.new_card.get("set"):
+                return redirect(url_for("catalog.card_set", slug=spec.slug, code=proposal.new_card["set"]))
+            return redirect(url_for("community.mine"))
+    elif request.method == "POST":
+        status = 400
+    has_versions = any(c.version for c in catalogue)
+    return render_template("community/propose_card.html", game=spec, form=form, problems=problems,
+                           fields=[f for f in service.proposable_fields(spec.slug) if f.key != "type"],
+                           has_versions=has_versions), status
+
+
+# ---------------------------------------------------------------------------------- proposals
+
+@bp.route("/proposals")
+@login_required
+def mine():
+    return render_template("community/mine.html", proposals=service.user_proposals(current_user))
+
+
+def _visible_proposal(proposal_id: int):
+    try:
+        proposal = service.get_proposal(proposal_id)
+    except service.NotFound:
+        abort(404, description="There is no proposal with that number.")
+    if proposal.proposer_id != current_user.id and not service.is_curator(current_user):
+        abort(404, description="There is no proposal with that number that you may see.")
+    return proposal
+
+
+@bp.route("/proposals/<int:proposal_id>")
+@login_required
+def proposal(proposal_id: int):
+    """One proposal: its values against the card's, its status; a curator's review forms."""
+    p = _visible_proposal(proposal_id)
+    _, _, errors = service.revalidate(p) if p.status == "pending" else (None, None, {})
+    changes = service.card_history(p.game, p.card_key) if p.card_key else []
+    changes = [c for c in changes if c.proposal_id == p.id]
+    return render_template("community/proposal.html", p=p, game=game_or_404(p.game), rows=service.diff(p),
+                           errors=errors, changes=changes, reverted=service.is_reverted(p),
+                           similar=_similar(p), card=get_catalogue(p.game).get(p.card_key) if p.card_key else None)
+
+
+def _similar(p) -> list:
+    """Cards whose names resemble a proposed missing card's (to spot a duplicate)."""
+    if p.status != "pending" or not isinstance(p.new_card, dict) or not p.new_card.get("name"):
+        return []
+    return [c for c, _score in get_catalogue(p.game).suggest(str(p.new_card["name"])[:service.MAX_NAME], limit=5)]
+
+
+@bp.route("/review")
+@curator_required
+def review():
+    """The curators' queue: every pending proposal, oldest first, with its diff."""
+    slug = request.args.get("game") or None
+    if slug:
+        game_or_404(slug)
+    try:
+        page = max(1, min(int(request.args.get("page", 1)), 10_000))
+    except ValueError:
+        page = 1
+    per_page = 25
+    items = service.pending(slug, limit=per_page, offset=(page - 1) * per_page)
+    total = service.pending_count(slug)
+    rows = {p.id: service.diff(p) for p in items}
+    errors = {p.id: service.revalidate(p)[2] for p in items}
+    return render_template("community/review.html", items=items, rows=rows, errors=errors, total=total, page=page,
+                           pages=max(1, -(-total // per_page)), game_slug=slug,
+                           recent=service.reviewed(slug, limit=15))
+
+
+def _back(p) -> str:
+    """Where a review form returns: the queue it was sent from, or the proposal's page."""
+    if request.form.get("next") == "queue":
+        return url_for("community.review")
+    return url_for("community.proposal", proposal_id=p.id)
+
+
+@bp.route("/review/<int:proposal_id>/approve", methods=["POST"])
+@curator_required
+def approve(proposal_id: int):
+    p = _visible_proposal(proposal_id)
+    form = ReasonForm()
+    if not form.validate_on_submit():
+        abort(400, description="A reason is at most 500 characters long.")
+    try:
+        done = service.approve(p.id, current_user, form.reason.data or "")
+    except service.CommunityError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("community.proposal", proposal_id=p.id))
+    flash(f"Approved proposal #{done.id}: the catalogue uses its values now.", "success")
+    if request.form.get("next") == "queue":
+        return redirect(url_for("community.review"))
+    return redirect(url_for("catalog.card", slug=done.game, key=done.card_key))
+
+
+@bp.route("/review/<int:proposal_id>/reject", methods=["POST"])
+@curator_required
+def reject(proposal_id: int):
+    p = _visible_proposal(proposal_id)
+    form = ReasonForm()
+    if not form.validate_on_submit():
+        abort(400, description="A reason is at most 500 characters long.")
+    try:
+        service.reject(p.id, current_user, form.reason.data or "")
+    except service.CommunityError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("community.proposal", proposal_id=p.id))
+    flash(f"Rejected proposal #{p.id}; the catalogue is unchanged.", "success")
+    return redirect(_back(p))
+
+
+@bp.route("/review/<int:proposal_id>/revert", methods=["POST"])
+@curator_required
+def revert(proposal_id: int):
+    p = _visible_proposal(proposal_id)
+    form = ReasonForm()
+    if not form.validate_on_submit():
+        abort(400, description="A reason is at most 500 characters long.")
+    try:
+        service.revert(p.id, current_user, form.reason.data or "")
+    except service.CommunityError as exc:
+        flash(str(exc), "error")
+    else:
+        flash(f"Reverted proposal #{p.id}: the old values and their provenance are back.", "success")
+    return redirect(url_for("community.proposal", proposal_id=p.id))
+
+
+# ---------------------------------------------------------------------------------- history
+
+@bp.route("/games/<slug>/history/<path:key>")
+def history(slug: str, key: str):
+    """Every recorded change of a card's fields (also of a card that a revert removed)."""
+    spec = game_or_404(slug)
+    card = get_catalogue(spec.slug).get(key)
+    changes = service.card_history(spec.slug, key)
+    if card is None and not changes:
+        abort(404, description=f"{spec.name} has no card with the id “{key[:120]}”.")
+    return render_template("community/history.html", game=spec, card=card, key=key, changes=changes,
+                           reverted=service.reverted_ids(changes), label=lambda f: service.field_label(spec.slug, f))
