@@ -169,9 +169,10 @@ def _register_area_commands() -> None:
     from deckhub.commands.backup import backup, export_user, import_user
     from deckhub.commands.check import check
     from deckhub.commands.collection import collection
+    from deckhub.commands.export_cards import export_cards
     from deckhub.commands.goldfish import coverage, goldfish
     from deckhub.commands.simulate import simulate
-    for command in (check, collection, goldfish, coverage, simulate, export_user, import_user, backup):
+    for command in (check, collection, goldfish, coverage, simulate, export_user, import_user, backup, export_cards):
         main.add_command(command)
 
 
