@@ -140,9 +140,18 @@ def catalogue_is_loaded(game: str) -> bool:
     return models.Card.select().where(models.Card.game == game).exists()
 
 
+_STAMP_SQL: dict[str, str] = {}
+
+
 def _stamp(game: str) -> int:
-    row = models.CatalogueStamp.get_or_none(models.CatalogueStamp.game == game)
-    return row.version if row else 0
+    """The game's catalogue version; plain SQL, as it runs on every request that reads cards."""
+    db = database.obj
+    sql = _STAMP_SQL.get(db.param)
+    if sql is None:
+        table = models.CatalogueStamp._meta.table_name
+        sql = _STAMP_SQL[db.param] = f'SELECT version FROM "{table}" WHERE game = {db.param}'
+    row = database.execute_sql(sql, (game,)).fetchone()
+    return row[0] if row else 0
 
 
 def _build(game: str) -> core.Catalogue:

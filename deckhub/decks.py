@@ -44,19 +44,31 @@ def load(deck_row: models.Deck) -> StoredDeck:
     return StoredDeck(deck_row, latest_version(deck_row))
 
 
+def _fetch(deck_id: int) -> StoredDeck | None:
+    """The deck, its owner and its latest version in one query (the deck page's hot path)."""
+    newest = (models.DeckVersion.select(fn.MAX(models.DeckVersion.number))
+              .where(models.DeckVersion.deck == models.Deck.id))
+    row = (models.Deck.select(models.Deck, models.User, models.DeckVersion)
+           .join(models.User).switch(models.Deck).join(models.DeckVersion)
+           .where((models.Deck.id == deck_id) & (models.DeckVersion.number == newest)).first())
+    if row is None:
+        return None
+    return StoredDeck(row, row.deckversion)
+
+
 def visible_deck(deck_id: int, user) -> StoredDeck | None:
     """The deck if `user` may read it (its owner, or anyone when it is public), else None."""
-    row = models.Deck.get_or_none(models.Deck.id == deck_id)
-    if row is None or not (row.is_public or owns(user, row)):
+    stored = _fetch(deck_id)
+    if stored is None or not (stored.row.is_public or owns(user, stored.row)):
         return None
-    return load(row)
+    return stored
 
 
 def own_deck(deck_id: int, user) -> StoredDeck | None:
-    row = models.Deck.get_or_none(models.Deck.id == deck_id)
-    if row is None or not owns(user, row):
+    stored = _fetch(deck_id)
+    if stored is None or not owns(user, stored.row):
         return None
-    return load(row)
+    return stored
 
 
 def owns(user, row: models.Deck) -> bool:

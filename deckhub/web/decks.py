@@ -178,7 +178,7 @@ def show(deck_id: int):
     return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
                            sections=_rows(stored.deck, catalogue, spec, report),
                            fmt=spec.format(stored.row.format), owner=store.owns(current_user, stored.row),
-                           versions=store.versions(stored.row)[:5], has_engine=find_engine(spec) is not None,
+                           has_engine=find_engine(spec) is not None,
                            needs=(collection.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
                                   if current_user.is_authenticated else None))
 
