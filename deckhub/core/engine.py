@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from abc import ABC, abstractmethod
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
@@ -318,7 +319,7 @@ def play_out(state: "State", policy: Callable[["State"], Action] | None = None, 
 
 # --- the State --------------------------------------------------------------------------------
 
-class State:
+class State(ABC):
     """A goldfish game in progress. Engines subclass it; see the module docstring.
 
     Subclasses set ZONES, COUNTERS, PHASES and implement `setup`, `rule_actions`, `apply_rule`,
@@ -372,27 +373,28 @@ class State:
         self.run()
 
     # -- to implement ---------------------------------------------------------------------------
+    @abstractmethod
     def setup(self, deck: "Deck", catalogue: "Catalogue") -> None:
-        raise NotImplementedError
+        """Deal the game: shuffle, fill the zones, set the first phase."""
 
+    @abstractmethod
     def rule_actions(self) -> list[Action]:
         """The rules' own legal actions now (no manual moves, no pending-choice answers)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def apply_rule(self, action: Action) -> None:
         """Apply a rule action already known to be legal."""
-        raise NotImplementedError
 
+    @abstractmethod
     def end_phase(self, manual: bool) -> None:
         """Move on to the next phase (the manual move, or the engine's own pass)."""
-        raise NotImplementedError
 
     def run_op(self, op: tuple, source: int | None) -> None:
         """Run one queued op; may call `self.ask(...)` to wait for the player. The default calls the
         engine's method `_op_<name>(op, source)` for the op `(name, ...)`."""
         handler = self._OP_METHODS.get(op[0])
         if handler is None:
-            raise NotImplementedError(f"{type(self).__name__} has no op {op[0]!r} (define _op_{op[0]})")
+            raise EngineError(f"{type(self).__name__} has no op {op[0]!r} (define _op_{op[0]})")
         handler(self, op, source)
 
     def resolve_choice(self, choice: Choice, value: Any) -> None:
@@ -400,7 +402,7 @@ class State:
         method `_res_<name>(op, source, value)` for the op `(name, ...)` that asked."""
         handler = self._RES_METHODS.get(choice.op[0])
         if handler is None:
-            raise NotImplementedError(f"{type(self).__name__} has no answer to op {choice.op[0]!r} (define _res_{choice.op[0]})")
+            raise EngineError(f"{type(self).__name__} has no answer to op {choice.op[0]!r} (define _res_{choice.op[0]})")
         handler(self, choice.op, choice.source, value)
 
     def explain_illegal(self, action: Action) -> str:
