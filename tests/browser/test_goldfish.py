@@ -26,6 +26,19 @@ def test_goldfish_a_deck_to_a_win(live_server, page, engine):
     page.get_by_label("Keep the lines that could be read").check()
     page.get_by_role("button", name="Import").click()
     page.get_by_role("link", name="Goldfish this deck").click()
+    values = engine.sample_options.get("card_values") or {}
+    for _ in range(4):  # the engine's own test-fixture values for the cards the catalogue lacks
+        filled = page.evaluate("""values => {
+            let n = 0;
+            for (const el of document.querySelectorAll('[name^="cv__"]')) {
+              const [, key, field] = el.name.split('__');
+              const v = (values[key] || {})[field];
+              if (v !== undefined && el.value !== String(v)) { el.value = String(v); n++; }
+            }
+            return n; }""", values)
+        if not filled:
+            break
+        page.get_by_role("button", name="Check what else is needed").click()
     page.get_by_label("Seed").fill("3")
     page.get_by_role("button", name="Start the game").click()
     board = page.locator("#board")
@@ -47,9 +60,7 @@ def test_goldfish_a_deck_to_a_win(live_server, page, engine):
     expect(page.locator("#board .meta")).to_contain_text("step 1")
 
     page.get_by_role("button", name="Play to the end").click()
-    expect(page.locator("#board .result")).to_contain_text(re.compile(r"You (won|lost) on (turn|round) \d+"))
-    if engine.game == "kaijudo":
-        expect(page.locator("#board .result")).to_contain_text("You won")
+    expect(page.locator("#board .result")).to_contain_text(re.compile(r"You won on (turn|round) \d+"))
     page.reload()  # the game survives a reload: it is stored as (deck, seed, options, actions)
     expect(page.locator("#board .result")).to_be_visible()
     assert not problems, problems
