@@ -13,14 +13,37 @@ __version__ = "0.1.0"
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
-def _secret_key(instance_path: str) -> str:
-    """DECKHUB_SECRET_KEY or SECRET_KEY from the environment, else a random key kept in the instance folder."""
+class ConfigurationError(RuntimeError):
+    """The site cannot start as configured; the message says what to set."""
+
+
+def _configured_secret_key() -> str | None:
     for name in ("DECKHUB_SECRET_KEY", "SECRET_KEY"):
         if os.environ.get(name):
             return os.environ[name]
     key_file = os.environ.get("DECKHUB_SECRET_KEY_FILE")
     if key_file:
-        return Path(key_file).read_text().strip()
+        try:
+            key = Path(key_file).read_text().strip()
+        except OSError as exc:
+            raise ConfigurationError(f"cannot read DECKHUB_SECRET_KEY_FILE {key_file}: {exc.strerror}") from None
+        if key:
+            return key
+    return None
+
+
+def _secret_key(instance_path: str, production: bool) -> str:
+    """The key from the environment or a key file; in development, else a random key kept in the instance folder.
+
+    Production never falls back: a key made on one machine would differ between hosts and is easy to lose."""
+    key = _configured_secret_key()
+    if key:
+        if production and len(key) < 32:
+            raise ConfigurationError("the secret key must be at least 32 characters in production")
+        return key
+    if production:
+        raise ConfigurationError("production mode needs DECKHUB_SECRET_KEY or DECKHUB_SECRET_KEY_FILE "
+                                 "(e.g. python -c 'import secrets; print(secrets.token_hex(32))')")
     path = Path(instance_path) / "secret_key"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -44,8 +67,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.update(config)
+    production = bool(app.config.get("PRODUCTION", os.environ.get("DECKHUB_ENV") == "production"))
+    app.config["PRODUCTION"] = production
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(app.instance_path)
+        app.config["SECRET_KEY"] = _secret_key(app.instance_path, production)
+    if production:
+        # Cookies only over HTTPS unless the operator says the site is served on plain HTTP (a LAN box).
+        secure = os.environ.get("DECKHUB_INSECURE_COOKIES") != "1"
+        app.config.update(SESSION_COOKIE_SECURE=secure, REMEMBER_COOKIE_SECURE=secure)
+    if os.environ.get("DECKHUB_PROXY_FIX") == "1":
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        # behind one reverse proxy: trust its X-Forwarded-For/-Proto/-Host (client address for rate limits)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
 
     from deckhub import web
     web.init_app(app)

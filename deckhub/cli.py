@@ -9,10 +9,13 @@ import click
 from deckhub.games import game_slugs, get_game
 
 
-def open_app():
+def open_app(config=None):
     """The app with its database initialised and migrated (commands share the site's database)."""
-    from deckhub import create_app
-    return create_app()
+    from deckhub import ConfigurationError, create_app
+    try:
+        return create_app(config)
+    except ConfigurationError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @click.group(help=__doc__)
@@ -69,8 +72,11 @@ def ensure_catalogues(echo=click.echo) -> None:
 @click.option("--workers", default=0, type=click.IntRange(0, 64),
               help="Serve with gunicorn and this many worker processes (production). 0: the built-in server.")
 def serve(host: str, port: int, workers: int) -> None:
-    """Create the database if needed, load missing catalogues, and serve the site."""
-    app = open_app()
+    """Create the database if needed, load missing catalogues, and serve the site.
+
+    With --workers the site runs in production mode: it needs a secret key from the environment
+    (DECKHUB_SECRET_KEY or DECKHUB_SECRET_KEY_FILE) and sends cookies over HTTPS only."""
+    app = open_app({"PRODUCTION": True} if workers else None)
     from deckhub.db import database
     with database.connection_context():
         ensure_catalogues()
