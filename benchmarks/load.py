@@ -94,7 +94,8 @@ class Client:
 
 
 def start_servers(workers: int, database_url: str, tmp: Path) -> tuple[int, int, list[subprocess.Popen]]:
-    env = {**os.environ, "DATABASE_URL": database_url, "DECKHUB_SECRET_KEY": "load-benchmark-only"}
+    env = {**os.environ, "DATABASE_URL": database_url, "DECKHUB_SECRET_KEY": "load-benchmark-only-" + "x" * 24,
+           "DECKHUB_INSECURE_COOKIES": "1"}  # plain HTTP on loopback
     subprocess.run([sys.executable, "-m", "deckhub.cli", "load-cards"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     site, bare = free_port(), free_port()
@@ -108,8 +109,13 @@ def start_servers(workers: int, database_url: str, tmp: Path) -> tuple[int, int,
                          cwd=Path(__file__).parent, env=env, stdout=log, stderr=subprocess.STDOUT,
                          start_new_session=True),
     ]
-    wait_for(site)
-    wait_for(bare)
+    try:
+        wait_for(site)
+        wait_for(bare)
+    except SystemExit:
+        stop(procs)
+        print((tmp / "servers.log").read_text()[-3000:], file=sys.stderr)
+        raise
     return site, bare, procs
 
 
