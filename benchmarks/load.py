@@ -167,7 +167,11 @@ def scenarios(state: dict) -> dict:
     }
 
 
-def drive(port: int, clients: int, duration: float, request, cookies: dict | None = None) -> dict:
+def drive(port: int, clients: int, duration: float, request, cookies: dict | None = None, warmup: float = 0.5) -> dict:
+    """`clients` keep-alive clients repeat one request for `duration` seconds (after a short
+    unmeasured warm-up, so each worker's first-use work is not counted as latency)."""
+    if warmup:
+        drive(port, clients, warmup, request, cookies, warmup=0)
     method, path, body, is_json, auth = request
     latencies: list[list[float]] = [[] for _ in range(clients)]
     errors = [0] * clients

@@ -185,8 +185,17 @@ def get_catalogue(game: str) -> core.Catalogue:
         if cached and cached[0] == stamp:
             return cached[1]
         catalogue = _build(game)
+        catalogue.stamp = stamp  # which version of the catalogue this is (page caches key on it)
         _cache[slot] = (stamp, catalogue)
         return catalogue
+
+
+def warm_catalogues() -> None:
+    """Build every game's in-memory catalogue and search index now, before serving."""
+    from deckhub.core.search import search_cards
+    from deckhub.games import all_games
+    for game in all_games():
+        search_cards(get_catalogue(game.slug), game, "a", {})
 
 
 def clear_cache() -> None:

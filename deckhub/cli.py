@@ -77,9 +77,13 @@ def serve(host: str, port: int, workers: int) -> None:
     With --workers the site runs in production mode: it needs a secret key from the environment
     (DECKHUB_SECRET_KEY or DECKHUB_SECRET_KEY_FILE) and sends cookies over HTTPS only."""
     app = open_app({"PRODUCTION": True} if workers else None)
+    from deckhub.catalogue_store import warm_catalogues
     from deckhub.db import database
     with database.connection_context():
         ensure_catalogues()
+        warm_catalogues()  # built once here, inherited by every worker: no first-request stall
+    if hasattr(database.obj, "close_all"):
+        database.obj.close_all()  # a forked worker must not share the parent's connections
     click.echo(f"DeckHub is running on http://{host}:{port}/ (Ctrl+C stops it)")
     if workers:
         _gunicorn(app, host, port, workers)

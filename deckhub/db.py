@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from peewee import DatabaseProxy, PostgresqlDatabase, SqliteDatabase, TextField
+from peewee import DatabaseProxy, TextField
+from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
 
 database = DatabaseProxy()
 
@@ -32,14 +33,16 @@ def make_database(url: str):
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # WAL lets readers and one writer work at once; busy_timeout waits for a locked database
-        # instead of failing, so several workers can share one file.
-        return SqliteDatabase(path or ":memory:", pragmas={
+        # instead of failing, so several workers can share one file. Connections are pooled: opening
+        # one (and setting its pragmas) on every request cost more than the deck page's queries.
+        return PooledSqliteDatabase(path or ":memory:", max_connections=64, stale_timeout=300,
+                                    check_same_thread=False, pragmas={
             "journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10000, "synchronous": "normal"})
     if parsed.scheme in ("postgres", "postgresql"):
-        return PostgresqlDatabase(
+        return PooledPostgresqlDatabase(
             unquote(parsed.path.lstrip("/")), user=unquote(parsed.username or "") or None,
             password=unquote(parsed.password or "") or None, host=parsed.hostname or None,
-            port=parsed.port or None)
+            port=parsed.port or None, max_connections=32, stale_timeout=300)
     raise ValueError(f"unsupported DATABASE_URL scheme {parsed.scheme!r}: use sqlite:/// or postgresql://")
 
 

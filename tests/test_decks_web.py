@@ -197,3 +197,17 @@ def test_the_deck_page_shows_what_my_collection_still_lacks_and_sends_it_to_my_w
     client.post(f"/collection/decks/{deck_id}/add-missing", data={"next": f"/decks/{deck_id}"})
     wants = client.get("/collection/wants").get_data(as_text=True)
     assert "Simian Trooper Grash" in wants
+
+
+def test_public_deck_pages_for_visitors_follow_every_change(app, client, alice):
+    deck_id = int(import_deck(client, BULL_RUSH.decode("utf-8-sig")).location.rsplit("/", 1)[1])
+    client.post(f"/decks/{deck_id}/settings", data={"name": "Shared", "format": "standard", "is_public": "y"})
+    visitor = app.test_client()
+    assert "Shared" in visitor.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "Shared" in visitor.get(f"/decks/{deck_id}").get_data(as_text=True)  # served again (cached)
+    change(client, deck_id, "argus-vigilant-seer", 1)
+    assert "Argus, Vigilant Seer" in visitor.get(f"/decks/{deck_id}").get_data(as_text=True)
+    client.post(f"/decks/{deck_id}/settings", data={"name": "Renamed", "format": "standard", "is_public": "y"})
+    assert "Renamed" in visitor.get(f"/decks/{deck_id}").get_data(as_text=True)
+    client.post(f"/decks/{deck_id}/settings", data={"name": "Renamed", "format": "standard"})
+    assert visitor.get(f"/decks/{deck_id}").status_code == 404

@@ -1,8 +1,10 @@
 """Decks in the browser: my decks, the editor with its validation panel, import/export, versions."""
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_template, request,
-                   url_for)
+                   session, url_for)
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
@@ -18,6 +20,7 @@ from deckhub.core.deckstats import deck_stats
 from deckhub.core.engine import find_engine
 from deckhub.core.legality import check_deck
 from deckhub.core.search import search_cards
+from deckhub.db import database
 from deckhub.games import all_games, get_game
 from deckhub.importers.decklists import read_decklist, write_json, write_o8d, write_text
 
@@ -168,11 +171,39 @@ def import_deck():
     return render_template("decks/import.html", form=form, parse=parse), status
 
 
+# Rendered public deck pages for visitors who are not signed in: the page is the same for all of
+# them until the deck, its settings or the catalogue change, and a public deck is what a tournament
+# weekend links to. Keyed by everything the page shows, so a stale copy is never served.
+_public_pages: OrderedDict[tuple, str] = OrderedDict()
+_PUBLIC_PAGES_MAX = 256
+
+
+def _anonymous_cache_key(stored: store.StoredDeck, catalogue) -> tuple | None:
+    if current_user.is_authenticated or session.get("_flashes"):
+        return None
+    row = stored.row
+    return (id(database.obj), row.id, stored.version.number, row.updated_at, row.name, row.format, row.packs,
+            row.description, catalogue.game, getattr(catalogue, "stamp", None))
+
+
 @bp.route("/<int:deck_id>")
 def show(deck_id: int):
     stored = _visible(deck_id)
     spec = get_game(stored.row.game)
     catalogue = get_catalogue(spec.slug)
+    key = _anonymous_cache_key(stored, catalogue)
+    if key is not None and key in _public_pages:
+        _public_pages.move_to_end(key)
+        return _public_pages[key]
+    page = _render_show(stored, spec, catalogue)
+    if key is not None:
+        _public_pages[key] = page
+        while len(_public_pages) > _PUBLIC_PAGES_MAX:
+            _public_pages.popitem(last=False)
+    return page
+
+
+def _render_show(stored: store.StoredDeck, spec, catalogue) -> str:
     report = _report(stored, catalogue)
     stats = deck_stats(stored.deck, catalogue, spec.extras)
     return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
