@@ -34,8 +34,14 @@ def _pg_url(name: str) -> str:
 
 
 def _close_database() -> None:
-    if database.obj is not None and not database.is_closed():
+    """Close this thread's connection and every pooled one (PostgreSQL copies a template only when
+    nobody is connected to it)."""
+    if database.obj is None:
+        return
+    if not database.is_closed():
         database.close()
+    if hasattr(database.obj, "close_all"):
+        database.obj.close_all()
 
 
 class DatabaseFactory:
