@@ -6,6 +6,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from deckhub import models
 from deckhub.db import database, init_database
@@ -35,12 +36,21 @@ class JSONProvider(DefaultJSONProvider):
             raise ValueError("JSON nested too deeply") from None
 
 
+class IdConverter(IntegerConverter):
+    """`<int:...>` in every route: ids fit the databases' integer columns, so a larger number is a
+    404 (no such route) instead of an overflow error from SQLite or PostgreSQL (a 500)."""
+
+    def __init__(self, map, fixed_digits=0, min=None, max=2**31 - 1, signed=False):
+        super().__init__(map, fixed_digits, min, max, signed)
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
 def init_app(app: Flask) -> None:
     app.json = JSONProvider(app)
+    app.url_map.converters["int"] = IdConverter  # before any blueprint adds its routes
     db = init_database(app.config["DATABASE_URL"])
     with db.connection_context():
         migrate(db)
