@@ -61,9 +61,10 @@ DECK_ID = _id_param("deck_id", "The deck's number.")
 
 def _page_params(default: int, maximum: int) -> list[dict]:
     return [
-        {"name": "page", "in": "query", "description": "Page number, from 1.",
-         "schema": {"type": "integer", "minimum": 1, "maximum": 10**9 - 1, "default": 1}},
-        {"name": "per_page", "in": "query", "description": f"Items a page (larger values count as {maximum}).",
+        {"name": "page", "in": "query", "description": "Page number, from 1 (empty: the first).",
+         "allowEmptyValue": True, "schema": {"type": "integer", "minimum": 1, "maximum": 10**9 - 1, "default": 1}},
+        {"name": "per_page", "in": "query", "allowEmptyValue": True,
+         "description": f"Items a page (larger values count as {maximum}; empty: {default}).",
          "schema": {"type": "integer", "minimum": 1, "maximum": 10**9 - 1, "default": default}},
     ]
 
@@ -135,7 +136,7 @@ def document() -> dict[str, Any]:
                 "decklist": {"type": "string", "maxLength": 200_000,
                              "description": 'One card a line ("3 Card Name"), section headers allowed; or OCTGN .o8d or DeckHub JSON.'},
                 "format": {"type": ["string", "null"], "description": "A format id or name; default the game's own."},
-                "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": 60},
+                "packs": {"type": ["integer", "null"], "minimum": 1},
             },
         },
         "LineError": {
@@ -251,7 +252,7 @@ def document() -> dict[str, Any]:
             "description": 'Name the printing by "printing" (an id), or by "game" and "card" (the card id), '
                            'adding "set" and "number" when the card has several printings.',
             "properties": {
-                "printing": {"type": "integer", "minimum": 1},
+                "printing": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
                 "game": {"type": "string", "enum": games}, "card": {"type": "string", "minLength": 1},
                 "set": {"type": "string"}, "number": {"type": "string"},
                 "field": {"type": "string", "enum": fields, "default": "quantity"},
@@ -340,7 +341,8 @@ def document() -> dict[str, Any]:
             "One card, with its aliases, sources and where each fact came from.",
             _responses("200", _json(_ref("CardDetail"), "The card."), "401", "404"), PUBLIC, "catalogue",
             parameters=[
-                {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}},
+                {"name": "slug", "in": "path", "required": True, "schema": {"type": "string", "enum": games},
+                 "description": "The game (another value: 404)."},
                 {"name": "key", "in": "path", "required": True, "schema": {"type": "string"},
                  "description": "The card id."},
             ])},

@@ -52,6 +52,7 @@ MAX_CHANGES = 1000  # collection changes in one request
 MAX_PER_PAGE = 1000
 DEFAULT_PER_PAGE = 100
 MAX_SEED = 2**31 - 1
+MAX_ID = 2**31 - 1  # as the `<int:...>` URL converter: ids fit a 32-bit integer column
 MAX_RUNNING = 3  # simulations of one user queued or running at once
 MAX_OPTIONS_JSON = 20_000
 DECK_FIELDS = ("name", "game", "format", "packs", "is_public", "description", "sections", "decklist")
@@ -333,14 +334,17 @@ def _cards(spec, body: dict) -> Deck | None:
     return None
 
 
-@bp.route("/decks", methods=["GET"])
+@bp.route("/decks", methods=["GET", "POST"])
+def decks():
+    return create_deck() if request.method == "POST" else list_decks()
+
+
 def list_decks():
     user = _user()
     return jsonify({"decks": [deck_summary(row, n_versions, user.username)
                               for row, n_versions in deck_store.user_decks(user)]})
 
 
-@bp.route("/decks", methods=["POST"])
 def create_deck():
     user = _user()
     body = json_body()
@@ -366,12 +370,17 @@ def create_deck():
     return response
 
 
-@bp.route("/decks/<int:deck_id>", methods=["GET"])
+# One rule per path with all its methods: werkzeug answers 405 instead of 404 when an id too large
+# for the `int` converter follows another rule of the same path with other methods.
+@bp.route("/decks/<int:deck_id>", methods=["GET", "PATCH", "DELETE"])
+def deck(deck_id: int):
+    return {"GET": get_deck, "PATCH": update_deck, "DELETE": delete_deck}[request.method](deck_id)
+
+
 def get_deck(deck_id: int):
     return jsonify(deck_json(_visible(deck_id)))
 
 
-@bp.route("/decks/<int:deck_id>", methods=["PATCH"])
 def update_deck(deck_id: int):
     """Change any of name, format, packs, is_public, description, cards; new cards keep a new version."""
     _user()
@@ -400,7 +409,6 @@ def update_deck(deck_id: int):
     return jsonify(deck_json(deck_store.load(models.Deck.get_by_id(deck_id))))
 
 
-@bp.route("/decks/<int:deck_id>", methods=["DELETE"])
 def delete_deck(deck_id: int):
     _user()
     stored = _own(deck_id)
@@ -468,9 +476,8 @@ def get_collection():
              .where((models.OwnedCard.owner == user.id)
                     & ((models.OwnedCard.quantity > 0) | (models.OwnedCard.foil_quantity > 0)
                        | (models.OwnedCard.want_quantity > 0) | (models.OwnedCard.trade_quantity > 0))))
-    slug = request.args.get("game")
-    if slug:
-        spec = _game(slug)
+    if "game" in request.args:
+        spec = _game(request.args["game"])
         query = (query.join(models.Printing).join(models.Card).where(models.Card.game == spec.slug))
     total = query.count()
     rows = list(query.order_by(models.OwnedCard.printing).paginate(page, per_page).tuples())
@@ -485,7 +492,7 @@ def _resolve_printing(i: int, change: dict, indexes: dict) -> int:
     if "printing" in change:
         if any(k in change for k in ("game", "card", "set", "number")):
             fail(400, f'{where}: name the printing by "printing" or by "game" and "card", not both.')
-        return _int(change["printing"], f"{where}.printing", 1, 2**63 - 1)
+        return _int(change["printing"], f"{where}.printing", 1, MAX_ID)
     game, card = change.get("game"), change.get("card")
     if not isinstance(card, str) or not card:
         fail(400, f'{where}: send "printing" (an id from GET /api/collection) or "game" and "card".')
@@ -565,14 +572,17 @@ def run_json(run: models.SimulationRun) -> dict:
             "created_at": _time(run.created_at), "updated_at": _time(run.updated_at)}
 
 
-@bp.route("/decks/<int:deck_id>/simulations", methods=["GET"])
+@bp.route("/decks/<int:deck_id>/simulations", methods=["GET", "POST"])
+def deck_simulations(deck_id: int):
+    return start_simulation(deck_id) if request.method == "POST" else list_simulations(deck_id)
+
+
 def list_simulations(deck_id: int):
     _user()
     stored = _own(deck_id)
     return jsonify({"simulations": [run_json(r) for r in simulations.runs_for(stored.row, 100)]})
 
 
-@bp.route("/decks/<int:deck_id>/simulations", methods=["POST"])
 def start_simulation(deck_id: int):
     """Start N automated goldfish games of the deck's latest version in the background (202)."""
     user = _user()
