@@ -1,0 +1,420 @@
+"""Who may do what, for every route of the app: one matrix, checked against `app.url_map`.
+
+The world: a curator (the site's first account), alice (the owner) and bob (another user). Alice
+has a private deck and a public one, a goldfish game, a finished simulation, a card in her
+collection, a pending collection import, an API token and a pending proposal.
+
+Every route and method is a row of MATRIX: the request to send and the answer each role must get,
+as anonymous, bob, the curator and alice (and, on `/api/` paths, bob's and alice's tokens). Rules:
+- private decks, collections, imports, goldfish games and their replays, simulations and tokens
+  are alice's alone: others get 404 (anonymous visitors of a signed-in page go to the log-in page);
+- a public deck is readable by everyone and writable by alice only (the API says 403 to others);
+- curator pages refuse everybody else (403).
+Whatever anonymous, bob or the curator send, alice's data stays exactly as it was (except a curator
+reviewing her proposal), and no page shown to them contains her private deck's name or her token.
+A route missing from MATRIX fails the test: a new route must say who may use it.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Callable
+from urllib.parse import urlsplit
+
+import pytest
+
+from deckhub import api_tokens, community, models, simulations
+from deckhub import goldfish as goldfish_store
+from deckhub.accounts import create_user
+from deckhub.catalogue_store import get_catalogue
+from deckhub.collection import UploadStore, adjust
+from deckhub.core.decklist import Deck
+from deckhub.db import database
+from deckhub.decks import create_deck
+from deckhub.games import get_game
+from deckhub.importers.decklists import read_decklist
+
+from conftest import make_app
+
+PASSWORD = "correct horse"
+SECRET_DECK = "Alice's secret deck 7f3a"
+BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_bytes()
+CSV = b"game,set,number,name,quantity\nkaijudo,evo-fury,2,Cloudwalker Drone,2\n"
+URL = "https://example.org/neopets-tcg/checklist"
+
+LOGIN = "login"  # a redirect to the log-in page
+ROLES = ("anon", "other", "curator", "owner")
+API_ROLES = ("other_token", "owner_token")  # also tried on /api/ paths
+
+
+@dataclass
+class Row:
+    """One route and method: the request (`url` may make fresh rows of alice's) and the answers."""
+
+    endpoint: str
+    method: str
+    url: Callable[[SimpleNamespace], str]
+    expect: dict[str, object]  # role -> a status, a tuple of statuses, or LOGIN
+    data: dict | Callable | None = None
+    json: dict | None = None
+    curator_writes: bool = False  # the curator may change alice's data here (reviewing her proposal)
+    relogin: bool = False  # the request signs the client out
+
+    def answer(self, role: str):
+        if role in self.expect:
+            return self.expect[role]
+        base = role.replace("_token", "")
+        if base in self.expect:
+            return self.expect[base]
+        if role == "curator":
+            return self.expect["other"]
+        raise KeyError(role)
+
+
+def everyone(status=200) -> dict:
+    return {"anon": status, "other": status, "owner": status}
+
+
+def signed_in(status=200, anon=LOGIN) -> dict:
+    """A page or action on the user's own things, with no id in the URL."""
+    return {"anon": anon, "other": status, "owner": status}
+
+
+def alices(status=200, anon=LOGIN, other=404) -> dict:
+    """A route on one of alice's private things."""
+    return {"anon": anon, "other": other, "owner": status}
+
+
+def api_own(status=200, other=404) -> dict:
+    return {"anon": 401, "other": other, "owner": status}
+
+
+REDIRECT = (302, 303)
+DECK_FORM = {"section": "Deck", "card": "argus-vigilant-seer", "delta": "1"}
+
+MATRIX = [
+    # ------------------------------------------------------------------ public pages and assets
+    Row("catalog.index", "GET", lambda w: "/", everyone()),
+    Row("catalog.stylesheet", "GET", lambda w: "/assets/catalog.css", everyone()),
+    Row("catalog.search", "GET", lambda w: "/cards?game=kaijudo&q=argus", everyone()),
+    Row("catalog.game", "GET", lambda w: "/games/kaijudo", everyone()),
+    Row("catalog.card_set", "GET", lambda w: "/games/kaijudo/sets/evo-fury", everyone()),
+    Row("catalog.card", "GET", lambda w: "/games/kaijudo/cards/argus-vigilant-seer", everyone()),
+    Row("community.history", "GET", lambda w: "/games/neopets-tcg/history/the-thieves-code", everyone()),
+    Row("static", "GET", lambda w: "/static/deckhub.css", everyone()),
+    Row("auth.login", "GET", lambda w: "/login", everyone()),
+    Row("auth.login", "POST", lambda w: "/login", everyone(400), data={"username": "alice", "password": "wrong one"}),
+    Row("auth.signup", "GET", lambda w: "/signup", everyone()),
+    Row("auth.signup", "POST", lambda w: "/signup", everyone(400),
+        data={"username": "mallory", "password": PASSWORD, "confirm": "different"}),
+    Row("auth.logout", "POST", lambda w: "/logout", signed_in(302), relogin=True),
+    # ------------------------------------------------------------------ each user's own pages
+    Row("decks.index", "GET", lambda w: "/decks/", signed_in()),
+    Row("decks.new", "POST", lambda w: "/decks/new", signed_in(302), data={"name": "New", "game": "kaijudo"}),
+    Row("decks.import_deck", "GET", lambda w: "/decks/import", signed_in()),
+    Row("decks.import_deck", "POST", lambda w: "/decks/import", signed_in(302),
+        data={"name": "Imported", "game": "kaijudo", "decklist": "4 Argus, Vigilant Seer"}),
+    Row("collection.overview", "GET", lambda w: "/collection/", signed_in()),
+    Row("collection.checklist", "GET", lambda w: "/collection/kaijudo/sets/evo-fury", signed_in()),
+    Row("collection.checklist_print", "GET", lambda w: "/collection/kaijudo/sets/evo-fury/print", signed_in()),
+    Row("collection.wants", "GET", lambda w: "/collection/wants", signed_in()),
+    Row("collection.export", "GET", lambda w: "/collection/export.csv", signed_in()),
+    Row("collection.adjust", "POST", lambda w: "/collection/adjust", signed_in(303),
+        data=lambda w: {"printing": str(w.printing), "step": "quantity:5"}),
+    Row("collection.import_upload", "GET", lambda w: "/collection/import", signed_in()),
+    Row("collection.import_upload", "POST", lambda w: "/collection/import", signed_in(303),
+        data=lambda w: {"file": (__import__("io").BytesIO(CSV), "mine.csv")}),
+    Row("goldfish.index", "GET", lambda w: "/goldfish/", signed_in()),
+    Row("account.index", "GET", lambda w: "/account/", signed_in()),
+    Row("account.create_token", "POST", lambda w: "/account/tokens", signed_in(201), data={"name": "another"}),
+    Row("community.mine", "GET", lambda w: "/proposals", signed_in()),
+    Row("community.propose", "GET", lambda w: "/games/neopets-tcg/propose/card/the-thieves-code", signed_in()),
+    Row("community.propose", "POST", lambda w: "/games/neopets-tcg/propose/card/the-thieves-code", signed_in(400),
+        data={"source_kind": "url", "source_url": ""}),
+    Row("community.propose_card", "GET", lambda w: "/games/neopets-tcg/propose/new-card", signed_in()),
+    Row("community.propose_card", "POST", lambda w: "/games/neopets-tcg/propose/new-card", signed_in(400),
+        data={"name": "", "source_kind": "url", "source_url": ""}),
+    # ------------------------------------------------------------------ alice's private deck
+    Row("decks.show", "GET", lambda w: f"/decks/{w.private}", alices(anon=404)),
+    Row("decks.versions", "GET", lambda w: f"/decks/{w.private}/versions", alices(anon=404)),
+    Row("decks.chart", "GET", lambda w: f"/decks/{w.private}/charts/types.svg", alices(anon=404)),
+    Row("decks.export", "GET", lambda w: f"/decks/{w.private}/export.txt", alices(anon=404)),
+    Row("stats.show", "GET", lambda w: f"/decks/{w.private}/stats/", alices(anon=404)),
+    Row("decks.edit", "GET", lambda w: f"/decks/{w.private}/edit", alices()),
+    Row("decks.settings", "GET", lambda w: f"/decks/{w.private}/settings", alices()),
+    Row("decks.settings", "POST", lambda w: f"/decks/{w.private}/settings", alices(302),
+        data={"name": SECRET_DECK, "format": "standard"}),
+    Row("decks.change_card", "POST", lambda w: f"/decks/{w.private}/cards", alices(302), data=DECK_FORM),
+    Row("decks.paste", "POST", lambda w: f"/decks/{w.private}/paste", alices(302),
+        data={"decklist": "1 Argus, Vigilant Seer", "mode": "add"}),
+    Row("decks.copy", "POST", lambda w: f"/decks/{w.private}/copy", alices(302)),
+    Row("decks.delete", "POST", lambda w: f"/decks/{w.new_deck()}/delete", alices(302)),
+    Row("stats.start", "POST", lambda w: f"/decks/{w.private}/stats/simulations", alices(302),
+        data={"games": "5", "seed": "3"}),
+    Row("stats.run_status", "GET", lambda w: f"/decks/{w.private}/stats/simulations/{w.run}.json", alices()),
+    Row("stats.histogram", "GET", lambda w: f"/decks/{w.private}/stats/simulations/{w.run}/histogram.svg", alices()),
+    Row("goldfish.start", "GET", lambda w: f"/goldfish/decks/{w.private}", alices()),
+    Row("goldfish.start", "POST", lambda w: f"/goldfish/decks/{w.private}", alices(302), data={"seed": "5"}),
+    Row("collection.add_missing", "POST", lambda w: f"/collection/decks/{w.private}/add-missing", alices(303)),
+    # ------------------------------------------------------------------ alice's public deck
+    Row("decks.show", "GET", lambda w: f"/decks/{w.public}", everyone()),
+    Row("decks.versions", "GET", lambda w: f"/decks/{w.public}/versions", everyone()),
+    Row("decks.chart", "GET", lambda w: f"/decks/{w.public}/charts/types.svg", everyone()),
+    Row("decks.export", "GET", lambda w: f"/decks/{w.public}/export.o8d", everyone()),
+    Row("stats.show", "GET", lambda w: f"/decks/{w.public}/stats/", everyone()),
+    Row("decks.edit", "GET", lambda w: f"/decks/{w.public}/edit", alices()),
+    Row("decks.settings", "POST", lambda w: f"/decks/{w.public}/settings", alices(302),
+        data={"name": "Public deck", "format": "standard", "is_public": "y"}),
+    Row("decks.change_card", "POST", lambda w: f"/decks/{w.public}/cards", alices(302), data=DECK_FORM),
+    Row("decks.delete", "POST", lambda w: f"/decks/{w.new_deck(public=True)}/delete", alices(302)),
+    Row("decks.copy", "POST", lambda w: f"/decks/{w.public}/copy", signed_in(302)),
+    Row("stats.start", "POST", lambda w: f"/decks/{w.public}/stats/simulations", alices(302),
+        data={"games": "5", "seed": "3"}),
+    Row("goldfish.start", "GET", lambda w: f"/goldfish/decks/{w.public}", signed_in()),
+    Row("collection.add_missing", "POST", lambda w: f"/collection/decks/{w.public}/add-missing", signed_in(303)),
+    # ------------------------------------------------------------------ alice's goldfish game
+    Row("goldfish.board", "GET", lambda w: f"/goldfish/{w.session}", alices()),
+    Row("goldfish.replay_view", "GET", lambda w: f"/goldfish/{w.session}/replay?step=0", alices()),
+    Row("goldfish.act", "POST", lambda w: f"/goldfish/{w.session}/act", alices(302),
+        data={"action": '{"kind": "manual.draw"}', "step": "0"}),
+    Row("goldfish.undo", "POST", lambda w: f"/goldfish/{w.session}/undo", alices(302)),
+    Row("goldfish.restart", "POST", lambda w: f"/goldfish/{w.session}/restart", alices(302)),
+    Row("goldfish.new_game", "POST", lambda w: f"/goldfish/{w.session}/new", alices(302)),
+    Row("goldfish.play_out", "POST", lambda w: f"/goldfish/{w.new_session()}/play-out", alices(302)),
+    # ------------------------------------------------------------------ alice's pending import
+    Row("collection.import_preview", "GET", lambda w: f"/collection/import/{w.upload}", alices()),
+    Row("collection.import_progress", "GET", lambda w: f"/collection/import/{w.upload}/progress", alices(302)),
+    Row("collection.import_status", "GET", lambda w: f"/collection/import/{w.upload}/status", alices()),
+    Row("collection.import_discard", "POST", lambda w: f"/collection/import/{w.new_upload()}/discard", alices(303)),
+    Row("collection.import_commit", "POST", lambda w: f"/collection/import/{w.new_upload()}/commit", alices(303)),
+    # ------------------------------------------------------------------ alice's token, alice's proposal
+    Row("account.revoke_token", "POST", lambda w: f"/account/tokens/{w.new_token()}/revoke", alices(303)),
+    Row("community.proposal", "GET", lambda w: f"/proposals/{w.proposal}", alices() | {"curator": 200}),
+    # ------------------------------------------------------------------ curators only
+    Row("community.review", "GET", lambda w: "/review",
+        {"anon": LOGIN, "other": 403, "owner": 403, "curator": 200}),
+    Row("community.approve", "POST", lambda w: f"/review/{w.new_proposal()}/approve",
+        {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "checked"}, curator_writes=True),
+    Row("community.reject", "POST", lambda w: f"/review/{w.new_proposal()}/reject",
+        {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "no source"}, curator_writes=True),
+    Row("community.revert", "POST", lambda w: f"/review/{w.approved_proposal()}/revert",
+        {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "wrong"}, curator_writes=True),
+    # ------------------------------------------------------------------ the JSON API: public
+    Row("api_v1.openapi", "GET", lambda w: "/api/openapi.json", everyone()),
+    Row("api.games", "GET", lambda w: "/api/games", everyone()),
+    Row("api.cards", "GET", lambda w: "/api/cards?game=kaijudo&q=argus", everyone()),
+    Row("api.card", "GET", lambda w: "/api/cards/kaijudo/argus-vigilant-seer", everyone()),
+    Row("deck_api.api_check", "POST", lambda w: "/api/check", everyone(),
+        json={"game": "kaijudo", "decklist": "4 Argus, Vigilant Seer"}),
+    # ------------------------------------------------------------------ the JSON API: own things
+    Row("api_v1.me", "GET", lambda w: "/api/me", signed_in(anon=401)),
+    Row("api_v1.decks", "GET", lambda w: "/api/decks", signed_in(anon=401)),
+    Row("api_v1.decks", "POST", lambda w: "/api/decks", signed_in(201, anon=401), json={"name": "x", "game": "kaijudo"}),
+    Row("api_v1.deck", "GET", lambda w: f"/api/decks/{w.private}", api_own(other=404) | {"anon": 404}),
+    Row("api_v1.deck", "PATCH", lambda w: f"/api/decks/{w.private}", api_own(), json={"description": "mine"}),
+    Row("api_v1.deck", "DELETE", lambda w: f"/api/decks/{w.new_deck()}", api_own(204)),
+    Row("api_v1.deck", "GET", lambda w: f"/api/decks/{w.public}", everyone()),
+    Row("api_v1.deck", "PATCH", lambda w: f"/api/decks/{w.public}", api_own(other=403), json={"description": "x"}),
+    Row("api_v1.deck", "DELETE", lambda w: f"/api/decks/{w.new_deck(public=True)}", api_own(204, other=403)),
+    Row("api_v1.deck_versions", "GET", lambda w: f"/api/decks/{w.private}/versions", alices(anon=404)),
+    Row("api_v1.deck_versions", "GET", lambda w: f"/api/decks/{w.public}/versions", everyone()),
+    Row("api_v1.deck_version", "GET", lambda w: f"/api/decks/{w.private}/versions/1", alices(anon=404)),
+    Row("api_v1.deck_version", "GET", lambda w: f"/api/decks/{w.public}/versions/1", everyone()),
+    Row("api_v1.check_stored_deck", "GET", lambda w: f"/api/decks/{w.private}/check", alices(anon=404)),
+    Row("api_v1.check_stored_deck", "GET", lambda w: f"/api/decks/{w.public}/check", everyone()),
+    Row("api_v1.deck_simulations", "GET", lambda w: f"/api/decks/{w.private}/simulations", api_own()),
+    Row("api_v1.deck_simulations", "GET", lambda w: f"/api/decks/{w.public}/simulations", api_own(other=403)),
+    Row("api_v1.deck_simulations", "POST", lambda w: f"/api/decks/{w.private}/simulations", api_own(202),
+        json={"games": 5, "seed": 1}),
+    Row("api_v1.deck_simulations", "POST", lambda w: f"/api/decks/{w.public}/simulations", api_own(202, other=403),
+        json={"games": 5, "seed": 1}),
+    Row("api_v1.get_simulation", "GET", lambda w: f"/api/simulations/{w.run}", api_own()),
+    Row("api_v1.get_collection", "GET", lambda w: "/api/collection", signed_in(anon=401)),
+    Row("api_v1.change_collection", "POST", lambda w: "/api/collection/changes", signed_in(anon=401),
+        json={"changes": [{"game": "kaijudo", "card": "argus-vigilant-seer", "delta": 1}]}),
+]
+
+
+# --------------------------------------------------------------------------- the world
+
+@pytest.fixture
+def matrix_app(databases, tmp_path):
+    app = make_app(databases.with_catalogues(), WTF_CSRF_ENABLED=False,
+                   COLLECTION_UPLOAD_DIR=str(tmp_path / "uploads"), COLLECTION_IMPORT_BACKGROUND_BYTES=10**9,
+                   PROPOSAL_RATE_LIMIT=1000)
+    yield app
+    simulations.wait_all()
+    if not database.is_closed():
+        database.close()
+
+
+def _world(app) -> SimpleNamespace:
+    w = SimpleNamespace()
+    with database.connection_context():
+        create_user("curator", PASSWORD)  # the first account is the curator
+        alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
+        w.alice, w.bob = alice.id, bob.id
+        bull_rush = read_decklist(BULL_RUSH, get_game("kaijudo"), get_catalogue("kaijudo"), filename="bull.o8d").deck
+        private = create_deck(alice.id, "kaijudo", "standard", SECRET_DECK, deck=bull_rush)
+        public = create_deck(alice.id, "kaijudo", "standard", "Public deck", deck=bull_rush)
+        models.Deck.update(is_public=True).where(models.Deck.id == public.row.id).execute()
+        w.private, w.public = private.row.id, public.row.id
+        w.session = goldfish_store.start(alice.id, private.row, private.deck, {}, seed=1).id
+        w.run = simulations.start(alice.id, private.row, private.version, 20, 1, {}).id
+        simulations.wait_all()
+        w.printing = models.Printing.select().first().id
+        adjust(alice.id, w.printing, "quantity", 2)
+        _, w.token = api_tokens.create(alice, "alice's script")
+        _, w.bob_token = api_tokens.create(bob, "bob's script")
+        w.proposal = community.propose_facts(alice, "neopets-tcg", "the-thieves-code", {"bank_value": "2"}, URL).id
+    store = UploadStore(app.config["COLLECTION_UPLOAD_DIR"])
+    counter = itertools.count(3)
+
+    def in_db(fn):
+        def wrapped(*args, **kwargs):
+            with database.connection_context():
+                return fn(*args, **kwargs)
+        return wrapped
+
+    @in_db
+    def new_deck(public=False):
+        row = create_deck(w.alice, "kaijudo", "standard", f"Doomed deck {next(counter)}").row
+        models.Deck.update(is_public=public).where(models.Deck.id == row.id).execute()
+        return row.id
+
+    @in_db
+    def new_session():
+        row = models.Deck.get_by_id(w.private)
+        return goldfish_store.start(w.alice, row, Deck.from_json(models.DeckVersion.get(deck=row).data), {}, seed=2).id
+
+    @in_db
+    def new_upload():
+        return store.save(models.User.get_by_id(w.alice), CSV, "mine.csv", None)
+
+    @in_db
+    def new_token():
+        return api_tokens.create(w.alice, f"token {next(counter)}")[0].id
+
+    @in_db
+    def new_proposal():
+        return community.propose_facts(models.User.get_by_id(w.alice), "neopets-tcg", "the-thieves-code",
+                                       {"bank_value": str(next(counter))}, URL).id
+
+    @in_db
+    def approved_proposal():
+        pid = new_proposal()
+        community.approve(pid, models.User.get(username="curator"))
+        return pid
+
+    w.new_deck, w.new_session, w.new_upload = new_deck, new_session, new_upload
+    w.new_token, w.new_proposal, w.approved_proposal = new_token, new_proposal, approved_proposal
+    w.upload = new_upload()
+    w.store = store
+    return w
+
+
+def _fingerprint(w) -> tuple:
+    """Everything of alice's that a request could change."""
+    uid = w.alice
+    with database.connection_context():
+        return (
+            list(models.Deck.select(models.Deck.id, models.Deck.name, models.Deck.format, models.Deck.packs,
+                                    models.Deck.is_public, models.Deck.description, models.Deck.updated_at)
+                 .where(models.Deck.owner == uid).order_by(models.Deck.id).tuples()),
+            list(models.DeckVersion.select(models.DeckVersion.id).join(models.Deck)
+                 .where(models.Deck.owner == uid).order_by(models.DeckVersion.id).tuples()),
+            list(models.OwnedCard.select(models.OwnedCard.printing, models.OwnedCard.quantity,
+                                         models.OwnedCard.foil_quantity, models.OwnedCard.want_quantity,
+                                         models.OwnedCard.trade_quantity)
+                 .where(models.OwnedCard.owner == uid).order_by(models.OwnedCard.id).tuples()),
+            [(s.id, s.seed, s.actions, s.result) for s in
+             models.GoldfishSession.select().where(models.GoldfishSession.owner == uid).order_by(models.GoldfishSession.id)],
+            list(models.SimulationRun.select(models.SimulationRun.id).where(models.SimulationRun.owner == uid).tuples()),
+            list(models.ApiToken.select(models.ApiToken.id, models.ApiToken.revoked_at)
+                 .where(models.ApiToken.user == uid).order_by(models.ApiToken.id).tuples()),
+            list(models.Proposal.select(models.Proposal.id, models.Proposal.status)
+                 .where(models.Proposal.proposer == uid).order_by(models.Proposal.id).tuples()),
+            _uploads(w),
+        )
+
+
+def _uploads(w) -> list:
+    """Alice's pending imports: (token file, its metadata) for each of hers."""
+    out = []
+    for meta_path in sorted(Path(w.store.folder).glob("*.json")):
+        meta = json.loads(meta_path.read_text())
+        if meta.get("user") == w.alice:
+            lock = meta_path.with_suffix(".lock").exists()
+            out.append((meta_path.name, meta.get("status"), meta_path.with_suffix(".csv").exists(), lock))
+    return out
+
+
+def _clients(app, w) -> dict:
+    clients = {"anon": app.test_client()}
+    for role, name in (("other", "bob"), ("curator", "curator"), ("owner", "alice")):
+        clients[role] = app.test_client()
+        _login(clients[role], name)
+    clients["other_token"] = (app.test_client(), w.bob_token)
+    clients["owner_token"] = (app.test_client(), w.token)
+    return clients
+
+
+def _login(client, name: str) -> None:
+    assert client.post("/login", data={"username": name, "password": PASSWORD}).status_code == 302
+
+
+def _matches(response, expected) -> bool:
+    if expected == LOGIN:
+        return response.status_code == 302 and urlsplit(response.location).path == "/login"
+    allowed = expected if isinstance(expected, tuple) else (expected,)
+    return response.status_code in allowed
+
+
+def test_every_route_is_classified(matrix_app):
+    classified = {(row.endpoint, row.method) for row in MATRIX}
+    routes = {(rule.endpoint, method) for rule in matrix_app.url_map.iter_rules()
+              for method in rule.methods - {"HEAD", "OPTIONS"}}
+    assert routes - classified == set(), \
+        "routes with no row in MATRIX (tests/test_authorization_matrix.py): say who may use them"
+    assert classified - routes == set(), "rows of MATRIX for routes that no longer exist"
+
+
+def test_authorization_matrix(matrix_app):
+    app = matrix_app
+    w = _world(app)
+    clients = _clients(app, w)
+    adapter = app.url_map.bind("localhost")
+    failures: list[str] = []
+    for row in MATRIX:
+        roles = ROLES + (API_ROLES if row.url(w).startswith("/api/") else ())
+        for role in roles:
+            url = row.url(w)
+            endpoint, _ = adapter.match(urlsplit(url).path, method=row.method)
+            assert endpoint == row.endpoint, (url, endpoint, row.endpoint)
+            before = _fingerprint(w) if role != "owner" else None
+            client = clients[role]
+            headers = {}
+            if isinstance(client, tuple):
+                client, token = client
+                headers["Authorization"] = f"Bearer {token}"
+            data = row.data(w) if callable(row.data) else row.data
+            response = client.open(url, method=row.method, data=data, json=row.json, headers=headers)
+            simulations.wait_all()
+            expected = row.answer(role)
+            where = f"{row.method} {url} as {role}"
+            if not _matches(response, expected):
+                failures.append(f"{where}: {response.status_code} (expected {expected}) "
+                                f"{response.location or response.get_data(as_text=True)[:120]!r}")
+            if role not in ("owner", "owner_token"):
+                body = response.get_data(as_text=True)
+                for secret in (SECRET_DECK, w.token[:12]):
+                    if secret in body:
+                        failures.append(f"{where}: the answer shows alice's {secret!r}")
+                if not (role == "curator" and row.curator_writes) and _fingerprint(w) != before:
+                    failures.append(f"{where}: alice's data changed")
+            if row.relogin and role in ("other", "curator", "owner"):
+                _login(client, {"other": "bob", "curator": "curator", "owner": "alice"}[role])
+    assert not failures, "\n".join(failures)
