@@ -171,7 +171,8 @@ def test_session_writes_need_the_csrf_header_token_writes_do_not(csrf_app):
     assert client.get("/api/me").get_json()["auth"] == "session"
     body = {"name": "Session deck", "game": "kaijudo"}
     refused = client.post("/api/decks", json=body)
-    assert refused.status_code == 400 and refused.mimetype == "application/json"
+    assert refused.status_code == 400 and "X-CSRFToken" in refused.get_json()["error"]
+    assert client.post("/api/decks", json=body, headers={"X-CSRFToken": "forged"}).status_code == 400
     with database.connection_context():
         assert models.Deck.select().count() == 0
     token = csrf_token(client.get("/account/").get_data(as_text=True))
@@ -179,7 +180,9 @@ def test_session_writes_need_the_csrf_header_token_writes_do_not(csrf_app):
     with database.connection_context():
         _, api_token = api_tokens.create(models.User.get(username="alice"), "script")
     fresh = csrf_app.test_client()  # no cookie, no CSRF token: the bearer token alone
-    assert fresh.post("/api/decks", json=body, headers={"Authorization": f"Bearer {api_token}"}).status_code == 201
+    created = fresh.post("/api/decks", json=body, headers={"Authorization": f"Bearer {api_token}"})
+    assert created.status_code == 201 and "Set-Cookie" not in created.headers  # a token opens no session
+    assert fresh.get("/api/me").status_code == 401
     assert fresh.post("/api/check", json={"game": "kaijudo", "decklist": "1 Argus, Vigilant Seer"}).status_code == 200
 
 

@@ -103,8 +103,13 @@ def _csrf_for_session_writes():
     if request.method not in WRITE_METHODS or g.get("api_token") or not current_app.config.get("WTF_CSRF_ENABLED", True):
         return
     if current_user.is_authenticated:
+        from flask_wtf.csrf import CSRFError
         from deckhub.web import csrf
-        csrf.protect()
+        try:
+            csrf.protect()
+        except CSRFError:
+            fail(400, "A write signed in by the site's session needs the page's CSRF token in an X-CSRFToken "
+                      "header; scripts should send an API token instead (Authorization: Bearer ...).")
 
 
 def _csrf_exempt(state) -> None:
