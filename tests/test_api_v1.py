@@ -454,3 +454,32 @@ def test_every_documented_error_is_json(client):
     for url in ("/api/nothing", "/api/decks/0", "/api/decks/abc"):
         response = client.get(url)
         assert response.status_code in (401, 404) and response.mimetype == "application/json"
+
+
+def test_concurrent_collection_changes_lose_nothing(app, users):
+    """Eight clients each add 1 to the same quantity ten times at once, and take 1 from another below
+    zero, naming the two in either order: every addition counts, the floor holds, nothing deadlocks."""
+    import threading
+    token = users["alice"][1]
+    with database.connection_context():
+        first, second = [p.id for p in models.Printing.select().order_by(models.Printing.id).limit(2)]
+    errors: list = []
+
+    def worker(n):
+        client = app.test_client()
+        for _ in range(10):
+            changes = [{"printing": first, "delta": 1}, {"printing": second, "delta": -1}]
+            response = client.post("/api/collection/changes", headers={"Authorization": f"Bearer {token}"},
+                                   json={"changes": changes[::-1] if n % 2 else changes})  # both orders
+            if response.status_code != 200:
+                errors.append(response.get_data(as_text=True))
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with database.connection_context():
+        owned = collection.owned_for(users["alice"][0], [first, second])
+    assert owned[first].quantity == 80 and owned[second].quantity == 0

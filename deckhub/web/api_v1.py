@@ -559,6 +559,9 @@ def change_collection():
     if missing:
         fail(400, f"No printing(s) {', '.join(map(str, missing[:20]))}.")
     after: dict[int, collection.Owned] = {}
+    # Rows are changed in printing order (a stable sort keeps each printing's own changes in the order
+    # sent), so two requests naming the same printings in opposite orders cannot deadlock.
+    planned.sort(key=lambda change: change[0])
     try:
         with _write_transaction():
             for pid, field, delta in planned:
