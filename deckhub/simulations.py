@@ -70,6 +70,14 @@ def runs_for(deck_row: models.Deck, limit: int = 20) -> list[models.SimulationRu
                 .order_by(models.SimulationRun.id.desc()).limit(limit))
 
 
+def comparable_runs(user, game: str, exclude_deck_id: int, limit: int = 30) -> list[models.SimulationRun]:
+    """The user's finished runs of other decks of the same game, to set beside this deck's."""
+    return list(models.SimulationRun.select(models.SimulationRun, models.Deck).join(models.Deck)
+                .where((models.SimulationRun.owner == user) & (models.SimulationRun.game == game)
+                       & (models.SimulationRun.status == "done") & (models.SimulationRun.deck != exclude_deck_id))
+                .order_by(models.SimulationRun.id.desc()).limit(limit))
+
+
 def status(run: models.SimulationRun) -> str:
     if run.status in ("queued", "running") and models.utcnow() - run.updated_at > STALE_AFTER:
         return "interrupted"

@@ -64,3 +64,17 @@ def test_simulations_are_the_owners_alone(app, client, deck_id):
     page = other.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
     assert "Only the deck's owner runs simulations" in page
     assert other.get(f"/decks/{deck_id}/stats/simulations/1.json").status_code == 404
+
+
+def test_two_decks_compared_side_by_side_on_the_same_seed(client, deck_id):
+    other = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[3RIS]Rocket_Storm.o8d").read_text(encoding="utf-8-sig")
+    other_id = int(client.post("/decks/import", data={"name": "Rocket Storm", "game": "kaijudo", "format": "",
+                                                      "decklist": other}).location.rsplit("/", 1)[1])
+    client.post(f"/decks/{other_id}/stats/simulations", data={"games": "150", "seed": "21", "opt_first": "on"})
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "150", "seed": "21", "opt_first": "on"})
+    simulations.wait_all()
+    page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    assert "Compare run #2 with a run of another deck" in page and "Rocket Storm" in page
+    page = client.get(f"/decks/{deck_id}/stats/?compare=1").get_data(as_text=True)
+    assert "Run #2 (deck version 1, seed 21)" in page and "Run #1 of “Rocket Storm” (deck version 1, seed 21)" in page
+    assert "different seeds" not in page

@@ -64,12 +64,14 @@ def show(deck_id: int):
     owner = deck_store.owns(current_user, stored.row)
     runs = simulations.runs_for(stored.row) if owner else []
     compare = None
+    others = simulations.comparable_runs(current_user, spec.slug, stored.row.id) if owner else []
     if owner and request.args.get("compare", type=int):
-        compare = next((r for r in runs if r.id == request.args.get("compare", type=int)), None)
+        wanted = request.args.get("compare", type=int)
+        compare = next((r for r in runs + others if r.id == wanted), None)
     running = any(simulations.status(r) in ("queued", "running") for r in runs)
     return render_template("stats/show.html", stored=stored, spec=spec, engine=engine, model=model, groups=groups,
                            kind=kind, value=value, k=k, first=first, table=table, sample=sample, owner=owner,
-                           runs=runs, compare=compare, running=running, status=simulations.status,
+                           runs=runs, compare=compare, others=others, running=running, status=simulations.status,
                            label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
 
 
