@@ -244,15 +244,20 @@ def approve(proposal_id: int):
     return redirect(url_for("catalog.card", slug=done.game, key=done.card_key))
 
 
+def _reason() -> str:
+    """A curator's reason from the posted form (refused with 400 when it is too long)."""
+    form = ReasonForm()
+    if not form.validate_on_submit():
+        abort(400, description="A reason is at most 500 characters long.")
+    return form.reason.data or ""
+
+
 @bp.route("/review/<int:proposal_id>/reject", methods=["POST"])
 @curator_required
 def reject(proposal_id: int):
     p = _visible_proposal(proposal_id)
-    form = ReasonForm()
-    if not form.validate_on_submit():
-        abort(400, description="A reason is at most 500 characters long.")
     try:
-        service.reject(p.id, current_user, form.reason.data or "")
+        service.reject(p.id, current_user, _reason())
     except service.CommunityError as exc:
         flash(str(exc), "error")
         return redirect(url_for("community.proposal", proposal_id=p.id))
@@ -264,11 +269,8 @@ def reject(proposal_id: int):
 @curator_required
 def revert(proposal_id: int):
     p = _visible_proposal(proposal_id)
-    form = ReasonForm()
-    if not form.validate_on_submit():
-        abort(400, description="A reason is at most 500 characters long.")
     try:
-        service.revert(p.id, current_user, form.reason.data or "")
+        service.revert(p.id, current_user, _reason())
     except service.CommunityError as exc:
         flash(str(exc), "error")
     else:
