@@ -182,7 +182,8 @@ def _register_area_commands() -> None:
     from deckhub.commands.export_cards import export_cards
     from deckhub.commands.goldfish import coverage, goldfish
     from deckhub.commands.simulate import simulate
-    for command in (check, collection, goldfish, coverage, simulate, export_user, import_user, backup, export_cards):
+    from deckhub.commands.tune import tune
+    for command in (check, collection, goldfish, coverage, simulate, tune, export_user, import_user, backup, export_cards):
         main.add_command(command)
 
 

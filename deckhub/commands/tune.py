@@ -1,0 +1,176 @@
+"""`deckhub tune`: which one-for-one swap makes a deck win faster, by paired simulation.
+
+    deckhub tune --game SLUG --deck FILE [--candidates catalogue|FILE] [--budget GAMES] [--seed S]
+                 [--format NAME] [--option K=V] [--values FILE.json] [--allow-unknown] [--workers W] [--json]
+
+Candidates: `catalogue` (the default) takes the game's cards whose civilizations, team or faerie
+are all among the deck's (every card, for a game without one); a FILE is a deck list whose cards are
+the candidates (quantities ignored). `--values` gives card values the catalogue lacks (the same
+`{card key or name: {field: value}}` mapping as a goldfish game's). A deck whose cards lack values
+the engine needs is not tuned unless `--allow-unknown`, and then the result says how many cards
+played without them. `--json` prints {"game", "deck", "seed", "baseline": {"win_rate", "mean_turn"},
+"suggestions": [{"out", "in", "mean_turn", "delta", "ci": [lo, hi], "games", ...}], "games_played", ...}.
+Exit status: 0 tuned (whether or not a swap beats the noise), 2 unusable input.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+
+from deckhub.commands.goldfish import _engine, _fail, game_options, read_deck_file
+
+
+def _read_values(path: str | None, catalogue) -> dict[str, dict[str, Any]]:
+    """`{card key: {field: value}}` from a JSON file whose keys are card keys or card names."""
+    if not path:
+        return {}
+    try:
+        with click.open_file(path, "r", encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError) as exc:
+        _fail(f"cannot read the values in {path}: {exc}")
+    if isinstance(data, dict) and isinstance(data.get("values"), dict):
+        data = data["values"]
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        _fail(f"{path} must hold a JSON object {{card: {{field: value}}}}")
+    values: dict[str, dict[str, Any]] = {}
+    for name, fields in data.items():
+        card = catalogue.get(name)
+        if card is None:
+            found = catalogue.lookup(name)
+            if len(found) != 1:
+                _fail(f"{path}: {name!r} is not a card of this game" if not found
+                      else f"{path}: {name!r} names {len(found)} cards; use a card key")
+            card = found[0]
+        values.setdefault(card.key, {}).update(fields)
+    return values
+
+
+def catalogue_candidates(spec, deck, catalogue) -> list[str]:
+    """Cards whose civilizations, team or faerie (the game's colour field) are all among the deck's."""
+    colour = (spec.extras.get("breakdown") or (None, None))[0]
+
+    def colours(card) -> set[str]:
+        value = card.attrs.get(colour) if colour else None
+        if value is None:
+            return set()
+        return {str(v) for v in value} if isinstance(value, (list, tuple)) else {str(value)}
+
+    in_deck = set()
+    for _section, key, _qty in deck.entries():
+        in_deck |= colours(catalogue.cards[key])
+    return [c.key for c in catalogue if not colour or not in_deck or (colours(c) and colours(c) <= in_deck)]
+
+
+@click.command("tune")
+@click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
+@click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="deck list: text, OCTGN .o8d or JSON ('-' reads standard input)")
+@click.option("--candidates", default="catalogue", show_default=True,
+              help="'catalogue', or a deck-list FILE whose cards may come in")
+@click.option("--budget", default=20_000, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="games to spend in all (the deck's own included)")
+@click.option("--seed", default=0, show_default=True, type=int, help="master seed; every variant plays the same seeds")
+@click.option("--format", "format_name", default=None, help="the format the variants must stay legal in")
+@click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="a game option")
+@click.option("--mission", default=None, help="Huntik: the mission to play")
+@click.option("--values", "values_path", default=None, type=click.Path(dir_okay=False, allow_dash=True),
+              help="card values the catalogue lacks, as JSON")
+@click.option("--allow-unknown", is_flag=True, help="tune even though some cards lack values the engine needs")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="processes to share the games")
+@click.option("--top", default=10, show_default=True, type=click.IntRange(1, 100), help="suggestions to list")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+def tune(game_slug, deck_path, candidates, budget, seed, format_name, pairs, mission, values_path,
+         allow_unknown, workers, top, as_json):
+    """Suggest one-for-one swaps that make a deck win faster, each with a paired 95% interval."""
+    from deckhub.catalogue_store import command_catalogue
+    from deckhub.commands.check import CheckError, choose_format
+    from deckhub.core.engine import EngineError
+    from deckhub.core.legality import check_deck
+    from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
+    from deckhub.core.tuning import TuningError
+    from deckhub.core.tuning import tune as run
+
+    spec, engine = _engine(game_slug)
+    base_catalogue = command_catalogue(spec.slug)
+    deck = read_deck_file(spec, base_catalogue, deck_path)
+    deck.name = deck.name or os.path.basename(deck_path)
+    try:
+        fmt = choose_format(spec, format_name, None)
+    except CheckError as exc:
+        _fail(str(exc))
+    options = game_options(None, pairs, mission, None, None, None)
+    values = _read_values(values_path, base_catalogue)
+    if values:
+        options[CARD_VALUES] = values
+    try:
+        catalogue = apply_card_values(engine, base_catalogue, values)
+        unknown = missing_values(engine, deck, catalogue)
+    except EngineError as exc:
+        _fail(str(exc))
+    if unknown and not allow_unknown:
+        for key, fields in unknown.items():
+            click.echo(f"unknown: {catalogue.cards[key].display_name}: {', '.join(fields)}", err=True)
+        _fail(f"{len(unknown)} cards of this deck lack values the engine needs; give them with --values FILE "
+              "or tune anyway with --allow-unknown")
+    if candidates == "catalogue":
+        pool = catalogue_candidates(spec, deck, catalogue)
+    else:
+        pool = [key for _s, key, _q in read_deck_file(spec, base_catalogue, candidates).entries()]
+    if not allow_unknown:  # a candidate the engine cannot play automatically would be tuned on unknowns
+        pool = [k for k in pool if not missing_values(engine, _one(spec, k), catalogue)]
+
+    def is_legal(variant) -> bool:
+        return check_deck(variant, spec, fmt, catalogue).legal
+
+    bar = None
+    if sys.stderr.isatty() and not as_json:
+        bar = click.progressbar(length=budget, label="tuning", file=sys.stderr)
+        bar.__enter__()
+    last = [0]
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.length = total
+            bar.update(done - last[0])
+            last[0] = done
+    settings = {"format": fmt.id, "candidates": candidates, "candidate_cards": len(pool),
+                "cards_without_values": len(unknown)}
+    try:
+        result = run(spec.slug, deck, catalogue, pool, is_legal, budget=budget, seed=seed, options=options,
+                     workers=min(workers, os.cpu_count() or 1), top=top, progress=progress, settings=settings)
+    except (TuningError, EngineError, ValueError) as exc:
+        _fail(str(exc))
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        return
+    unit = spec.extras.get("turn_unit", "turn")
+    mean = result.baseline_mean_turn
+    click.echo(f"{spec.name}, {fmt.name}: {deck.name}, seed {seed}: the deck wins {result.baseline_win_rate:.1%} "
+               f"of {result.baseline_games} games" + (f", mean winning {unit} {mean:.2f}" if mean is not None else ""))
+    if unknown:
+        click.echo(f"warning: {len(unknown)} cards played without the values the engine needs; "
+                   "these suggestions are built on unknowns")
+    rounds = result.settings["games_per_variant"]
+    click.echo(f"{result.variants} legal swaps tried, {result.games_played:,} games played "
+               f"({rounds['first_round']} to {rounds['last_round']} games a variant, {result.settings['rounds']} rounds)")
+    for s in result.suggestions:
+        mark = "*" if s.better else " "
+        click.echo(f"{mark} -{s.out_name} +{s.in_name}: {s.delta:+.2f} {unit}s (95% {s.ci[0]:+.2f} to {s.ci[1]:+.2f}), "
+                   f"win rate {s.win_rate:.1%}, {s.games} games")
+    click.echo(result.verdict)
+
+
+def _one(spec, key: str):
+    from deckhub.core.decklist import Deck
+
+    deck = Deck(spec.slug)
+    deck.add("candidate", key)
+    return deck

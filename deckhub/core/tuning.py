@@ -1,0 +1,293 @@
+"""Deck tuning: which one-for-one swap makes a deck win faster, answered by paired simulation.
+
+A *variant* is the deck with one copy of a card taken out and one copy of a candidate put in, kept
+only when the format still finds it legal. Every variant plays the same game seeds as the deck
+itself (common random numbers: game i of every arm uses `game_seed(seed, i)`, and the new card
+takes the old copy's place in the list the engine shuffles), so each variant's difference from the
+deck is measured game by game and most of the luck of the draw cancels out.
+
+The budget is spent by successive halving: every variant plays a few games, the better half by
+paired mean plays more, and so on, so clearly worse swaps are dropped early and the promising ones
+get the games. A game's *score* is its winning turn (or round); a game lost or not won within the
+limit scores the limit plus one, so a swap that loses more often cannot look faster. Results depend
+only on (deck, candidates, seed, budget, options), never on the number of worker processes.
+"""
+from __future__ import annotations
+
+import math
+import os
+from statistics import NormalDist
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from deckhub.core.cards import Catalogue
+from deckhub.core.decklist import Deck
+from deckhub.core.engine import get_engine
+from deckhub.core.simulate import play_one
+
+MIN_GAMES = 8          # games every variant plays in the first round (a paired spread needs a few)
+MAX_BUDGET = 1_000_000
+Z_95 = 1.959964        # two-sided 95% normal quantile: the paired means are of dozens to thousands of games
+
+
+class TuningError(ValueError):
+    """The deck, its candidates or the budget cannot be tuned; the message says why."""
+
+
+@dataclass(frozen=True, order=True)
+class Swap:
+    section: str
+    out: str       # card key taken out (one copy)
+    into: str      # card key put in (one copy)
+
+
+@dataclass
+class Arm:
+    """The deck itself (swap None) or one variant, with its per-game scores in game order."""
+    swap: Swap | None
+    deck: Deck
+    scores: list[int] = field(default_factory=list)
+    wins: list[bool] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    swap: Swap
+    out_name: str
+    in_name: str
+    games: int
+    win_rate: float
+    mean_turn: float | None     # mean winning turn of the variant's wins
+    delta: float                # paired mean score change (negative: faster)
+    ci: tuple[float, float]     # 95% interval of `delta`
+    better: bool                # faster beyond the noise, allowing for how many variants were tried
+
+    def to_json(self) -> dict[str, Any]:
+        return {"out": self.out_name, "in": self.in_name, "section": self.swap.section,
+                "out_key": self.swap.out, "in_key": self.swap.into, "games": self.games,
+                "win_rate": round(self.win_rate, 6), "mean_turn": _round(self.mean_turn),
+                "delta": round(self.delta, 4), "ci": [round(self.ci[0], 4), round(self.ci[1], 4)],
+                "better": self.better}
+
+
+@dataclass
+class TuningResult:
+    game: str
+    deck: str
+    seed: int
+    budget: int
+    limit: int
+    baseline_games: int
+    baseline_win_rate: float
+    baseline_mean_turn: float | None
+    suggestions: list[Suggestion]
+    variants: int
+    games_played: int
+    settings: dict[str, Any]
+
+    @property
+    def verdict(self) -> str:
+        best = [s for s in self.suggestions if s.better]
+        if not best:
+            return "no swap beats the noise: none of the variants tried is faster than the deck beyond chance"
+        s = best[0]
+        return (f"best swap: {s.out_name} -> {s.in_name}, {-s.delta:.2f} turns faster on average "
+                f"(95% interval {-s.ci[1]:.2f} to {-s.ci[0]:.2f}) over {s.games} paired games")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "deck": self.deck, "seed": self.seed,
+                "baseline": {"win_rate": round(self.baseline_win_rate, 6),
+                             "mean_turn": _round(self.baseline_mean_turn), "games": self.baseline_games},
+                "suggestions": [s.to_json() for s in self.suggestions],
+                "games_played": self.games_played, "variants": self.variants, "verdict": self.verdict,
+                "settings": self.settings}
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def swapped(deck: Deck, swap: Swap) -> Deck:
+    """`deck` with one copy of `swap.out` replaced by `swap.into`, the new card placed where the old
+    copy stood in its section's order (so the shuffled deck lines up with the original's)."""
+    sections: dict[str, dict[str, int]] = {}
+    for name, cards in deck.sections.items():
+        if name != swap.section:
+            sections[name] = dict(cards)
+            continue
+        entries: dict[str, int] = {}
+        for key, qty in cards.items():
+            if key == swap.into:
+                continue
+            if key == swap.out:
+                if qty > 1:
+                    entries[key] = qty - 1
+                entries[swap.into] = cards.get(swap.into, 0) + 1
+            else:
+                entries[key] = qty
+        sections[name] = entries
+    return Deck(deck.game, sections, deck.name)
+
+
+def variants(deck: Deck, candidates: Iterable[str], is_legal: Callable[[Deck], bool]) -> list[Arm]:
+    """Every one-for-one swap of a card of `deck` for a candidate that keeps the deck legal."""
+    pool = list(dict.fromkeys(candidates))
+    arms = []
+    for section, cards in deck.sections.items():
+        for out in cards:
+            for into in pool:
+                if into == out:
+                    continue
+                swap = Swap(section, out, into)
+                changed = swapped(deck, swap)
+                if is_legal(changed):
+                    arms.append(Arm(swap, changed))
+    return arms
+
+
+def schedule(variant_count: int, budget: int) -> list[tuple[int, int]]:
+    """Successive halving: [(arms left, games each has played by the end of the round), ...].
+
+    Each round spends about the same share of the budget; the deck's own games are shared by
+    every variant (same seeds) and are counted once, in the budget too."""
+    if variant_count < 1:
+        return []
+    rounds = max(1, math.ceil(math.log2(variant_count)) + 1) if variant_count > 1 else 1
+    plan: list[tuple[int, int]] = []
+    left, played, spent = variant_count, 0, 0
+    for r in range(rounds):
+        share = (budget - spent) // (rounds - r)
+        extra = max(1, share // (left + 1))  # +1: the deck's own games for the new seeds
+        target = max(MIN_GAMES, played + extra)
+        spent += (target - played) * (left + 1)
+        plan.append((left, target))
+        played = target
+        left = max(1, math.ceil(left / 2))
+        if len(plan) > 1 and plan[-1][0] == 1 and plan[-2][0] == 1:
+            break
+    return plan
+
+
+def minimum_budget(variant_count: int) -> int:
+    return MIN_GAMES * (variant_count + 1)
+
+
+_worker: dict[str, Any] = {}
+
+
+def _init_worker(game: str, catalogue: Catalogue, options: dict, seed: int, limit: int) -> None:
+    _worker.update(game=game, catalogue=catalogue, options=options, seed=seed, limit=limit)
+
+
+def _play(task: tuple[dict, int, int]) -> list[tuple[int, bool]]:
+    """Games start..stop of one arm: (score, won) each."""
+    deck_json, start, stop = task
+    w = _worker
+    deck = Deck.from_json(deck_json)
+    out = []
+    for i in range(start, stop):
+        r = play_one(w["game"], deck, w["catalogue"], w["options"], w["seed"], i)
+        won = r.win and r.turn <= w["limit"]
+        out.append((r.turn if won else w["limit"] + 1, won))
+    return out
+
+
+def paired(arm: Arm, base: Arm, z: float = Z_95) -> tuple[float, tuple[float, float]]:
+    """Mean paired score difference (arm - deck) over the arm's games, with its interval at `z`."""
+    n = len(arm.scores)
+    diffs = [a - b for a, b in zip(arm.scores, base.scores[:n])]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, (-math.inf, math.inf)
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return mean, (mean - half, mean + half)
+
+
+def family_z(variants: int, level: float = 0.05) -> float:
+    """The z a variant must clear to count as better when `variants` were tried (Bonferroni): with
+    hundreds of swaps, a plain 95% interval would call several of them better by luck alone."""
+    return NormalDist().inv_cdf(1 - level / (2 * max(1, variants)))
+
+
+def tune(game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
+         is_legal: Callable[[Deck], bool], *, budget: int = 20_000, seed: int = 0,
+         options: dict | None = None, workers: int = 1, top: int = 10,
+         progress: Callable[[int, int], None] | None = None,
+         settings: dict[str, Any] | None = None) -> TuningResult:
+    """Rank the legal one-for-one swaps of `deck` by how much faster they win (see the module doc)."""
+    engine = get_engine(game)
+    options = engine.normalize_options(options or {})
+    limit = int(options.get("turn_limit") or options.get("round_limit") or 0)
+    if limit <= 0:
+        raise TuningError(f"{game}'s engine declares no turn or round limit to score losses by")
+    if not 1 <= budget <= MAX_BUDGET:
+        raise TuningError(f"a tuning budget is 1 to {MAX_BUDGET:,} games, not {budget}")
+    if not is_legal(deck):
+        raise TuningError("the deck is not legal in its format: fix it before tuning it")
+    base = Arm(None, deck)
+    arms = variants(deck, candidates, is_legal)
+    if not arms:
+        raise TuningError("no candidate card can replace a card of this deck and keep it legal")
+    if budget < minimum_budget(len(arms)):
+        raise TuningError(f"{len(arms):,} variants need a budget of at least {minimum_budget(len(arms)):,} games: "
+                          "give a larger budget or fewer candidates")
+    plan = schedule(len(arms), budget)
+    total = sum((target - prev) * (left + 1) for (left, target), prev in zip(plan, [0] + [t for _, t in plan]))
+    done = 0
+    alive = arms
+    workers = max(1, min(workers, os.cpu_count() or 1))
+    init = (game, catalogue, options, seed, limit)
+
+    def run(tasks: list[tuple[Arm, int]], pool) -> None:
+        nonlocal done
+        jobs = [(arm.deck.to_json(), len(arm.scores), stop) for arm, stop in tasks]
+        results = pool.map(_play, jobs) if pool is not None else map(_play, jobs)
+        for (arm, _stop), games in zip(tasks, results):
+            arm.scores.extend(s for s, _ in games)
+            arm.wins.extend(w for _, w in games)
+            done += len(games)
+            if progress:
+                progress(done, total)
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=init) if workers > 1 else None
+    if pool is None:
+        _init_worker(*init)
+    try:
+        for left, target in plan:
+            alive = alive[:left]
+            tasks = [(a, target) for a in [base, *alive] if len(a.scores) < target]
+            run(tasks, pool)
+            alive.sort(key=lambda a: (paired(a, base)[0], a.swap))
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    ranked = sorted(arms, key=lambda a: (-len(a.scores), paired(a, base)[0], a.swap))[:top]
+    z_family = family_z(len(arms))
+    suggestions = [_suggestion(a, base, catalogue, z_family) for a in ranked]
+    suggestions.sort(key=lambda s: (not s.better, s.delta, s.swap))
+    return TuningResult(game, deck.name, seed, budget, limit, len(base.scores), _win_rate(base),
+                        _mean_turn(base), suggestions, len(arms), done,
+                        {"options": {k: v for k, v in options.items() if k != "card_values"},
+                         "games_per_variant": {"first_round": plan[0][1], "last_round": plan[-1][1]},
+                         "rounds": len(plan), "score": f"winning turn; a game not won scores {limit + 1}",
+                         "better_means": f"faster at 95% confidence for all {len(arms)} variants together (z {z_family:.2f})",
+                         **(settings or {})})
+
+
+def _win_rate(arm: Arm) -> float:
+    return sum(arm.wins) / len(arm.wins) if arm.wins else 0.0
+
+
+def _mean_turn(arm: Arm) -> float | None:
+    turns = [s for s, w in zip(arm.scores, arm.wins) if w]
+    return sum(turns) / len(turns) if turns else None
+
+
+def _suggestion(arm: Arm, base: Arm, catalogue: Catalogue, z_family: float) -> Suggestion:
+    delta, ci = paired(arm, base)
+    better = paired(arm, base, z_family)[1][1] < 0
+    name = lambda key: catalogue.cards[key].display_name if key in catalogue.cards else key  # noqa: E731
+    return Suggestion(arm.swap, name(arm.swap.out), name(arm.swap.into), len(arm.scores), _win_rate(arm),
+                      _mean_turn(arm), delta, ci, better)
