@@ -215,8 +215,11 @@ def tune(game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
          is_legal: Callable[[Deck], bool], *, budget: int = 20_000, seed: int = 0,
          options: dict | None = None, workers: int = 1, top: int = 10,
          progress: Callable[[int, int], None] | None = None,
-         settings: dict[str, Any] | None = None) -> TuningResult:
-    """Rank the legal one-for-one swaps of `deck` by how much faster they win (see the module doc)."""
+         settings: dict[str, Any] | None = None, halving: bool = True) -> TuningResult:
+    """Rank the legal one-for-one swaps of `deck` by how much faster they win (see the module doc).
+
+    `halving=False` plays every variant equally (the budget split evenly): the exhaustive
+    evaluation the benchmark compares successive halving with."""
     engine = get_engine(game)
     options = engine.normalize_options(options or {})
     limit = int(options.get("turn_limit") or options.get("round_limit") or 0)
@@ -233,7 +236,7 @@ def tune(game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
     if budget < minimum_budget(len(arms)):
         raise TuningError(f"{len(arms):,} variants need a budget of at least {minimum_budget(len(arms)):,} games: "
                           "give a larger budget or fewer candidates")
-    plan = schedule(len(arms), budget)
+    plan = schedule(len(arms), budget) if halving else [(len(arms), budget // (len(arms) + 1))]
     total = sum((target - prev) * (left + 1) for (left, target), prev in zip(plan, [0] + [t for _, t in plan]))
     done = 0
     alive = arms
