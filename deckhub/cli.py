@@ -180,10 +180,12 @@ def _register_area_commands() -> None:
     from deckhub.commands.check import check
     from deckhub.commands.collection import collection
     from deckhub.commands.export_cards import export_cards
+    from deckhub.commands.facts import facts
     from deckhub.commands.goldfish import coverage, goldfish
     from deckhub.commands.simulate import simulate
     from deckhub.commands.tune import tune
-    for command in (check, collection, goldfish, coverage, simulate, tune, export_user, import_user, backup, export_cards):
+    for command in (check, collection, goldfish, coverage, simulate, tune, export_user, import_user, backup, export_cards,
+                    facts):
         main.add_command(command)
 
 

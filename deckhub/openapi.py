@@ -101,6 +101,31 @@ def document() -> dict[str, Any]:
                                    "size": {"type": ["integer", "null"]}, "known": {"type": "integer"}}}},
             },
         },
+        "FieldCounts": {
+            "type": "object", "description": "Each field (its key) with how many cards have a known value, by how it is known.",
+            "additionalProperties": {
+                "type": "object", "required": ["known", "imported", "derived", "contributed"],
+                "properties": {"known": {"type": "integer", "minimum": 0},
+                               "imported": {"type": "integer", "minimum": 0, "description": "From a cited source."},
+                               "derived": {"type": "integer", "minimum": 0, "description": "By a stated rule."},
+                               "contributed": {"type": "integer", "minimum": 0,
+                                               "description": "Proposed by players, approved by a curator."}}}},
+        "Completeness": {
+            "type": "object", "required": ["game", "cards", "fields", "labels", "sets"],
+            "properties": {
+                "game": {"type": "string", "enum": games},
+                "cards": {"type": "integer", "description": "Every card of the game, printed in a known set or not."},
+                "fields": _ref("FieldCounts"),
+                "labels": {"type": "object", "additionalProperties": {"type": "string"},
+                           "description": "Each field's name as the pages show it."},
+                "sets": {"type": "array", "description": "In release order.", "items": {
+                    "type": "object", "required": ["code", "name", "size", "cards", "fields"],
+                    "properties": {"code": {"type": "string"}, "name": {"type": "string"},
+                                   "size": {"type": ["integer", "null"], "description": "Cards the set has, when known."},
+                                   "cards": {"type": "integer", "description": "Cards of the catalogue printed in it."},
+                                   "fields": _ref("FieldCounts")}}},
+            },
+        },
         "Printing": {
             "type": "object", "required": ["set", "number", "rarity", "promo_code"],
             "properties": {"set": {"type": "string"}, "number": {"type": ["string", "null"]},
@@ -322,6 +347,12 @@ def document() -> dict[str, Any]:
             "The games, with their card and printing counts and sets.",
             _responses("200", _json({"type": "array", "items": _ref("GameSummary")}, "Every game."), "401"),
             PUBLIC, "catalogue")},
+        "/api/games/{slug}/completeness": {"get": op(
+            "What a game's catalogue knows: per set, its cards and per field how many have a known value, "
+            "by provenance.",
+            _responses("200", _json(_ref("Completeness"), "The counts."), "401", "404"), PUBLIC, "catalogue",
+            parameters=[{"name": "slug", "in": "path", "required": True, "schema": {"type": "string", "enum": games},
+                         "description": "The game (another value: 404)."}])},
         "/api/cards": {"get": op(
             "Search a game's cards (the search page's filters).",
             _responses("200", _json(_ref("CardPage"), "One page of matching cards and the total."),

@@ -44,6 +44,7 @@ SECRET_DECK = "Alice's secret deck 7f3a"
 BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_bytes()
 CSV = b"game,set,number,name,quantity\nkaijudo,evo-fury,2,Cloudwalker Drone,2\n"
 URL = "https://example.org/neopets-tcg/checklist"
+FACTS_CSV = b"game,set,number,name,bank_value,source\nneopets-tcg,,,The Thieves Code,4,https://example.org/facts\n"
 
 LOGIN = "login"  # a redirect to the log-in page
 ROLES = ("anon", "other", "curator", "owner")
@@ -103,6 +104,8 @@ MATRIX = [
     Row("catalog.game", "GET", lambda w: "/games/kaijudo", everyone()),
     Row("catalog.card_set", "GET", lambda w: "/games/kaijudo/sets/evo-fury", everyone()),
     Row("catalog.card", "GET", lambda w: "/games/kaijudo/cards/argus-vigilant-seer", everyone()),
+    Row("facts.export", "GET", lambda w: "/games/neopets-tcg/facts.csv", everyone()),
+    Row("facts.most_wanted", "GET", lambda w: "/most-wanted", everyone()),
     Row("community.history", "GET", lambda w: "/games/neopets-tcg/history/the-thieves-code", everyone()),
     Row("static", "GET", lambda w: "/static/deckhub.css", everyone()),
     Row("auth.login", "GET", lambda w: "/login", everyone()),
@@ -137,6 +140,11 @@ MATRIX = [
     Row("community.propose_card", "GET", lambda w: "/games/neopets-tcg/propose/new-card", signed_in()),
     Row("community.propose_card", "POST", lambda w: "/games/neopets-tcg/propose/new-card", signed_in(400),
         data={"name": "", "source_kind": "url", "source_url": ""}),
+    Row("facts.import_upload", "GET", lambda w: "/facts/import", signed_in()),
+    Row("facts.import_upload", "POST", lambda w: "/facts/import", signed_in(),
+        data=lambda w: {"file": (__import__("io").BytesIO(FACTS_CSV), "facts.csv")}),
+    Row("facts.import_commit", "POST", lambda w: "/facts/import/commit", signed_in(303),
+        data={"csv": FACTS_CSV.decode(), "filename": "facts.csv"}),
     # ------------------------------------------------------------------ alice's private deck
     Row("decks.show", "GET", lambda w: f"/decks/{w.private}", alices(anon=404)),
     Row("decks.versions", "GET", lambda w: f"/decks/{w.private}/versions", alices(anon=404)),
@@ -207,6 +215,7 @@ MATRIX = [
     Row("api.games", "GET", lambda w: "/api/games", everyone()),
     Row("api.cards", "GET", lambda w: "/api/cards?game=kaijudo&q=argus", everyone()),
     Row("api.card", "GET", lambda w: "/api/cards/kaijudo/argus-vigilant-seer", everyone()),
+    Row("facts.completeness", "GET", lambda w: "/api/games/neopets-tcg/completeness", everyone()),
     Row("deck_api.api_check", "POST", lambda w: "/api/check", everyone(),
         json={"game": "kaijudo", "decklist": "4 Argus, Vigilant Seer"}),
     # ------------------------------------------------------------------ the JSON API: own things

@@ -25,7 +25,7 @@ import csv
 import io
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
 
@@ -77,7 +77,11 @@ def header_key(header: str) -> str:
 
 # --------------------------------------------------------------------------- reading
 
-class CollectionFileError(ValueError):
+class CsvFileError(ValueError):
+    """A CSV file that cannot be read at all (encoding, CSV syntax, header): nothing in it is used."""
+
+
+class CollectionFileError(CsvFileError):
     """The file cannot be read as a collection CSV at all (encoding, CSV syntax, header)."""
 
 
@@ -106,31 +110,90 @@ class ParsedCsv:
     warnings: list[str] = field(default_factory=list)
 
 
-def decode(data: bytes) -> str:
+def decode(data: bytes, error: type[CsvFileError] = CollectionFileError) -> str:
     """UTF-8 (with or without a byte-order mark), or UTF-16 with its mark; anything else is refused."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError:
-            raise CollectionFileError("The file says it is UTF-16 but is not valid UTF-16 text. "
-                                      "Save it as \"CSV UTF-8\" and upload it again.") from None
+            raise error("The file says it is UTF-16 but is not valid UTF-16 text. "
+                        "Save it as \"CSV UTF-8\" and upload it again.") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise CollectionFileError(
+        raise error(
             f"The file is not UTF-8 text: byte 0x{data[exc.start]:02X} on line {line} cannot be read. "
             "Save it as \"CSV UTF-8\" (in Excel: File › Save As › CSV UTF-8) and try again.") from None
 
 
-def _delimiter(first_line: str) -> str:
+def _delimiter(first_line: str, column: Callable[[str], str | None]) -> str:
     """Comma, or semicolon / tab when that is what the header line uses (European spreadsheets)."""
     best, best_hits = ",", -1
     for delimiter in (",", ";", "\t"):
-        hits = sum(1 for h in first_line.split(delimiter) if header_key(h.strip('"')) in _HEADER_ALIASES)
+        hits = sum(1 for h in first_line.split(delimiter) if column(header_key(h.strip('"'))) is not None)
         if hits > best_hits:
             best, best_hits = delimiter, hits
     return best
+
+
+def text_cell(cell: str) -> str:
+    """A text cell as meant: trimmed, with the apostrophe `neutralize` added taken off again."""
+    value = cell.strip()
+    if value and value[0] == "'":
+        value = restore(value).strip()
+    return value
+
+
+@dataclass
+class CsvTable:
+    """A CSV file's header, read: `index` maps each recognised column to its position, `ignored`
+    holds the header cells no column matched; `records()` gives (line, cells) for every later row."""
+
+    header: list[str]
+    index: dict[str, int]
+    ignored: list[str]
+    _reader: Any
+    _error: type[CsvFileError]
+
+    def records(self) -> Iterator[tuple[int, list[str]]]:
+        reader = self._reader
+        start = reader.line_num + 1
+        try:
+            for cells in reader:
+                line, start = start, reader.line_num + 1
+                yield line, cells
+        except csv.Error as exc:
+            raise self._error(f"Line {reader.line_num}: the file is not valid CSV ({exc}).") from None
+
+
+def read_table(data: bytes | str, column: Callable[[str], str | None],
+               error: type[CsvFileError] = CollectionFileError) -> CsvTable:
+    """Open a CSV file whose first line names its columns: `column(header_key(cell))` gives the column a
+    header cell stands for (None: not one). Raises `error` for a file that is not text, is empty,
+    breaks CSV quoting, or names a column twice."""
+    text = decode(data, error) if isinstance(data, (bytes, bytearray)) else data.lstrip("\ufeff")
+    if not text.strip():
+        raise error("The file is empty.")
+    first_line = text.split("\n", 1)[0]
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first_line, column), strict=True)
+    try:
+        header = next(reader)
+    except csv.Error as exc:
+        raise error(f"Line {reader.line_num}: the file is not valid CSV ({exc}).") from None
+    index: dict[str, int] = {}
+    ignored: list[str] = []
+    for i, raw in enumerate(header):
+        key = column(header_key(raw))
+        if key is None:
+            if raw.strip():
+                ignored.append(raw.strip())
+            continue
+        if key in index:
+            raise error(f"Line 1: the column {key!r} appears twice "
+                        f"({header[index[key]].strip()!r} and {raw.strip()!r}).")
+        index[key] = i
+    return CsvTable(header, index, ignored, reader, error)
 
 
 def _quantity(cell: str, column: str) -> tuple[int | None, str | None]:
@@ -148,70 +211,46 @@ def _quantity(cell: str, column: str) -> tuple[int | None, str | None]:
 def parse_collection_csv(data: bytes | str) -> ParsedCsv:
     """Rows of a collection CSV, each with its own cell errors; raises CollectionFileError when
     the file as a whole cannot be read (not text, broken CSV quoting, no usable header)."""
-    text = decode(data) if isinstance(data, (bytes, bytearray)) else data.lstrip("\ufeff")
-    if not text.strip():
-        raise CollectionFileError("The file is empty.")
-    first_line = text.split("\n", 1)[0]
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first_line), strict=True)
-    try:
-        header = next(reader)
-        index: dict[str, int] = {}
-        ignored: list[str] = []
-        for i, raw in enumerate(header):
-            key = _HEADER_ALIASES.get(header_key(raw))
-            if key is None:
-                if raw.strip():
-                    ignored.append(raw.strip())
-                continue
-            if key in index:
-                raise CollectionFileError(f"Line 1: the column {key!r} appears twice "
-                                          f"({header[index[key]].strip()!r} and {raw.strip()!r}).")
-            index[key] = i
-        if "name" not in index and "number" not in index:
-            found = ", ".join(repr(h.strip()) for h in header[:12]) or "nothing"
-            raise CollectionFileError(
-                "Line 1 must name the columns: at least `name` (or `set` and `number`) and a quantity column, "
-                f"from {', '.join(COLUMNS)}. Found: {found}.")
-        if not any(c in index for c in QTY_COLUMNS):
-            raise CollectionFileError(f"Line 1 has no quantity column: add one of {', '.join(QTY_COLUMNS)}.")
-        warnings = [f"Column {name!r} is not used and was ignored." for name in ignored]
-        width = len(header)
-        text_columns = [(c, index[c]) for c in ("game", "set", "number", "name", "version") if c in index]
-        qty_columns = [(c, index[c]) for c in QTY_COLUMNS if c in index]
-        rows: list[CsvRow] = []
-        start = reader.line_num + 1
-        for cells in reader:
-            line, start = start, reader.line_num + 1
-            n = len(cells)
-            values: dict[str, str] = {}
-            for column, i in text_columns:
-                if i < n:
-                    value = cells[i].strip()
-                    if value and value[0] == "'":
-                        value = restore(value).strip()
-                    values[column] = value
-            quantities: dict[str, int] = {}
-            errors: list[str] = []
-            for column, i in qty_columns:
-                if i < n:
-                    cell = cells[i]
-                    if cell.isdigit() and len(cell) < 7:  # the common case, fast
-                        quantities[column] = int(cell)
-                        continue
-                    value, error = _quantity(cell, column)
-                    if error:
-                        errors.append(error)
-                    elif value is not None:
-                        quantities[column] = value
-            if n > width and any(c.strip() for c in cells[width:]):
-                errors.append(f"the row has {n} cells but the header names {width} columns")
-            if not quantities and not errors and not any(values.values()):
-                continue  # a blank line (or only columns that are not used)
-            if len(rows) >= MAX_ROWS:
-                raise CollectionFileError(f"The file has more than {MAX_ROWS:,} rows; split it into smaller files.")
-            rows.append(CsvRow(line, quantities=quantities, errors=errors, **values))
-    except csv.Error as exc:
-        raise CollectionFileError(f"Line {reader.line_num}: the file is not valid CSV ({exc}).") from None
+    table = read_table(data, _HEADER_ALIASES.get)
+    header, index = table.header, table.index
+    if "name" not in index and "number" not in index:
+        found = ", ".join(repr(h.strip()) for h in header[:12]) or "nothing"
+        raise CollectionFileError(
+            "Line 1 must name the columns: at least `name` (or `set` and `number`) and a quantity column, "
+            f"from {', '.join(COLUMNS)}. Found: {found}.")
+    if not any(c in index for c in QTY_COLUMNS):
+        raise CollectionFileError(f"Line 1 has no quantity column: add one of {', '.join(QTY_COLUMNS)}.")
+    warnings = [f"Column {name!r} is not used and was ignored." for name in table.ignored]
+    width = len(header)
+    text_columns = [(c, index[c]) for c in ("game", "set", "number", "name", "version") if c in index]
+    qty_columns = [(c, index[c]) for c in QTY_COLUMNS if c in index]
+    rows: list[CsvRow] = []
+    for line, cells in table.records():
+        n = len(cells)
+        values: dict[str, str] = {}
+        for column, i in text_columns:
+            if i < n:
+                values[column] = text_cell(cells[i])
+        quantities: dict[str, int] = {}
+        errors: list[str] = []
+        for column, i in qty_columns:
+            if i < n:
+                cell = cells[i]
+                if cell.isdigit() and len(cell) < 7:  # the common case, fast
+                    quantities[column] = int(cell)
+                    continue
+                value, error = _quantity(cell, column)
+                if error:
+                    errors.append(error)
+                elif value is not None:
+                    quantities[column] = value
+        if n > width and any(c.strip() for c in cells[width:]):
+            errors.append(f"the row has {n} cells but the header names {width} columns")
+        if not quantities and not errors and not any(values.values()):
+            continue  # a blank line (or only columns that are not used)
+        if len(rows) >= MAX_ROWS:
+            raise CollectionFileError(f"The file has more than {MAX_ROWS:,} rows; split it into smaller files.")
+        rows.append(CsvRow(line, quantities=quantities, errors=errors, **values))
     return ParsedCsv([c for c in COLUMNS if c in index], rows, warnings)
 
 

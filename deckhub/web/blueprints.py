@@ -18,6 +18,7 @@ AREAS = [
     ("deckhub.web.community", "bp"),
     ("deckhub.web.api_v1", "bp"),
     ("deckhub.web.account", "bp"),
+    ("deckhub.web.facts", "bp"),
 ]
 
 # Stateless JSON endpoints that change nothing take no CSRF token.
@@ -28,6 +29,7 @@ CSRF_EXEMPT = ["deck_api.api_check"]
 NAV_LINKS = [
     ("Games", "catalog.index", False),
     ("Card search", "catalog.search", False),
+    ("Most wanted", "facts.most_wanted", False),
     ("My decks", "decks.index", True),
     ("Collection", "collection.overview", True),
     ("Goldfish", "goldfish.index", True),

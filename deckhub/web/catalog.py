@@ -48,7 +48,7 @@ def game(slug: str):
     spec = game_or_404(slug)
     catalogue = get_catalogue(spec.slug)
     return render_template("catalog/game.html", game=spec, catalogue=catalogue,
-                           sets=core_search.set_summaries(catalogue),
+                           sets=core_search.set_summaries(catalogue), known=_known_facts(spec.slug),
                            unplaced=core_search.cards_without_set(catalogue),
                            choices=core_search.filter_choices(catalogue, spec), UNKNOWN_SET=core_search.UNKNOWN_SET)
 
@@ -63,7 +63,13 @@ def card_set(slug: str, code: str):
         abort(404, description=f"{spec.name} has no set “{code[:80]}”. The game page lists its sets.")
     summary = next(s for s in core_search.set_summaries(catalogue) if s.code == code)
     return render_template("catalog/set.html", game=spec, catalogue=catalogue, card_set=catalogue.sets[code],
-                           summary=summary, rows=rows)
+                           summary=summary, rows=rows, known=_known_facts(spec.slug))
+
+
+def _known_facts(slug: str) -> dict:
+    """What the game and set pages' completeness bars show (see `deckhub.facts`)."""
+    from deckhub import facts
+    return facts.known_facts(slug)
 
 
 @bp.route("/games/<slug>/cards/<path:key>")

@@ -1,0 +1,105 @@
+"""`deckhub facts import|export`: card facts as CSV, from the command line.
+
+    deckhub facts import --user NAME [--dry-run] FILE.csv      (FILE may be `-`)
+    deckhub facts export GAME FILE.csv                           (FILE may be `-`)
+
+Import checks every row exactly as the upload page does and stores one proposal per changed card,
+all in one transaction (curators then review them). Exit status, as `deckhub collection import`:
+0 ok, 1 rows rejected (each reported as `FILE:LINE: kind: problem` on standard error; nothing
+written), 2 the file cannot be read (not UTF-8, broken CSV, unknown columns), the user does not
+exist, or the output cannot be written.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from deckhub.commands.collection import EXIT_REJECTED, EXIT_UNREADABLE, _close, _open, _read
+from deckhub.games import game_slugs
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@click.group("facts")
+def facts() -> None:
+    """Import and export card facts as CSV (imports become proposals for curators)."""
+
+
+@facts.command("import")
+@click.option("--user", "username", required=True, help="Who proposes the facts.")
+@click.option("--dry-run", is_flag=True, help="Check the file and list every change and problem; write nothing.")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+def import_command(username: str, dry_run: bool, file: str) -> None:
+    """Propose card facts from a CSV file (columns: game,set,number,name,version, the game's fields,
+    source). Each row with a value the catalogue lacks or differs from becomes a proposal with the
+    row's source. All rows are checked first; if any has a problem nothing is written."""
+    from deckhub import facts as service
+
+    data = _read(file)
+    name = "<stdin>" if file == "-" else file
+    user = _open(username)
+    try:
+        try:
+            preview = service.preview_import(data)
+        except service.FactsFileError as exc:
+            click.echo(f"{name}: {exc}", err=True)
+            sys.exit(EXIT_UNREADABLE)
+        for error in preview.errors:
+            click.echo(f"{name}: {error}", err=True)
+        for row in preview.problem_rows:
+            for problem in row.problems:
+                click.echo(f"{name}:{row.row.line}: {problem.kind}: {problem}", err=True)
+        summary = (f"{_n(len(preview.rows), 'row')}, {_n(len(preview.changed_rows), 'card')} to propose, "
+                   f"{_n(preview.change_count, 'value')}")
+        if not preview.ok:
+            click.echo(f"{name}: {_n(preview.problem_count, 'row')} rejected; nothing was proposed ({summary})", err=True)
+            sys.exit(EXIT_REJECTED)
+        if dry_run:
+            for row in preview.changed_rows:
+                changes = "; ".join(c.describe() for c in row.changes)
+                click.echo(f"{name}:{row.row.line}: {row.label}: {changes} (source: {row.source})")
+            click.echo(f"dry run: {summary}; nothing was written")
+            return
+        try:
+            made = service.commit_import(user, data)
+        except service.ImportRejected as exc:
+            click.echo(f"{name}: {exc}", err=True)
+            sys.exit(EXIT_REJECTED)
+        if not made:
+            click.echo(f"nothing to propose: every value in {name} is what the catalogue has already ({summary})")
+            return
+        first = f" (#{made[0].id}–#{made[-1].id})" if len(made) > 1 else f" (#{made[0].id})"
+        click.echo(f"proposed {name} for {user.username}: {_n(len(made), 'proposal')}{first}, "
+                   f"{_n(preview.change_count, 'value')}, waiting for a curator")
+    finally:
+        _close()
+
+
+@facts.command("export")
+@click.argument("game", type=click.Choice(game_slugs()))
+@click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
+def export_command(game: str, file: str) -> None:
+    """Write what the catalogue knows of GAME's cards as a facts CSV (`-`: standard output);
+    `facts import` reads it back, proposing only the cells that were changed."""
+    from deckhub import facts as service
+    from deckhub.cli import open_app
+    from deckhub.db import database
+
+    open_app()
+    with database.connection_context():
+        rows = service.export_rows(game)
+        text = service.write_facts_csv(service.field_keys(game), rows, bom=file != "-")
+    if file == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        with open(file, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError as exc:
+        click.echo(f"{file}: cannot be written: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    click.echo(f"exported {len(rows)} {game} cards to {file}", err=True)

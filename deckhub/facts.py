@@ -1,0 +1,381 @@
+"""Card facts in bulk — the service layer (no Flask): a facts CSV in and out, what each game's
+catalogue knows, and which unknown facts hold the site's players back most.
+
+- **Import** (`preview_import`, `commit_import`): every row of a facts CSV (`deckhub.importers.
+  facts_csv`) names a card the way a collection CSV names a printing (same resolver, same "did you
+  mean" suggestions), its values are checked exactly as a community proposal's are
+  (`community.validate_values`, `community.validate_source`), values equal to the catalogue's are
+  dropped, and each row left with a change becomes one proposal. A file is proposed whole or not at
+  all, and counts once against the proposer's rate limit (a file is one batch of proposals).
+- **Export** (`export_csv`): one row per card in set and collector-number order, every proposable
+  field with its known value (blank when unknown) and an empty `source`, so a community can fill in
+  a spreadsheet and send it back.
+- **Completeness** (`game_completeness`): per set and field, known values by provenance.
+- **Most wanted** (`most_wanted`): unknown facts that an engine needs, ranked by how many decks and
+  goldfish games on the site hold the card.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable, Mapping
+
+from peewee import fn
+
+from deckhub import community, models, ratelimit
+from deckhub.catalogue_store import get_catalogue
+from deckhub.collection import all_indexes
+from deckhub.core import completeness as core_completeness
+from deckhub.core import search as core_search
+from deckhub.core.cards import Card, normalize_name
+from deckhub.core.decklist import Deck
+from deckhub.db import database
+from deckhub.games import all_games, get_game
+from deckhub.importers.collection_csv import GameIndex, Problem, decode, game_lookup, resolve
+from deckhub.importers.collection_csv import _unknown_card  # the collection import's "did you mean"
+from deckhub.importers.facts_csv import (IDENTITY, FactsFileError, FactsRow, cell_text, parse_facts_csv,
+                                         write_facts_csv)
+
+MAX_FILE_PROPOSALS = 500  # proposals one file may make (a set has at most a few hundred cards)
+HEADLINE = 5  # fields a set's summary line counts: the type and four others
+
+__all__ = ["FactsFileError", "FactsPreview", "ImportRejected", "preview_import", "commit_import", "export_csv",
+           "field_keys", "game_completeness", "most_wanted", "Wanted", "MAX_FILE_PROPOSALS"]
+
+
+# --------------------------------------------------------------------------- fields
+
+def field_keys(slug: str) -> list[str]:
+    """The fields a facts file has for a game: every proposable field, in the proposal form's order."""
+    return [f.key for f in community.proposable_fields(slug)]
+
+
+def _spellings() -> dict[str, str]:
+    """Every way a column may name a field (its key, its label) in any game, to the field's key."""
+    out: dict[str, str] = {}
+    for game in all_games():
+        for f in community.proposable_fields(game.slug):
+            out.setdefault(f.key, f.key)
+            out.setdefault(f.label, f.key)
+    return out
+
+
+# --------------------------------------------------------------------------- import
+
+@dataclass
+class Change:
+    key: str
+    label: str
+    old: Any
+    new: Any
+    provenance: str | None
+
+    def describe(self) -> str:
+        old = "unknown" if old_unknown(self.old) else f"{cell_text(self.old)} ({self.provenance or 'imported'})"
+        return f"{self.label}: {old} → {cell_text(self.new)}"
+
+
+def old_unknown(value: Any) -> bool:
+    return not core_completeness.is_known(value)
+
+
+@dataclass
+class PlannedFacts:
+    row: FactsRow
+    game: str | None = None
+    card: Card | None = None
+    changes: list[Change] = field(default_factory=list)
+    source: str | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def label(self) -> str:
+        return self.card.display_name if self.card else self.row.card.describe()
+
+
+@dataclass
+class FactsPreview:
+    rows: list[PlannedFacts]
+    errors: list[str] = field(default_factory=list)  # problems of the file as a whole
+
+    @property
+    def problem_rows(self) -> list[PlannedFacts]:
+        return [r for r in self.rows if r.problems]
+
+    @property
+    def changed_rows(self) -> list[PlannedFacts]:
+        return [r for r in self.rows if r.changes and not r.problems]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not any(r.problems for r in self.rows)
+
+    @property
+    def change_count(self) -> int:
+        return sum(len(r.changes) for r in self.rows)
+
+    @property
+    def problem_count(self) -> int:
+        return len(self.problem_rows) + len(self.errors)
+
+
+class ImportRejected(Exception):
+    """Rows (or the file) have problems, or the proposer may not send more now: nothing was written."""
+
+    def __init__(self, preview: FactsPreview, message: str | None = None, limited: bool = False):
+        self.preview = preview
+        self.limited = limited
+        super().__init__(message or f"{preview.problem_count} rows have problems; nothing was proposed")
+
+
+def _find_card(row: FactsRow, index: GameIndex, others: list[GameIndex]) -> tuple[Card | None, list[Problem]]:
+    """The card a row names: by name (and version) when that is one card, else through the
+    collection import's printing resolver (set, number)."""
+    ident = row.card
+    if ident.name and not ident.set and not ident.number:
+        cards = index.cards_named(ident.name, ident.version)
+        if not cards:
+            return None, [_unknown_card(ident, index, others)]
+        if len({c.key for c in cards}) == 1:
+            return cards[0], []
+        listed = ", ".join(c.display_name for c in cards[:5])
+        hint = "give its version" if not ident.version and len({c.name for c in cards}) == 1 else "give its set and number"
+        return None, [Problem("ambiguous", f"{ident.describe()} could be {len(cards)} cards — {hint}: {listed}")]
+    printing, problems = resolve(ident, index, others)
+    if printing is None:
+        return None, problems
+    return index.catalogue.cards[printing.card_key], []
+
+
+def plan(data: bytes | str) -> FactsPreview:
+    """Every row resolved and checked, with what it would propose (nothing is written).
+
+    Raises FactsFileError when the file cannot be read at all."""
+    parsed = parse_facts_csv(data, _spellings())
+    indexes = all_indexes()
+    games = game_lookup(indexes)
+    others = list(indexes.values())
+    seen: dict[tuple[str, str], int] = {}
+    out: list[PlannedFacts] = []
+    for row in parsed.rows:
+        entry = PlannedFacts(row, problems=[Problem("bad-cell", e) for e in row.errors])
+        out.append(entry)
+        ident = row.card
+        slug = (games.get(ident.game.lower()) or games.get(normalize_name(ident.game))) if ident.game else None
+        if not ident.game:
+            entry.problems.append(Problem("missing", "no game: fill in the game column"))
+            continue
+        if slug is None:
+            entry.problems.append(Problem("unknown-game", f"unknown game {ident.game!r} (known: {', '.join(sorted(indexes))})"))
+            continue
+        entry.game = slug
+        if not ident.name and not (ident.set and ident.number):
+            entry.problems.append(Problem("missing", "give the card's name, or its set and number"))
+            continue
+        card, problems = _find_card(row, indexes[slug], others)
+        entry.problems.extend(problems)
+        if card is None:
+            continue
+        entry.card = card
+        first = seen.setdefault((slug, card.key), row.line)
+        if first != row.line:
+            entry.problems.append(Problem("duplicate", f"{card.display_name} is on line {first} too: "
+                                                       "give each card one row"))
+        values, errors = community.validate_values(slug, row.values)
+        for key, message in errors.items():
+            entry.problems.append(Problem("bad-value", message))
+        labels = community.fields_by_key(slug)
+        for key, value in values.items():
+            old = community.current_value(card, key)
+            if old != value:
+                entry.changes.append(Change(key, labels[key].label, old, value, card.provenance.get(key)))
+        if entry.changes or (row.source and not errors):
+            try:
+                entry.source = community.validate_source(row.source)
+            except ValueError as exc:
+                kind = "no-source" if not row.source else "bad-source"
+                entry.problems.append(Problem(kind, str(exc)))
+    preview = FactsPreview(out)
+    proposals = sum(1 for r in out if r.changes)
+    if proposals > MAX_FILE_PROPOSALS:
+        preview.errors.append(f"The file proposes values for {proposals} cards; at most {MAX_FILE_PROPOSALS} "
+                              "a file. Split it (one set a file works well).")
+    return preview
+
+
+def decode_text(data: bytes | str) -> str:
+    """The file as text (what the checked page carries to the commit)."""
+    return data if isinstance(data, str) else decode(data, FactsFileError)
+
+
+def preview_import(data: bytes | str) -> FactsPreview:
+    """The dry run: every change and every problem; raises FactsFileError for an unreadable file."""
+    return plan(data)
+
+
+def commit_import(user: models.User, data: bytes | str, *, rate_limit: int = community.RATE_LIMIT,
+                  window: dt.timedelta = community.RATE_WINDOW) -> list[models.Proposal]:
+    """Check the file again (never trust an earlier dry run) and store one proposal per changed card,
+    all in one transaction; [] when every value is the catalogue's already (a file imported twice, an
+    unchanged export). ImportRejected (nothing written) when a row has a problem or the proposer is
+    rate-limited."""
+    preview = plan(data)
+    if not preview.ok:
+        raise ImportRejected(preview)
+    items = [(r.game, r.card.key, {c.key: c.new for c in r.changes}, r.source) for r in preview.changed_rows]
+    if not items:
+        return []
+    try:
+        return write_proposals(user, items, rate_limit=rate_limit, window=window)
+    except community.RateLimited as exc:
+        raise ImportRejected(preview, str(exc), limited=True) from None
+
+
+def write_proposals(user: models.User, items: Iterable[tuple[str, str, Mapping[str, Any], str]], *,
+                    rate_limit: int, window: dt.timedelta) -> list[models.Proposal]:
+    """The facts import's one write: checked (game, card key, clean values, clean source) items become
+    pending proposals in one transaction, counted once against the proposer's rate limit.
+
+    Kept to this one function so it can become a call of the community's batch proposals."""
+    with database.atomic():
+        bucket = community._check_rate(user, rate_limit, window)  # raises RateLimited; nothing written
+        made = [models.Proposal.create(game=game, card_key=key, values=dict(values), source=source, proposer=user.id)
+                for game, key, values, source in items]
+        ratelimit.hit([bucket], window)
+    return made
+
+
+# --------------------------------------------------------------------------- export
+
+def export_rows(slug: str) -> list[list[Any]]:
+    """One row per card: its first printing in set order (set code, number), name, version, every
+    field's known value, an empty source. Cards with no printing come last, by name."""
+    game = get_game(slug)
+    catalogue = get_catalogue(game.slug)
+    keys = field_keys(game.slug)
+    rows: list[list[Any]] = []
+    done: set[str] = set()
+
+    def add(card: Card, set_code: str, number: str | None) -> None:
+        done.add(card.key)
+        rows.append([game.slug, set_code, number or "", card.name, card.version or "",
+                     *(community.current_value(card, k) for k in keys), ""])
+
+    for summary in core_search.set_summaries(catalogue):
+        for row in core_search.set_rows(catalogue, summary.code):
+            if row.card.key not in done:
+                add(row.card, summary.code, row.number)
+    for card in sorted((c for c in catalogue if c.key not in done), key=lambda c: (c.name.casefold(), c.key)):
+        add(card, "", None)
+    return rows
+
+
+def export_csv(slug: str, bom: bool = True) -> str:
+    return write_facts_csv(field_keys(get_game(slug).slug), export_rows(slug), bom=bom)
+
+
+# --------------------------------------------------------------------------- completeness
+
+def game_completeness(slug: str) -> core_completeness.Completeness:
+    game = get_game(slug)
+    return core_completeness.completeness(get_catalogue(game.slug), field_keys(game.slug))
+
+
+@lru_cache(maxsize=None)
+def headline_fields(slug: str) -> tuple[str, ...]:
+    """The fields a game's summary line counts: the type, and what its goldfish engine asks players
+    for on a card of each type (a Neopets TCG Item's bank value, a Neopet's species)."""
+    from deckhub.core.engine import find_engine
+    from deckhub.core.session_values import needed_fields
+
+    game = get_game(slug)
+    engine = find_engine(game.slug)
+    wanted = {"type"}
+    if engine is not None:
+        for kind in game.types:
+            wanted.update(needed_fields(engine, Card(f"any-{kind}", game.slug, kind, type=kind)))
+    return tuple(k for k in field_keys(game.slug) if k in wanted)[:HEADLINE]
+
+
+def known_facts(slug: str) -> dict[str, Any]:
+    """For the game and set pages' bars: the counts, the summary line's fields, every field's label."""
+    return {"counts": game_completeness(slug), "headline": headline_fields(slug),
+            "labels": {f.key: f.label for f in community.proposable_fields(slug)}}
+
+
+# --------------------------------------------------------------------------- most wanted
+
+@dataclass
+class Wanted:
+    """An unknown fact and what it holds back: decks and goldfish games that hold the card."""
+
+    game: str
+    card: Card
+    field: str
+    label: str
+    decks: int = 0
+    games: int = 0
+
+    @property
+    def blocking(self) -> int:
+        return self.decks + self.games
+
+
+def _card_keys(data: Any) -> set[str]:
+    try:
+        return {key for _, key, _ in Deck.from_json(data).entries()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return set()
+
+
+def most_wanted(slug: str | None = None, limit: int = 100) -> list[Wanted]:
+    """Unknown facts that a game's engine needs to play a card (`session_values.unknown_values`),
+    most blocking first: counted over every deck's latest version and every goldfish game on the
+    site (counts only; no deck is named)."""
+    from deckhub.core.engine import find_engine
+    from deckhub.core.session_values import unknown_values
+
+    games = [get_game(slug)] if slug else list(all_games())
+    slugs = [g.slug for g in games]
+    newest = (models.DeckVersion.select(models.DeckVersion.deck.alias("deck_id"), fn.MAX(models.DeckVersion.number).alias("n"))
+              .join(models.Deck).where(models.Deck.game.in_(slugs)).group_by(models.DeckVersion.deck))
+    V = models.DeckVersion
+    deck_rows = (V.select(models.Deck.game, V.data).join(models.Deck)
+                 .join(newest, on=((V.deck == newest.c.deck_id) & (V.number == newest.c.n))).tuples())
+    uses: dict[str, list[tuple[str, set[str]]]] = defaultdict(list)  # game -> [("deck"|"game", keys)]
+    for game, data in deck_rows:
+        uses[game].append(("deck", _card_keys(data)))
+    sessions = (models.GoldfishSession.select(models.GoldfishSession.game, models.GoldfishSession.deck_data)
+                .where(models.GoldfishSession.game.in_(slugs)).tuples())
+    for game, data in sessions:
+        uses[game].append(("game", _card_keys(data)))
+    found: dict[tuple[str, str, str], Wanted] = {}
+    for game in games:
+        engine = find_engine(game.slug)
+        if engine is None or not uses.get(game.slug):
+            continue
+        catalogue = get_catalogue(game.slug)
+        labels = community.fields_by_key(game.slug)
+        gaps: dict[str, list[str]] = {}
+        for kind, keys in uses[game.slug]:
+            for key in keys:
+                if key not in gaps:
+                    card = catalogue.get(key)
+                    gaps[key] = unknown_values(engine, card) if card is not None else []
+                for name in gaps[key]:
+                    item = found.get((game.slug, key, name))
+                    if item is None:
+                        label = labels[name].label if name in labels else name.replace("_", " ")
+                        item = found[(game.slug, key, name)] = Wanted(game.slug, catalogue.get(key), name, label)
+                    if kind == "deck":
+                        item.decks += 1
+                    else:
+                        item.games += 1
+    ranked = sorted(found.values(), key=lambda w: (-w.blocking, -w.decks, w.card.name.casefold(), w.field))
+    return ranked[:limit]
