@@ -372,14 +372,9 @@ def _speed(card) -> str | None:
     return None
 
 
-_CACHE: dict[int, tuple[Any, Program]] = {}  # id(card) -> (card, program): Card values hold dicts, so not hashable
-
-
 def compile_card(card) -> Program:
-    """The program of one card (cached per Card object)."""
-    hit = _CACHE.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
+    """The program of one card. Engines keep it on the catalogue (`Catalogue.compiled`), so it is
+    dropped with the catalogue it was compiled from."""
     attrs = card.attrs
     kind = _kind(card)
     prog = Program(key=card.key, name=card.display_name, kind=kind, atk=int(attrs.get("atk") or 0),
@@ -415,7 +410,6 @@ def compile_card(card) -> Program:
         prog.automation = "partial"
     if prog.kind == "action":
         prog.useful = any(s == AUTO for s in statuses) and "never" not in prog.play_cond
-    _CACHE[id(card)] = (card, prog)
     return prog
 
 

@@ -895,15 +895,9 @@ def _modal(modes: list[str]) -> tuple | None:
     return (("mode", tuple(options)),)
 
 
-_CACHE: dict[tuple, Program] = {}
-
-
 def compile_card(card: Any) -> Program:
-    """The Program of a catalogue Card (cached by key and text)."""
-    cache_key = (card.game, card.key, card.text, card.type)
-    prog = _CACHE.get(cache_key)
-    if prog is not None:
-        return prog
+    """The Program of a catalogue Card. Engines keep it on the catalogue (`Catalogue.compiled`),
+    so a corrected level, power or civilization (a new catalogue) is compiled afresh."""
     attrs = card.attrs
     ctype = card.type or ""
     prog = Program(
@@ -949,7 +943,6 @@ def compile_card(card: Any) -> Program:
     else:
         prog.automation = "none"
     prog.useful = prog.creature or bool(prog.spell) or MANUAL in statuses
-    _CACHE[cache_key] = prog
     return prog
 
 

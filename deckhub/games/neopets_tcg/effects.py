@@ -153,19 +153,10 @@ def _bonus(sentence: str) -> tuple[str, int] | None:
     return None
 
 
-_CACHE: dict[int, tuple[Any, Program]] = {}
-
-
 def compile_card(card: Any) -> Program:
-    """The Program of a Card (cached per card value: session cards are new values)."""
-    cached = _CACHE.get(id(card))
-    if cached is not None and cached[0] is card:
-        return cached[1]
-    prog = _compile(card)
-    if len(_CACHE) > 20000:
-        _CACHE.clear()
-    _CACHE[id(card)] = (card, prog)
-    return prog
+    """The Program of a Card. Engines keep it on the catalogue (`Catalogue.compiled`): session
+    cards and corrected cards are new values of a new catalogue, compiled afresh."""
+    return _compile(card)
 
 
 def _compile(card: Any) -> Program:
