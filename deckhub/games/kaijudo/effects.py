@@ -1,25 +1,27 @@
 """Kaijudo card text -> a compiled `Program` the engine runs (keywords, statics, triggers, spell ops).
 
 Card data stays in the catalogue; behaviour is derived from the printed rules text by a table of
-patterns (GUIDE §3, "card behaviour in a separate table"). Every ability of a card gets one status:
+patterns (GUIDE §3, "card behaviour in a separate table"). Every ability of a card gets one
+`deckhub.core.effects.Status`:
 
-- "auto": the engine carries it out;
-- "no_effect": against a dummy that has no creatures and never acts it changes nothing (it only
+- automated: the engine carries it out;
+- no_effect: against a dummy that has no creatures and never acts it changes nothing (it only
   targets enemy creatures, triggers on blocks or battles, on the opponent's spells, ...);
-- "manual": not automated: the view flags the card and the player uses manual moves.
+- manual: not automated: the view flags the card and the player uses manual moves.
 
-A card is fully automated when none of its abilities is "manual". Ops are small tuples the engine
+A card is fully automated when none of its abilities is manual. Ops are small tuples the engine
 interprets (`KaijudoState.run_op`); filters are tuples of (field, value) pairs.
 """
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from deckhub.core import effects as core_effects
+from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT
+
 CIVS = ("light", "water", "darkness", "fire", "nature")
-AUTO, NO_EFFECT, MANUAL = "auto", "no_effect", "manual"
 NOOP = ("noop",)
 
 _TYPOS = {
@@ -46,7 +48,7 @@ def _num(word: str) -> int:
 
 
 @dataclass
-class Program:
+class Program(core_effects.Program):
     """One card as the engine sees it. Built once per card (see `compile_card`)."""
 
     key: str
@@ -83,14 +85,9 @@ class Program:
     ally_attack: tuple = ()  # ((filter, others_only, ops), ...)
     other_etb: tuple = ()  # ((filter, ops), ...)
     spell: tuple = ()  # ops of a spell
-    abilities: tuple = ()  # ((text, status), ...)
-    automation: str = "full"  # "full" | "partial" | "none"
+    abilities: tuple = ()  # ((text, Status), ...)
     useful: bool = True  # a spell whose automated effect does something for you
     has_text: bool = False
-
-    @property
-    def manual_text(self) -> list[str]:
-        return [text for text, status in self.abilities if status == MANUAL]
 
 
 # --- filters ----------------------------------------------------------------------------------
@@ -936,12 +933,6 @@ def compile_card(card: Any) -> Program:
     prog.spell = tuple(spell_ops)
     prog.abilities = tuple(abilities)
     statuses = {s for _, s in abilities}
-    if MANUAL not in statuses:
-        prog.automation = "full"
-    elif statuses - {MANUAL}:
-        prog.automation = "partial"
-    else:
-        prog.automation = "none"
     prog.useful = prog.creature or bool(prog.spell) or MANUAL in statuses
     return prog
 
@@ -958,27 +949,8 @@ def phrase_of(text: str) -> str:
 
 def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
     """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps."""
-    from deckhub.core.engine import CoverageReport
-
-    report = CoverageReport("kaijudo")
-    abilities = Counter()
-    phrases: Counter = Counter()
-    for card in catalogue:
-        prog = compile_card(card)
-        report.total += 1
-        if not prog.abilities:
-            report.vanilla += 1
-        setattr(report, prog.automation, getattr(report, prog.automation) + 1)
-        for text, status in prog.abilities:
-            abilities[status] += 1
-            if status == MANUAL:
-                phrases[phrase_of(text)] += 1
-    report.phrases = dict(phrases)
-    result = report.to_json()
-    result["abilities"] = {"automated": abilities[AUTO], "no_effect": abilities[NO_EFFECT], "manual": abilities[MANUAL]}
-    result["notes"] = [
+    return core_effects.coverage("kaijudo", catalogue, compile_card, phrase=phrase_of, notes=(
         "full = every ability is automated or cannot matter against the dummy (it has no creatures and never acts); "
         "vanilla cards (no rules text) count as full",
         "no_effect abilities: targets only enemy creatures, blocking, battles, the opponent's hand, deck or spells",
-    ]
-    return result
+    ))

@@ -1017,7 +1017,7 @@ class KaijudoState(State):
             "id": iid, "key": card.key, "name": self.names[iid], "type": card.type, "text": card.text,
             "level": prog.level, "civilizations": list(card.attrs.get("civilizations") or []),
             "race": list(card.attrs.get("race") or []), "printed_power": card.attrs.get("power"),
-            "automated": prog.automation, "manual_text": prog.manual_text,
+            "automated": prog.automation, "manual_text": list(prog.manual_text),
             "tapped": self.tapped[iid] if self.where[iid] in ("battle", "mana") else False,
         }
         if self.where[iid] == "battle" and iid not in self.beneath:

@@ -895,7 +895,7 @@ class NeopetsState(State):
             "species": prog.species, "faerie": prog.faerie, "stats": dict(prog.stats),
             "bonus": dict(prog.bonus) if prog.type in ("Item", "Equipment") else None,
             "bank_value": prog.bank, "tap_to_play": prog.tap,
-            "automated": prog.automation, "manual_text": prog.manual_text, "unknown": unknown,
+            "automated": prog.automation, "manual_text": list(prog.manual_text), "unknown": unknown,
             "session_values": sorted(k for k, v in card.provenance.items() if v == "session"),
         }
         if where in ARENA_SET:
