@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -70,14 +71,19 @@ class Rule:
     build: Callable[..., Any]
 
 
-def full(pattern: str) -> Callable[[str], Any]:
+def full(pattern: str, flags: int = 0) -> Callable[[str], Any]:
     """The text is exactly the pattern."""
-    return re.compile(pattern).fullmatch
+    return re.compile(pattern, flags).fullmatch
 
 
-def starts(pattern: str) -> Callable[[str], Any]:
+def starts(pattern: str, flags: int = 0) -> Callable[[str], Any]:
     """The text begins with the pattern."""
-    return re.compile(pattern).match
+    return re.compile(pattern, flags).match
+
+
+def contains(*patterns: str) -> Callable[[str], Any]:
+    """One of the patterns occurs somewhere in the text."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns)).search
 
 
 def exact(*texts: str) -> Callable[[str], Any]:
@@ -89,15 +95,34 @@ def exact(*texts: str) -> Callable[[str], Any]:
 class Rules:
     """A pattern table `[(pattern, builder)]`: the first row whose pattern matches and whose builder
     does not PASS gives the result. Rows keep their order (earlier rows win), have names, and can be
-    asked which of them reads a text (`which`), so every row can be tested and counted."""
+    asked which of them reads a text (`which`), so every row can be tested and counted.
 
-    def __init__(self, name: str, rules: Iterable[Rule]):
+    Rows are added in order with the `row` decorator:
+
+        SENTENCES = Rules("sentences")
+
+        @SENTENCES.row("draw", full(r"draw (a|\\d+) cards?"))
+        def _(m):
+            return (("draw", number(m.group(1))),)
+    """
+
+    def __init__(self, name: str, rules: Iterable[Rule] = ()):
         self.name = name
-        self.rules = tuple(rules)
-        names = [r.name for r in self.rules]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise ValueError(f"{name}: rows named twice: {', '.join(duplicates)}")
+        self.rules: list[Rule] = []
+        self.hits: Counter | None = None  # while `counting`: how many texts each row read
+        for rule in rules:
+            self.add(rule)
+
+    def add(self, rule: Rule) -> None:
+        if any(r.name == rule.name for r in self.rules):
+            raise ValueError(f"{self.name}: a row named {rule.name!r} already exists")
+        self.rules.append(rule)
+
+    def row(self, name: str, match: Callable[[str], Any]) -> Callable[[Callable], Callable]:
+        def add(build: Callable) -> Callable:
+            self.add(Rule(name, match, build))
+            return build
+        return add
 
     def __iter__(self):
         return iter(self.rules)
@@ -111,16 +136,34 @@ class Rules:
             if m is not None:
                 result = rule.build(m, *args)
                 if result is not PASS:
+                    if self.hits is not None:
+                        self.hits[rule.name] += 1
                     return result
         return default
 
     def which(self, text: str, *args: Any) -> str | None:
-        """The name of the row that reads `text` (None: no row does)."""
+        """The name of the row that reads `text` (None: no row does). Builders that fill a program
+        get a throw-away one in `args`."""
         for rule in self.rules:
             m = rule.match(text)
             if m is not None and rule.build(m, *args) is not PASS:
                 return rule.name
         return None
+
+
+@contextmanager
+def counting(tables: Iterable[Rules]):
+    """Count, while the block runs, the texts each row of `tables` reads: {table: {row: n}}."""
+    tables = tuple(tables)
+    for table in tables:
+        table.hits = Counter()
+    counts = {table.name: table.hits for table in tables}
+    try:
+        yield counts
+    finally:
+        for table in tables:
+            counts[table.name] = Counter({r.name: table.hits[r.name] for r in table})
+            table.hits = None
 
 
 # --- coverage ----------------------------------------------------------------------------------
@@ -169,23 +212,24 @@ class CoverageReport:
 
 def coverage(game: str, catalogue: Iterable[Any], compile: Callable[[Any], Program], *,
              rate: Callable[[Any, Program], Rated] = rate, phrase: Callable[[str], str] = default_phrase,
-             notes: Iterable[str] = ()) -> dict[str, Any]:
-    """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps.
-    `compile` is the game's card compiler (kept on the catalogue when it is one), `rate` how a card
-    counts (default: its program's own statuses), `phrase` how a manual text is grouped."""
-    compiled = getattr(catalogue, "compiled", None)
+             notes: Iterable[str] = (), tables: Iterable[Rules] = ()) -> dict[str, Any]:
+    """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps, and
+    how many texts each row of the game's pattern `tables` reads ("patterns").
+    `compile` is the game's card compiler, `rate` how a card counts (default: its program's own
+    statuses), `phrase` how a manual text is grouped."""
     report = CoverageReport(game, notes=list(notes))
     phrases: Counter = Counter()
-    for card in catalogue:
-        prog = compiled(compile, card) if compiled is not None else compile(card)
-        rated = rate(card, prog)
-        report.total += 1
-        report.vanilla += bool(rated.vanilla)
-        setattr(report, rated.automation, getattr(report, rated.automation) + 1)
-        for text, status in rated.abilities:
-            report.abilities[status] += 1
-            if status is MANUAL:
-                phrases[phrase(text)] += 1
-        phrases.update(rated.gaps)
+    with counting(tables) as counts:
+        for card in catalogue:
+            prog = compile(card)  # afresh, not from the catalogue's memo: the rows count what they read
+            rated = rate(card, prog)
+            report.total += 1
+            report.vanilla += bool(rated.vanilla)
+            setattr(report, rated.automation, getattr(report, rated.automation) + 1)
+            for text, status in rated.abilities:
+                report.abilities[status] += 1
+                if status is MANUAL:
+                    phrases[phrase(text)] += 1
+            phrases.update(rated.gaps)
     report.phrases = dict(phrases)
-    return report.to_json()
+    return {**report.to_json(), "patterns": {name: dict(rows) for name, rows in counts.items()}}
