@@ -14,7 +14,8 @@ import pytest
 from deckhub import community, models
 from deckhub.accounts import create_user
 from deckhub.catalogue_store import get_catalogue, store_catalogue
-from deckhub.core.engine import get_engine, new_game
+from deckhub.core.decklist import Deck
+from deckhub.core.engine import IllegalAction, get_engine, new_game
 from deckhub.core.legality import check_deck
 from deckhub.core.session_values import missing_values
 from deckhub.db import database
@@ -97,6 +98,35 @@ def test_approved_stats_and_bank_value_reach_the_catalogue_deck_checks_and_engin
     assert sorted(c.field for c in changes) == ["agility", "intelligence", "magic", "strength"]
     assert all(c.actor.username == "curie" and c.proposal.id == stats.id and c.old_value is None
                and c.source == URL for c in changes)
+
+
+def test_an_approved_kaijudo_correction_is_played_at_once_in_the_same_process(people):
+    """Compiled cards live on the catalogue they were compiled from: after a curator corrects a
+    Kaijudo card's level and power, the next game plays the new values (no restart). The values
+    are made up for the test."""
+    curator, player, _ = people
+    deck = Deck("kaijudo", {"Deck": {"toothed-grubling": 40}})
+
+    def summon_with_three_mana():
+        state = new_game("kaijudo", deck, get_catalogue("kaijudo"), seed=1, options={"first": True})
+        grub = state.zones["hand"][0]
+        for iid in [i for i in state.zones["deck"]][-3:]:
+            state.apply_action({"kind": "manual.move", "card": iid, "to": "mana"})
+        while state.phase != "main":
+            state.apply_action({"kind": "next"})
+        return state, grub
+
+    state, grub = summon_with_three_mana()
+    assert state.card_view(grub)["level"] == 3
+    assert {"kind": "summon", "card": grub} in state.legal_actions(manual=False)
+    proposal = community.propose_facts(player, "kaijudo", "toothed-grubling", {"level": "5", "power_value": "5000"}, URL)
+    assert community.approve(proposal.id, curator).status == "approved"
+
+    state, grub = summon_with_three_mana()
+    assert state.card_view(grub)["level"] == 5 and state.progs[grub].power == 5000
+    assert not any(a["kind"] == "summon" for a in state.legal_actions(manual=False))
+    with pytest.raises(IllegalAction, match="costs 5 mana; you have 3 untapped"):
+        state.apply_action({"kind": "summon", "card": grub})
 
 
 def test_an_export_contains_the_contributions_and_load_cards_reads_it_back(people, tmp_path):

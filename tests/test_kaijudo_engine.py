@@ -11,7 +11,7 @@ import pytest
 from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import IllegalAction, get_engine, new_game, play_out, replay
-from deckhub.games.kaijudo.effects import compile_card, coverage
+from deckhub.games.kaijudo.effects import STATICS, TABLES, compile_card, coverage, group_matcher
 from deckhub.importers.catalogue import load_catalogue
 
 CAT = load_catalogue("kaijudo")
@@ -405,6 +405,38 @@ def test_coverage_counts_every_distinct_card():
     assert top and all(t["cards"] >= 1 and t["phrase"] for t in top)
     assert compile_card(CAT.get("logos-scan")).automation == "full"
     assert get_engine("kaijudo").coverage(CAT) == report
+
+
+# Rows of the pattern tables that no shipped card text reads (kept for texts players supply): each
+# is tested with an example of the text it is for.
+ROW_EXAMPLES = {
+    ("kaijudo multi-sentence effects", "discard to banish an enemy"): "you may discard a card. if you do, banish target enemy creature",
+    ("kaijudo sentences", "they get blocker"): 'they get "blocker" until the start of your next turn',
+    ("kaijudo sentences", "shuffle your deck"): "then shuffle your deck",
+}
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.name)
+def test_every_pattern_row_reads_a_catalogue_text_or_its_own_example(table):
+    """The if-chains are a table: coverage counts what each row reads; a row no card reads must
+    read its example (and no earlier row may take the example from it)."""
+    counts = coverage(CAT)["patterns"][table.name]
+    assert list(counts) == [row.name for row in table]
+    for row in table:
+        if counts[row.name] == 0:
+            example = ROW_EXAMPLES[(table.name, row.name)]
+            args = {"kaijudo static abilities": (compile_card(CAT.get("toothed-grubling")),),
+                    "kaijudo triggers": (compile_card(CAT.get("toothed-grubling")), [])}.get(table.name, ())
+            assert table.which(example, *args) == row.name
+    assert sum(counts.values()) > len(table)
+
+
+def test_an_evolution_row_fills_the_program_and_the_keyword_row_wins_first():
+    prog = compile_card(CAT.get("toothed-grubling"))
+    assert STATICS.which("double breaker", prog) == "keyword" and prog.breaker == 2
+    assert STATICS.which("evolution - put on one of your dragons", prog) == "evolution"
+    assert prog.evolution == (1, (group_matcher("dragons"),))
+    assert STATICS.which("this creature wins every game", prog) is None
 
 
 # --- the built-in policy and the published decks -----------------------------------------------

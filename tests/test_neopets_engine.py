@@ -16,6 +16,7 @@ import pytest
 
 from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
+from deckhub.core.effects import AUTO, NO_EFFECT
 from deckhub.core.engine import IllegalAction, get_engine, new_game, play_out, replay
 from deckhub.core.session_values import apply_card_values, missing_values
 from deckhub.games.neopets_tcg.contest import Side, contest_total, decide, resolve
@@ -496,7 +497,7 @@ def test_text_patterns_stat_bonus_draw_bank_and_movement():
     supplied = {"fx-rumour": {"text": "Draw a card. Your opponent discards a card."}}  # TEST FIXTURE text
     compiled = compile_card(apply_card_values(ENGINE, FX, supplied).get("fx-rumour"))
     assert compiled.on_play == (("draw", 1),) and compiled.automation == "full"
-    assert [s for _, s in compiled.abilities] == ["auto", "no_effect"]
+    assert [s for _, s in compiled.abilities] == [AUTO, NO_EFFECT]
 
 
 def test_text_the_engine_does_not_automate_is_flagged_and_left_to_manual_moves():

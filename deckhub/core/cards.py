@@ -8,7 +8,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
+
+T = TypeVar("T")
+_MISSING = object()
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})
 _NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -117,7 +120,12 @@ class CatalogueData:
 
 
 class Catalogue:
-    """All cards of one game, indexed by key, by printing id and by normalized name (and aliases)."""
+    """All cards of one game, indexed by key, by printing id and by normalized name (and aliases).
+
+    A catalogue is never changed once built: a corrected card is a new catalogue. So whatever is
+    derived from one (compiled card programs, dealt decks, search indexes, legality tables) is
+    kept on it with `memo`, lives as long as it does and is never stale.
+    """
 
     def __init__(self, game: str, cards: Iterable[Card], sets: Iterable[CardSet] = ()):
         self.game = game
@@ -135,6 +143,46 @@ class Catalogue:
                 if p.source_id:
                     self._by_source_id[p.source_id.lower()] = card
         self._choices: list[str] | None = None
+        self._memo: dict[Hashable, Any] = {}
+        self._memo_of: Catalogue = self
+
+    def _memos(self) -> dict[Hashable, Any]:
+        # a catalogue made by copying another's attributes (a session catalogue) gets its own memo
+        if self._memo_of is not self:
+            self._memo, self._memo_of = {}, self
+        return self._memo
+
+    def memo(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The value derived from this catalogue under `key`, built by `build()` on first use.
+        Two threads may both build it; the first one stored wins (values are deterministic)."""
+        memos = self._memos()
+        value = memos.get(key, _MISSING)
+        if value is _MISSING:
+            value = memos.setdefault(key, build())
+        return value
+
+    def memo_each(self, table: Hashable, key: Hashable, build: Callable[[], T], limit: int | None = None) -> T:
+        """Like `memo`, for a family of values (one per deck list...); with a `limit`, the family is
+        emptied when it grows past it, so values keyed by user input cannot grow without bound."""
+        entries = self.memo(table, dict)
+        value = entries.get(key, _MISSING)
+        if value is _MISSING:
+            value = build()
+            if limit is not None and len(entries) >= limit:
+                entries.clear()
+            entries[key] = value
+        return value
+
+    def compiled(self, compile: Callable[[Card], T], card: Card) -> T:
+        """`compile(card)` once per card of this catalogue (an engine's card programs). A card that
+        is not this catalogue's own value is compiled afresh: its facts may differ."""
+        if self.cards.get(card.key) is not card:
+            return compile(card)
+        entries = self.memo(compile, dict)
+        value = entries.get(card.key, _MISSING)
+        if value is _MISSING:
+            value = entries[card.key] = compile(card)
+        return value
 
     def __len__(self) -> int:
         return len(self.cards)

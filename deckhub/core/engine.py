@@ -46,7 +46,7 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
 2. Export `ENGINE = Engine(game=slug, state_class=..., policy=..., coverage=..., options=(...))`.
    Every option needs a default (the generic tests play with `{}`); name the limit option
    `turn_limit` or `round_limit` so the tests know the bound. `policy(state)` returns a legal action
-   (answering a pending choice too); `coverage(catalogue)` returns `CoverageReport(...).to_json()`
+   (answering a pending choice too); `coverage(catalogue)` returns `deckhub.core.effects.coverage(...)`
    (`deckhub coverage` prints it). `sample_decks` gives decks to test with when `data/<game>/decks/`
    has none.
 3. Nothing else: `find_engine` imports `deckhub.games.<package>.engine` (or the module a GameSpec
@@ -61,6 +61,8 @@ from abc import ABC, abstractmethod
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+
+from deckhub.core.effects import CoverageReport  # noqa: F401  (engines' coverage reports: one shape)
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.core.cards import Card, Catalogue
@@ -765,23 +767,3 @@ class State(ABC):
         if missing:
             problems.append(f"instances in no zone: {sorted(missing)}")
         return problems
-
-
-@dataclass
-class CoverageReport:
-    """How much of a game's card text an engine automates (shared shape for every game)."""
-
-    game: str
-    total: int = 0
-    full: int = 0
-    partial: int = 0
-    none: int = 0
-    vanilla: int = 0
-    phrases: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-
-    def to_json(self, top: int = 25) -> dict[str, Any]:
-        ranked = sorted(self.phrases.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-        return {"game": self.game, "cards": self.total, "full": self.full, "partial": self.partial,
-                "none": self.none, "vanilla": self.vanilla,
-                "top_unautomated": [{"phrase": p, "cards": n} for p, n in ranked], "notes": list(self.notes)}

@@ -18,7 +18,6 @@ a new `Catalogue` when cards change.
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
@@ -380,16 +379,11 @@ class _Compiled:
         return facts  # type: ignore[return-value]
 
 
-_CACHE: "weakref.WeakKeyDictionary[Catalogue, dict[tuple[int, int], _Compiled]]" = weakref.WeakKeyDictionary()
-
-
 def _compiled(fmt: Format, game: "GameSpec", catalogue: Catalogue) -> _Compiled:
-    per_cat = _CACHE.get(catalogue)
-    if per_cat is None:
-        per_cat = _CACHE[catalogue] = {}
-    c = per_cat.get((id(fmt), id(game)))
-    if c is None or c.format is not fmt or c.game is not game:
-        c = per_cat[(id(fmt), id(game))] = _Compiled(fmt, game, catalogue)
+    """The format's checks compiled for this catalogue, kept on it (see `Catalogue.memo`)."""
+    c = catalogue.memo_each("legality", (id(fmt), id(game)), lambda: _Compiled(fmt, game, catalogue))
+    if c.format is not fmt or c.game is not game:  # an id reused by a new format or spec
+        c = catalogue.memo("legality", dict)[(id(fmt), id(game))] = _Compiled(fmt, game, catalogue)
     return c
 
 

@@ -23,7 +23,6 @@ import math
 import re
 import threading
 from bisect import bisect_left
-import weakref
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -88,8 +87,7 @@ class _Index:
         return found
 
 
-_indexes: "weakref.WeakKeyDictionary[Catalogue, _Index]" = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
+_lock = threading.Lock()  # one index build at a time: the others wait for it rather than build it again
 
 
 def _natural_key(number: str | None) -> tuple:
@@ -141,13 +139,11 @@ def _build_index(catalogue: Catalogue) -> _Index:
 
 
 def _index(catalogue: Catalogue) -> _Index:
-    found = _indexes.get(catalogue)
-    if found is None:
+    """The search index of a catalogue, kept on it (see `Catalogue.memo`)."""
+    def build() -> _Index:
         with _lock:
-            found = _indexes.get(catalogue)
-            if found is None:
-                found = _indexes[catalogue] = _build_index(catalogue)
-    return found
+            return catalogue.memo("search.index.built", lambda: _build_index(catalogue))
+    return catalogue.memo("search.index", build)
 
 
 # ---------------------------------------------------------------- filters

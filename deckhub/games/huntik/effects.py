@@ -23,11 +23,11 @@ Huntik 704), or manual (left to manual moves).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-AUTO, NO_EFFECT, MANUAL = "automated", "no effect", "manual"
+from deckhub.core import effects as core_effects
+from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT
 
 # --- program shapes ---------------------------------------------------------------------------
 
@@ -48,7 +48,7 @@ class Power:
 
 
 @dataclass
-class Program:
+class Program(core_effects.Program):
     key: str
     name: str
     kind: str  # "major" | "minor" | "legendary" | "action" | "amulet" | "feature" | "mission" | "other"
@@ -73,9 +73,7 @@ class Program:
     powers: tuple = ()
     effect: tuple = ()  # an action card's effect
     go_again: bool = False
-    abilities: tuple = ()  # ((text, status), ...)
-    automation: str = "full"  # "full" | "partial" | "none"
-    manual_text: tuple = ()
+    abilities: tuple = ()  # ((text, Status), ...)
     useful: bool = True  # an action card worth playing for its automated effect in a goldfish game
 
     @property
@@ -372,14 +370,9 @@ def _speed(card) -> str | None:
     return None
 
 
-_CACHE: dict[int, tuple[Any, Program]] = {}  # id(card) -> (card, program): Card values hold dicts, so not hashable
-
-
 def compile_card(card) -> Program:
-    """The program of one card (cached per Card object)."""
-    hit = _CACHE.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
+    """The program of one card. Engines keep it on the catalogue (`Catalogue.compiled`), so it is
+    dropped with the catalogue it was compiled from."""
     attrs = card.attrs
     kind = _kind(card)
     prog = Program(key=card.key, name=card.display_name, kind=kind, atk=int(attrs.get("atk") or 0),
@@ -405,17 +398,8 @@ def compile_card(card) -> Program:
     if prog.kind == "action" and any(op == ("go_again",) for op in prog.effect):
         prog.go_again = True
     statuses = [s for _, s in prog.abilities]
-    manual = [t for t, s in prog.abilities if s == MANUAL]
-    prog.manual_text = tuple(manual)
-    if not manual:
-        prog.automation = "full"
-    elif len(manual) == len(statuses):
-        prog.automation = "none"
-    else:
-        prog.automation = "partial"
     if prog.kind == "action":
         prog.useful = any(s == AUTO for s in statuses) and "never" not in prog.play_cond
-    _CACHE[id(card)] = (card, prog)
     return prog
 
 
@@ -425,42 +409,28 @@ def phrase_of(text: str) -> str:
 
 
 def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
-    """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps."""
-    from deckhub.core.engine import CoverageReport
+    """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps.
+    A mission or feature counts as automated only when the missions module encodes it."""
     from deckhub.games.huntik.missions import FEATURES, MISSIONS
 
-    report = CoverageReport("huntik")
-    abilities: Counter = Counter()
-    phrases: Counter = Counter()
     missions_left = []
-    for card in catalogue:
-        prog = compile_card(card)
-        report.total += 1
-        automation = prog.automation
-        statuses = [s for _, s in prog.abilities]
-        if prog.kind == "mission" and card.key not in MISSIONS:
-            automation, statuses = "none", [MANUAL] * max(1, len(statuses))
-            missions_left.append(card.display_name)
-        elif prog.kind == "feature" and card.key not in FEATURES:
-            automation, statuses = "none", [MANUAL] * max(1, len(statuses))
-        if not prog.abilities:
-            report.vanilla += 1
-        setattr(report, automation, getattr(report, automation) + 1)
-        texts = [t for t, _ in prog.abilities] or [card.display_name]
-        for text, status in zip(texts, statuses):
-            abilities[status] += 1
-            if status == MANUAL:
-                phrases[phrase_of(text)] += 1
-    report.phrases = dict(phrases)
-    result = report.to_json()
-    result["abilities"] = {"automated": abilities[AUTO], "no_effect": abilities[NO_EFFECT], "manual": abilities[MANUAL]}
-    result["notes"] = [
+
+    def rate(card, prog: Program) -> core_effects.Rated:
+        abilities = tuple(prog.abilities)
+        if (prog.kind == "mission" and card.key not in MISSIONS) or (prog.kind == "feature" and card.key not in FEATURES):
+            if prog.kind == "mission":
+                missions_left.append(card.display_name)
+            texts = [t for t, _ in abilities] or [card.display_name]
+            return core_effects.Rated("none", tuple((t, MANUAL) for t in texts), not abilities)
+        return core_effects.Rated(prog.automation, abilities, not abilities)
+
+    result = core_effects.coverage("huntik", catalogue, compile_card, rate=rate, phrase=phrase_of, notes=(
         "full = every paragraph of text is automated or cannot matter against the passive defending player "
         "(who has no heroes, no hand and plays nothing); vanilla cards (no text) count as full",
         "no effect: text that only targets enemy heroes (Huntik 305: obstacles are not heroes), the opponent's "
         "hand or the opponent's actions; a card that needs such a target cannot be played (Huntik 704)",
         "missions and features count as automated when the mission is encoded",
-    ]
+    ))
     if missions_left:
         result["notes"].append("missions not encoded: " + "; ".join(missions_left))
     return result

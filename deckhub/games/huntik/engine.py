@@ -96,9 +96,9 @@ class HuntikState(State):
         self.progs: list[Program] = []
         self.fprog: dict[int, Feature] = {}
         for card in cards:
-            self._add(card, "deck")
+            self._add(card, "deck", catalogue)
         for card in pile:
-            self._add(card, "legendary")
+            self._add(card, "legendary", catalogue)
         # the mission's features (Huntik 305); face-down rings are shuffled before they get ids
         self.fkeys: dict[str, list[int]] = {}
         self.cc: dict[int, dict[str, int]] = {}
@@ -117,7 +117,7 @@ class HuntikState(State):
         self.stunned = [False] * n0
         self.plus = [0] * n0
         for card, zone, counters in placed:
-            iid = self._add(card, MAP[zone - 1] if zone else "removed")
+            iid = self._add(card, MAP[zone - 1] if zone else "removed", catalogue)
             self.exhausted.append(False)
             self.stunned.append(False)
             self.plus.append(0)
@@ -157,9 +157,9 @@ class HuntikState(State):
                   + (f"; to the side of the map: {len(side)} feature(s)" if side else ""))
         self.note(f"shuffled {len(cards)} cards and drew {len(self.zones['hand'])}; you may mulligan once (Huntik 101)")
 
-    def _add(self, card, zone: str) -> int:
+    def _add(self, card, zone: str, catalogue) -> int:
         iid = self.new_instance(card, zone)
-        self.progs.append(compile_card(card))
+        self.progs.append(catalogue.compiled(compile_card, card))
         return iid
 
     def copy_extra(self, new: "HuntikState") -> None:

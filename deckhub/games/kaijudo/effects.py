@@ -1,25 +1,27 @@
 """Kaijudo card text -> a compiled `Program` the engine runs (keywords, statics, triggers, spell ops).
 
 Card data stays in the catalogue; behaviour is derived from the printed rules text by a table of
-patterns (GUIDE §3, "card behaviour in a separate table"). Every ability of a card gets one status:
+patterns (GUIDE §3, "card behaviour in a separate table"). Every ability of a card gets one
+`deckhub.core.effects.Status`:
 
-- "auto": the engine carries it out;
-- "no_effect": against a dummy that has no creatures and never acts it changes nothing (it only
+- automated: the engine carries it out;
+- no_effect: against a dummy that has no creatures and never acts it changes nothing (it only
   targets enemy creatures, triggers on blocks or battles, on the opponent's spells, ...);
-- "manual": not automated: the view flags the card and the player uses manual moves.
+- manual: not automated: the view flags the card and the player uses manual moves.
 
-A card is fully automated when none of its abilities is "manual". Ops are small tuples the engine
+A card is fully automated when none of its abilities is manual. Ops are small tuples the engine
 interprets (`KaijudoState.run_op`); filters are tuples of (field, value) pairs.
 """
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
+
+from deckhub.core import effects as core_effects
+from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT, PASS, Rules, contains, exact, full, starts
 
 CIVS = ("light", "water", "darkness", "fire", "nature")
-AUTO, NO_EFFECT, MANUAL = "auto", "no_effect", "manual"
 NOOP = ("noop",)
 
 _TYPOS = {
@@ -46,7 +48,7 @@ def _num(word: str) -> int:
 
 
 @dataclass
-class Program:
+class Program(core_effects.Program):
     """One card as the engine sees it. Built once per card (see `compile_card`)."""
 
     key: str
@@ -83,14 +85,9 @@ class Program:
     ally_attack: tuple = ()  # ((filter, others_only, ops), ...)
     other_etb: tuple = ()  # ((filter, ops), ...)
     spell: tuple = ()  # ops of a spell
-    abilities: tuple = ()  # ((text, status), ...)
-    automation: str = "full"  # "full" | "partial" | "none"
+    abilities: tuple = ()  # ((text, Status), ...)
     useful: bool = True  # a spell whose automated effect does something for you
     has_text: bool = False
-
-    @property
-    def manual_text(self) -> list[str]:
-        return [text for text, status in self.abilities if status == MANUAL]
 
 
 # --- filters ----------------------------------------------------------------------------------
@@ -244,7 +241,29 @@ def split_abilities(text: str | None) -> list[tuple[str, str, list[str], str]]:
 
 # --- effect bodies -> ops -----------------------------------------------------------------------
 
-_NOOP_PATTERNS = [re.compile(p) for p in (
+# One sentence of an effect -> ops, NOOP-only ops, or None (not automated): the first row that reads it.
+SENTENCES = Rules("kaijudo sentences")
+
+
+def _sentence_ops(s: str) -> tuple | None:
+    """One sentence of an effect -> ops, NOOP-only ops, or None (not automated)."""
+    s = s.strip().rstrip(".").strip()
+    if not s:
+        return ()
+    return SENTENCES.apply(s)
+
+
+def _may(ops: tuple, label: str) -> tuple:
+    return (("may", label, ops),)
+
+
+def _inner(text: str, wrap: Callable[[tuple], tuple]) -> tuple | None:
+    """The ops of a clause inside a condition, wrapped; None when the clause is not automated."""
+    inner = _sentence_ops(text)
+    return None if inner is None else wrap(inner)
+
+
+SENTENCES.row("enemy or opponent only", contains(
     r"^(you may )?(banish|tap|untap|destroy) .*enemy creature",
     r"^(you may )?(return|put) (up to \d+ )?target enemy creature",
     r"^(up to \d+ )?target enemy creatures? ",
@@ -264,157 +283,121 @@ _NOOP_PATTERNS = [re.compile(p) for p in (
     r"^your attacking creatures can attack it",
     r"^choose target untapped enemy creature",
     r"^this creature can attack untapped creatures",
-)]
+))(lambda m: (NOOP,))
 
 
-def _may(ops: tuple, label: str) -> tuple:
-    return (("may", label, ops),)
+@SENTENCES.row("you may", full(r"you may (.*)", re.S))
+def _(m):
+    inner = _sentence_ops(m.group(1))
+    if inner is None:
+        return None
+    if all(op == NOOP for op in inner):
+        return inner
+    return _may(inner, m.group(1))
 
 
-def _sentence_ops(s: str) -> tuple | None:
-    """One sentence of an effect -> ops, NOOP-only ops, or None (not automated)."""
-    s = s.strip().rstrip(".").strip()
-    if not s:
-        return ()
-    for pattern in _NOOP_PATTERNS:
-        if pattern.search(s):
-            return (NOOP,)
-    optional = False
-    if s.startswith("you may "):
-        optional, s = True, s[len("you may "):]
-        inner = _sentence_ops(s)
-        if inner is None:
-            return None
-        if all(op == NOOP for op in inner):
-            return inner
-        return _may(inner, s)
-    m = re.fullmatch(r"(?:then )?draw (a|one|two|three|\d+) cards?", s)
-    if m:
-        return (("draw", _num(m.group(1))),)
-    m = re.fullmatch(r"draw up to (\d+|one|two|three) cards?", s)
-    if m:
-        return (("draw_upto", _num(m.group(1))),)
-    m = re.fullmatch(r"draw another (\d+|one|two|three|a) cards?", s)
-    if m:
-        return (("draw", _num(m.group(1))),)
-    m = re.fullmatch(r"(?:you may )?choose one of your creatures that has less power than this creature and untap it", s)
-    if m:
-        return (("untap", "choose_weaker", ()),)
-    if s in ("you may tap it", "you may tap this creature"):
-        return (("may", "tap it", (("tap_self",),)),)
-    m = re.fullmatch(r"if you have at least (\d+) other (\w+) creatures in (?:your|the) battle zone, (.+)", s)
-    if m:
-        inner = _sentence_ops(m.group(3))
-        if inner is None:
-            return None
-        return (("if", ("count_other", (group_matcher(m.group(2)),), int(m.group(1))), inner),)
-    if s == "you discard a card":
-        return (("pick", "hand", "discard", (), 1, False, ()),)
-    m = re.fullmatch(r"whenever one of your creatures attacks this turn, (.+)", s)
-    if m:
-        inner = effect_ops(m.group(1))
-        if inner is None:
-            return None
-        return (NOOP,) if _is_noop(inner) else (("this_turn", "ally_attack", inner),)
-    if s in ("untap all your creatures at the end of the turn", "at the end of the turn, untap all your creatures"):
-        return (NOOP,)
-    if s in ("untap all your creatures",):
-        return (("untap", "all", ()),)
-    if s == "they get \"blocker\" until the start of your next turn":
-        return (NOOP,)
-    m = re.fullmatch(r"(?:then )?put the top (card|\d+ cards?) of your deck into your (mana zone|discard pile|shield zone face down as a new shield)", s)
-    if m:
-        n = 1 if m.group(1) == "card" else int(m.group(1).split()[0])
-        dest = {"mana zone": "mana", "discard pile": "discard"}.get(m.group(2), "shields")
-        return (("top_to", dest, n),)
-    m = re.fullmatch(r"(?:then )?put a card from your hand into your (mana zone|shield zone face down as a new shield)", s)
-    if m:
-        return (("pick", "hand", "mana" if m.group(1) == "mana zone" else "shields", (), 1, False, ()),)
-    m = re.fullmatch(r"(?:then )?(?:return an? (.+?) from your discard pile to your hand|choose an? (.+?) in your discard pile(?: that is level (\d+) or less)? and return it to your hand)", s)
-    if m:
-        filt = _filter_from(m.group(1) or m.group(2))
-        if filt is None:
-            return None
-        if m.group(3):
-            filt = filt + (("max_level", int(m.group(3))),)
-        return (("pick", "discard", "hand", filt, 1, False, ()),)
-    m = re.fullmatch(r"return all (\w+?)s? from your discard pile to your hand", s)
-    if m:
-        return (("all_to", "discard", "hand", (("creature", True), group_matcher(m.group(1)))),)
-    m = re.fullmatch(r"choose an? (creature|card|spell) in your discard pile and put it into your mana zone", s)
-    if m:
-        return (("pick", "discard", "mana", _filter_from(m.group(1)), 1, False, ()),)
-    m = re.fullmatch(r"(?:then )?discard (a|one|two|\d+) cards?", s)
-    if m:
-        return (("pick", "hand", "discard", (), _num(m.group(1)), False, ()),)
-    if s in ("each player chooses and discards a card", "each player discards a card"):
-        return (("pick", "hand", "discard", (), 1, False, ()),)
-    if s in ("each player discards his or her hand", "discard your hand"):
-        return (("discard_hand",),)
-    m = re.fullmatch(r"(?:then )?shuffle your deck", s)
-    if m:
-        return (("shuffle",),)
-    boost = _boost_ops(s)
-    if boost is not None:
-        return boost
-    m = re.fullmatch(r"(?:then )?(?:put|choose) (an?|up to \d+) (non-evolution .+?) (?:from your (hand|discard pile|mana zone) into the battle zone|in your (discard pile|mana zone) and put (?:it|them) into the battle zone)", s)
-    if m:
-        filt = _filter_from(m.group(2))
-        if filt is None:
-            return None
-        src = {"hand": "hand", "discard pile": "discard", "mana zone": "mana"}[m.group(3) or m.group(4)]
-        count = 1 if not m.group(1).startswith("up to") else int(m.group(1).split()[-1])
-        return (("put_battle", src, filt, count, count > 1),)
-    m = re.fullmatch(r"(?:then )?choose an? (non-evolution creature) in your (discard pile|mana zone) that is level (\d+) or less and put it into the battle zone", s)
-    if m:
-        src = "discard" if m.group(2) == "discard pile" else "mana"
-        return (("put_battle", src, (("creature", True), ("non_evo", True), ("max_level", int(m.group(3)))), 1, False),)
-    m = re.fullmatch(r"(?:you may )?choose one of your creatures(?: that is level (\d+) or less)? and untap it", s)
-    if m:
-        return (("untap", "choose", (("max_level", int(m.group(1))),) if m.group(1) else ()),)
-    if s == "choose one of your shields and put it into your hand":
-        return (("pick", "shields", "hand", (), 1, False, ()),)
-    m = re.fullmatch(r"(?:then )?put a (creature named .+) from your hand into the battle zone", s)
-    if m:
-        return (("put_battle", "hand", _filter_from(m.group(1)), 1, False),)
-    m = re.fullmatch(r"(?:then )?return target creature(?: that (?:has power|is level) \d+ or less)?(?: from the battle zone)? to its owner's hand", s)
-    if m:
-        return (("bounce", False),)
-    if s == "choose one of your creatures in the battle zone and return it to your hand":
-        return (("bounce", False),)
-    if s in ("choose one of your creatures in the battle zone and put it into the mana zone",
-             "choose one of your creatures in the battle zone and put it into your mana zone"):
-        return (("bounce", False, "mana"),)
-    m = re.fullmatch(r"choose up to (\d+|two|three) (creatures|cards|spells) in your (discard pile|mana zone) and return them to your hand", s)
-    if m:
-        src = "discard" if m.group(3) == "discard pile" else "mana"
-        return (("pick", src, "hand", _filter_from(m.group(2)), _num(m.group(1)), True, ()),)
-    m = re.fullmatch(r"put up to (\d+|two) cards from the top of your deck into your mana zone", s)
-    if m:
-        return (("top_to_upto", "mana", _num(m.group(1))),)
-    m = re.fullmatch(r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck", s)
-    if m:
-        return (("peek_bottom",),)
-    m = re.fullmatch(r"(?:then )?choose (one|\d+|two) of your opponent's shields and this creature breaks them", s)
-    if m:
-        return (("break", _num(m.group(1))),)
-    if re.match(r"^at the end of (this|the) turn, untap", s):
-        return (NOOP,)
-    m = re.fullmatch(r"if you have (\d+) or fewer shields, (.+)", s)
-    if m:
-        inner = _sentence_ops(m.group(2))
-        if inner is None:
-            return None
-        return (("if", ("shields_le", int(m.group(1))), inner),)
-    m = re.fullmatch(r"if you have an evolution creature in the battle zone, (.+)", s)
-    if m:
-        inner = _sentence_ops(m.group(1))
-        if inner is None:
-            return None
-        return (("if", ("evolution_in_play",), inner),)
-    if _enemy_only(s):
-        return (NOOP,)
-    return None
+SENTENCES.row("draw", full(r"(?:then )?draw (a|one|two|three|\d+) cards?"))(lambda m: (("draw", _num(m.group(1))),))
+SENTENCES.row("draw up to", full(r"draw up to (\d+|one|two|three) cards?"))(lambda m: (("draw_upto", _num(m.group(1))),))
+SENTENCES.row("draw another", full(r"draw another (\d+|one|two|three|a) cards?"))(lambda m: (("draw", _num(m.group(1))),))
+SENTENCES.row("untap a weaker creature", full(r"(?:you may )?choose one of your creatures that has less power than this creature and untap it"))(
+    lambda m: (("untap", "choose_weaker", ()),))
+SENTENCES.row("if other creatures of a group", full(r"if you have at least (\d+) other (\w+) creatures in (?:your|the) battle zone, (.+)"))(
+    lambda m: _inner(m.group(3), lambda ops: (("if", ("count_other", (group_matcher(m.group(2)),), int(m.group(1))), ops),)))
+SENTENCES.row("you discard a card", exact("you discard a card"))(lambda m: (("pick", "hand", "discard", (), 1, False, ()),))
+
+
+@SENTENCES.row("whenever one of your creatures attacks this turn", full(r"whenever one of your creatures attacks this turn, (.+)"))
+def _(m):
+    inner = effect_ops(m.group(1))
+    if inner is None:
+        return None
+    return (NOOP,) if _is_noop(inner) else (("this_turn", "ally_attack", inner),)
+
+
+SENTENCES.row("untap all at the end of the turn", exact(
+    "untap all your creatures at the end of the turn", "at the end of the turn, untap all your creatures"))(lambda m: (NOOP,))
+SENTENCES.row("untap all your creatures", exact("untap all your creatures"))(lambda m: (("untap", "all", ()),))
+SENTENCES.row("they get blocker", exact("they get \"blocker\" until the start of your next turn"))(lambda m: (NOOP,))
+
+
+@SENTENCES.row("top of deck to a zone", full(r"(?:then )?put the top (card|\d+ cards?) of your deck into your (mana zone|discard pile|shield zone face down as a new shield)"))
+def _(m):
+    n = 1 if m.group(1) == "card" else int(m.group(1).split()[0])
+    dest = {"mana zone": "mana", "discard pile": "discard"}.get(m.group(2), "shields")
+    return (("top_to", dest, n),)
+
+
+SENTENCES.row("hand card to mana or shields", full(r"(?:then )?put a card from your hand into your (mana zone|shield zone face down as a new shield)"))(
+    lambda m: (("pick", "hand", "mana" if m.group(1) == "mana zone" else "shields", (), 1, False, ()),))
+
+
+@SENTENCES.row("discard pile card to hand", full(r"(?:then )?(?:return an? (.+?) from your discard pile to your hand|choose an? (.+?) in your discard pile(?: that is level (\d+) or less)? and return it to your hand)"))
+def _(m):
+    filt = _filter_from(m.group(1) or m.group(2))
+    if filt is None:
+        return None
+    if m.group(3):
+        filt = filt + (("max_level", int(m.group(3))),)
+    return (("pick", "discard", "hand", filt, 1, False, ()),)
+
+
+SENTENCES.row("all of a group from discard pile to hand", full(r"return all (\w+?)s? from your discard pile to your hand"))(
+    lambda m: (("all_to", "discard", "hand", (("creature", True), group_matcher(m.group(1)))),))
+SENTENCES.row("discard pile card to mana", full(r"choose an? (creature|card|spell) in your discard pile and put it into your mana zone"))(
+    lambda m: (("pick", "discard", "mana", _filter_from(m.group(1)), 1, False, ()),))
+SENTENCES.row("discard cards", full(r"(?:then )?discard (a|one|two|\d+) cards?"))(lambda m: (("pick", "hand", "discard", (), _num(m.group(1)), False, ()),))
+SENTENCES.row("each player discards a card", exact("each player chooses and discards a card", "each player discards a card"))(
+    lambda m: (("pick", "hand", "discard", (), 1, False, ()),))
+SENTENCES.row("discard your hand", exact("each player discards his or her hand", "discard your hand"))(lambda m: (("discard_hand",),))
+SENTENCES.row("shuffle your deck", full(r"(?:then )?shuffle your deck"))(lambda m: (("shuffle",),))
+SENTENCES.row("boost", lambda s: _boost_ops(s))(lambda ops: ops)
+
+
+@SENTENCES.row("put a non-evolution creature into the battle zone", full(r"(?:then )?(?:put|choose) (an?|up to \d+) (non-evolution .+?) (?:from your (hand|discard pile|mana zone) into the battle zone|in your (discard pile|mana zone) and put (?:it|them) into the battle zone)"))
+def _(m):
+    filt = _filter_from(m.group(2))
+    if filt is None:
+        return None
+    src = {"hand": "hand", "discard pile": "discard", "mana zone": "mana"}[m.group(3) or m.group(4)]
+    count = 1 if not m.group(1).startswith("up to") else int(m.group(1).split()[-1])
+    return (("put_battle", src, filt, count, count > 1),)
+
+
+@SENTENCES.row("put a low-level creature into the battle zone", full(r"(?:then )?choose an? (non-evolution creature) in your (discard pile|mana zone) that is level (\d+) or less and put it into the battle zone"))
+def _(m):
+    src = "discard" if m.group(2) == "discard pile" else "mana"
+    return (("put_battle", src, (("creature", True), ("non_evo", True), ("max_level", int(m.group(3)))), 1, False),)
+
+
+SENTENCES.row("untap one of your creatures", full(r"(?:you may )?choose one of your creatures(?: that is level (\d+) or less)? and untap it"))(
+    lambda m: (("untap", "choose", (("max_level", int(m.group(1))),) if m.group(1) else ()),))
+SENTENCES.row("shield to hand", exact("choose one of your shields and put it into your hand"))(lambda m: (("pick", "shields", "hand", (), 1, False, ()),))
+SENTENCES.row("put a named creature into the battle zone", full(r"(?:then )?put a (creature named .+) from your hand into the battle zone"))(
+    lambda m: (("put_battle", "hand", _filter_from(m.group(1)), 1, False),))
+SENTENCES.row("return target creature to its owner's hand", full(r"(?:then )?return target creature(?: that (?:has power|is level) \d+ or less)?(?: from the battle zone)? to its owner's hand"))(
+    lambda m: (("bounce", False),))
+SENTENCES.row("return your creature to your hand", exact("choose one of your creatures in the battle zone and return it to your hand"))(lambda m: (("bounce", False),))
+SENTENCES.row("put your creature into the mana zone", exact(
+    "choose one of your creatures in the battle zone and put it into the mana zone",
+    "choose one of your creatures in the battle zone and put it into your mana zone"))(lambda m: (("bounce", False, "mana"),))
+
+
+@SENTENCES.row("return cards from discard pile or mana to hand", full(r"choose up to (\d+|two|three) (creatures|cards|spells) in your (discard pile|mana zone) and return them to your hand"))
+def _(m):
+    src = "discard" if m.group(3) == "discard pile" else "mana"
+    return (("pick", src, "hand", _filter_from(m.group(2)), _num(m.group(1)), True, ()),)
+
+
+SENTENCES.row("top of deck to mana, up to", full(r"put up to (\d+|two) cards from the top of your deck into your mana zone"))(
+    lambda m: (("top_to_upto", "mana", _num(m.group(1))),))
+SENTENCES.row("peek and bottom", full(r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck"))(lambda m: (("peek_bottom",),))
+SENTENCES.row("break shields", full(r"(?:then )?choose (one|\d+|two) of your opponent's shields and this creature breaks them"))(lambda m: (("break", _num(m.group(1))),))
+SENTENCES.row("untap at the end of the turn", starts(r"^at the end of (this|the) turn, untap"))(lambda m: (NOOP,))
+SENTENCES.row("if you have few shields", full(r"if you have (\d+) or fewer shields, (.+)"))(
+    lambda m: _inner(m.group(2), lambda ops: (("if", ("shields_le", int(m.group(1))), ops),)))
+SENTENCES.row("if you have an evolution creature", full(r"if you have an evolution creature in the battle zone, (.+)"))(
+    lambda m: _inner(m.group(1), lambda ops: (("if", ("evolution_in_play",), ops),)))
+SENTENCES.row("about enemies only", lambda s: s if _enemy_only(s) else None)(lambda m: (NOOP,))
 
 
 _OURS = re.compile(r"\byour (deck|hand|mana|discard|shields?|creatures?|other|evolution|turn)\b|\byou (may )?(draw|put|return|cast)|\bdraw|"
@@ -551,29 +534,35 @@ def _look_ops(body: str) -> tuple | None:
     return None
 
 
+# Whole effects of several sentences read together, before they are read sentence by sentence.
+EFFECTS = Rules("kaijudo multi-sentence effects")
+EFFECTS.row("draw then discard, optional", full(r"you may draw a card\. if you do, discard a card"))(
+    lambda m: _may((("draw", 1), ("pick", "hand", "discard", (), 1, False, ())), "draw a card, then discard a card"))
+EFFECTS.row("discard to draw", full(r"you may discard a card\. if you do, draw (a|one|two|three|\d+) cards?"))(
+    lambda m: (("pick", "hand", "discard", (), 1, True, (("draw", _num(m.group(1))),)),))
+EFFECTS.row("all creatures get power and attack untapped", full(r"each of your creatures gets \+(\d+) power until the end of the turn\. while attacking, those creatures can attack untapped creatures this turn"))(
+    lambda m: (("boost", "all", (("power", int(m.group(1))),)),))
+EFFECTS.row("discard to banish an enemy", full(r"you may discard a card\. if you do, banish target enemy creature"))(lambda m: (NOOP,))
+EFFECTS.row("peek, bottom, draw", full(r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck\. then draw a card"))(
+    lambda m: (("peek_bottom",), ("draw", 1)))
+EFFECTS.row("top card to hand or mana", full(r"look at the top card of your deck\. put that card into your hand or into your mana zone"))(
+    lambda m: (("look", 1, (("hand", (), 1, True),), "mana"),))
+EFFECTS.row("draw then discard", full(r"draw (\d+|a|one|two|three) cards?(?:,|\.) then discard (a|one|two|\d+) cards?"))(
+    lambda m: (("draw", _num(m.group(1))), ("pick", "hand", "discard", (), _num(m.group(2)), False, ())))
+EFFECTS.row("swap a shield", full(r"you may choose one of your shields and put it into your hand\. if you do, put a card from your hand into your shield zone (face )?down as a? ?new shield"))(
+    lambda m: (("pick", "shields", "hand", (), 1, True, (("pick", "hand", "shields", (), 1, False, ()),)),))
+EFFECTS.row("look at or search the deck", lambda body: _look_ops(body))(lambda ops: ops)
+
+
 def effect_ops(body: str) -> tuple | None:
     """A whole effect (one or more sentences) -> ops; None when any part is not automated."""
     body = body.strip().rstrip(".").replace('."', '".')
     body = re.sub(r"(shields?)\. (this creature|that dragon|the creature) breaks (that|those) shields?", r"\1 and this creature breaks them", body)
     if not body:
         return ()
-    special = [
-        (r"you may draw a card\. if you do, discard a card", lambda m: _may((("draw", 1), ("pick", "hand", "discard", (), 1, False, ())), "draw a card, then discard a card")),
-        (r"you may discard a card\. if you do, draw (a|one|two|three|\d+) cards?", lambda m: (("pick", "hand", "discard", (), 1, True, (("draw", _num(m.group(1))),)),)),
-        (r"each of your creatures gets \+(\d+) power until the end of the turn\. while attacking, those creatures can attack untapped creatures this turn", lambda m: (("boost", "all", (("power", int(m.group(1))),)),)),
-        (r"you may discard a card\. if you do, banish target enemy creature", lambda m: (NOOP,)),
-        (r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck\. then draw a card", lambda m: (("peek_bottom",), ("draw", 1))),
-        (r"look at the top card of your deck\. put that card into your hand or into your mana zone", lambda m: (("look", 1, (("hand", (), 1, True),), "mana"),)),
-        (r"draw (\d+|a|one|two|three) cards?(?:,|\.) then discard (a|one|two|\d+) cards?", lambda m: (("draw", _num(m.group(1))), ("pick", "hand", "discard", (), _num(m.group(2)), False, ()))),
-        (r"you may choose one of your shields and put it into your hand\. if you do, put a card from your hand into your shield zone (face )?down as a? ?new shield", lambda m: (("pick", "shields", "hand", (), 1, True, (("pick", "hand", "shields", (), 1, False, ()),)),)),
-    ]
-    for pattern, build in special:
-        m = re.fullmatch(pattern, body)
-        if m:
-            return build(m)
-    looked = _look_ops(body)
-    if looked is not None:
-        return looked
+    found = EFFECTS.apply(body)
+    if found is not None:
+        return found
     whole = _sentence_ops(body)
     if whole is not None and not _is_noop(whole):
         return whole
@@ -592,7 +581,143 @@ def _is_noop(ops: tuple) -> bool:
 
 # --- abilities -> the program -------------------------------------------------------------------
 
-_NO_EFFECT_STATIC = [re.compile(p) for p in (
+# Keywords and static abilities: each row fills the program and gives the ability's status.
+STATICS = Rules("kaijudo static abilities")
+
+
+@STATICS.row("keyword", lambda body: _KEYWORDS.get(body))
+def _(keyword, prog):
+    attr, value = keyword
+    if attr == "breaker":
+        prog.breaker = max(prog.breaker, value)
+        return AUTO
+    if value is None:
+        return NO_EFFECT
+    setattr(prog, attr, value)
+    return AUTO if attr in ("fast", "guard", "skirmisher") else NO_EFFECT
+
+
+def _flag(attr: str) -> Callable:
+    """A builder that sets one flag of the program."""
+    def build(m, prog):
+        setattr(prog, attr, True)
+        return AUTO
+    return build
+
+
+@STATICS.row("powerful attack", full(r"powerful attack \+(\d+)"))
+def _(m, prog):
+    prog.powerful_attack += int(m.group(1))
+    return AUTO
+
+
+STATICS.row("enters the mana zone tapped", exact("this card enters your mana zone tapped", "this card enters you mana zone tapped"))(_flag("mana_tapped"))
+
+
+@STATICS.row("evolution", full(r"(vortex )?evolution - put on (one|\d+) of your (.+)"))
+def _(m, prog):
+    target = m.group(3).strip().rstrip(".)")
+    count = _num(m.group(2))
+    nm = re.fullmatch(r"creatures that has \"(.+)\" in its name", target)
+    if nm:
+        matchers: tuple = (("name_has", nm.group(1)),)
+    else:
+        parts = re.split(r",? and/or |,? or |, ", target)
+        if parts and parts[-1].endswith(" creatures") and all(len(p.split()) == 1 for p in parts[:-1]):
+            parts = [p if p.endswith("creatures") else f"{p} creatures" for p in parts]
+        matchers = tuple(group_matcher(p) for p in parts)
+    prog.evolution = (count, matchers)
+    return AUTO
+
+
+STATICS.row("evolution wildcard", exact("this creature can be evolved on as though it had all creature types, card names, and civilizations"))(
+    _flag("evolution_wildcard"))
+
+
+@STATICS.row("replace banish", full(r"if this creature would be banished, (?:put it into your (mana zone)|return it to your (hand)|put it into your (shield zone) face down as a new shield) instead"))
+def _(m, prog):
+    prog.replace_banish = "mana" if m.group(1) else "hand" if m.group(2) else "shields"
+    return AUTO
+
+
+STATICS.row("attacks each turn", exact("this creature attacks each turn if able"))(_flag("must_attack"))
+STATICS.row("enters the battle zone tapped", exact("this creature enters the battle zone tapped"))(_flag("enters_tapped"))
+STATICS.row("untaps the first time", exact("whenever this creature becomes tapped for the first time each turn, untap it"))(_flag("untap_once"))
+STATICS.row("banished after attacking", exact("when this creature attacks, banish it at the end of the attack",
+                                                "whenever this creature attacks, banish it at the end of the attack"))(_flag("banish_after_attack"))
+
+
+@STATICS.row("group power", full(r"each of your (other )?(.+?) gets? \+(\d+) power"))
+def _(m, prog):
+    group = m.group(2)
+    matcher = ("any", True) if group == "creatures" else group_matcher(group)
+    prog.buffs += (((matcher,), int(m.group(3)), bool(m.group(1))),)
+    return AUTO
+
+
+@STATICS.row("breaker while powerful", full(r"while this creature has power (\d+) or more, it has \"(double|triple) breaker\""))
+def _(m, prog):
+    prog.cond_breakers += ((int(m.group(1)), 2 if m.group(2) == "double" else 3),)
+    return AUTO
+
+
+@STATICS.row("double breaker for powerful creatures", full(r"each of your creatures that has power (\d+) or more has \"double breaker\""))
+def _(m, prog):
+    prog.grants += (((("min_power_now", int(m.group(1))),), "breaker", 2),)
+    return AUTO
+
+
+@STATICS.row("evolution creatures attack harder", full(r"each of your evolution creatures has \"powerful attack \+(\d+)\" and breaks an additional shield"))
+def _(m, prog):
+    prog.grants += (((("evolution", True),), "powerful_attack", int(m.group(1))), ((("evolution", True),), "extra_break", 1))
+    return AUTO
+
+
+@STATICS.row("others have powerful attack", full(r"all your other creatures have \"powerful attack \+(\d+)\""))
+def _(m, prog):
+    prog.grants += (((("other", True),), "powerful_attack", int(m.group(1))),)
+    return AUTO
+
+
+@STATICS.row("cheaper group", full(r"you tap (\d+) (?:less|fewer) mana cards? to summon (\w+(?: creatures)?)"))
+def _(m, prog):
+    prog.cost_mods += (((("creature", True), group_matcher(m.group(2))), int(m.group(1))),)
+    return AUTO
+
+
+@STATICS.row("cheaper if", full(r"if (.+?), tap (\d+) fewer mana cards to summon this creature"))
+def _(m, prog):
+    cond = _cost_condition(m.group(1))
+    if cond is None:
+        return PASS
+    prog.self_cost += ((cond, int(m.group(2))),)
+    return AUTO
+
+
+@STATICS.row("cheaper per card in the discard pile", full(r"for each (\w+) creature you have in your discard pile, tap 1 fewer mana cards? to summon this creature"))
+def _(m, prog):
+    prog.self_cost += ((("per", "discard", (("creature", True), group_matcher(m.group(1)))), 1),)
+    return AUTO
+
+
+@STATICS.row("untap at the end of your turn", full(r"at the end of (?:each of your turns|your turn|each turn), untap (this creature|all your creatures|all your (\w+) creatures)"))
+def _(m, prog):
+    if m.group(1) == "this creature":
+        ops = (("untap", "self", ()),)
+    else:
+        ops = (("untap", "all", (group_matcher(m.group(2)),) if m.group(2) else ()),)
+    prog.triggers["end_turn"] = prog.triggers.get("end_turn", ()) + ops
+    return AUTO
+
+
+@STATICS.row("back to hand at the end of the turn", exact("at the end of the turn, return this creature from the battle zone to your hand",
+                                                          "at the end of each turn, return this creature from the battle zone to your hand"))
+def _(m, prog):
+    prog.triggers["end_turn"] = prog.triggers.get("end_turn", ()) + (("self_to", "hand"),)
+    return AUTO
+
+
+STATICS.row("no effect against the dummy", contains(
     r"^this creature can't be (attacked|blocked)",
     r"^this creature can't be (the )?target",
     r"^while you have another creature in the battle zone, this creature can't be the target",
@@ -619,163 +744,71 @@ _NO_EFFECT_STATIC = [re.compile(p) for p in (
     r"^this creature gets \+\d+ power for each tapped enemy creature",
     r"^while battling a creature",
     r"^while being attacked",
-)]
+))(lambda m, prog: NO_EFFECT)
 
-_TRIGGERS = [
-    (re.compile(r"^when(?:ever)? this creature enters the battle zone (?:and|or) whenever it attacks, (.+)$"), ("etb", "attack")),
-    (re.compile(r"^when(?:ever)? this creature enters the battle zone, (.+)$"), ("etb",)),
-    (re.compile(r"^when(?:ever)? this creature attacks(?: and isn't blocked)?, (.+)$"), ("attack",)),
-    (re.compile(r"^when(?:ever)? this creature is banished, (.+)$"), ("banished",)),
-    (re.compile(r"^at the end of (?:each of your turns|your turn|the turn|each turn|this turn), (.+)$"), ("end_turn",)),
-    (re.compile(r"^at the start of (?:each of your turns|your turn|each turn), (.+)$"), ("start_turn",)),
-    (re.compile(r"^whenever you cast a spell, (.+)$"), ("cast_spell",)),
-    (re.compile(r"^whenever you draw a card, (.+)$"), ("draw",)),
-]
+
+@STATICS.row("group replaces banish", full(r"each time one of your (.+?) would be banished, (?:put it into your (mana zone)|return it to your (hand)) instead"))
+def _(m, prog):
+    filt = _group_filter(m.group(1))
+    if filt is None:
+        return PASS
+    prog.grants += ((filt, "replace_banish", "mana" if m.group(2) else "hand"),)
+    return AUTO
+
+
+_WHILE_GROUP = re.compile(r"while (.+?), ((?:all|each) (?:of )?your .+)").fullmatch
+_GROUP_GETS = re.compile(r"(?:all|each) (?:of )?your (other )?(.+?) (?:have|has|gets?|get) (.+)").fullmatch
+
+
+def _group_gets(body: str):
+    """"[while <condition>,] all/each of your <group> have/get <items>" -> (match, condition)."""
+    cond = None
+    m = _WHILE_GROUP(body)
+    if m and _condition(m.group(1)) is not None:
+        cond, body = _condition(m.group(1)), m.group(2)
+    m = _GROUP_GETS(body)
+    return (m, cond) if m else None
+
+
+@STATICS.row("your group gets or has", _group_gets)
+def _(found, prog):
+    m, cond = found
+    filt = _group_filter(m.group(2))
+    if filt is not None and cond is not None:
+        filt = filt + (("cond", cond),)
+    items = _boost_items(m.group(3))
+    if filt is None or items is None:
+        return PASS
+    if m.group(1):
+        filt = filt + (("other", True),)
+    real = tuple(i for i in items if i[0] != "noop")
+    if not real:
+        return NO_EFFECT
+    for kind, value in real:
+        if kind == "power" and cond is None:
+            others = any(p == ("other", True) for p in filt)
+            prog.buffs += ((tuple(p for p in filt if p[0] != "other"), value, others),)
+        else:
+            prog.grants += ((filt, kind, value),)
+    return AUTO
+
+
+@STATICS.row("this creature gets or has while", full(r"while (.+?), this creature (?:gets|has|gains) (.+)"))
+def _(m, prog):
+    cond = _condition(m.group(1))
+    items = _boost_items(m.group(2).replace(" and can attack", ", can attack").replace(" and has ", ", "))
+    if cond is None or items is None:
+        return PASS
+    real = tuple(i for i in items if i[0] != "noop")
+    if not real:
+        return NO_EFFECT
+    prog.cond_self += ((cond, real),)
+    return AUTO
 
 
 def _classify_static(prog: Program, body: str) -> str | None:
     """Keywords and static abilities; returns a status, or None when the body is not static."""
-    if body in _KEYWORDS:
-        attr, value = _KEYWORDS[body]
-        if attr == "breaker":
-            prog.breaker = max(prog.breaker, value)
-            return AUTO
-        if value is None:
-            return NO_EFFECT
-        setattr(prog, attr, value)
-        return AUTO if attr in ("fast", "guard", "skirmisher") else NO_EFFECT
-    m = re.fullmatch(r"powerful attack \+(\d+)", body)
-    if m:
-        prog.powerful_attack += int(m.group(1))
-        return AUTO
-    if body in ("this card enters your mana zone tapped", "this card enters you mana zone tapped"):
-        prog.mana_tapped = True
-        return AUTO
-    m = re.fullmatch(r"(vortex )?evolution - put on (one|\d+) of your (.+)", body)
-    if m:
-        target = m.group(3).strip().rstrip(".)")
-        count = _num(m.group(2))
-        nm = re.fullmatch(r"creatures that has \"(.+)\" in its name", target)
-        if nm:
-            matchers: tuple = (("name_has", nm.group(1)),)
-        else:
-            parts = re.split(r",? and/or |,? or |, ", target)
-            if parts and parts[-1].endswith(" creatures") and all(len(p.split()) == 1 for p in parts[:-1]):
-                parts = [p if p.endswith("creatures") else f"{p} creatures" for p in parts]
-            matchers = tuple(group_matcher(p) for p in parts)
-        prog.evolution = (count, matchers)
-        return AUTO
-    if body == "this creature can be evolved on as though it had all creature types, card names, and civilizations":
-        prog.evolution_wildcard = True
-        return AUTO
-    m = re.fullmatch(r"if this creature would be banished, (?:put it into your (mana zone)|return it to your (hand)|put it into your (shield zone) face down as a new shield) instead", body)
-    if m:
-        prog.replace_banish = "mana" if m.group(1) else "hand" if m.group(2) else "shields"
-        return AUTO
-    if body == "this creature attacks each turn if able":
-        prog.must_attack = True
-        return AUTO
-    if body == "this creature enters the battle zone tapped":
-        prog.enters_tapped = True
-        return AUTO
-    if body == "whenever this creature becomes tapped for the first time each turn, untap it":
-        prog.untap_once = True
-        return AUTO
-    if body in ("when this creature attacks, banish it at the end of the attack",
-                "whenever this creature attacks, banish it at the end of the attack"):
-        prog.banish_after_attack = True
-        return AUTO
-    m = re.fullmatch(r"each of your (other )?(.+?) gets? \+(\d+) power", body)
-    if m:
-        group = m.group(2)
-        matcher = ("any", True) if group == "creatures" else group_matcher(group)
-        prog.buffs += (((matcher,), int(m.group(3)), bool(m.group(1))),)
-        return AUTO
-    m = re.fullmatch(r"while this creature has power (\d+) or more, it has \"(double|triple) breaker\"", body)
-    if m:
-        prog.cond_breakers += ((int(m.group(1)), 2 if m.group(2) == "double" else 3),)
-        return AUTO
-    m = re.fullmatch(r"each of your creatures that has power (\d+) or more has \"double breaker\"", body)
-    if m:
-        prog.grants += (((("min_power_now", int(m.group(1))),), "breaker", 2),)
-        return AUTO
-    m = re.fullmatch(r"each of your evolution creatures has \"powerful attack \+(\d+)\" and breaks an additional shield", body)
-    if m:
-        prog.grants += (((("evolution", True),), "powerful_attack", int(m.group(1))), ((("evolution", True),), "extra_break", 1))
-        return AUTO
-    m = re.fullmatch(r"all your other creatures have \"powerful attack \+(\d+)\"", body)
-    if m:
-        prog.grants += (((("other", True),), "powerful_attack", int(m.group(1))),)
-        return AUTO
-    m = re.fullmatch(r"you tap (\d+) (?:less|fewer) mana cards? to summon (\w+(?: creatures)?)", body)
-    if m:
-        prog.cost_mods += (((("creature", True), group_matcher(m.group(2))), int(m.group(1))),)
-        return AUTO
-    m = re.fullmatch(r"if (.+?), tap (\d+) fewer mana cards to summon this creature", body)
-    if m:
-        cond = _cost_condition(m.group(1))
-        if cond is not None:
-            prog.self_cost += ((cond, int(m.group(2))),)
-            return AUTO
-    m = re.fullmatch(r"for each (\w+) creature you have in your discard pile, tap 1 fewer mana cards? to summon this creature", body)
-    if m:
-        prog.self_cost += ((("per", "discard", (("creature", True), group_matcher(m.group(1)))), 1),)
-        return AUTO
-    m = re.fullmatch(r"at the end of (?:each of your turns|your turn|each turn), untap (this creature|all your creatures|all your (\w+) creatures)", body)
-    if m:
-        if m.group(1) == "this creature":
-            ops = (("untap", "self", ()),)
-        else:
-            ops = (("untap", "all", (group_matcher(m.group(2)),) if m.group(2) else ()),)
-        prog.triggers["end_turn"] = prog.triggers.get("end_turn", ()) + ops
-        return AUTO
-    if body in ("at the end of the turn, return this creature from the battle zone to your hand",
-                "at the end of each turn, return this creature from the battle zone to your hand"):
-        prog.triggers["end_turn"] = prog.triggers.get("end_turn", ()) + (("self_to", "hand"),)
-        return AUTO
-    for pattern in _NO_EFFECT_STATIC:
-        if pattern.search(body):
-            return NO_EFFECT
-    m = re.fullmatch(r"each time one of your (.+?) would be banished, (?:put it into your (mana zone)|return it to your (hand)) instead", body)
-    if m:
-        filt = _group_filter(m.group(1))
-        if filt is not None:
-            prog.grants += ((filt, "replace_banish", "mana" if m.group(2) else "hand"),)
-            return AUTO
-    cond = None
-    m = re.fullmatch(r"while (.+?), ((?:all|each) (?:of )?your .+)", body)
-    if m and _condition(m.group(1)) is not None:
-        cond, body = _condition(m.group(1)), m.group(2)
-    m = re.fullmatch(r"(?:all|each) (?:of )?your (other )?(.+?) (?:have|has|gets?|get) (.+)", body)
-    if m:
-        filt = _group_filter(m.group(2))
-        if filt is not None and cond is not None:
-            filt = filt + (("cond", cond),)
-        items = _boost_items(m.group(3))
-        if filt is not None and items is not None:
-            if m.group(1):
-                filt = filt + (("other", True),)
-            real = tuple(i for i in items if i[0] != "noop")
-            if not real:
-                return NO_EFFECT
-            for kind, value in real:
-                if kind == "power" and cond is None:
-                    others = any(p == ("other", True) for p in filt)
-                    prog.buffs += ((tuple(p for p in filt if p[0] != "other"), value, others),)
-                else:
-                    prog.grants += ((filt, kind, value),)
-            return AUTO
-    m = re.fullmatch(r"while (.+?), this creature (?:gets|has|gains) (.+)", body)
-    if m:
-        cond = _condition(m.group(1))
-        items = _boost_items(m.group(2).replace(" and can attack", ", can attack").replace(" and has ", ", "))
-        if cond is not None and items is not None:
-            real = tuple(i for i in items if i[0] != "noop")
-            if not real:
-                return NO_EFFECT
-            prog.cond_self += ((cond, real),)
-            return AUTO
-    return None
+    return STATICS.apply(body, prog)
 
 
 def _group_filter(text: str) -> tuple | None:
@@ -841,41 +874,65 @@ def _condition(text: str) -> tuple | None:
     return None
 
 
-def _classify_trigger(prog: Program, body: str, modes: list[str]) -> str | None:
-    for pattern, events in _TRIGGERS:
-        m = pattern.match(body)
-        if m:
-            ops = _modal(modes) if m.group(1) == "choose one:" else effect_ops(m.group(1))
-            if ops is None:
-                return MANUAL
-            if _is_noop(ops):
-                return NO_EFFECT
-            for event in events:
-                prog.triggers[event] = prog.triggers.get(event, ()) + ops
-            return AUTO
-    if _enemy_only(body):
+# Triggered abilities: each row fills the program's triggers and gives the ability's status.
+TRIGGERS = Rules("kaijudo triggers")
+
+
+def _triggered(events: tuple[str, ...]) -> Callable:
+    """A builder that adds the effect to the program's triggers for `events`."""
+    def build(m, prog, modes):
+        ops = _modal(modes) if m.group(1) == "choose one:" else effect_ops(m.group(1))
+        if ops is None:
+            return MANUAL
+        if _is_noop(ops):
+            return NO_EFFECT
+        for event in events:
+            prog.triggers[event] = prog.triggers.get(event, ()) + ops
+        return AUTO
+    return build
+
+
+for _name, _pattern, _events in (
+    ("enters or attacks", r"^when(?:ever)? this creature enters the battle zone (?:and|or) whenever it attacks, (.+)$", ("etb", "attack")),
+    ("enters the battle zone", r"^when(?:ever)? this creature enters the battle zone, (.+)$", ("etb",)),
+    ("attacks", r"^when(?:ever)? this creature attacks(?: and isn't blocked)?, (.+)$", ("attack",)),
+    ("is banished", r"^when(?:ever)? this creature is banished, (.+)$", ("banished",)),
+    ("end of your turn", r"^at the end of (?:each of your turns|your turn|the turn|each turn|this turn), (.+)$", ("end_turn",)),
+    ("start of your turn", r"^at the start of (?:each of your turns|your turn|each turn), (.+)$", ("start_turn",)),
+    ("you cast a spell", r"^whenever you cast a spell, (.+)$", ("cast_spell",)),
+    ("you draw a card", r"^whenever you draw a card, (.+)$", ("draw",)),
+):
+    TRIGGERS.row(_name, starts(_pattern))(_triggered(_events))
+
+TRIGGERS.row("about enemies only", lambda body: body if _enemy_only(body) else None)(lambda m, prog, modes: NO_EFFECT)
+
+
+@TRIGGERS.row("one of your creatures attacks", starts(r"^whenever one of your (other )?(?:(\w+) )?creatures attacks, (.+)$"))
+def _(m, prog, modes):
+    ops = effect_ops(m.group(3))
+    if ops is None:
+        return MANUAL
+    if _is_noop(ops):
         return NO_EFFECT
-    m = re.match(r"^whenever one of your (other )?(?:(\w+) )?creatures attacks, (.+)$", body)
-    if m:
-        ops = effect_ops(m.group(3))
-        if ops is None:
-            return MANUAL
-        if _is_noop(ops):
-            return NO_EFFECT
-        filt = (group_matcher(m.group(2)),) if m.group(2) else ()
-        prog.ally_attack += ((filt, bool(m.group(1)), ops),)
-        return AUTO
-    m = re.match(r"^whenever one of your other creatures (?:that has \"(\w+)\" )?enters the battle zone, (.+)$", body)
-    if m:
-        ops = effect_ops(m.group(2))
-        if ops is None:
-            return MANUAL
-        if _is_noop(ops):
-            return NO_EFFECT
-        filt = (("has", m.group(1)),) if m.group(1) else ()
-        prog.other_etb += ((filt, ops),)
-        return AUTO
-    return None
+    filt = (group_matcher(m.group(2)),) if m.group(2) else ()
+    prog.ally_attack += ((filt, bool(m.group(1)), ops),)
+    return AUTO
+
+
+@TRIGGERS.row("another creature enters", starts(r"^whenever one of your other creatures (?:that has \"(\w+)\" )?enters the battle zone, (.+)$"))
+def _(m, prog, modes):
+    ops = effect_ops(m.group(2))
+    if ops is None:
+        return MANUAL
+    if _is_noop(ops):
+        return NO_EFFECT
+    filt = (("has", m.group(1)),) if m.group(1) else ()
+    prog.other_etb += ((filt, ops),)
+    return AUTO
+
+
+def _classify_trigger(prog: Program, body: str, modes: list[str]) -> str | None:
+    return TRIGGERS.apply(body, prog, modes)
 
 
 def _modal(modes: list[str]) -> tuple | None:
@@ -895,15 +952,12 @@ def _modal(modes: list[str]) -> tuple | None:
     return (("mode", tuple(options)),)
 
 
-_CACHE: dict[tuple, Program] = {}
+TABLES = (STATICS, TRIGGERS, EFFECTS, SENTENCES)
 
 
 def compile_card(card: Any) -> Program:
-    """The Program of a catalogue Card (cached by key and text)."""
-    cache_key = (card.game, card.key, card.text, card.type)
-    prog = _CACHE.get(cache_key)
-    if prog is not None:
-        return prog
+    """The Program of a catalogue Card. Engines keep it on the catalogue (`Catalogue.compiled`),
+    so a corrected level, power or civilization (a new catalogue) is compiled afresh."""
     attrs = card.attrs
     ctype = card.type or ""
     prog = Program(
@@ -942,14 +996,7 @@ def compile_card(card: Any) -> Program:
     prog.spell = tuple(spell_ops)
     prog.abilities = tuple(abilities)
     statuses = {s for _, s in abilities}
-    if MANUAL not in statuses:
-        prog.automation = "full"
-    elif statuses - {MANUAL}:
-        prog.automation = "partial"
-    else:
-        prog.automation = "none"
     prog.useful = prog.creature or bool(prog.spell) or MANUAL in statuses
-    _CACHE[cache_key] = prog
     return prog
 
 
@@ -965,27 +1012,8 @@ def phrase_of(text: str) -> str:
 
 def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
     """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps."""
-    from deckhub.core.engine import CoverageReport
-
-    report = CoverageReport("kaijudo")
-    abilities = Counter()
-    phrases: Counter = Counter()
-    for card in catalogue:
-        prog = compile_card(card)
-        report.total += 1
-        if not prog.abilities:
-            report.vanilla += 1
-        setattr(report, prog.automation, getattr(report, prog.automation) + 1)
-        for text, status in prog.abilities:
-            abilities[status] += 1
-            if status == MANUAL:
-                phrases[phrase_of(text)] += 1
-    report.phrases = dict(phrases)
-    result = report.to_json()
-    result["abilities"] = {"automated": abilities[AUTO], "no_effect": abilities[NO_EFFECT], "manual": abilities[MANUAL]}
-    result["notes"] = [
+    return core_effects.coverage("kaijudo", catalogue, compile_card, phrase=phrase_of, tables=TABLES, notes=(
         "full = every ability is automated or cannot matter against the dummy (it has no creatures and never acts); "
         "vanilla cards (no rules text) count as full",
         "no_effect abilities: targets only enemy creatures, blocking, battles, the opponent's hand, deck or spells",
-    ]
-    return result
+    ))

@@ -24,28 +24,19 @@ PHASE_LABELS = {"mana": "End the mana phase", "main": "Go to the attack phase", 
 _CIV_NAMES = {"light": "Light", "water": "Water", "darkness": "Darkness", "fire": "Fire", "nature": "Nature"}
 
 
-_DECKS: dict[tuple, tuple] = {}
-
-
 def _compiled_deck(entries: dict[str, int], catalogue) -> list[tuple]:
-    """(card, program, name) per copy of a deck section, cached: dealing a game only shuffles."""
-    key = (id(catalogue), tuple(entries.items()))
-    cached = _DECKS.get(key)
-    if cached is not None and cached[0] is catalogue:  # (the catalogue is kept, so its id stays its own)
-        return cached[1]
-    if True:
+    """(card, program, name) per copy of a deck section, kept on the catalogue: dealing only shuffles."""
+    def build() -> list[tuple]:
         found = []
         for card_key, qty in entries.items():
             card = catalogue.get(card_key)
             if card is None:
                 raise EngineError(f"card {card_key!r} is not in the Kaijudo catalogue")
-            found.extend([(card, compile_card(card), card.display_name)] * qty)
+            found.extend([(card, catalogue.compiled(compile_card, card), card.display_name)] * qty)
         if not found:
             raise EngineError("the deck has no cards in its Deck section")
-        if len(_DECKS) > 512:
-            _DECKS.clear()
-        _DECKS[key] = (catalogue, found)
-    return found
+        return found
+    return catalogue.memo_each("kaijudo.decks", tuple(entries.items()), build, limit=512)
 
 
 class KaijudoState(State):
@@ -1026,7 +1017,7 @@ class KaijudoState(State):
             "id": iid, "key": card.key, "name": self.names[iid], "type": card.type, "text": card.text,
             "level": prog.level, "civilizations": list(card.attrs.get("civilizations") or []),
             "race": list(card.attrs.get("race") or []), "printed_power": card.attrs.get("power"),
-            "automated": prog.automation, "manual_text": prog.manual_text,
+            "automated": prog.automation, "manual_text": list(prog.manual_text),
             "tapped": self.tapped[iid] if self.where[iid] in ("battle", "mana") else False,
         }
         if self.where[iid] == "battle" and iid not in self.beneath:

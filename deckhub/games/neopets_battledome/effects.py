@@ -24,6 +24,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from deckhub.core import effects as core_effects
+from deckhub.core.effects import AUTO, MANUAL
+
 STATS = ("attack", "defence", "agility", "hp")
 STAT_LABELS = {"attack": "Attack", "defence": "Defence", "agility": "Agility", "hp": "HP"}
 BONUS_FIELDS = tuple(f"{s}_bonus" for s in STATS)
@@ -36,11 +39,10 @@ PREP_TYPES = ("Equipment", "Petpet", "Faerie", "Hero", "Villain", "Legend", "Pot
 ONE_SHOT_TYPES = ("Legend", "Potion")  # resolve, then to the discard pile (notes §2b, INFERRED)
 PLAY_AREA_TYPES = ("Location", "Map Piece")  # the Play Area, outside the Battledome (March 2025)
 
-AUTO, MANUAL = "auto", "manual"
 
 
 @dataclass(frozen=True)
-class Program:
+class Program(core_effects.Program):
     """A card's compiled behaviour. `role`: neopet, codestone, equipment, petpet, slot, one_shot,
     food, brush, play_area, faction or unknown (type not known)."""
 
@@ -53,7 +55,6 @@ class Program:
     draw: int = 0
     missing: tuple[str, ...] = ()  # needed values still unknown
     behaviour_known: bool = True  # False: no text and no effect values (what it does is unknown)
-    manual_text: tuple[str, ...] = ()  # sentences of its text the engine does not automate
     abilities: tuple[tuple[str, str], ...] = ()  # (sentence, AUTO | MANUAL)
     species: str | None = None
 
@@ -68,7 +69,8 @@ class Program:
 
     @property
     def automation(self) -> str:
-        """full / partial / none, as the sandbox and the coverage report show it."""
+        """full / partial / none, as the sandbox and the coverage report show it: a card also needs
+        its values (level, stats, bonus) known and what it does known to be full."""
         if not self.missing and self.behaviour_known and not self.manual_text:
             return "full"
         some = self.useful if self.role != "neopet" else bool(self.stats)
@@ -185,12 +187,10 @@ def compile_card(card: Any) -> Program:
     reduction = attrs.get("damage_reduction") or 0
     draw = attrs.get("draw") or 0
     abilities: list[tuple[str, str]] = []
-    manual: list[str] = []
     for sentence in sentences(card.text):
         effects = read_sentence(sentence)
         if effects is None:
             abilities.append((sentence, MANUAL))
-            manual.append(sentence)
             continue
         abilities.append((sentence, AUTO))
         for kind, value in effects:
@@ -218,7 +218,7 @@ def compile_card(card: Any) -> Program:
         behaviour_known = has_effect
     return Program(role=role, level=level if isinstance(level, int) else None, stats=stats,
                    bonus=tuple(bonus.items()), heal=int(heal), reduction=int(reduction), draw=int(draw),
-                   missing=missing, behaviour_known=behaviour_known, manual_text=tuple(manual),
+                   missing=missing, behaviour_known=behaviour_known,
                    abilities=tuple(abilities), species=attrs.get("species"))
 
 
@@ -230,34 +230,25 @@ def phrase_of(sentence: str) -> str:
 
 def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
     """Distinct cards fully / partly / not automated, with what keeps the rest from automation."""
-    from deckhub.core.engine import CoverageReport
-
-    report = CoverageReport("neopets-battledome")
-    phrases: Counter = Counter()
     missing_cards = unknown_behaviour = no_text = 0
     missing_fields: Counter = Counter()
     by_type: dict[str, Counter] = {}
-    for card in catalogue:
-        prog = compile_card(card)
-        report.total += 1
+
+    def rate(card, prog: Program) -> core_effects.Rated:
+        nonlocal missing_cards, unknown_behaviour, no_text
         status = prog.automation
-        if not card.text:
-            no_text += 1
-            if status == "full":
-                report.vanilla += 1
-        setattr(report, status, getattr(report, status) + 1)
+        no_text += not card.text
         by_type.setdefault(card.type or "(type unknown)", Counter())[status] += 1
-        for sentence, how in prog.abilities:
-            if how == MANUAL:
-                phrases[phrase_of(sentence)] += 1
         if prog.missing:
             missing_cards += 1
             missing_fields.update(prog.missing)
+        gaps = ()
         if not prog.behaviour_known:
             unknown_behaviour += 1
-            phrases["(what the card does is not in the catalogue: no text, no effect values)"] += 1
-    report.phrases = dict(phrases)
-    result = report.to_json()
+            gaps = ("(what the card does is not in the catalogue: no text, no effect values)",)
+        return core_effects.Rated(status, prog.abilities, not card.text and status == "full", gaps)
+
+    result = core_effects.coverage("neopets-battledome", catalogue, compile_card, rate=rate, phrase=phrase_of)
     result["no_text"] = no_text
     result["missing_values"] = {"cards": missing_cards, "fields": dict(sorted(missing_fields.items()))}
     result["unknown_behaviour"] = unknown_behaviour

@@ -69,25 +69,17 @@ NOT_FOUND = {
 _STAT_LIMITS = dict(minimum=0, maximum=30)
 
 
-_COMPILED: dict[tuple, tuple] = {}
-
-
 def _compiled(entries: dict[str, int], catalogue) -> list[tuple]:
-    """(card, program) per copy of a deck section, cached per catalogue: dealing only shuffles."""
-    key = (id(catalogue), tuple(entries.items()))
-    cached = _COMPILED.get(key)
-    if cached is not None and cached[0] is catalogue:  # the catalogue is kept, so its id stays its own
-        return cached[1]
-    found: list[tuple] = []
-    for card_key, qty in entries.items():
-        card = catalogue.get(card_key)
-        if card is None:
-            raise EngineError(f"card {card_key!r} is not in the Neopets Battledome catalogue")
-        found.extend([(card, compile_card(card))] * qty)
-    if len(_COMPILED) > 512:
-        _COMPILED.clear()
-    _COMPILED[key] = (catalogue, found)
-    return found
+    """(card, program) per copy of a deck section, kept on the catalogue: dealing only shuffles."""
+    def build() -> list[tuple]:
+        found: list[tuple] = []
+        for card_key, qty in entries.items():
+            card = catalogue.get(card_key)
+            if card is None:
+                raise EngineError(f"card {card_key!r} is not in the Neopets Battledome catalogue")
+            found.extend([(card, catalogue.compiled(compile_card, card))] * qty)
+        return found
+    return catalogue.memo_each("neopets_battledome.decks", tuple(entries.items()), build, limit=512)
 
 
 def _section(deck, *names: str) -> dict[str, int]:

@@ -28,6 +28,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from deckhub.core import effects as core_effects
+from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT
 from deckhub.games.neopets_tcg.contest import ARENAS
 
 FAERIES = ("Air", "Dark", "Earth", "Fire", "Light", "Water")
@@ -36,13 +38,12 @@ TYPES = ("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equip
 NEOPET_TYPES = ("Basic Neopet", "Experienced Neopet")
 TAP_CHOICES = ("none", "any") + FAERIES
 
-AUTO, NO_EFFECT, MANUAL = "auto", "no_effect", "manual"
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "1": 1, "two": 2, "2": 2, "three": 3, "3": 3, "four": 4, "4": 4, "five": 5, "5": 5}
 _N = r"(a|an|one|two|three|four|five|\d)"
 
 
 @dataclass
-class Program:
+class Program(core_effects.Program):
     """What the engine knows about one card. None always means "unknown"."""
 
     type: str | None
@@ -62,10 +63,6 @@ class Program:
     def __post_init__(self) -> None:
         self.neopet = self.type in NEOPET_TYPES  # a Basic or Experienced Neopet (not Heroes, not Villains)
         self.contester = self.neopet or self.type == "Hero"  # can start and join your contests
-
-    @property
-    def manual_text(self) -> list[str]:
-        return [s for s, status in self.abilities if status == MANUAL]
 
     @property
     def automation(self) -> str:
@@ -153,19 +150,10 @@ def _bonus(sentence: str) -> tuple[str, int] | None:
     return None
 
 
-_CACHE: dict[int, tuple[Any, Program]] = {}
-
-
 def compile_card(card: Any) -> Program:
-    """The Program of a Card (cached per card value: session cards are new values)."""
-    cached = _CACHE.get(id(card))
-    if cached is not None and cached[0] is card:
-        return cached[1]
-    prog = _compile(card)
-    if len(_CACHE) > 20000:
-        _CACHE.clear()
-    _CACHE[id(card)] = (card, prog)
-    return prog
+    """The Program of a Card. Engines keep it on the catalogue (`Catalogue.compiled`): session
+    cards and corrected cards are new values of a new catalogue, compiled afresh."""
+    return _compile(card)
 
 
 def _compile(card: Any) -> Program:
@@ -243,52 +231,43 @@ def phrase_of(sentence: str) -> str:
 def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
     """Distinct cards by how much of them the engine automates, and what is missing (honestly: the
     catalogue holds no rules text, so no card is fully automated from the catalogue alone)."""
-    from deckhub.core.engine import CoverageReport
-
-    report = CoverageReport("neopets-tcg")
-    gaps: Counter = Counter()
-    abilities: Counter = Counter()
     known = Counter()
-    for card in catalogue:
-        prog = compile_card(card)
-        report.total += 1
+    cards = 0
+
+    def rate(card, prog: Program) -> core_effects.Rated:
+        nonlocal cards
+        cards += 1
+        gaps = []
         if prog.text_known:
             known["text"] += 1
-            status = prog.automation
-            if prog.abilities == []:
-                report.vanilla += 1
-            for sentence, s in prog.abilities:
-                abilities[s] += 1
-                if s == MANUAL:
-                    gaps[phrase_of(sentence)] += 1
+            rated = core_effects.Rated(prog.automation, tuple(prog.abilities), prog.abilities == [])
         else:
-            gaps["(rules text not in the catalogue)"] += 1
+            gaps.append("(rules text not in the catalogue)")
             # what the rules alone let the engine do with a card of a known type
-            status = "partial" if prog.type is not None else "none"
+            rated = core_effects.Rated("partial" if prog.type is not None else "none", (), False)
         if prog.type is None:
-            gaps["(card type unknown)"] += 1
+            gaps.append("(card type unknown)")
         else:
             known["type"] += 1
         if prog.type in ("Item", "Equipment"):
             known["bankable"] += 1
             if prog.bank is None:
-                gaps["(bank value unknown)"] += 1
+                gaps.append("(bank value unknown)")
             else:
                 known["bank"] += 1
         if prog.type == "Experienced Neopet" and prog.species is None:
-            gaps["(species unknown)"] += 1
+            gaps.append("(species unknown)")
         if any(v is not None for v in prog.bonus.values()):
             known["bonus"] += 1
         if any(v is not None for v in prog.stats.values()):
             known["stats"] += 1
-        setattr(report, status, getattr(report, status) + 1)
-    report.phrases = dict(gaps)
-    result = report.to_json()
-    result["abilities"] = {"automated": abilities[AUTO], "no_effect": abilities[NO_EFFECT], "manual": abilities[MANUAL]}
+        return rated._replace(gaps=tuple(gaps))
+
+    result = core_effects.coverage("neopets-tcg", catalogue, compile_card, rate=rate, phrase=phrase_of)
     result["known"] = {"text": known["text"], "type": known["type"], "bankable": known["bankable"],
                        "bank_value": known["bank"], "stat_bonus": known["bonus"], "stats": known["stats"]}
     result["notes"] = [
-        f"the catalogue holds rules text for {known['text']} of {report.total} cards, a card type for {known['type']}, "
+        f"the catalogue holds rules text for {known['text']} of {cards} cards, a card type for {known['type']}, "
         f"a bank value for {known['bank']} of {known['bankable']} Items and Equipment, stats for {known['stats']}, "
         f"stat bonuses for {known['bonus']}",
         "full = text known and every sentence automated or of no effect against the dummy; partial = the card's type "

@@ -895,7 +895,7 @@ class NeopetsState(State):
             "species": prog.species, "faerie": prog.faerie, "stats": dict(prog.stats),
             "bonus": dict(prog.bonus) if prog.type in ("Item", "Equipment") else None,
             "bank_value": prog.bank, "tap_to_play": prog.tap,
-            "automated": prog.automation, "manual_text": prog.manual_text, "unknown": unknown,
+            "automated": prog.automation, "manual_text": list(prog.manual_text), "unknown": unknown,
             "session_values": sorted(k for k, v in card.provenance.items() if v == "session"),
         }
         if where in ARENA_SET:
@@ -929,18 +929,16 @@ class NeopetsState(State):
         }}
 
 
-_DEALABLE: dict[tuple, tuple] = {}
-
-
 def _dealable(cls, deck, catalogue) -> tuple[bool, list[tuple]]:
-    """(split, [(card, zone, program, name, unknown values)] per copy) for a deck, cached per catalogue
-    and list: dealing a game then only shuffles. `split`: a one-section (basic-game) list whose Basic
-    Neopets form the Neopet Stack."""
+    """(split, [(card, zone, program, name, unknown values)] per copy) for a deck, kept on the
+    catalogue: dealing a game then only shuffles. `split`: a one-section (basic-game) list whose
+    Basic Neopets form the Neopet Stack."""
     sections = {name: entries for name, entries in deck.sections.items() if entries}
-    key = (id(catalogue), cls, tuple((name, tuple(entries.items())) for name, entries in sections.items()))
-    cached = _DEALABLE.get(key)
-    if cached is not None and cached[0] is catalogue:
-        return cached[1]
+    key = (cls, tuple((name, tuple(entries.items())) for name, entries in sections.items()))
+    return catalogue.memo_each("neopets_tcg.decks", key, lambda: _deal_plan(cls, sections, catalogue), limit=512)
+
+
+def _deal_plan(cls, sections, catalogue) -> tuple[bool, list[tuple]]:
     split = False
     if sections.get("Neopet Stack"):
         stack_entries, deck_entries = sections["Neopet Stack"], sections.get("Deck", {})
@@ -954,15 +952,12 @@ def _dealable(cls, deck, catalogue) -> tuple[bool, list[tuple]]:
             card = catalogue.get(card_key)
             if card is None:
                 raise EngineError(f"card {card_key!r} is not in the Neopets TCG catalogue")
-            prog = compile_card(card)
+            prog = catalogue.compiled(compile_card, card)
             where = ("stack" if prog.type == "Basic Neopet" else "deck") if split else zone
             gaps = tuple(f for f in cls.needed_values(card) if not _known(card, f))
             pool.extend([(card, where, prog, card.display_name, gaps)] * qty)
     if not pool:
         raise EngineError("the deck has no cards")
-    if len(_DEALABLE) > 512:
-        _DEALABLE.clear()
-    _DEALABLE[key] = (catalogue, (split, pool))
     return split, pool
 
 
