@@ -1,47 +1,122 @@
-"""Accounts: creation and password checks, shared by the sign-up page and `deckhub user add`."""
+"""Accounts: creation, password rules and checks, shared by the sign-up page and `deckhub user add`.
+
+Names are compared by their normalised key (`models.name_key`) with a unique index, never by a
+pattern, so `%` or `_` in a typed name match nothing but themselves, and two sign-ups racing for
+one name end in one account and a "taken" for the other.
+"""
 from __future__ import annotations
 
+import datetime as dt
 import re
+from functools import lru_cache
+from pathlib import Path
 
 from peewee import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from deckhub import models
-from deckhub.db import database
+from deckhub import models, ratelimit
+from deckhub.db import lock, write_transaction
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
-MIN_PASSWORD = 8
+MIN_PASSWORD = 10
+MAX_PASSWORD = 200
+MIN_DISTINCT = 5  # "aaaaaaaaaa" or "ababababab" is long but guessed at once
+COMMON_PASSWORDS = Path(__file__).with_name("common_passwords.txt")
+
+SIGNUP_LIMIT = 5  # accounts made from one client address within the window
+SIGNUP_WINDOW = dt.timedelta(hours=1)
 
 
 class AccountError(ValueError):
-    pass
+    """An account cannot be made or changed as asked; `field` is the form field the message is about."""
+
+    def __init__(self, message: str, field: str = "username"):
+        super().__init__(message)
+        self.field = field
+
+
+class TooManySignups(AccountError):
+    """The address made SIGNUP_LIMIT accounts within SIGNUP_WINDOW."""
+
+
+@lru_cache(maxsize=1)
+def common_passwords() -> frozenset[str]:
+    lines = COMMON_PASSWORDS.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.casefold() for line in lines if line and not line.startswith("#"))
 
 
 def validate_username(username: str) -> str:
-    username = username.strip()
+    username = (username or "").strip()
     if not USERNAME.match(username):
         raise AccountError("A user name is 3 to 40 letters, digits, dots, dashes or underscores.")
     return username
 
 
-def create_user(username: str, password: str, curator: bool = False) -> models.User:
-    """Create an account; the first account of a new site is a curator (it reviews card facts)."""
-    username = validate_username(username)
+def password_problem(password: str, username: str) -> str | None:
+    """Why `password` may not be used by `username`, or None when it may."""
     if len(password) < MIN_PASSWORD:
-        raise AccountError(f"A password has at least {MIN_PASSWORD} characters.")
-    with database.atomic():
-        if models.User.select().where(models.User.username ** username).exists():
-            raise AccountError(f"The name {username!r} is taken.")
-        first = not models.User.select().exists()
-        try:
-            return models.User.create(username=username, password_hash=generate_password_hash(password),
+        return f"A password has at least {MIN_PASSWORD} characters."
+    if len(password) > MAX_PASSWORD:
+        return f"A password has at most {MAX_PASSWORD} characters."
+    if len(set(password)) < MIN_DISTINCT:
+        return f"A password uses at least {MIN_DISTINCT} different characters."
+    if password.casefold() in common_passwords():
+        return "That password is one of the 10,000 most common passwords; choose another."
+    if username and models.name_key(username) in password.casefold():
+        return "A password may not contain the user name."
+    return None
+
+
+def find_user(username: str) -> models.User | None:
+    """The account of exactly this name, whatever its case."""
+    return models.User.get_or_none(models.User.name_key == models.name_key(username))
+
+
+def create_user(username: str, password: str, curator: bool = False,
+                signup_address: str | None = None, signup_limit: int = SIGNUP_LIMIT) -> models.User:
+    """Create an account; the first account of a new site is a curator (it reviews card facts).
+
+    `signup_address` (the web sign-up's client address) counts against `signup_limit` accounts
+    per SIGNUP_WINDOW, atomically; the command line passes none."""
+    username = validate_username(username)
+    problem = password_problem(password, username)
+    if problem:
+        raise AccountError(problem, "password")
+    password_hash = generate_password_hash(password)
+    taken = AccountError(f"The name {username!r} is taken.")
+    if find_user(username) is not None:
+        raise taken
+    try:
+        with write_transaction():
+            if signup_address is not None and not ratelimit.take(
+                    [f"signup-ip:{signup_address}"], signup_limit, SIGNUP_WINDOW):
+                raise TooManySignups("Too many accounts were made from your address in the last hour; "
+                                     "try again later.")
+            lock("accounts")  # one sign-up at a time: one "first account", one winner per name
+            if find_user(username) is not None:
+                raise taken
+            first = not models.User.select().exists()
+            return models.User.create(username=username, password_hash=password_hash,
                                       is_curator=curator or first)
-        except IntegrityError:
-            raise AccountError(f"The name {username!r} is taken.") from None
+    except IntegrityError:
+        raise taken from None
 
 
 def authenticate(username: str, password: str) -> models.User | None:
-    user = models.User.get_or_none(models.User.username ** username.strip())
+    user = find_user(username)
     if user and check_password_hash(user.password_hash, password):
         return user
     return None
+
+
+def change_password(user: models.User, current: str, new: str) -> None:
+    """Set a new password (the current one must be given); every signed-in browser is signed out."""
+    from deckhub import sessions
+    if not check_password_hash(user.password_hash, current or ""):
+        raise AccountError("The current password is not right.", "current")
+    problem = password_problem(new, user.username)
+    if problem:
+        raise AccountError(problem, "password")
+    with write_transaction():
+        models.User.update(password_hash=generate_password_hash(new)).where(models.User.id == user.id).execute()
+        sessions.end_all(user)

@@ -13,7 +13,7 @@ import hashlib
 import secrets
 
 from deckhub import models
-from deckhub.db import database
+from deckhub.db import lock, write_transaction
 
 TOKEN_PREFIX = "dh_"
 PREFIX_CHARS = 10  # "dh_" and 7 random characters, shown on the account page
@@ -41,7 +41,8 @@ def create(user, name: str) -> tuple[models.ApiToken, str]:
     if not name:
         raise TokenError("Give the token a name (what it is for), so you can recognise it later.")
     uid = _uid(user)
-    with database.atomic():
+    with write_transaction():
+        lock(f"api-tokens:{uid}")  # counted and created under one lock: never more than MAX_ACTIVE
         live = (models.ApiToken.select()
                 .where((models.ApiToken.user == uid) & models.ApiToken.revoked_at.is_null()).count())
         if live >= MAX_ACTIVE:

@@ -96,7 +96,8 @@ def import_user(doc: dict[str, Any], username: str | None = None) -> models.User
     name = username or account.get("username")
     if not isinstance(name, str) or not name:
         raise BackupError("the file names no user")
-    if models.User.select().where(models.User.username ** name).exists():
+    from deckhub.accounts import find_user
+    if find_user(name) is not None:
         raise BackupError(f"a user named {name!r} already exists here; choose another name with --as")
     printings = _printing_index()
     with database.atomic():

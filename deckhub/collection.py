@@ -28,7 +28,7 @@ from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
 from deckhub import models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.cards import Catalogue
-from deckhub.db import database
+from deckhub.db import database, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LABELS, CollectionFileError,
                                               ExportRow, GameIndex, ImportPlan, PlannedRow, PrintingRef,
@@ -70,14 +70,6 @@ def _uid(user) -> int:
     return user if isinstance(user, int) else user.id
 
 
-def _write_transaction():
-    """A write transaction; on SQLite it takes the write lock at BEGIN (IMMEDIATE), so a
-    transaction never has to upgrade a read snapshot (which SQLite refuses without waiting)."""
-    if isinstance(database.obj, SqliteDatabase):
-        return database.atomic("IMMEDIATE")
-    return database.atomic()
-
-
 def _field(name: str):
     if name not in FIELDS:
         raise ValueError(f"unknown quantity {name!r}; one of {', '.join(FIELDS)}")
@@ -112,7 +104,7 @@ def adjust(user, printing_id: int, field_name: str, delta: int) -> Owned:
     if not models.Printing.select().where(models.Printing.id == printing_id).exists():
         raise LookupError(f"no printing {printing_id}")
     try:
-        with _write_transaction():
+        with write_transaction():
             _ensure_rows(uid, [printing_id])
             (models.OwnedCard.update({column: _clamped(column + int(delta))})
              .where((models.OwnedCard.owner == uid) & (models.OwnedCard.printing == printing_id)).execute())
@@ -126,7 +118,7 @@ def set_quantities(user, printing_id: int, **values: int) -> Owned:
     uid = _uid(user)
     for name in values:
         _field(name)
-    with _write_transaction():
+    with write_transaction():
         _upsert(uid, [(printing_id, values)], tuple(values))
         return _read(uid, printing_id)
 
@@ -355,7 +347,7 @@ def commit_import(user, data: bytes, default_game: str | None = None,
     total = len(plan.targets)
     done = 0
     step = CHUNK if isinstance(database.obj, SqliteDatabase) else CHUNK * 10
-    with _write_transaction():
+    with write_transaction():
         before = _current(uid, plan.targets)
         for columns, items in groups.items():
             for start in range(0, len(items), step):
@@ -656,7 +648,7 @@ def add_missing_to_wants(user, deck_data: dict, catalogue: Catalogue, deck_id: i
     index = game_index(game)
     added = []
     W = models.OwnedCard.want_quantity
-    with _write_transaction():
+    with write_transaction():
         for row in needs:
             refs = index.by_card.get(row.card_key, [])
             if not refs:

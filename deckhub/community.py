@@ -45,7 +45,7 @@ from peewee import JOIN, IntegrityError
 from deckhub import models, ratelimit
 from deckhub.catalogue_store import bump_stamp, get_catalogue, number_sort
 from deckhub.core import cards as core
-from deckhub.db import database
+from deckhub.db import database, lock, write_transaction
 from deckhub.games import UnknownGame, get_game
 
 # ---------------------------------------------------------------------------------- limits
@@ -326,6 +326,17 @@ def _check_rate(user: models.User, limit: int, window: dt.timedelta) -> str:
     return bucket
 
 
+def _store_proposal(user: models.User, limit: int, window: dt.timedelta, **fields: Any) -> models.Proposal:
+    """Check the user's limits and store the proposal under one lock, so simultaneous proposals
+    cannot all pass a check that together they exceed."""
+    with write_transaction():
+        lock(f"proposals:{user.id}")
+        bucket = _check_rate(user, limit, window)
+        proposal = models.Proposal.create(proposer=user.id, **fields)
+        ratelimit.hit([bucket], window)
+    return proposal
+
+
 def propose_facts(user: models.User, slug: str, card_key: str, raw_values: Mapping[str, Any],
                   source: str, *, rate_limit: int = RATE_LIMIT, window: dt.timedelta = RATE_WINDOW) -> models.Proposal:
     """Store a proposal of new values for an existing card (nothing in the catalogue changes).
@@ -347,10 +358,7 @@ def propose_facts(user: models.User, slug: str, card_key: str, raw_values: Mappi
     if not values:
         raise ProposalInvalid({"values": "Nothing to propose: give at least one value that differs from the card's."},
                               "Nothing to propose: give at least one value that differs from the card's.")
-    bucket = _check_rate(user, rate_limit, window)
-    proposal = models.Proposal.create(game=game.slug, card_key=card.key, values=values, source=source, proposer=user.id)
-    ratelimit.hit([bucket], window)
-    return proposal
+    return _store_proposal(user, rate_limit, window, game=game.slug, card_key=card.key, values=values, source=source)
 
 
 def new_card_key(name: str, version: str | None = None) -> str:
@@ -427,11 +435,8 @@ def propose_card(user: models.User, slug: str, raw_card: Mapping[str, Any], raw_
         errors["source"] = str(exc)
     if errors:
         raise ProposalInvalid(errors)
-    bucket = _check_rate(user, rate_limit, window)
-    proposal = models.Proposal.create(game=game.slug, card_key="", new_card=new_card, values=values,
-                                      source=source, proposer=user.id)
-    ratelimit.hit([bucket], window)
-    return proposal
+    return _store_proposal(user, rate_limit, window, game=game.slug, card_key="", new_card=new_card,
+                           values=values, source=source)
 
 
 # ---------------------------------------------------------------------------------- reviewing

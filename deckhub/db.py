@@ -6,10 +6,11 @@ teardown (as peewee's flask_utils does). Schema changes are numbered steps in `m
 from __future__ import annotations
 
 import json
+import zlib
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from peewee import DatabaseProxy, TextField
+from peewee import DatabaseProxy, SqliteDatabase, TextField
 from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
 
 database = DatabaseProxy()
@@ -50,3 +51,27 @@ def init_database(url: str):
     db = make_database(url)
     database.initialize(db)
     return db
+
+
+def is_sqlite() -> bool:
+    return isinstance(database.obj, SqliteDatabase)
+
+
+def write_transaction():
+    """A transaction that will write. On SQLite it takes the write lock at BEGIN (IMMEDIATE): a
+    deferred transaction that read first cannot upgrade while another writer works, and SQLite
+    refuses it at once ("database is locked") instead of waiting. Nested, it is a savepoint."""
+    if is_sqlite():
+        return database.atomic("IMMEDIATE")
+    return database.atomic()
+
+
+def lock(*keys: str) -> None:
+    """Serialise, until the current transaction ends, every transaction that locks one of `keys`.
+
+    SQLite needs nothing more than `write_transaction` (one writer at a time); PostgreSQL takes a
+    transaction-scoped advisory lock per key, in a fixed order so two callers cannot deadlock."""
+    if is_sqlite():
+        return
+    for number in sorted({zlib.crc32(k.encode("utf-8")) for k in keys}):
+        database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (number,))

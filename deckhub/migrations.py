@@ -26,10 +26,39 @@ def _community_and_api(db) -> None:
     db.create_tables([models.Proposal, models.FactChange, models.ApiToken, models.RateLimitHit])
 
 
+def _accounts_and_sessions(db) -> None:
+    """Step 6: users' unique normalised names, their session versions, and signed-in browsers.
+
+    Names that differ only in case (a sign-up race could make them on PostgreSQL) keep the oldest
+    account under the plain key; a later twin gets its id appended, so it stays reachable by an
+    operator but can no longer shadow the first."""
+    from playhouse.migrate import SchemaMigrator, migrate as run
+    columns = {c.name for c in db.get_columns("user")}
+    migrator = SchemaMigrator.from_database(db)
+    ops = []
+    if "name_key" not in columns:
+        ops.append(migrator.add_column("user", "name_key", models.User.name_key))
+    if "session_version" not in columns:
+        ops.append(migrator.add_column("user", "session_version", models.User.session_version))
+    if ops:
+        run(*ops)
+    seen: set[str] = set()
+    for uid, username, key in (models.User.select(models.User.id, models.User.username, models.User.name_key)
+                               .order_by(models.User.id).tuples()):
+        wanted = models.name_key(username)
+        if wanted in seen:
+            wanted = f"{wanted}#{uid}"
+        seen.add(wanted)
+        if key != wanted:
+            models.User.update(name_key=wanted).where(models.User.id == uid).execute()
+    db.create_tables([models.LoginSession])
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
     (3, _community_and_api),
+    (6, _accounts_and_sessions),
 ]
 LATEST = STEPS[-1][0]
 

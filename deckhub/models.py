@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import unicodedata
 
 from flask_login import UserMixin
 from peewee import (BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, Model,
@@ -32,11 +33,30 @@ class SchemaVersion(BaseModel):
     version = IntegerField()
 
 
+def name_key(username: str) -> str:
+    """A user name as it is compared: NFKC-normalised, case-folded, trimmed ("Alice" == "ALICE")."""
+    return unicodedata.normalize("NFKC", username or "").strip().casefold()
+
+
 class User(BaseModel, UserMixin):
     username = CharField(max_length=40, unique=True)
+    # The unique normalised name (step 6): sign-in and sign-up compare it exactly, never by pattern.
+    name_key = CharField(max_length=60, unique=True, null=True)
     password_hash = CharField(max_length=255)
     is_curator = BooleanField(default=False)
+    # Bumped by "sign out everywhere" and a password change: every older session stops working.
+    session_version = IntegerField(default=1)
     created_at = DateTimeField(default=utcnow)
+
+    login_id: str | None = None  # "user:version:key" of the browser session this row was loaded for
+
+    def get_id(self) -> str:
+        """What Flask-Login keeps in the session and the remember-me cookie (see deckhub.sessions)."""
+        return self.login_id or f"{self.id}:{self.session_version}:"
+
+    def save(self, *args, **kwargs):
+        self.name_key = name_key(self.username)
+        return super().save(*args, **kwargs)
 
 
 class CardSet(BaseModel):
@@ -219,5 +239,14 @@ class RateLimitHit(BaseModel):
     created_at = DateTimeField(default=utcnow, index=True)
 
 
-ALL_MODELS = [SchemaVersion, User, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
+class LoginSession(BaseModel):
+    """One signed-in browser: its key is in the session and the remember-me cookie; logging out
+    deletes the row, so a copied cookie stops working (step 6)."""
+
+    user = ForeignKeyField(User, backref="login_sessions", on_delete="CASCADE")
+    key = CharField(max_length=64, unique=True)
+    created_at = DateTimeField(default=utcnow, index=True)
+
+
+ALL_MODELS = [SchemaVersion, User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit]

@@ -1,19 +1,26 @@
 """Rate limits shared by every worker: attempts are rows, counted over a sliding window.
 
-Used for failed log-ins (per account name and per client address) and for community
-proposals; old rows are swept as new ones arrive, so the table stays small.
+Used for failed log-ins (per account name and per client address), sign-ups per address and
+community proposals; old rows are swept as new ones arrive, so the table stays small. `take`
+counts and records in one locked transaction, so simultaneous requests cannot all pass a check
+that each of them alone would fail.
 """
 from __future__ import annotations
 
 import datetime as dt
 
 from deckhub import models
+from deckhub.db import lock, write_transaction
+
+
+def _bucket(name: str) -> str:
+    return name[:200]
 
 
 def recent(bucket: str, window: dt.timedelta) -> int:
     since = models.utcnow() - window
     return (models.RateLimitHit.select()
-            .where((models.RateLimitHit.bucket == bucket) & (models.RateLimitHit.created_at >= since)).count())
+            .where((models.RateLimitHit.bucket == _bucket(bucket)) & (models.RateLimitHit.created_at >= since)).count())
 
 
 def is_limited(buckets: list[str], limit: int, window: dt.timedelta) -> bool:
@@ -22,9 +29,27 @@ def is_limited(buckets: list[str], limit: int, window: dt.timedelta) -> bool:
 
 def hit(buckets: list[str], window: dt.timedelta) -> None:
     now = models.utcnow()
-    models.RateLimitHit.insert_many([{"bucket": b[:200], "created_at": now} for b in buckets]).execute()
+    models.RateLimitHit.insert_many([{"bucket": _bucket(b), "created_at": now} for b in buckets]).execute()
     models.RateLimitHit.delete().where(models.RateLimitHit.created_at < now - 4 * window).execute()
 
 
+def take(buckets: list[str], limit: int, window: dt.timedelta) -> bool:
+    """Record one attempt in every bucket if none of them is at `limit`; False (nothing recorded) if one is."""
+    with write_transaction():
+        lock(*(f"ratelimit:{_bucket(b)}" for b in buckets))
+        if is_limited(buckets, limit, window):
+            return False
+        hit(buckets, window)
+    return True
+
+
+def give_back(buckets: list[str]) -> None:
+    """Undo one `take` (the newest attempt of each bucket): the attempt turned out not to count."""
+    for b in buckets:
+        newest = (models.RateLimitHit.select(models.RateLimitHit.id).where(models.RateLimitHit.bucket == _bucket(b))
+                  .order_by(models.RateLimitHit.id.desc()).limit(1))
+        models.RateLimitHit.delete().where(models.RateLimitHit.id.in_(newest)).execute()
+
+
 def clear(buckets: list[str]) -> None:
-    models.RateLimitHit.delete().where(models.RateLimitHit.bucket.in_([b[:200] for b in buckets])).execute()
+    models.RateLimitHit.delete().where(models.RateLimitHit.bucket.in_([_bucket(b) for b in buckets])).execute()

@@ -73,7 +73,7 @@ def test_duplicate_name_is_refused_whatever_its_case(client, auth):
 
 @pytest.mark.parametrize("data, message", [
     ({"username": "al", "password": "correct horse", "confirm": "correct horse"}, "between 3 and 40"),
-    ({"username": "alice", "password": "short", "confirm": "short"}, "between 8 and 200"),
+    ({"username": "alice", "password": "short", "confirm": "short"}, "between 10 and 200"),
     ({"username": "alice", "password": "correct horse", "confirm": "correct horsE"}, "The passwords differ."),
     ({"username": "al ice!", "password": "correct horse", "confirm": "correct horse"}, "letters, digits"),
 ])

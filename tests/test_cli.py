@@ -46,7 +46,7 @@ def test_user_add_refuses_a_taken_name_and_a_short_password(cli):
     taken = cli("user", "add", "Dave", "--password-stdin", input="long enough\n")
     assert taken.exit_code != 0 and "taken" in taken.output
     short = cli("user", "add", "erin", "--password-stdin", input="short\n")
-    assert short.exit_code != 0 and "at least 8" in short.output
+    assert short.exit_code != 0 and "at least 10" in short.output
 
 
 def test_load_cards_twice_changes_nothing(cli):

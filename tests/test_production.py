@@ -57,3 +57,27 @@ def test_a_hostile_o8d_file_is_refused_with_a_line_error_not_expanded(client, au
         response = client.post("/decks/import", data={"name": "Bomb", "game": "kaijudo", "decklist": text})
         page = response.get_data(as_text=True)
         assert response.status_code == 400 and "Line 1:" in page and "root:" not in page
+
+
+def test_production_sends_hsts_and_every_cookie_has_samesite(fresh_database_url, monkeypatch):
+    monkeypatch.setenv("DECKHUB_SECRET_KEY", "k" * 40)
+    monkeypatch.delenv("DECKHUB_INSECURE_COOKIES", raising=False)
+    app = create_app({"DATABASE_URL": fresh_database_url, "PRODUCTION": True, "WTF_CSRF_ENABLED": False})
+    client = app.test_client()
+    response = client.get("/", base_url="https://deckhub.example")
+    assert response.headers["Strict-Transport-Security"].startswith("max-age=31536000")
+    client.post("/signup", base_url="https://deckhub.example",
+                data={"username": "alice", "password": "correct horse", "confirm": "correct horse"})
+    client.post("/logout", base_url="https://deckhub.example")
+    response = client.post("/login", base_url="https://deckhub.example",
+                           data={"username": "alice", "password": "correct horse", "remember": "y"})
+    cookies = response.headers.getlist("Set-Cookie")
+    assert {c.split("=", 1)[0] for c in cookies} >= {"session", "remember_token"}
+    for cookie in cookies:
+        assert "SameSite=Lax" in cookie and "Secure" in cookie and "HttpOnly" in cookie, cookie
+    from deckhub.db import database
+    database.close() if not database.is_closed() else None
+
+
+def test_development_sends_no_hsts(client):
+    assert "Strict-Transport-Security" not in client.get("/").headers

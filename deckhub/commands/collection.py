@@ -27,7 +27,8 @@ def _open(username: str):
 
     open_app()
     database.connect(reuse_if_open=True)
-    user = models.User.get_or_none(models.User.username ** username.strip())
+    from deckhub.accounts import find_user
+    user = find_user(username)
     if user is None:
         click.echo(f"error: there is no user named {username!r} (create one with `deckhub user add`)", err=True)
         sys.exit(EXIT_UNREADABLE)

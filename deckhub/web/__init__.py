@@ -21,9 +21,10 @@ login_manager.login_message_category = "info"
 
 
 @login_manager.user_loader
-def _load_user(user_id):
-    user_id = str(user_id)
-    return models.User.get_or_none(models.User.id == int(user_id)) if user_id.isdigit() else None
+def _load_user(login_id):
+    """From the session or the remember-me cookie: only while that browser's session is live."""
+    from deckhub import sessions
+    return sessions.load(login_id)
 
 
 class JSONProvider(DefaultJSONProvider):
@@ -74,6 +75,9 @@ def init_app(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if app.config.get("PRODUCTION") and app.config.get("SESSION_COOKIE_SECURE"):
+            # production is served over HTTPS: browsers must never fall back to plain HTTP
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
         return response
 
     @app.errorhandler(CSRFError)

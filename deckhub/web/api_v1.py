@@ -27,7 +27,6 @@ from typing import Any, NoReturn
 
 from flask import Blueprint, current_app, g, jsonify, request
 from flask_login import current_user
-from peewee import SqliteDatabase
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from deckhub import api_tokens, collection, models, simulations
@@ -37,7 +36,7 @@ from deckhub.core.decklist import Deck
 from deckhub.core.engine import find_engine
 from deckhub.core.legality import check_deck
 from deckhub.core.simulate import MAX_GAMES
-from deckhub.db import database
+from deckhub.db import database, write_transaction
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.importers.collection_csv import MAX_QUANTITY
 
@@ -524,13 +523,6 @@ def _resolve_printing(i: int, change: dict, indexes: dict) -> int:
     return refs[0].id
 
 
-def _write_transaction():
-    """As the collection service does: on SQLite take the write lock at BEGIN."""
-    if isinstance(database.obj, SqliteDatabase):
-        return database.atomic("IMMEDIATE")
-    return database.atomic()
-
-
 @bp.route("/collection/changes", methods=["POST"])
 def change_collection():
     """Add deltas to quantities, all in one transaction; each quantity stays within 0..1,000,000."""
@@ -563,7 +555,7 @@ def change_collection():
     # sent), so two requests naming the same printings in opposite orders cannot deadlock.
     planned.sort(key=lambda change: change[0])
     try:
-        with _write_transaction():
+        with write_transaction():
             for pid, field, delta in planned:
                 after[pid] = collection.adjust(user.id, pid, field, delta)
     except LookupError:  # a printing vanished (catalogue reload) between the check and the write

@@ -68,7 +68,7 @@ def _live_server(databases):
     from deckhub.db import database
 
     clear_cache()
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests", "DATABASE_URL": databases.with_catalogues()})
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests", "SIGNUP_LIMIT": 10_000, "DATABASE_URL": databases.with_catalogues()})
     db = database.obj
     port = _free_port()
     server = make_server("127.0.0.1", port, app, threaded=True)
