@@ -218,3 +218,12 @@ def test_pages_need_nothing_the_content_security_policy_blocks(client):
 ])
 def test_odd_input_never_breaks_a_page(client, url):
     assert client.get(url).status_code in (200, 400, 404)
+
+
+def test_the_site_has_a_favicon_where_browsers_look_and_every_page_links_it(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/x-icon"
+    assert icon.data[:4] == b"\0\0\1\0"  # an ICO file
+    page = client.get("/").get_data(as_text=True)
+    assert 'rel="icon" href="/static/favicon.svg"' in page
+    assert client.get("/static/favicon.svg").status_code == 200

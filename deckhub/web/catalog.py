@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from flask import Blueprint, abort, current_app, g, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, render_template, request, send_from_directory, url_for
 from markupsafe import Markup, escape
 
 from deckhub.catalogue_store import get_catalogue
@@ -115,6 +115,14 @@ def stylesheet():
     response.cache_control.max_age = 3600
     response.add_etag()
     return response.make_conditional(request)
+
+
+@bp.route("/favicon.ico")
+def favicon():
+    """The site icon where browsers look for it first, so no page logs a 404 for it (pages also link the SVG)."""
+    response = send_from_directory(current_app.static_folder, "favicon.ico", mimetype="image/x-icon", max_age=86400)
+    response.cache_control.public = True
+    return response
 
 
 # ---------------------------------------------------------------- helpers for every template

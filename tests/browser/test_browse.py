@@ -15,7 +15,7 @@ def test_sign_up_log_in_browse_search_and_open_a_card(live_server, page):
             if msg.type == "error" and not msg.text.startswith("Failed to load resource") else None)
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.on("response", lambda r: problems.append(f"{r.status} {r.url}")
-            if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
+            if r.status >= 400 else None)
     username = live_server.signup(page)
     expect(page.get_by_role("banner")).to_contain_text(username)
 

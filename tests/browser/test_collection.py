@@ -30,7 +30,7 @@ def test_import_checklist_plus_minus_and_export(live_server, page, tmp_path):
             if msg.type == "error" and not msg.text.startswith("Failed to load resource") else None)
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.on("response", lambda r: problems.append(f"{r.status} {r.url}")
-            if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
+            if r.status >= 400 else None)
     live_server.signup(page)
 
     # the header link leads to the overview; nothing owned yet

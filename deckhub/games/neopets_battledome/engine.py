@@ -191,7 +191,7 @@ class BattledomeState(State):
             if prog.missing:
                 unknown[card.display_name] = prog.missing
         if unknown:
-            self.note("values unknown (the engine does not guess; set them for this game with card_values, or use "
+            self.note("values unknown (the engine does not guess; give them for this game, or use "
                       "manual moves): " + "; ".join(f"{name}: {', '.join(f)}" for name, f in sorted(unknown.items())))
         self.unresolved = 0  # battles that could not be worked out for unknown values
         ops: list[tuple] = []
@@ -1210,14 +1210,14 @@ ENGINE = Engine(
         OptionSpec("dummy_attacks", "bool", False, "the dummy attacks back on its turns (off: pure goldfish)"),
         OptionSpec("dummy_neopet", "str", "", "a Neopet from the catalogue (key or name) as the dummy; its stats replace the dummy_* values"),
         OptionSpec("first", "bool", True, "you take the first turn (RB 1.4: the winner of a random draw chooses)"),
-        OptionSpec("opening_hand", "int", 5, "cards in your opening inventory (NOT FOUND in the sources: a setting)", minimum=0, maximum=20),
-        OptionSpec("mulligan", "bool", False, "offer one mulligan of the opening inventory (NOT FOUND in the sources)"),
-        OptionSpec("deck_out", "choice", "skip", "drawing from an empty Main Deck (NOT FOUND): skip the draw, take 1 damage, "
+        OptionSpec("opening_hand", "int", 5, "cards in your opening inventory (the rules do not say; a setting)", minimum=0, maximum=20),
+        OptionSpec("mulligan", "bool", False, "offer one mulligan of the opening inventory (the rules do not say)"),
+        OptionSpec("deck_out", "choice", "skip", "drawing from an empty Main Deck (the rules do not say): skip the draw, take 1 damage, "
                    "lose the round, or lose the match", choices=("skip", "damage", "lose_round", "lose_match")),
         OptionSpec("equipment_slots", "int", 3, "Equipment slots (3: SI.com only); a Petpet takes one", minimum=1, maximum=10),
-        OptionSpec("full_slot", "choice", "blocked", "a full Faerie or Equipment slot (NOT FOUND): blocks the card, or the "
+        OptionSpec("full_slot", "choice", "blocked", "a full Faerie or Equipment slot (the rules do not say): blocks the card, or the "
                    "new card replaces the oldest", choices=("blocked", "replace")),
-        OptionSpec("painting", "choice", "same_species", "Paint Brushes (procedure NOT FOUND): choose a Rainbow Pool Neopet "
+        OptionSpec("painting", "choice", "same_species", "Paint Brushes (the rules give no procedure): choose a Rainbow Pool Neopet "
                    "of your Neopet's species to cover it, or leave it to manual moves", choices=("same_species", "manual")),
         OptionSpec("turn_limit", "int", 40, "the match is lost if it is not won by the end of this turn", minimum=1, maximum=500),
         card_values_option("values for cards the catalogue does not know, for this game only: "

@@ -117,7 +117,7 @@ class NeopetsState(State):
                   + ("; one-section list: its Basic Neopets form the Neopet Stack" if split else ""))
         missing = sorted({self.names[i] for i in range(n) if self.missing[i]})
         if missing:
-            self.note(f"values unknown for {len(missing)} cards (set them for this game with card_values): {', '.join(missing[:8])}"
+            self.note(f"values unknown for {len(missing)} cards (give them for this game, or play them with manual moves): {', '.join(missing[:8])}"
                       + (" ..." if len(missing) > 8 else ""))
         self.push((("begin_turn",),))
 
