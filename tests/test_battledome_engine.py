@@ -537,8 +537,10 @@ def test_text_patterns_and_compiled_values():
 
 def test_coverage_reports_the_catalogue_honestly():
     report = ENGINE.coverage(CAT)
-    assert report["cards"] == 24 and report["full"] == 2  # Acara (stats) and Mau (bonus)
-    assert report["full"] + report["partial"] + report["none"] == 24
+    # 54 cards (the shared facts and the public rulings pages); only Acara (stats) and Mau (bonus)
+    # are known well enough to automate: the rulings pages give names, a few types, one level
+    assert report["cards"] == 54 and report["full"] == 2
+    assert report["full"] + report["partial"] + report["none"] == 54
     assert report["missing_values"]["fields"]["level_requirement"] >= 17
 
 

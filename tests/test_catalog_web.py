@@ -7,7 +7,7 @@ from html import unescape
 import pytest
 
 from deckhub.catalogue_store import get_catalogue
-from deckhub.core.search import UNKNOWN_SET, set_summaries
+from deckhub.core.search import set_summaries
 from deckhub.games import all_games
 
 
@@ -110,11 +110,21 @@ def test_unknown_values_say_unknown_and_derived_values_are_badged(client, app):
     assert "Type unknown" in page and "Strength unknown" in page
 
 
-def test_battledome_cards_without_a_set_say_so(client):
-    page = text(client.get("/games/neopets-battledome/cards/acara"))
-    assert "Set unknown" in page
-    found = text(client.get(f"/cards?game=neopets-battledome&set={UNKNOWN_SET}"))
-    assert "Acara" in found
+def test_battledome_cards_without_a_set_are_collectable_in_the_unknown_set(client, auth):
+    page = text(client.get("/games/neopets-battledome/cards/count-boris"))
+    assert "Unknown set" in page and "Battledome rulings site" not in page  # the source is its URL
+    assert "https://github.com/hylaster0/hylaster0.github.io/blob/" in client.get(
+        "/games/neopets-battledome/cards/count-boris").get_data(as_text=True)
+    found = text(client.get("/cards?game=neopets-battledome&set=unknown-set"))
+    assert "Acara" in found and "Count Boris" in found
+    auth.signup()
+    html = client.get("/games/neopets-battledome/cards/count-boris").get_data(as_text=True)
+    printing = re.search(r'name="printing" value="(\d+)"', html).group(1)
+    response = client.post("/collection/adjust", data={"printing": printing, "step": "quantity:1"},
+                           headers={"Accept": "application/json"})
+    assert response.status_code == 200 and response.get_json()["quantity"] == 1
+    checklist = text(client.get("/collection/neopets-battledome/sets/unknown-set"))
+    assert "Count Boris" in checklist and "1 of 51 (2%)" in checklist
 
 
 @pytest.mark.parametrize("url", ["/cards?q=argus+vigilant", "/cards?game=kaijudo&q=argus+vigilant",

@@ -245,7 +245,7 @@ def test_battledome_facts():
     assert acara.type == "Neopet"
     assert {k: acara.attrs[k] for k in ("hp", "attack", "defence", "agility")} == \
         {"hp": 8, "attack": 3, "defence": 2, "agility": 6}
-    assert acara.printings == ()  # set not stated
+    assert [p.set_code for p in acara.printings] == ["unknown-set"]  # set not stated
     mau = one("neopets-battledome", "Mau")
     assert (mau.type, mau.attrs["attack_bonus"]) == ("Codestone", 1)
     assert one("neopets-battledome", "Green Knight").attrs["level_requirement_at_most"] == 3
@@ -258,11 +258,58 @@ def test_battledome_facts():
 def test_battledome_sets_and_unnamed_records():
     assert [s.name for s in data("neopets-battledome").sets] == [
         "Defenders of Neopia", "25 Year Anniversary Celebration Set", "Starry Acara starter deck",
-        "Fire Uni starter deck", "Champions of Meridell"]
+        "Fire Uni starter deck", "Champions of Meridell", "Unknown set"]
     assert all(s.size is None for s in data("neopets-battledome").sets)
-    assert len(data("neopets-battledome").cards) == 24
+    # 24 from the shared facts, 30 more named by the public rulings pages (Green Knight is in both)
+    assert len(data("neopets-battledome").cards) == 54
     assert not any("shoyru" in normalize_name(c.name) for c in data("neopets-battledome").cards)
     assert sum("Shoyru" in w for w in data("neopets-battledome").warnings) == 2
+
+
+RULINGS = DATA / "neopets-battledome" / "sources" / "public-rulings.json"
+
+
+def test_battledome_every_card_the_public_rulings_pages_name_is_in_the_catalogue_with_its_sources():
+    import json
+    raw = json.loads(RULINGS.read_text(encoding="utf-8"))
+    assert len({r["name"] for r in raw["cards"]}) == 31
+    for rec in raw["cards"]:
+        card = one("neopets-battledome", rec["name"])
+        assert rec["source"] in card.sources and rec["source"] in raw["pages"], rec
+        assert card.printings, card.name  # collectable, in its set or in "Unknown set"
+    assert not any(catalogue("neopets-battledome").lookup(n["name"]) for n in raw["not_cards"])
+    # only what a page states: a type where one is given, nothing else guessed
+    assert one("neopets-battledome", "Naia").type == "Faerie"
+    assert one("neopets-battledome", "Jhudora").type == "Faerie"
+    assert one("neopets-battledome", "Count Boris").type is None
+    assert one("neopets-battledome", "Jhudora's Cursed Sword").attrs["level_requirement"] == 3
+    assert one("neopets-battledome", "Breadmaster").name == "The Breadmaster"
+    skarl = one("neopets-battledome", "King Skarl")
+    assert [p.set_code for p in skarl.printings] == ["champions-of-meridell"]
+    knight = one("neopets-battledome", "Green Knight")  # in the shared facts and on the ban list
+    assert knight.type == "Legend" and len(knight.sources) == 2 and "banned" in knight.attrs["note"]
+    count_boris = one("neopets-battledome", "Count Boris")
+    assert len(count_boris.sources) == 3 and count_boris.provenance == {"note": "imported"}
+
+
+def test_battledome_cards_without_a_known_set_are_printed_in_the_unknown_set():
+    cards = data("neopets-battledome").cards
+    unknown = [c for c in cards if [p.set_code for p in c.printings] == ["unknown-set"]]
+    placed = {c.name for c in cards if c not in unknown}
+    assert placed == {"Starry Acara", "Fire Uni", "King Skarl"}
+    assert len(unknown) == 51 and all(p.number is None and p.rarity is None for c in unknown for p in c.printings)
+
+
+def test_battledome_sources_that_disagree_stop_the_build():
+    from deckhub.importers.sources import SourceDataError, battledome_catalogue
+    products = {"products": {"sets_and_products_seen": []}}
+    twice = [{"name": "Naia", "type": "Faerie", "source": "a"}]
+    joined = battledome_catalogue(twice, products, rulings=[{"name": "Naia", "source": "b", "note": "n"}])
+    assert [(c.type, c.sources, c.attrs["note"]) for c in joined.cards] == [("Faerie", ("a", "b"), "n")]
+    with pytest.raises(SourceDataError, match="type: 'Legend' contradicts 'Faerie'"):
+        battledome_catalogue(twice, products, rulings=[{"name": "Naia", "type": "Legend", "source": "b"}])
+    with pytest.raises(SourceDataError, match="source: missing"):
+        battledome_catalogue([], products, rulings=[{"name": "Naia"}])
 
 
 # ------------------------------------------------------------------------------------ reproducibility
