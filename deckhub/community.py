@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 from urllib.parse import urlsplit
 
-from peewee import JOIN, IntegrityError
+from peewee import JOIN, IntegrityError, fn
 
 from deckhub import models, ratelimit
 from deckhub.catalogue_store import bump_stamp, get_catalogue, number_sort
@@ -312,37 +312,98 @@ def _is_empty(value: Any) -> bool:
 
 # ---------------------------------------------------------------------------------- proposing
 
-def _check_rate(user: models.User, limit: int, window: dt.timedelta) -> str:
+def _pending_submissions(user: models.User) -> int:
+    """How many of a user's submissions wait for review: a batch counts once, like its rate-limit hit."""
+    mine = (models.Proposal.proposer == user.id) & (models.Proposal.status == "pending")
+    singles = models.Proposal.select().where(mine & models.Proposal.batch_id.is_null()).count()
+    batches = (models.Proposal.select(fn.COUNT(fn.DISTINCT(models.Proposal.batch_id)))
+               .where(mine & models.Proposal.batch_id.is_null(False)).scalar()) or 0
+    return singles + batches
+
+
+def _take_rate(user: models.User, limit: int, window: dt.timedelta) -> None:
+    """Count one submission against the user's limits, atomically; RateLimited (and no hit) if over.
+
+    Must run inside the write transaction that stores the submission: the user's proposal lock
+    (db.lock) makes two requests of one user count one after the other, so they cannot both slip
+    under the limit."""
     bucket = f"proposal:{user.id}"
-    if ratelimit.recent(bucket, window) >= limit:
+    lock(f"proposals:{user.id}")
+    ratelimit.hit([bucket], window)
+    if ratelimit.recent(bucket, window) > limit:
         minutes = int(window.total_seconds() // 60)
         raise RateLimited(f"You have sent {limit} proposals in the last {minutes} minutes; "
                           "please wait a while before sending more.")
-    waiting = models.Proposal.select().where((models.Proposal.proposer == user.id)
-                                             & (models.Proposal.status == "pending")).count()
+    waiting = _pending_submissions(user)
     if waiting >= MAX_PENDING:
         raise RateLimited(f"{waiting} of your proposals are waiting for a curator; "
                           "please wait until some are reviewed before sending more.")
-    return bucket
 
 
-def _store_proposal(user: models.User, limit: int, window: dt.timedelta, **fields: Any) -> models.Proposal:
-    """Check the user's limits and store the proposal under one lock, so simultaneous proposals
-    cannot all pass a check that together they exceed."""
+@dataclass
+class _Draft:
+    """One card's checked proposal, not stored yet: an existing card's key or a missing card."""
+
+    card_key: str
+    new_card: dict[str, Any] | None
+    values: dict[str, Any]
+    scan: Any = None                # scans.CleanImage
+    printing_id: int | None = None  # the printing the scan shows (None for a missing card)
+
+
+def _store(user: models.User, game_slug: str, drafts: list[_Draft], source: str, rate_limit: int,
+           window: dt.timedelta, batch_set: str | None = None, as_batch: bool = False):
+    """Write checked drafts as proposals (and their scans) in one transaction with one rate-limit hit.
+
+    Returns the ProposalBatch when `as_batch`, else the single Proposal."""
     with write_transaction():
-        lock(f"proposals:{user.id}")
-        bucket = _check_rate(user, limit, window)
-        proposal = models.Proposal.create(proposer=user.id, **fields)
-        ratelimit.hit([bucket], window)
-    return proposal
+        _take_rate(user, rate_limit, window)
+        batch = (models.ProposalBatch.create(game=game_slug, set_code=batch_set, source=source, proposer=user.id)
+                 if as_batch else None)
+        made = []
+        for d in drafts:
+            proposal = models.Proposal.create(game=game_slug, card_key=d.card_key, new_card=d.new_card, values=d.values,
+                                              source=source, proposer=user.id, batch_id=batch.id if batch else None)
+            if d.scan is not None:
+                models.Scan.create(proposal=proposal.id, game=game_slug, set_code=(d.new_card or {}).get("set") or batch_set,
+                                   printing=d.printing_id, uploader=user.id, data=d.scan.data, mime=d.scan.mime,
+                                   width=d.scan.width, height=d.scan.height)
+            made.append(proposal)
+    return batch if as_batch else made[0]
+
+
+def _clean_scan(raw: bytes | None):
+    """A scan upload re-encoded (scans.clean_image), None without one; ValueError saying why not."""
+    if raw is None:
+        return None
+    from deckhub.scans import ScanRefused, clean_image
+    try:
+        return clean_image(bytes(raw))
+    except ScanRefused as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _scan_printing(card: core.Card, set_code: str | None) -> int | None:
+    """The printing row a scan of an existing card shows: its printing in `set_code`, else its first."""
+    query = (models.Printing.select(models.Printing.id, models.CardSet.code).join(models.Card)
+             .switch(models.Printing).join(models.CardSet)
+             .where((models.Card.game == card.game) & (models.Card.key == card.key))
+             .order_by(models.Printing.position, models.Printing.id).tuples())
+    rows = list(query)
+    for pid, code in rows:
+        if code == set_code:
+            return pid
+    return rows[0][0] if rows else None
 
 
 def propose_facts(user: models.User, slug: str, card_key: str, raw_values: Mapping[str, Any],
-                  source: str, *, rate_limit: int = RATE_LIMIT, window: dt.timedelta = RATE_WINDOW) -> models.Proposal:
+                  source: str, *, scan: bytes | None = None, rate_limit: int = RATE_LIMIT,
+                  window: dt.timedelta = RATE_WINDOW) -> models.Proposal:
     """Store a proposal of new values for an existing card (nothing in the catalogue changes).
 
-    Values equal to the card's current ones are dropped; ProposalInvalid when a value or the source
-    fails its checks or nothing new is left, RateLimited when the user sent too many."""
+    Values equal to the card's current ones are dropped; ProposalInvalid when a value, the source or
+    the scan fails its checks or nothing new is left, RateLimited when the user sent too many. A
+    scan alone (no new value) is a proposal too: it offers the card's picture."""
     game = _game(slug)
     card = get_catalogue(game.slug).get(card_key)
     if card is None:
@@ -352,13 +413,19 @@ def propose_facts(user: models.User, slug: str, card_key: str, raw_values: Mappi
         source = validate_source(source)
     except ValueError as exc:
         errors["source"] = str(exc)
+    try:
+        image = _clean_scan(scan)
+    except ValueError as exc:
+        errors["scan"] = str(exc)
+        image = None
     if errors:
         raise ProposalInvalid(errors)
     values = {k: v for k, v in values.items() if current_value(card, k) != v}
-    if not values:
+    if not values and image is None:
         raise ProposalInvalid({"values": "Nothing to propose: give at least one value that differs from the card's."},
                               "Nothing to propose: give at least one value that differs from the card's.")
-    return _store_proposal(user, rate_limit, window, game=game.slug, card_key=card.key, values=values, source=source)
+    draft = _Draft(card.key, None, values, image, _scan_printing(card, None) if image else None)
+    return _store(user, game.slug, [draft], source, rate_limit, window)
 
 
 def new_card_key(name: str, version: str | None = None) -> str:
@@ -422,21 +489,221 @@ def validate_new_card(slug: str, raw: Mapping[str, Any]) -> tuple[dict[str, Any]
     return out, errors
 
 
+def _new_card_draft(slug: str, raw_card: Mapping[str, Any], raw_values: Mapping[str, Any],
+                    errors: dict[str, str], prefix: str = "") -> _Draft:
+    """A missing card's draft; its problems go into `errors` (keys prefixed with `prefix`)."""
+    new_card, card_errors = validate_new_card(slug, raw_card)
+    values, value_errors = validate_values(slug, {k: v for k, v in raw_values.items() if k != "type"})
+    errors.update({prefix + k: v for k, v in {**card_errors, **value_errors}.items()})
+    return _Draft("", new_card, values)
+
+
 def propose_card(user: models.User, slug: str, raw_card: Mapping[str, Any], raw_values: Mapping[str, Any],
-                 source: str, *, rate_limit: int = RATE_LIMIT, window: dt.timedelta = RATE_WINDOW) -> models.Proposal:
+                 source: str, *, scan: bytes | None = None, rate_limit: int = RATE_LIMIT,
+                 window: dt.timedelta = RATE_WINDOW) -> models.Proposal:
     """Store a proposal of a card the catalogue lacks (name, type, printing, and any facts)."""
     game = _game(slug)
-    new_card, errors = validate_new_card(game.slug, raw_card)
-    values, value_errors = validate_values(game.slug, {k: v for k, v in raw_values.items() if k != "type"})
-    errors.update(value_errors)
+    errors: dict[str, str] = {}
+    draft = _new_card_draft(game.slug, raw_card, raw_values, errors)
     try:
         source = validate_source(source)
     except ValueError as exc:
         errors["source"] = str(exc)
+    try:
+        draft.scan = _clean_scan(scan)
+    except ValueError as exc:
+        errors["scan"] = str(exc)
     if errors:
         raise ProposalInvalid(errors)
-    return _store_proposal(user, rate_limit, window, game=game.slug, card_key="", new_card=new_card,
-                           values=values, source=source)
+    return _store(user, game.slug, [draft], source, rate_limit, window)
+
+
+# ---------------------------------------------------------------------------------- batches
+
+MAX_BATCH_CARDS = 500    # cards one batch may touch (a whole set fits)
+MAX_BATCH_CELLS = 10_000
+
+
+@dataclass(frozen=True)
+class NewCard:
+    """A card a batch adds: its identity as printed (the set defaults to the batch's set)."""
+
+    name: str
+    number: str | None = None
+    rarity: str | None = None
+    version: str | None = None
+    set: str | None = None
+
+
+def cell_id(card: str | NewCard, field_key: str, new_index: int | None = None) -> str:
+    """How a batch's errors name a cell: "KEY:field" for an existing card, "new:N:field" for the
+    N-th (from 0) new card of the batch."""
+    return f"new:{new_index}:{field_key}" if isinstance(card, NewCard) else f"{card}:{field_key}"
+
+
+def _card_ref(card: Any, set_code: str | None) -> str | NewCard:
+    """A batch's card as given (a key, a NewCard or a mapping), with a new card's set defaulted."""
+    if isinstance(card, Mapping):
+        card = NewCard(**{k: (str(card[k]) if card.get(k) is not None else None)
+                          for k in ("name", "number", "rarity", "version", "set") if k in card})
+    if not isinstance(card, (str, NewCard)):
+        raise ProposalInvalid({"batch": "Each change names a card (its key, or a new card) and a field."})
+    if isinstance(card, NewCard) and card.set is None and set_code:
+        card = NewCard(card.name, card.number, card.rarity, card.version, set_code)
+    return card
+
+
+def propose_batch(user: models.User, game_slug: str, changes: Iterable[tuple[Any, str, Any]], source: str,
+                  scan: bytes | None = None, *, scans: Mapping[Any, bytes] | None = None, set_code: str | None = None,
+                  rate_limit: int = RATE_LIMIT, window: dt.timedelta = RATE_WINDOW) -> models.ProposalBatch:
+    """Store many cells as one batch of proposals (one per card) with one source: all or nothing.
+
+    `changes` holds (card, field, value) cells: card is an existing card's key, or a `NewCard`
+    (or a mapping with its name, number, rarity, version, set) for a card the catalogue lacks.
+    Every value is checked exactly as `propose_facts`/`propose_card` check it; cells whose value
+    is already the card's, or empty, are skipped. `scans` maps a card (key or NewCard) to the bytes
+    of its photo; `scan` is a photo for a batch that touches one card. `set_code` names the set
+    being edited (new cards are printed in it; scans show that printing).
+
+    ProposalInvalid lists every problem at once, keyed by `cell_id` ("source", "batch" for the
+    whole batch); nothing is stored then. RateLimited when the user is over the limit: the whole
+    batch counts as ONE submission against it, however many cards it holds."""
+    game = _game(game_slug)
+    catalogue = get_catalogue(game.slug)
+    errors: dict[str, str] = {}
+    try:
+        source = validate_source(source)
+    except ValueError as exc:
+        errors["source"] = str(exc)
+    if set_code is not None and set_code not in catalogue.sets:
+        raise NotFound(f"{game.name} has no set {str(set_code)[:80]!r}.")
+    fields = fields_by_key(game.slug)
+    cells: dict[str | NewCard, dict[str, Any]] = {}
+    count = 0
+    for item in changes:
+        count += 1
+        if count > MAX_BATCH_CELLS:
+            raise ProposalInvalid({"batch": f"A batch holds at most {MAX_BATCH_CELLS} values; send the rest in another."})
+        try:
+            card, key, value = item
+        except (TypeError, ValueError):
+            raise ProposalInvalid({"batch": "Each change is (card, field, value)."}) from None
+        card = _card_ref(card, set_code)
+        if not isinstance(key, str):
+            raise ProposalInvalid({"batch": "Each change names a card (its key, or a new card) and a field."})
+        row = cells.setdefault(card, {})
+        if key in row and row[key] != value:
+            errors[f"{card}:{key}" if isinstance(card, str) else "batch"] = f"{key} is given two different values."
+        row[key] = value
+    scans = {_card_ref(card, set_code): data for card, data in (scans or {}).items()}
+    for card in scans:
+        cells.setdefault(card, {})
+    if len(cells) > MAX_BATCH_CARDS:
+        raise ProposalInvalid({"batch": f"A batch touches at most {MAX_BATCH_CARDS} cards; send the rest in another."})
+    if scan is not None:
+        if len(cells) != 1:
+            errors["scan"] = "A scan shows one card: attach it to that card's row."
+        else:
+            scans = {next(iter(cells)): scan}
+    drafts: list[_Draft] = []
+    names: dict[str, int] = {}
+    new_index = -1
+    for card, raw in cells.items():
+        if isinstance(card, NewCard):
+            new_index += 1
+            prefix = f"new:{new_index}:"
+            label = card.name or f"new card {new_index + 1}"
+            found: dict[str, str] = {}
+            identity = {"name": card.name, "version": card.version, "set": card.set, "number": card.number,
+                        "rarity": card.rarity, "type": raw.get("type")}
+            draft = _new_card_draft(game.slug, identity, raw, found)
+            norm = core.normalize_name(f"{card.name} {card.version or ''}")
+            if card.name and norm in names:
+                found["name"] = "is added twice in this batch"
+            names[norm] = new_index
+        else:
+            prefix = f"{card}:"
+            existing = catalogue.get(card)
+            if existing is None:
+                errors[f"{card}:card"] = f"{game.name} has no card with the id {card[:120]!r}."
+                continue
+            label = existing.display_name
+            values, found = validate_values(game.slug, raw)
+            values = {k: v for k, v in values.items() if current_value(existing, k) != v}
+            draft = _Draft(existing.key, None, values)
+        for k, message in found.items():
+            errors[prefix + k] = f"{label}: {message}"
+        image_bytes = scans.get(card)
+        if image_bytes is not None:
+            try:
+                draft.scan = _clean_scan(image_bytes)
+            except ValueError as exc:
+                errors[prefix + "scan"] = f"{label}: {exc}"
+            if draft.new_card is None and draft.scan is not None:
+                draft.printing_id = _scan_printing(existing, set_code)
+        if draft.new_card is not None or draft.values or draft.scan is not None:
+            drafts.append(draft)
+    if errors:
+        raise ProposalInvalid(errors, f"{len(errors)} problem{'s' if len(errors) != 1 else ''}, nothing was sent: "
+                              + "; ".join(list(errors.values())[:5]) + (" ..." if len(errors) > 5 else ""))
+    if not drafts:
+        raise ProposalInvalid({"batch": "Nothing to propose: no cell differs from what the catalogue knows."},
+                              "Nothing to propose: no cell differs from what the catalogue knows.")
+    return _store(user, game.slug, drafts, source, rate_limit, window, batch_set=set_code, as_batch=True)
+
+
+def batch_proposals(batch_id: int) -> list[models.Proposal]:
+    """A batch's proposals in the order they were sent."""
+    return list(models.Proposal.select(models.Proposal, models.User).join(models.User, on=models.Proposal.proposer)
+                .where(models.Proposal.batch_id == batch_id).order_by(models.Proposal.id))
+
+
+def get_batch(batch_id: int) -> models.ProposalBatch:
+    batch = (models.ProposalBatch.select(models.ProposalBatch, models.User)
+             .join(models.User, on=models.ProposalBatch.proposer).where(models.ProposalBatch.id == batch_id).first())
+    if batch is None:
+        raise NotFound(f"There is no batch number {batch_id}.")
+    return batch
+
+
+def pending_batches(slug: str | None = None, limit: int = 50) -> list[tuple[models.ProposalBatch, int]]:
+    """Batches with proposals still waiting, oldest first, each with how many wait."""
+    query = (models.ProposalBatch.select(models.ProposalBatch, models.User, fn.COUNT(models.Proposal.id).alias("waiting"))
+             .join(models.User, on=models.ProposalBatch.proposer).switch(models.ProposalBatch)
+             .join(models.Proposal, on=(models.Proposal.batch_id == models.ProposalBatch.id))
+             .where(models.Proposal.status == "pending")
+             .group_by(models.ProposalBatch.id, models.User.id).order_by(models.ProposalBatch.id))
+    if slug:
+        query = query.where(models.ProposalBatch.game == slug)
+    return [(b, b.waiting) for b in query.limit(limit)]
+
+
+def review_batch(batch_id: int, reviewer: models.User, decisions: Mapping[int, str],
+                 reason: str = "") -> dict[str, list[int]]:
+    """Approve and reject a batch's waiting proposals: {proposal id: "approve" | "reject"}; ids not
+    named stay waiting. Each approval is its own transaction, as a single approval is (one that
+    fails its checks again is reported, the others go on); rejections need `reason`.
+
+    Returns {"approved": [...], "rejected": [...], "failed": [...]} of proposal ids."""
+    _require_curator(reviewer)
+    batch = get_batch(batch_id)
+    waiting = {p.id for p in batch_proposals(batch.id) if p.status == "pending"}
+    if any(pid not in waiting or d not in ("approve", "reject") for pid, d in decisions.items()):
+        raise CommunityError("Decide only on this batch's waiting proposals (approve or reject); nothing was changed.")
+    rejecting = [pid for pid, d in decisions.items() if d == "reject"]
+    reject_reason = _clean_reason(reason, required=bool(rejecting))
+    done: dict[str, list[int]] = {"approved": [], "rejected": [], "failed": []}
+    for pid, decision in sorted(decisions.items()):
+        try:
+            if decision == "approve":
+                approve(pid, reviewer, reason)
+                done["approved"].append(pid)
+            else:
+                reject(pid, reviewer, reject_reason)
+                done["rejected"].append(pid)
+        except CommunityError:
+            done["failed"].append(pid)
+    return done
 
 
 # ---------------------------------------------------------------------------------- reviewing
@@ -458,17 +725,21 @@ def get_proposal(proposal_id: int) -> models.Proposal:
     return proposal
 
 
-def pending(slug: str | None = None, limit: int = 50, offset: int = 0) -> list[models.Proposal]:
-    """Proposals waiting for review, oldest first."""
+def pending(slug: str | None = None, limit: int = 50, offset: int = 0, batched: bool = True) -> list[models.Proposal]:
+    """Proposals waiting for review, oldest first (without those sent in batches unless `batched`)."""
     query = (models.Proposal.select(models.Proposal, models.User).join(models.User, on=models.Proposal.proposer)
              .where(models.Proposal.status == "pending"))
+    if not batched:
+        query = query.where(models.Proposal.batch_id.is_null())
     if slug:
         query = query.where(models.Proposal.game == slug)
     return list(query.order_by(models.Proposal.created_at, models.Proposal.id).offset(offset).limit(limit))
 
 
-def pending_count(slug: str | None = None) -> int:
+def pending_count(slug: str | None = None, batched: bool = True) -> int:
     query = models.Proposal.select().where(models.Proposal.status == "pending")
+    if not batched:
+        query = query.where(models.Proposal.batch_id.is_null())
     if slug:
         query = query.where(models.Proposal.game == slug)
     return query.count()
@@ -538,7 +809,8 @@ def revalidate(proposal: models.Proposal) -> tuple[dict[str, Any], dict[str, str
         values.pop("type", None)
     elif proposal.status == "pending" and get_catalogue(proposal.game).get(proposal.card_key) is None:
         errors["card"] = f"The card {proposal.card_key!r} is no longer in the catalogue."
-    if not values and proposal.new_card is None and not errors:
+    if (not values and proposal.new_card is None and not errors
+            and not models.Scan.select().where(models.Scan.proposal == proposal.id).exists()):
         errors["values"] = "The proposal holds no value."
     return values, new_card, errors
 
@@ -666,11 +938,25 @@ def approve(proposal_id: int, reviewer: models.User, reason: str = "") -> models
             else:
                 _claim(proposal.id, reviewer, "approved", reason)
                 _apply_facts(proposal, values, reviewer, now)
+            _show_scans(proposal, new_card, True)
             bump_stamp(proposal.game)
     except IntegrityError:  # the same missing card approved twice at once
         raise CommunityError("The catalogue changed while this was approved (the card exists now?); "
                              "nothing was changed.") from None
     return get_proposal(proposal_id)
+
+
+def _show_scans(proposal: models.Proposal, new_card: Mapping[str, Any] | None, shown: bool) -> None:
+    """An approval makes the proposal's scans its printing's image (a revert takes them down).
+
+    A missing card's scan shows the printing its approval just created."""
+    if shown and new_card is not None:
+        printing = (models.Printing.select(models.Printing.id).join(models.Card)
+                    .where((models.Card.game == proposal.game) & (models.Card.key == new_card_key(new_card["name"], new_card.get("version"))))
+                    .order_by(models.Printing.id).first())
+        if printing is not None:
+            models.Scan.update(printing=printing.id).where(models.Scan.proposal == proposal.id).execute()
+    models.Scan.update(approved=shown).where(models.Scan.proposal == proposal.id).execute()
 
 
 def _apply_facts(proposal: models.Proposal, values: Mapping[str, Any], reviewer: models.User, now: dt.datetime) -> None:
@@ -757,14 +1043,16 @@ def revert(proposal_id: int, curator: models.User, reason: str) -> list[models.F
     with database.atomic():
         row = _locked_card(proposal.game, proposal.card_key)
         live = _live_changes(proposal)
-        if not live:
+        shown = models.Scan.select().where((models.Scan.proposal == proposal.id) & models.Scan.approved).exists()
+        if not live and not shown:
             raise CommunityError("This approval changed nothing that is still in the catalogue (reverted already?).")
         if row is None:
             raise CommunityError(f"The card {proposal.card_key!r} is no longer in the catalogue.")
         if any(c.field == "card" for c in live):
             made = _remove_card(proposal, row, live, curator, reason, now)
         else:
-            made = _restore_facts(proposal, row, live, curator, reason, now)
+            made = _restore_facts(proposal, row, live, curator, reason, now) if live else []
+        _show_scans(proposal, None, False)
         bump_stamp(proposal.game)
     return made
 

@@ -26,6 +26,18 @@ def _community_and_api(db) -> None:
     db.create_tables([models.Proposal, models.FactChange, models.ApiToken, models.RateLimitHit])
 
 
+def _batches_and_scans(db) -> None:
+    """Step 5: proposal batches (the set editor saves many cells at once) and card scans."""
+    from playhouse.migrate import SchemaMigrator, migrate as run
+
+    db.create_tables([models.ProposalBatch, models.Scan])
+    columns = {c.name for c in db.get_columns(models.Proposal._meta.table_name)}
+    if "batch_id" not in columns:
+        migrator = SchemaMigrator.from_database(db)
+        table = models.Proposal._meta.table_name
+        run(migrator.add_column(table, "batch_id", models.Proposal.batch_id))  # with its index
+
+
 def _accounts_and_sessions(db) -> None:
     """Step 6: users' unique normalised names, their session versions, and signed-in browsers.
 
@@ -58,6 +70,7 @@ STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
     (3, _community_and_api),
+    (5, _batches_and_scans),
     (6, _accounts_and_sessions),
 ]
 LATEST = STEPS[-1][0]

@@ -11,7 +11,7 @@ import secrets
 import unicodedata
 
 from flask_login import UserMixin
-from peewee import (BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, Model,
+from peewee import (BlobField, BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, Model,
                     TextField)
 
 from deckhub.db import JSONText, database
@@ -199,6 +199,35 @@ class Proposal(BaseModel):
     reason = CharField(max_length=500, default="")
     created_at = DateTimeField(default=utcnow)
     reviewed_at = DateTimeField(null=True)
+    batch_id = IntegerField(null=True, index=True)  # its ProposalBatch, if sent in one (step 5)
+
+
+class ProposalBatch(BaseModel):
+    """Proposals sent together (a set editor save, a facts file): one source, one rate-limit hit."""
+
+    game = CharField(max_length=40, index=True)
+    set_code = CharField(max_length=80, null=True)
+    source = CharField(max_length=500)
+    proposer = ForeignKeyField(User, backref="proposal_batches", on_delete="CASCADE")
+    created_at = DateTimeField(default=utcnow)
+
+
+class Scan(BaseModel):
+    """A photo or scan of a card sent with a proposal, re-encoded (see deckhub.scans).
+
+    It is evidence while the proposal waits; once approved it is the image of `printing`."""
+
+    proposal = ForeignKeyField(Proposal, backref="scans", on_delete="CASCADE")
+    game = CharField(max_length=40)
+    set_code = CharField(max_length=80, null=True)
+    printing = ForeignKeyField(Printing, null=True, backref="scans", on_delete="SET NULL")
+    uploader = ForeignKeyField(User, backref="scans", on_delete="CASCADE")
+    data = BlobField()
+    mime = CharField(max_length=40)
+    width = IntegerField()
+    height = IntegerField()
+    approved = BooleanField(default=False)
+    created_at = DateTimeField(default=utcnow)
 
 
 class FactChange(BaseModel):
@@ -249,4 +278,5 @@ class LoginSession(BaseModel):
 
 
 ALL_MODELS = [SchemaVersion, User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
-              OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit]
+              OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
+              ProposalBatch, Scan]

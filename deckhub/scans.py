@@ -1,0 +1,141 @@
+"""Card scans: photos of a card sent as evidence with a proposal, and the approved ones as images.
+
+`clean_image` is the only door an uploaded file goes through: it must be a JPEG, PNG or WebP of
+at most MAX_BYTES and MAX_PIXELS; it is decoded and re-encoded in its own format with Pillow, so
+what is stored holds pixels only (no EXIF, GPS, comments or colour profiles, and no bytes the
+browser could take for something other than an image). Pillow's own decompression-bomb guard is
+set to the same pixel limit, and its warning is treated as a refusal.
+
+`card_images(game)` says which approved scan shows each card (for card pages, deck lists and
+goldfish tiles); it is rebuilt when the game's catalogue stamp moves, as approving bumps it.
+"""
+from __future__ import annotations
+
+import io
+import threading
+import warnings
+from dataclasses import dataclass
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from deckhub import models
+from deckhub.db import database
+
+MAX_BYTES = 3 * 1024 * 1024      # the upload as sent
+MAX_PIXELS = 24_000_000          # a 6000 x 4000 phone photo; more is refused before decoding
+MAX_SIDE = 2000                  # stored images are scaled down to this longest side
+FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
+
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow warns above this and refuses above twice this
+
+
+class ScanRefused(ValueError):
+    """An upload that is not a card image we keep; the message says why, for the uploader."""
+
+
+@dataclass(frozen=True)
+class CleanImage:
+    data: bytes
+    mime: str
+    width: int
+    height: int
+
+
+def clean_image(data: bytes) -> CleanImage:
+    """The upload decoded and re-encoded without metadata; ScanRefused saying what is wrong."""
+    if not data:
+        raise ScanRefused("The scan is empty: choose a JPEG, PNG or WebP picture of the card.")
+    if len(data) > MAX_BYTES:
+        raise ScanRefused(f"The scan is {len(data) / 1048576:.1f} MB; at most {MAX_BYTES // 1048576} MB is accepted.")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=list(FORMATS)) as img:
+                kind = img.format
+                width, height = img.size
+                if width * height > MAX_PIXELS:
+                    raise ScanRefused(f"The scan is {width} x {height} pixels; at most {MAX_PIXELS // 1_000_000} million "
+                                      "pixels are accepted.")
+                img.load()
+                picture = ImageOps.exif_transpose(img)
+    except ScanRefused:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ScanRefused(f"The scan has too many pixels; at most {MAX_PIXELS // 1_000_000} million are accepted.") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
+        raise ScanRefused("This file is not a JPEG, PNG or WebP picture (or it is damaged).") from None
+    if kind not in FORMATS:  # pragma: no cover - Image.open(formats=...) refuses others
+        raise ScanRefused("Only JPEG, PNG and WebP pictures are accepted.")
+    picture.thumbnail((MAX_SIDE, MAX_SIDE))
+    picture.info = {}
+    if kind == "JPEG" and picture.mode not in ("RGB", "L"):
+        picture = picture.convert("RGB")
+    elif picture.mode not in ("RGB", "RGBA", "L", "LA", "P"):
+        picture = picture.convert("RGBA" if "A" in picture.getbands() else "RGB")
+    out = io.BytesIO()
+    options = {"JPEG": {"quality": 88, "optimize": True}, "PNG": {"optimize": True}, "WEBP": {"quality": 88}}[kind]
+    picture.save(out, kind, **options)
+    return CleanImage(out.getvalue(), FORMATS[kind], picture.width, picture.height)
+
+
+# ---------------------------------------------------------------------------------- showing
+
+@dataclass(frozen=True)
+class CardImage:
+    """The approved scan that shows a printing, and who sent it."""
+
+    scan_id: int
+    set_code: str | None
+    by: str
+    width: int
+    height: int
+
+
+_cache: dict[tuple[int, str], tuple[int, dict[str, list[CardImage]]]] = {}
+_lock = threading.Lock()
+
+
+def card_images(game: str) -> dict[str, list[CardImage]]:
+    """{card key: its approved scans, newest first} for a game (cached per catalogue stamp)."""
+    from deckhub.catalogue_store import _stamp
+
+    stamp = _stamp(game)
+    slot = (id(database.obj), game)
+    cached = _cache.get(slot)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    with _lock:
+        out: dict[str, list[CardImage]] = {}
+        query = (models.Scan.select(models.Scan.id, models.Scan.set_code, models.Scan.width, models.Scan.height,
+                                    models.Card.key, models.User.username)
+                 .join(models.Printing, on=(models.Scan.printing == models.Printing.id))
+                 .join(models.Card, on=(models.Printing.card == models.Card.id))
+                 .switch(models.Scan).join(models.User, on=(models.Scan.uploader == models.User.id))
+                 .where((models.Scan.game == game) & (models.Scan.approved == True))  # noqa: E712
+                 .order_by(models.Scan.id.desc()).tuples())
+        for scan_id, set_code, width, height, key, by in query:
+            out.setdefault(key, []).append(CardImage(scan_id, set_code, by, width, height))
+        _cache[slot] = (stamp, out)
+        return out
+
+
+def card_image(game: str, key: str, set_code: str | None = None) -> CardImage | None:
+    """The image of a card (of its printing in `set_code` when there is one), or None."""
+    images = card_images(game).get(key)
+    if not images:
+        return None
+    if set_code:
+        for image in images:
+            if image.set_code == set_code:
+                return image
+    return images[0]
+
+
+def visible_scan(scan_id: int, user) -> models.Scan | None:
+    """A scan's row if `user` may see it: an approved one, or one they sent, or any for a curator."""
+    scan = models.Scan.get_or_none(models.Scan.id == scan_id)
+    if scan is None or scan.approved:
+        return scan
+    if getattr(user, "is_authenticated", False) and (user.id == scan.uploader_id or getattr(user, "is_curator", False)):
+        return scan
+    return None

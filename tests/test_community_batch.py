@@ -1,0 +1,210 @@
+"""Proposal batches (deckhub.community.propose_batch / review_batch) and card scans (deckhub.scans).
+
+Values proposed here are made up for the tests, not facts about the cards; the pictures are
+drawn by the tests.
+"""
+from __future__ import annotations
+
+import io
+import threading
+
+import pytest
+from PIL import Image
+
+from deckhub import community, models, scans
+from deckhub.accounts import create_user
+from deckhub.catalogue_store import get_catalogue
+from deckhub.db import database
+
+NEO = "neopets-tcg"
+SET = "first-edition"
+URL = "https://example.org/neopets-tcg/first-edition"
+
+
+@pytest.fixture
+def people(app):
+    with app.app_context(), database.connection_context():
+        curator = create_user("curie", "a long password")  # the first account is a curator
+        player = create_user("pat", "a long password")
+        yield curator, player
+
+
+def picture(fmt: str = "PNG", size=(60, 84), exif: bool = False) -> bytes:
+    img = Image.new("RGB", size, (200, 30, 40))
+    out = io.BytesIO()
+    extra = {}
+    if exif:
+        data = Image.Exif()
+        data[0x010F] = "SecretCam"      # Make
+        data[0x8825] = {2: (1.0, 2.0, 3.0)}  # GPS
+        extra["exif"] = data.tobytes()
+    img.save(out, fmt, **extra)
+    return out.getvalue()
+
+
+def test_a_batch_of_cells_becomes_one_proposal_per_card_sent_together(people):
+    _, player = people
+    batch = community.propose_batch(player, NEO, [
+        ("aisha-myriad", "type", "Hero"), ("aisha-myriad", "strength", "3"), ("aisha-myriad", "magic", ""),
+        ("commander-garoo", "type", "villain"), ("commander-garoo", "bank_value", 2),
+        (community.NewCard("Made-up Test Card", "999", "C"), "type", "Item"),
+        (community.NewCard("Made-up Test Card", "999", "C"), "bank_value", "1"),
+    ], URL, set_code=SET)
+    proposals = community.batch_proposals(batch.id)
+    assert [p.card_key for p in proposals] == ["aisha-myriad", "commander-garoo", ""]
+    assert proposals[0].values == {"type": "Hero", "strength": 3}  # the empty cell is no change
+    assert proposals[1].values == {"type": "Villain", "bank_value": 2}
+    assert proposals[2].new_card == {"name": "Made-up Test Card", "version": None, "type": "Item", "set": SET,
+                                     "number": "999", "rarity": "C"}
+    assert {p.source for p in proposals} == {URL} and batch.set_code == SET
+    assert get_catalogue(NEO).get("aisha-myriad").type is None  # nothing changes before review
+
+
+def test_one_bad_cell_refuses_the_whole_batch_naming_every_problem(people):
+    _, player = people
+    with pytest.raises(community.ProposalInvalid) as refused:
+        community.propose_batch(player, NEO, [
+            ("aisha-myriad", "strength", "3"), ("commander-garoo", "strength", "-3"),
+            ("commander-garoo", "faerie", "Purple"), ("no-such-card", "magic", 1),
+            (community.NewCard("Aisha Myriad"), "type", "Hero")], URL, set_code=SET)
+    errors = refused.value.errors
+    assert "from 0 to 99" in errors["commander-garoo:strength"] and errors["commander-garoo:strength"].startswith("Commander Garoo")
+    assert "one of" in errors["commander-garoo:faerie"]
+    assert "no card" in errors["no-such-card:card"]
+    assert "already has" in errors["new:0:name"]
+    assert models.Proposal.select().count() == 0 and models.ProposalBatch.select().count() == 0
+    assert models.RateLimitHit.select().count() == 0
+    with pytest.raises(community.ProposalInvalid, match="Say where"):
+        community.propose_batch(player, NEO, [("aisha-myriad", "strength", "3")], "", set_code=SET)
+    with pytest.raises(community.ProposalInvalid, match="Nothing to propose"):
+        community.propose_batch(player, NEO, [("aisha-myriad", "strength", "")], URL, set_code=SET)
+
+
+def test_a_batch_counts_once_against_the_rate_limit(people):
+    _, player = people
+    cells = [(row_key, "strength", "4") for row_key in ("aisha-myriad", "commander-garoo", "the-darkest-faerie",
+                                                        "the-ensorcellator", "faerie-slingshot")]
+    community.propose_batch(player, NEO, cells, URL, set_code=SET, rate_limit=2)
+    assert models.Proposal.select().count() == 5 and models.RateLimitHit.select().count() == 1
+    community.propose_facts(player, NEO, "fire-shoyru", {"strength": 1}, URL, rate_limit=2)
+    with pytest.raises(community.RateLimited, match="2 proposals"):
+        community.propose_batch(player, NEO, [("ferocious-negg", "strength", "1")], URL, rate_limit=2)
+    assert models.Proposal.select().count() == 6 and models.RateLimitHit.select().count() == 2
+
+
+def test_the_rate_limit_holds_when_requests_arrive_at_once(app, people):
+    """Eight batches sent at the same moment with a limit of 3: exactly 3 are stored."""
+    _, player = people
+    results: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def send(n: int) -> None:
+        with app.app_context(), database.connection_context():
+            barrier.wait()
+            try:
+                community.propose_batch(player, NEO, [("aisha-myriad", "strength", str(n + 1))], URL, rate_limit=3)
+                results.append("ok")
+            except community.RateLimited:
+                results.append("limited")
+            except Exception as exc:  # a busy database is a refusal too, never a fourth batch
+                results.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=send, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count("ok") <= 3 and models.ProposalBatch.select().count() == results.count("ok")
+    assert results.count("ok") >= 1, results
+
+
+def test_a_curator_approves_some_of_a_batch_and_rejects_the_rest(people):
+    curator, player = people
+    batch = community.propose_batch(player, NEO, [
+        ("aisha-myriad", "strength", "3"), ("commander-garoo", "strength", "5"), ("the-ensorcellator", "magic", "2")],
+        URL, set_code=SET)
+    ids = [p.id for p in community.batch_proposals(batch.id)]
+    assert [b.id for b, waiting in community.pending_batches(NEO)] == [batch.id]
+    assert community.pending(NEO, batched=False) == []
+    with pytest.raises(community.ProposalInvalid, match="reason"):
+        community.review_batch(batch.id, curator, {ids[0]: "approve", ids[1]: "reject"})
+    with pytest.raises(community.NotAllowed):
+        community.review_batch(batch.id, player, {ids[0]: "approve"})
+    done = community.review_batch(batch.id, curator, {ids[0]: "approve", ids[1]: "reject"}, "checked the card")
+    assert done == {"approved": [ids[0]], "rejected": [ids[1]], "failed": []}
+    catalogue = get_catalogue(NEO)
+    assert catalogue.get("aisha-myriad").attrs["strength"] == 3
+    assert catalogue.get("commander-garoo").attrs.get("strength") is None
+    assert [(b.id, waiting) for b, waiting in community.pending_batches(NEO)] == [(batch.id, 1)]
+    with pytest.raises(community.CommunityError, match="waiting"):
+        community.review_batch(batch.id, curator, {ids[0]: "approve"})
+    community.review_batch(batch.id, curator, {ids[2]: "approve"})
+    assert community.pending_batches(NEO) == []
+
+
+# ---------------------------------------------------------------------------------- scans
+
+def test_clean_image_reencodes_and_strips_metadata():
+    for fmt, mime in (("JPEG", "image/jpeg"), ("PNG", "image/png"), ("WEBP", "image/webp")):
+        clean = scans.clean_image(picture(fmt, exif=True))
+        assert clean.mime == mime and (clean.width, clean.height) == (60, 84)
+        with Image.open(io.BytesIO(clean.data)) as img:
+            assert img.format == fmt and not img.getexif() and "exif" not in img.info
+    assert b"SecretCam" not in scans.clean_image(picture("JPEG", exif=True)).data
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"GIF89a not really", "not a JPEG, PNG or WebP"),
+    (b"%PDF-1.4 a document", "not a JPEG, PNG or WebP"),
+    (picture("PNG")[:60], "not a JPEG, PNG or WebP"),
+    (b"", "empty"),
+    (b"\x89PNG" + b"\0" * (3 * 1024 * 1024), "at most 3 MB"),
+])
+def test_clean_image_refuses_what_is_not_a_small_card_picture(data, message):
+    with pytest.raises(scans.ScanRefused, match=message):
+        scans.clean_image(data)
+
+
+def test_clean_image_refuses_a_decompression_bomb():
+    bomb = io.BytesIO()
+    Image.new("1", (8000, 8000)).save(bomb, "PNG")  # 64 million pixels in a few kilobytes
+    assert len(bomb.getvalue()) < 100_000
+    with pytest.raises(scans.ScanRefused, match="million"):
+        scans.clean_image(bomb.getvalue())
+
+
+def test_an_approved_scan_becomes_the_printings_image_crediting_its_sender(people):
+    curator, player = people
+    batch = community.propose_batch(player, NEO, [("aisha-myriad", "strength", "3")], URL,
+                                    scans={"aisha-myriad": picture("PNG")}, set_code=SET)
+    (proposal,) = community.batch_proposals(batch.id)
+    assert scans.card_image(NEO, "aisha-myriad") is None  # evidence only, until approved
+    community.approve(proposal.id, curator)
+    image = scans.card_image(NEO, "aisha-myriad", SET)
+    assert image is not None and image.by == "pat" and image.set_code == SET
+    assert bytes(models.Scan.get_by_id(image.scan_id).data).startswith(b"\x89PNG")
+    community.revert(proposal.id, curator, "wrong picture")
+    assert scans.card_image(NEO, "aisha-myriad") is None
+
+
+def test_a_scan_alone_is_a_proposal_and_a_bad_one_stores_nothing(people):
+    curator, player = people
+    with pytest.raises(community.ProposalInvalid, match="not a JPEG"):
+        community.propose_facts(player, NEO, "commander-garoo", {"strength": 2}, URL, scan=b"<svg></svg>")
+    with pytest.raises(community.ProposalInvalid, match="one card"):
+        community.propose_batch(player, NEO, [("aisha-myriad", "strength", "3"), ("commander-garoo", "magic", "1")],
+                                URL, scan=picture())
+    assert models.Proposal.select().count() == 0 and models.Scan.select().count() == 0
+    proposal = community.propose_facts(player, NEO, "commander-garoo", {}, URL, scan=picture("JPEG"))
+    community.approve(proposal.id, curator)
+    assert scans.card_image(NEO, "commander-garoo").by == "pat"
+
+
+def test_a_new_cards_scan_shows_the_printing_its_approval_adds(people):
+    curator, player = people
+    new = community.NewCard("Made-up Scanned Card", "998", "C")
+    batch = community.propose_batch(player, NEO, [(new, "type", "Item")], URL, scans={new: picture("WEBP")},
+                                    set_code=SET)
+    (proposal,) = community.batch_proposals(batch.id)
+    community.approve(proposal.id, curator)
+    assert scans.card_image(NEO, "made-up-scanned-card", SET).by == "pat"
