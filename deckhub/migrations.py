@@ -26,10 +26,16 @@ def _community_and_api(db) -> None:
     db.create_tables([models.Proposal, models.FactChange, models.ApiToken, models.RateLimitHit])
 
 
+def _job_queue(db) -> None:
+    """Step 7: simulation chunks and collection uploads, the database side of the job queue."""
+    db.create_tables([models.SimulationChunk, models.CollectionUpload, models.CollectionUploadRow])
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
     (3, _community_and_api),
+    (7, _job_queue),
 ]
 LATEST = STEPS[-1][0]
 
