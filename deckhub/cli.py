@@ -86,9 +86,41 @@ def serve(host: str, port: int, workers: int) -> None:
         database.obj.close_all()  # a forked worker must not share the parent's connections
     click.echo(f"DeckHub is running on http://{host}:{port}/ (Ctrl+C stops it)")
     if workers:
+        click.echo("Production mode starts no queue worker: run `deckhub worker` beside it (see the README).")
         _gunicorn(app, host, port, workers)
-    else:
+        return
+    consumer = _start_consumer(app.config["QUEUE_URL"])
+    try:
         app.run(host=host, port=port, threaded=True, use_reloader=False)
+    finally:
+        if consumer is not None:
+            consumer.terminate()
+            consumer.wait(10)
+
+
+def _start_consumer(queue_url: str):
+    """One `deckhub worker` process beside the development server, so one command runs everything."""
+    import os
+    import subprocess
+    if queue_url == "immediate":
+        return None
+    env = {**os.environ, "DECKHUB_QUEUE_URL": queue_url}
+    return subprocess.Popen([sys.executable, "-m", "deckhub.cli", "worker", "--workers", "1"], env=env)
+
+
+@main.command()
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes (each plays simulation chunks on its own core).")
+def worker(workers: int) -> None:
+    """Run queue workers: simulations and collection imports (DECKHUB_QUEUE_URL picks the queue).
+
+    Runs on the site's machine or any other that reaches the same database and queue."""
+    app = open_app()
+    from deckhub import jobs
+    if app.config["QUEUE_URL"] == "immediate":
+        raise click.ClickException("DECKHUB_QUEUE_URL=immediate runs tasks inside the site; there is nothing to consume")
+    click.echo(f"DeckHub worker: {workers} process(es) on {jobs.queue_url()} (Ctrl+C stops it)")
+    jobs.run_consumer(workers)
 
 
 def _gunicorn(app, host: str, port: int, workers: int) -> None:

@@ -66,12 +66,18 @@ def _accounts_and_sessions(db) -> None:
     db.create_tables([models.LoginSession])
 
 
+def _job_queue(db) -> None:
+    """Step 7: simulation chunks and collection uploads, the database side of the job queue."""
+    db.create_tables([models.SimulationChunk, models.CollectionUpload, models.CollectionUploadRow])
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
     (3, _community_and_api),
     (5, _batches_and_scans),
     (6, _accounts_and_sessions),
+    (7, _job_queue),
 ]
 LATEST = STEPS[-1][0]
 

@@ -173,7 +173,7 @@ class SimulationRun(BaseModel):
     games = IntegerField()
     seed = IntegerField()
     options = JSONText(default=dict)
-    status = CharField(max_length=10, default="queued")  # queued, running, done, failed
+    status = CharField(max_length=10, default="queued")  # queued, running, done, failed, cancelled
     done = IntegerField(default=0)
     result = JSONText(null=True)
     stuck = JSONText(null=True)  # [[card name, games, share], ...]
@@ -277,6 +277,63 @@ class LoginSession(BaseModel):
     created_at = DateTimeField(default=utcnow, index=True)
 
 
+class SimulationChunk(BaseModel):
+    """Games start..stop-1 of a run, played by any worker; `result` is Summary.counts() once done.
+
+    State: queued, running (by `worker`, host:pid), done, cancelled. A chunk is claimed and
+    finished with conditional updates, so a chunk run twice (its worker died) counts once."""
+
+    run = ForeignKeyField(SimulationRun, backref="chunks", on_delete="CASCADE")
+    number = IntegerField()
+    start = IntegerField()
+    stop = IntegerField()
+    state = CharField(max_length=10, default="queued")
+    worker = CharField(max_length=120, null=True)
+    result = JSONText(null=True)
+    updated_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("run", "number"), True), (("state", "updated_at"), False))
+
+
+class CollectionUpload(BaseModel):
+    """A CSV collection import waiting for its owner: parsed and planned once by a task.
+
+    State: queued, planning, ready (the plan is stored), committing, done, failed, cancelled.
+    `data` (the file) is dropped once planned; `targets` is the plan's {printing id: quantities}."""
+
+    token = CharField(max_length=64, unique=True)
+    owner = ForeignKeyField(User, backref="collection_uploads", on_delete="CASCADE")
+    filename = CharField(max_length=200)
+    default_game = CharField(max_length=40, null=True)
+    size = IntegerField(default=0)
+    data = BlobField(null=True)
+    state = CharField(max_length=10, default="queued")
+    phase = CharField(max_length=20, default="")
+    done = IntegerField(default=0)
+    total = IntegerField(default=0)
+    error = TextField(null=True)
+    summary = JSONText(null=True)  # rows, problems, printings, changed, new, warnings
+    targets = JSONText(null=True)
+    result = JSONText(null=True)  # rows, printings, changed, seconds
+    worker = CharField(max_length=120, null=True)
+    created_at = DateTimeField(default=utcnow, index=True)
+    updated_at = DateTimeField(default=utcnow)
+
+
+class CollectionUploadRow(BaseModel):
+    """One planned row of an upload, as the preview shows it; pages read it with LIMIT/OFFSET."""
+
+    upload = ForeignKeyField(CollectionUpload, backref="rows", on_delete="CASCADE")
+    position = IntegerField()
+    line = IntegerField()
+    kind = CharField(max_length=10)  # problem, changed, same
+    data = JSONText()
+
+    class Meta:
+        indexes = ((("upload", "kind", "position"), False), (("upload", "position"), True))
+
+
 ALL_MODELS = [SchemaVersion, User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
-              ProposalBatch, Scan]
+              ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadRow]

@@ -35,7 +35,7 @@ ERRORS = {
     "404": "No such thing visible to you (private decks, collections and simulations are their owner's alone).",
     "409": "The data changed while the request was written; nothing was changed, try again.",
     "413": "The request body is too large (at most 1 MiB; a deck list at most 200,000 characters).",
-    "429": "Too many simulations running at once.",
+    "429": "Too many simulations queued or running at once (at most 3 of yours, and a bound for the whole site).",
 }
 
 
@@ -314,8 +314,8 @@ def document() -> dict[str, Any]:
                 "version": {"type": "integer", "description": "The deck version it plays."},
                 "game": {"type": "string"}, "games": {"type": "integer"}, "seed": {"type": "integer"},
                 "options": {"type": "object"},
-                "status": {"type": "string", "enum": ["queued", "running", "done", "failed", "interrupted"]},
-                "done": {"type": "integer", "description": "Games played so far."},
+                "status": {"type": "string", "enum": ["queued", "running", "done", "failed", "cancelled"]},
+                "done": {"type": "integer", "description": "Games of the run's finished chunks so far."},
                 "result": {"type": ["object", "null"],
                            "description": "When done: wins, win_rate, losses by reason, win_turn statistics and histogram."},
                 "stuck": {"type": ["array", "null"], "description": "[card name, games, share] left in hand most often."},
@@ -433,6 +433,10 @@ def document() -> dict[str, Any]:
             "parameters": [_id_param("run_id", "The simulation's number.")],
             "get": op("A simulation of mine: status, progress and, when done, the results.",
                       _responses("200", _json(_ref("Simulation"), "The run."), "401", "404"), tag="simulations"),
+            "delete": op("Cancel a queued or running simulation of mine: chunks not yet played are dropped. "
+                         "An ended run is returned as it is.",
+                         _responses("200", _json(_ref("Simulation"), "The run, cancelled (or as it ended)."),
+                                    "400", "401", "404"), tag="simulations"),
         },
         "/api/collection": {
             "get": op("What I own, want and trade: every printing with a quantity, by printing id.",

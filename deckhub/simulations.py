@@ -1,27 +1,47 @@
-"""Simulations started from the browser: stored runs, played in a background thread.
+"""Simulations: stored runs of N automated games, played as chunks by the job queue's workers.
 
-The thread writes its progress to the run's row, so any worker can show it, and the result is
-kept with the deck version it belongs to. A run whose row stops moving (its worker was stopped)
-is shown as interrupted instead of running forever.
+`start` is the one way to begin a run (the form, the API and any command call it): it checks the
+limits and writes the run with its chunks in one exclusive transaction, then queues one task per
+chunk. A chunk is claimed and finished with conditional updates, and the run is merged from the
+finished chunks, so a chunk played twice (its worker was killed) still counts once and the summary
+is exactly `deckhub simulate`'s for the same deck, seed and options, whatever the split.
 """
 from __future__ import annotations
 
 import datetime as dt
-import threading
 
-from deckhub import models
+from peewee import fn
+
+from deckhub import jobs, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine
-from deckhub.core.simulate import MAX_GAMES, simulate
+from deckhub.core.simulate import MAX_GAMES, merge, play_games
 from deckhub.db import database
+from deckhub.jobs import huey
 
-STALE_AFTER = dt.timedelta(minutes=3)
-_threads: list[threading.Thread] = []
+CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
+MAX_ACTIVE_PER_USER = 3  # runs of one user queued or running at once
+MAX_ACTIVE_TOTAL = 50  # runs queued or running on the whole site
+LEASE = dt.timedelta(minutes=10)  # a running chunk older than this is run again (its worker is gone)
+LOST_AFTER = dt.timedelta(minutes=1)  # a queued chunk this old while the queue is empty was lost
+_LOCK_KEY = 18_001
+_chunk_games = {"n": CHUNK_GAMES}
 
 
 class SimulationError(ValueError):
-    pass
+    """A run that cannot start; `status` is the HTTP status the API answers with."""
+
+    status = 400
+
+
+class SimulationLimit(SimulationError):
+    status = 429
+
+
+def set_chunk_games(n: int) -> None:
+    """Games per chunk for runs started from now on (tests use small chunks to have many)."""
+    _chunk_games["n"] = max(1, int(n))
 
 
 def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, games: int, seed: int,
@@ -32,37 +52,142 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
         options = get_engine(deck_row.game).normalize_options(options)
     except EngineError as exc:
         raise SimulationError(str(exc)) from None
-    run = models.SimulationRun.create(deck=deck_row, version=version.number, owner=owner_id, game=deck_row.game,
-                                      games=games, seed=seed, options=options)
-    thread = threading.Thread(target=_play, args=(run.id, version.data), name=f"simulation-{run.id}", daemon=True)
-    _threads.append(thread)
-    thread.start()
-    return run
+    size = _chunk_games["n"]
+    with jobs.exclusive(_LOCK_KEY):
+        active = models.SimulationRun.status.in_(jobs.ACTIVE)
+        mine = models.SimulationRun.select().where(active & (models.SimulationRun.owner == owner_id)).count()
+        if mine >= MAX_ACTIVE_PER_USER:
+            raise SimulationLimit(f"You already have {mine} simulations queued or running (at most "
+                                  f"{MAX_ACTIVE_PER_USER}); wait for one to finish or cancel one.")
+        if models.SimulationRun.select().where(active).count() >= MAX_ACTIVE_TOTAL:
+            raise SimulationLimit(f"The site is busy: {MAX_ACTIVE_TOTAL} simulations are queued or running. "
+                                  "Try again in a few minutes.")
+        run = models.SimulationRun.create(deck=deck_row, version=version.number, owner=owner_id, game=deck_row.game,
+                                          games=games, seed=seed, options=options)
+        models.SimulationChunk.insert_many(
+            [{"run": run.id, "number": n, "start": s, "stop": min(games, s + size)}
+             for n, s in enumerate(range(0, games, size))]).execute()
+    for chunk_id in _chunk_ids(run.id):
+        play_chunk(chunk_id)
+    return models.SimulationRun.get_by_id(run.id)
 
 
-def _update(run_id: int, **values) -> None:
-    values["updated_at"] = models.utcnow()
-    models.SimulationRun.update(**values).where(models.SimulationRun.id == run_id).execute()
+def _chunk_ids(run_id: int) -> list[int]:
+    C = models.SimulationChunk
+    return [c.id for c in C.select(C.id).where((C.run == run_id) & (C.state == "queued")).order_by(C.number)]
 
 
-def _play(run_id: int, deck_data: dict) -> None:
+def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.SimulationRun | None:
+    """Stop a queued or running run of the owner's (chunks not yet started are dropped).
+
+    Returns the run (also when it had already ended: cancelling twice is harmless), or None when
+    the owner has no such run (of that deck, when `deck_id` is given)."""
+    run = models.SimulationRun.get_or_none((models.SimulationRun.id == run_id) & (models.SimulationRun.owner == owner_id))
+    if run is None or (deck_id is not None and run.deck_id != deck_id):
+        return None
+    with database.atomic():
+        changed = (models.SimulationRun.update(status="cancelled", updated_at=models.utcnow())
+                   .where((models.SimulationRun.id == run_id) & models.SimulationRun.status.in_(jobs.ACTIVE)).execute())
+        if changed:
+            (models.SimulationChunk.update(state="cancelled", updated_at=models.utcnow())
+             .where((models.SimulationChunk.run == run_id) & (models.SimulationChunk.state == "queued")).execute())
+    return models.SimulationRun.get_by_id(run_id)
+
+
+_decks: dict[tuple[int, int], Deck] = {}
+
+
+def _deck(run: models.SimulationRun) -> Deck:
+    """The deck version a run plays, kept per worker process (chunks of a run share it)."""
+    key = (run.deck_id, run.version)
+    if key not in _decks:
+        row = models.DeckVersion.get((models.DeckVersion.deck == run.deck_id) & (models.DeckVersion.number == run.version))
+        if len(_decks) > 64:
+            _decks.clear()
+        _decks[key] = Deck.from_json(row.data)
+    return _decks[key]
+
+
+@huey.task()
+def play_chunk(chunk_id: int) -> None:
     with database.connection_context():
-        run = models.SimulationRun.get_by_id(run_id)
-        _update(run_id, status="running")
-        step = max(1, run.games // 20)
+        _play_chunk(chunk_id)
 
-        def progress(done: int, total: int) -> None:
-            if done == total or done % step < 250:
-                _update(run_id, done=done)
-        try:
-            catalogue = get_catalogue(run.game)
-            summary = simulate(run.game, Deck.from_json(deck_data), catalogue, run.games, run.seed,
-                               run.options, workers=1, progress=progress)
-        except Exception as exc:  # a failed run says why on the page; the site keeps going
-            _update(run_id, status="failed", error=str(exc)[:2000])
-            return
-        _update(run_id, status="done", done=run.games, result=summary.to_json(),
-                stuck=[list(row) for row in summary.stuck_cards(catalogue, 10)])
+
+def _play_chunk(chunk_id: int) -> None:
+    C, R = models.SimulationChunk, models.SimulationRun
+    chunk = C.get_or_none(C.id == chunk_id)
+    if chunk is None:
+        return  # the run was deleted with its deck
+    run = R.get_by_id(chunk.run_id)
+    me = jobs.worker_id()
+    if run.status not in jobs.ACTIVE:
+        return
+    claimed = (C.update(state="running", worker=me, updated_at=models.utcnow())
+               .where((C.id == chunk_id) & (C.state == "queued")).execute())
+    if not claimed:
+        return  # a duplicate message: another worker has it, or it is done
+    R.update(status="running", updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
+    try:
+        part = play_games(run.game, _deck(run), get_catalogue(run.game), run.options, run.seed, chunk.start, chunk.stop)
+    except Exception as exc:  # a failed run says why on its page; the site keeps going
+        with database.atomic():
+            R.update(status="failed", error=str(exc)[:2000] or type(exc).__name__, updated_at=models.utcnow()) \
+                .where((R.id == run.id) & R.status.in_(jobs.ACTIVE)).execute()
+            C.update(state="cancelled").where((C.run == run.id) & (C.state == "queued")).execute()
+        return
+    with database.atomic():
+        finished = (C.update(state="done", result=part.counts(), updated_at=models.utcnow())
+                    .where((C.id == chunk_id) & (C.state == "running") & (C.worker == me)).execute())
+        if finished:
+            _progress(run.id)
+    if finished:
+        finish(run.id)
+
+
+def _progress(run_id: int) -> None:
+    """A run's progress is the games of its finished chunks (never a chunk's own count twice)."""
+    C, R = models.SimulationChunk, models.SimulationRun
+    total = C.select(fn.COALESCE(fn.SUM(C.stop - C.start), 0)).where((C.run == run_id) & (C.state == "done")).scalar()
+    R.update(done=total, updated_at=models.utcnow()).where((R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
+
+
+def finish(run_id: int) -> bool:
+    """Merge a run whose chunks are all done into its summary (once: the update is conditional)."""
+    C, R = models.SimulationChunk, models.SimulationRun
+    run = R.get_by_id(run_id)
+    if run.status not in jobs.ACTIVE:
+        return False
+    chunks = list(C.select(C.state, C.result).where(C.run == run_id).order_by(C.number))
+    if not chunks or any(c.state != "done" for c in chunks):
+        return False
+    summary = merge(run.game, run.games, run.seed, [c.result for c in chunks])
+    seconds = (models.utcnow() - run.created_at).total_seconds()
+    summary.seconds = max(seconds, 1e-6)
+    stuck = [list(row) for row in summary.stuck_cards(get_catalogue(run.game), 10)]
+    return bool(R.update(status="done", done=run.games, result=summary.to_json(), stuck=stuck, updated_at=models.utcnow())
+                .where((R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute())
+
+
+@jobs.recoverer
+def recover_chunks() -> None:
+    """Queue again the chunks whose worker died (on this host, or silent past the lease), and
+    queued chunks whose message was lost; merge runs whose last chunk's worker died before it."""
+    C, R = models.SimulationChunk, models.SimulationRun
+    now = models.utcnow()
+    running = list(C.select(C.id, C.worker, C.updated_at, C.run).join(R)
+                   .where((C.state == "running") & R.status.in_(jobs.ACTIVE)))
+    again = [c.id for c in running if jobs.is_dead_local(c.worker) or now - c.updated_at > LEASE]
+    if jobs.pending() == 0:
+        again += [c.id for c in C.select(C.id).join(R).where(
+            (C.state == "queued") & (C.updated_at < now - LOST_AFTER) & R.status.in_(jobs.ACTIVE))]
+    for chunk_id in again:
+        reset = (C.update(state="queued", worker=None, updated_at=now)
+                 .where((C.id == chunk_id) & (C.state != "done") & (C.state != "cancelled")).execute())
+        if reset:
+            play_chunk(chunk_id)
+    for run in R.select(R.id).where(R.status.in_(jobs.ACTIVE)):
+        finish(run.id)
 
 
 def runs_for(deck_row: models.Deck, limit: int = 20) -> list[models.SimulationRun]:
@@ -79,13 +204,8 @@ def comparable_runs(user, game: str, exclude_deck_id: int, limit: int = 30) -> l
 
 
 def status(run: models.SimulationRun) -> str:
-    if run.status in ("queued", "running") and models.utcnow() - run.updated_at > STALE_AFTER:
-        return "interrupted"
     return run.status
 
 
-def wait_all(timeout: float = 60) -> None:
-    """Wait for the background runs of this process (tests, and a clean shutdown)."""
-    for thread in list(_threads):
-        thread.join(timeout)
-    _threads[:] = [t for t in _threads if t.is_alive()]
+def job_status(run: models.SimulationRun) -> jobs.JobStatus:
+    return jobs.JobStatus(run.status, run.done, run.games, run.error, "games")

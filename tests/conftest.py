@@ -96,7 +96,7 @@ def databases(tmp_path_factory):
     else:
         factory.template = tmp_path_factory.mktemp("template") / "deckhub.sqlite3"
         url = f"sqlite:///{factory.template}"
-    create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": url})
+    create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": url, "QUEUE_URL": "immediate"})
     with database.connection_context():
         assert _load_games(game_slugs(), echo=lambda *_: None) == 0
         if not POSTGRES_URL:
@@ -110,7 +110,7 @@ def databases(tmp_path_factory):
 
 def make_app(url: str, **config):
     clear_cache()
-    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": url, **config})
+    return create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": url, "QUEUE_URL": "immediate", **config})
 
 
 @pytest.fixture

@@ -164,6 +164,7 @@ MATRIX = [
     Row("stats.start", "POST", lambda w: f"/decks/{w.private}/stats/simulations", alices(302),
         data={"games": "5", "seed": "3"}),
     Row("stats.run_status", "GET", lambda w: f"/decks/{w.private}/stats/simulations/{w.run}.json", alices()),
+    Row("stats.cancel", "POST", lambda w: f"/decks/{w.private}/stats/simulations/{w.new_run()}/cancel", alices(303)),
     Row("stats.histogram", "GET", lambda w: f"/decks/{w.private}/stats/simulations/{w.run}/histogram.svg", alices()),
     Row("goldfish.start", "GET", lambda w: f"/goldfish/decks/{w.private}", alices()),
     Row("goldfish.start", "POST", lambda w: f"/goldfish/decks/{w.private}", alices(302), data={"seed": "5"}),
@@ -241,7 +242,8 @@ MATRIX = [
         json={"games": 5, "seed": 1}),
     Row("api_v1.deck_simulations", "POST", lambda w: f"/api/decks/{w.public}/simulations", api_own(202, other=403),
         json={"games": 5, "seed": 1}),
-    Row("api_v1.get_simulation", "GET", lambda w: f"/api/simulations/{w.run}", api_own()),
+    Row("api_v1.simulation", "GET", lambda w: f"/api/simulations/{w.run}", api_own()),
+    Row("api_v1.simulation", "DELETE", lambda w: f"/api/simulations/{w.new_run()}", api_own()),
     Row("api_v1.get_collection", "GET", lambda w: "/api/collection", signed_in(anon=401)),
     Row("api_v1.change_collection", "POST", lambda w: "/api/collection/changes", signed_in(anon=401),
         json={"changes": [{"game": "kaijudo", "card": "argus-vigilant-seer", "delta": 1}]}),
@@ -256,7 +258,6 @@ def matrix_app(databases, tmp_path):
                    COLLECTION_UPLOAD_DIR=str(tmp_path / "uploads"), COLLECTION_IMPORT_BACKGROUND_BYTES=10**9,
                    PROPOSAL_RATE_LIMIT=1000)
     yield app
-    simulations.wait_all()
     if not database.is_closed():
         database.close()
 
@@ -274,7 +275,6 @@ def _world(app) -> SimpleNamespace:
         w.private, w.public = private.row.id, public.row.id
         w.session = goldfish_store.start(alice.id, private.row, private.deck, {}, seed=1).id
         w.run = simulations.start(alice.id, private.row, private.version, 20, 1, {}).id
-        simulations.wait_all()
         w.printing = models.Printing.select().first().id
         adjust(alice.id, w.printing, "quantity", 2)
         _, w.token = api_tokens.create(alice, "alice's script")
@@ -282,6 +282,7 @@ def _world(app) -> SimpleNamespace:
         w.proposal = community.propose_facts(alice, "neopets-tcg", "the-thieves-code", {"bank_value": "2"}, URL).id
     store = UploadStore(app.config["COLLECTION_UPLOAD_DIR"])
     counter = itertools.count(3)
+    made_runs: list[int] = []
 
     def in_db(fn):
         def wrapped(*args, **kwargs):
@@ -299,6 +300,17 @@ def _world(app) -> SimpleNamespace:
     def new_session():
         row = models.Deck.get_by_id(w.private)
         return goldfish_store.start(w.alice, row, Deck.from_json(models.DeckVersion.get(deck=row).data), {}, seed=2).id
+
+    @in_db
+    def new_run():
+        """A queued run of alice's (no worker takes it here), for cancelling; the earlier ones are set
+        aside first, so they do not count against her limit of runs at once."""
+        models.SimulationRun.update(status="cancelled").where(models.SimulationRun.id.in_(made_runs)).execute()
+        row = models.Deck.get_by_id(w.private)
+        run = models.SimulationRun.create(deck=row, version=1, owner=w.alice, game="kaijudo", games=10, seed=1)
+        models.SimulationChunk.create(run=run, number=0, start=0, stop=10)
+        made_runs.append(run.id)
+        return run.id
 
     @in_db
     def new_upload():
@@ -319,7 +331,7 @@ def _world(app) -> SimpleNamespace:
         community.approve(pid, models.User.get(username="curator"))
         return pid
 
-    w.new_deck, w.new_session, w.new_upload = new_deck, new_session, new_upload
+    w.new_deck, w.new_session, w.new_upload, w.new_run = new_deck, new_session, new_upload, new_run
     w.new_token, w.new_proposal, w.approved_proposal = new_token, new_proposal, approved_proposal
     w.upload = new_upload()
     w.store = store
@@ -342,7 +354,8 @@ def _fingerprint(w) -> tuple:
                  .where(models.OwnedCard.owner == uid).order_by(models.OwnedCard.id).tuples()),
             [(s.id, s.seed, s.actions, s.result) for s in
              models.GoldfishSession.select().where(models.GoldfishSession.owner == uid).order_by(models.GoldfishSession.id)],
-            list(models.SimulationRun.select(models.SimulationRun.id).where(models.SimulationRun.owner == uid).tuples()),
+            list(models.SimulationRun.select(models.SimulationRun.id, models.SimulationRun.status)
+                 .where(models.SimulationRun.owner == uid).order_by(models.SimulationRun.id).tuples()),
             list(models.ApiToken.select(models.ApiToken.id, models.ApiToken.revoked_at)
                  .where(models.ApiToken.user == uid).order_by(models.ApiToken.id).tuples()),
             list(models.Proposal.select(models.Proposal.id, models.Proposal.status)
@@ -412,7 +425,6 @@ def test_authorization_matrix(matrix_app):
                 headers["Authorization"] = f"Bearer {token}"
             data = row.data(w) if callable(row.data) else row.data
             response = client.open(url, method=row.method, data=data, json=row.json, headers=headers)
-            simulations.wait_all()
             expected = row.answer(role)
             where = f"{row.method} {url} as {role}"
             if not _matches(response, expected):

@@ -140,12 +140,9 @@ def test_operation(schema, world, path, method, mode):
         _use_real_rows(case, data, world, mode is GenerationMode.POSITIVE)
         if mode is GenerationMode.POSITIVE:
             _shorten(case)
-        try:
-            response = case.call(headers=headers)
-            STATUSES.setdefault((path, method, mode.value), []).append(response.status_code)
-            case.validate_response(response, checks=checks, headers=headers)
-        finally:
-            simulations.wait_all()
+        response = case.call(headers=headers)
+        STATUSES.setdefault((path, method, mode.value), []).append(response.status_code)
+        case.validate_response(response, checks=checks, headers=headers)
 
     run()
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from deckhub import simulations
 
 BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_text(encoding="utf-8-sig")
 
@@ -32,7 +31,6 @@ def test_odds_table_and_sample_hand(client, deck_id):
 def test_a_simulation_runs_in_the_background_and_is_kept_with_its_deck_version(client, deck_id):
     response = client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "200", "seed": "4", "opt_first": "on"})
     assert response.status_code == 302
-    simulations.wait_all()
     status = client.get(f"/decks/{deck_id}/stats/simulations/1.json").get_json()
     assert status["status"] == "done" and status["done"] == 200
     assert status["result"]["wins"] + sum(status["result"]["losses"].values()) == 200
@@ -42,7 +40,6 @@ def test_a_simulation_runs_in_the_background_and_is_kept_with_its_deck_version(c
     assert svg.status_code == 200 and b"<script" not in svg.data
     client.post(f"/decks/{deck_id}/cards", data={"section": "Deck", "card": "argus-vigilant-seer", "delta": "1"})
     client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "200", "seed": "4", "opt_first": "on"})
-    simulations.wait_all()
     page = client.get(f"/decks/{deck_id}/stats/?compare=1").get_data(as_text=True)
     assert "Run #2 (deck version 2, seed 4)" in page and "Run #1 (deck version 1, seed 4)" in page
 
@@ -72,7 +69,6 @@ def test_two_decks_compared_side_by_side_on_the_same_seed(client, deck_id):
                                                       "decklist": other}).location.rsplit("/", 1)[1])
     client.post(f"/decks/{other_id}/stats/simulations", data={"games": "150", "seed": "21", "opt_first": "on"})
     client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "150", "seed": "21", "opt_first": "on"})
-    simulations.wait_all()
     page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
     assert "Compare run #2 with a run of another deck" in page and "Rocket Storm" in page
     page = client.get(f"/decks/{deck_id}/stats/?compare=1").get_data(as_text=True)

@@ -102,6 +102,17 @@ class Summary:
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
         }
 
+    def counts(self) -> dict[str, Any]:
+        """The tallies alone, as JSON: a chunk's share of a run, to be merged with `merge`."""
+        return {"games": self.games, "wins": self.wins, "losses": dict(self.losses),
+                "win_turns": {str(t): n for t, n in self.win_turns.items()}, "stuck": dict(self.stuck)}
+
+    def add_counts(self, counts: dict[str, Any]) -> None:
+        self.wins += counts["wins"]
+        self.losses.update(counts["losses"])
+        self.win_turns.update({int(t): n for t, n in counts["win_turns"].items()})
+        self.stuck.update(counts["stuck"])
+
     def stuck_cards(self, catalogue: Catalogue, top: int = 10) -> list[tuple[str, int, float]]:
         """(card name, games, share of games) for the cards most often left in hand at the end."""
         rows = []
@@ -130,6 +141,27 @@ def _init_worker(game: str, deck_json: dict, catalogue: Catalogue, options: dict
 def _play_range(bounds: tuple[int, int]) -> list[GameResult]:
     w = _worker
     return [play_one(w["game"], w["deck"], w["catalogue"], w["options"], w["master"], i) for i in range(*bounds)]
+
+
+def play_games(game: str, deck: Deck, catalogue: Catalogue, options: dict, seed: int, start: int,
+               stop: int) -> Summary:
+    """Games start..stop-1 of a run with master `seed`: one chunk, tallied like a whole run.
+
+    Because every game's seed depends only on (seed, index), the chunks of a run merged with
+    `merge` give exactly the summary `simulate` gives, however the games were split."""
+    options = get_engine(game).normalize_options(options or {})
+    part = Summary(game, stop - start, seed)
+    _init_worker(game, deck.to_json(), catalogue, options, seed)
+    _add(part, _play_range((start, stop)), 0, None)
+    return part
+
+
+def merge(game: str, games: int, seed: int, parts: list[dict[str, Any]]) -> Summary:
+    """One run's summary from its chunks' `counts()` (their order does not matter)."""
+    summary = Summary(game, games, seed)
+    for counts in parts:
+        summary.add_counts(counts)
+    return summary
 
 
 def simulate(game: str, deck: Deck, catalogue: Catalogue, games: int = 1000, seed: int = 0,

@@ -1,4 +1,4 @@
-// Polls running simulations and updates their progress bars; reloads the page when one finishes.
+// Polls running jobs and updates their progress bars; reloads the page when one ends.
 // Without JavaScript the page refreshes itself every two seconds instead (a <noscript> meta refresh).
 (function () {
   "use strict";
@@ -10,7 +10,9 @@
         var response = await fetch(bars[i].dataset.poll, { credentials: "same-origin" });
         var status = await response.json();
         bars[i].value = status.done;
-        if (bars[i].nextSibling) bars[i].nextSibling.textContent = " " + status.done + " / " + status.games;
+        var text = bars[i].parentNode.querySelector(".job-text");
+        if (text) text.textContent = status.status === "queued" ? "queued: waiting for a worker"
+          : "running: " + status.done.toLocaleString("en") + " of " + status.games.toLocaleString("en") + " games";
         if (status.status !== "queued" && status.status !== "running") { window.location.reload(); return; }
       } catch (e) { /* try again on the next tick */ }
     }

@@ -52,7 +52,6 @@ MAX_PER_PAGE = 1000
 DEFAULT_PER_PAGE = 100
 MAX_SEED = 2**31 - 1
 MAX_ID = 2**31 - 1  # as the `<int:...>` URL converter: ids fit a 32-bit integer column
-MAX_RUNNING = 3  # simulations of one user queued or running at once
 MAX_OPTIONS_JSON = 20_000
 DECK_FIELDS = ("name", "game", "format", "packs", "is_public", "description", "sections", "decklist")
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
@@ -567,7 +566,7 @@ def change_collection():
 
 def run_json(run: models.SimulationRun) -> dict:
     return {"id": run.id, "deck": run.deck_id, "version": run.version, "game": run.game, "games": run.games,
-            "seed": run.seed, "options": run.options, "status": simulations.status(run), "done": run.done,
+            "seed": run.seed, "options": run.options, "status": run.status, "done": run.done,
             "result": run.result, "stuck": run.stuck, "error": run.error,
             "created_at": _time(run.created_at), "updated_at": _time(run.updated_at)}
 
@@ -599,15 +598,10 @@ def start_simulation(deck_id: int):
         fail(413, "Those options are too large.")
     if find_engine(get_game(stored.row.game)) is None:
         fail(400, f"{get_game(stored.row.game).name} has no goldfish engine yet.")
-    running = [r for r in models.SimulationRun.select().where(
-        (models.SimulationRun.owner == user.id) & models.SimulationRun.status.in_(["queued", "running"]))
-        if simulations.status(r) in ("queued", "running")]
-    if len(running) >= MAX_RUNNING:
-        fail(429, f"You have {len(running)} simulations running; wait for one to finish.")
     try:
         run = simulations.start(user.id, stored.row, stored.version, games, seed, options)
     except simulations.SimulationError as exc:
-        fail(400, str(exc))
+        fail(exc.status, str(exc))
     except (TypeError, ValueError, AttributeError) as exc:  # an option value of the wrong shape
         fail(400, f"Those options cannot be used: {str(exc)[:200]}")
     response = jsonify(run_json(models.SimulationRun.get_by_id(run.id)))
@@ -616,7 +610,19 @@ def start_simulation(deck_id: int):
     return response
 
 
-@bp.route("/simulations/<int:run_id>")
+@bp.route("/simulations/<int:run_id>", methods=["GET", "DELETE"])
+def simulation(run_id: int):
+    return cancel_simulation(run_id) if request.method == "DELETE" else get_simulation(run_id)
+
+
+def cancel_simulation(run_id: int):
+    """Cancel a queued or running run (its unplayed chunks are dropped); an ended run is left as it is."""
+    run = simulations.cancel(_user().id, run_id)
+    if run is None:
+        fail(404, "No simulation of yours has that number.")
+    return jsonify(run_json(run))
+
+
 def get_simulation(run_id: int):
     user = _user()
     run = models.SimulationRun.get_or_none((models.SimulationRun.id == run_id) & (models.SimulationRun.owner == user.id))

@@ -68,10 +68,10 @@ def show(deck_id: int):
     if owner and request.args.get("compare", type=int):
         wanted = request.args.get("compare", type=int)
         compare = next((r for r in runs + others if r.id == wanted), None)
-    running = any(simulations.status(r) in ("queued", "running") for r in runs)
+    running = any(r.status in ("queued", "running") for r in runs)
     return render_template("stats/show.html", stored=stored, spec=spec, engine=engine, model=model, groups=groups,
                            kind=kind, value=value, k=k, first=first, table=table, sample=sample, owner=owner,
-                           runs=runs, compare=compare, others=others, running=running, status=simulations.status,
+                           runs=runs, compare=compare, others=others, running=running, job_status=simulations.job_status,
                            label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
 
 
@@ -95,6 +95,17 @@ def start(deck_id: int):
     return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"run-{run.id}"))
 
 
+@bp.route("/simulations/<int:run_id>/cancel", methods=["POST"])
+@login_required
+def cancel(deck_id: int, run_id: int):
+    stored = deck_store.own_deck(deck_id, current_user)
+    run = simulations.cancel(current_user.id, run_id, deck_id) if stored else None
+    if run is None:
+        abort(404, "No such simulation of yours.")
+    flash(f"Simulation #{run.id} cancelled." if run.status == "cancelled" else f"Simulation #{run.id} had already ended ({run.status}).", "info")
+    return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"run-{run.id}"), code=303)
+
+
 @bp.route("/simulations/<int:run_id>.json")
 @login_required
 def run_status(deck_id: int, run_id: int):
@@ -102,7 +113,7 @@ def run_status(deck_id: int, run_id: int):
     run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None) if stored else None
     if run is None:
         abort(404, "No such simulation of yours.")
-    return {"id": run.id, "status": simulations.status(run), "done": run.done, "games": run.games, "result": run.result}
+    return {"id": run.id, "status": run.status, "done": run.done, "games": run.games, "result": run.result}
 
 
 @bp.route("/simulations/<int:run_id>/histogram.svg")

@@ -64,12 +64,16 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def _live_server(databases):
+def _live_server(databases, tmp_path_factory):
     from deckhub.db import database
+    from queue_workers import Worker, queue_config
 
     clear_cache()
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests", "SIGNUP_LIMIT": 10_000, "DATABASE_URL": databases.with_catalogues()})
+    url = databases.with_catalogues()
+    queue = queue_config("sqlite", tmp_path_factory.mktemp("queue"))
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser-tests", "SIGNUP_LIMIT": 10_000, "DATABASE_URL": url, **queue})
     db = database.obj
+    worker = Worker(url, queue, workers=1)  # a real consumer plays the site's simulations
     port = _free_port()
     server = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="deckhub-live-server", daemon=True)
@@ -79,12 +83,15 @@ def _live_server(databases):
     finally:
         server.shutdown()
         thread.join(timeout=10)
+        worker.stop()
 
 
 @pytest.fixture
 def live_server(_live_server):
+    from deckhub import jobs
     from deckhub.db import database
     database.initialize(_live_server.db)  # another fixture may have pointed the proxy elsewhere
+    jobs.configure(_live_server.app.config["QUEUE_URL"], _live_server.app.config["QUEUE_NAME"])  # and the queue
     return _live_server
 
 

@@ -1,0 +1,182 @@
+"""Background work on Huey: the one queue every job goes through, and the status owners see.
+
+The queue lives in an SQLite file under `instance/` by default (no extra service), in Redis when
+`DECKHUB_QUEUE_URL=redis://HOST:6379/0` (workers on several machines), or runs tasks at once in
+the calling thread with `immediate` (for tests and debugging). `deckhub worker` runs consumers.
+
+The database, not the queue, is the record of every job: a task only says "do chunk 7 of run 3",
+and what was done is written in the database, so a message lost with a killed worker is found
+again by `recover()` and run once more without anything being counted twice.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+from huey import Huey, crontab
+from huey.storage import RedisStorage, SqliteStorage
+from peewee import SqliteDatabase
+
+from deckhub.db import database
+
+log = logging.getLogger(__name__)
+
+huey = Huey("deckhub", results=False, utc=True, immediate=True)
+_configured = {"url": "immediate", "name": "deckhub"}
+
+STATES = ("queued", "running", "done", "failed", "cancelled")
+ACTIVE = ("queued", "running")
+
+
+class QueueConfigError(ValueError):
+    pass
+
+
+def default_url(instance_path: str | os.PathLike) -> str:
+    return f"sqlite:///{Path(instance_path) / 'queue.sqlite3'}"
+
+
+def configure(url: str, name: str = "deckhub") -> None:
+    """Point the queue at `url`: sqlite:///PATH, redis://HOST:PORT/DB, or immediate.
+
+    `name` (DECKHUB_QUEUE_NAME) keeps several sites apart on one Redis server."""
+    if (url, name) == (_configured["url"], _configured["name"]) and (url == "immediate") == huey.immediate:
+        return
+    if url == "immediate":
+        huey.immediate = True
+    elif url.startswith("sqlite:///"):
+        path = Path(url[len("sqlite:///"):])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        huey._immediate = False
+        huey.storage = SqliteStorage(name=name, filename=str(path))
+    elif url.startswith(("redis://", "rediss://", "unix://")):
+        huey._immediate = False
+        huey.storage = RedisStorage(name=name, url=url)
+    else:
+        raise QueueConfigError(f"DECKHUB_QUEUE_URL {url!r}: use sqlite:///PATH, redis://HOST:6379/0 or immediate")
+    _configured.update(url=url, name=name)
+
+
+def queue_url() -> str:
+    return _configured["url"]
+
+
+def pending() -> int:
+    """Messages waiting in the queue (0 in immediate mode)."""
+    return 0 if huey.immediate else huey.pending_count()
+
+
+def worker_id() -> str:
+    """Who is running a task: host and process, so a restarted worker can tell its dead ones."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def is_dead_local(worker: str | None) -> bool:
+    """True if `worker` ran on this host and its process no longer exists."""
+    host, _, pid = (worker or "").rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+@contextlib.contextmanager
+def exclusive(key: int):
+    """A write transaction that only one caller holds at a time, on every worker and host.
+
+    Limits are counted and their rows written inside it, so concurrent requests cannot both pass
+    a check-then-act: SQLite takes its write lock at BEGIN; PostgreSQL takes an advisory lock."""
+    if isinstance(database.obj, SqliteDatabase):
+        with database.atomic("IMMEDIATE"):
+            yield
+        return
+    with database.atomic():
+        database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (key,))
+        yield
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    """What the owner of any job sees: its state, progress so far, and why it failed."""
+
+    state: str  # one of STATES
+    done: int = 0
+    total: int = 0
+    reason: str | None = None
+    what: str = "games"
+
+    @property
+    def active(self) -> bool:
+        return self.state in ACTIVE
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.done / self.total if self.total else 0.0
+
+    def describe(self) -> str:
+        if self.state == "queued":
+            return "queued: waiting for a worker"
+        if self.state == "running":
+            return f"running: {self.done:,} of {self.total:,} {self.what}" if self.total else "running"
+        if self.state == "failed":
+            return f"failed: {self.reason}" if self.reason else "failed"
+        return self.state
+
+
+@huey.on_startup()
+def _fresh_connections() -> None:
+    """A forked worker process opens its own database and queue connections."""
+    if database.obj is not None and hasattr(database.obj, "close_all"):
+        database.obj.close_all()
+    if isinstance(huey.storage, SqliteStorage):
+        huey.storage._conn = None  # the parent's connection must not be shared across fork
+
+
+def recover() -> None:
+    """Run again what died with a worker (every job kind registers how)."""
+    for fn in _recoverers:
+        try:
+            with database.connection_context():
+                fn()
+        except Exception:  # noqa: BLE001 — one failing kind must not stop the others
+            log.exception("recovery by %s failed", fn.__name__)
+
+
+_recoverers: list = []
+
+
+def recoverer(fn):
+    _recoverers.append(fn)
+    return fn
+
+
+@huey.periodic_task(crontab(minute="*"))
+def sweep() -> None:
+    """Every minute: requeue lost work, expire what is left waiting too long."""
+    recover()
+
+
+def run_consumer(workers: int = 1) -> None:
+    """Run a Huey consumer with `workers` processes (each plays its chunks on its own core)."""
+    from huey.consumer import Consumer
+    load_tasks()
+    recover()
+    if database.obj is not None and hasattr(database.obj, "close_all"):
+        database.obj.close_all()
+    consumer = Consumer(huey, workers=workers, worker_type="process", periodic=True,
+                        initial_delay=0.05, max_delay=1.0, backoff=1.5)
+    consumer.run()
+
+
+def load_tasks() -> None:
+    """Import every module that defines tasks, so a consumer knows them all by name."""
+    import deckhub.simulations  # noqa: F401

@@ -1,0 +1,195 @@
+"""Jobs through real `deckhub worker` consumers, on the embedded SQLite queue and on Redis.
+
+A simulation end to end (same summary as `deckhub simulate --workers 2`), a worker killed with
+SIGKILL in the middle of a run and a fresh one started (same summary again, nothing counted
+twice), cancelling, and the per-user limit under concurrent requests from the form and the API.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from deckhub import api_tokens, models, simulations
+from deckhub.db import database
+
+from conftest import make_app
+from queue_workers import Worker, queue_config, redis_available, wait_for
+
+DECKS = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks"
+BULL_RUSH = (DECKS / "[2ED]Bull_Rush.o8d").read_text(encoding="utf-8-sig")
+QUEUES = ["sqlite", pytest.param("redis", marks=pytest.mark.skipif(
+    not redis_available() and os.environ.get("DECKHUB_REQUIRE_REDIS") != "1",
+    reason="no Redis server on DECKHUB_TEST_REDIS_URL (.ci/run starts one)"))]
+
+
+@pytest.fixture(params=QUEUES)
+def queued(request, databases, tmp_path):
+    """An app whose jobs go to a real queue, the database's URL, and a way to start workers."""
+    url = databases.with_catalogues()
+    queue = queue_config(request.param, tmp_path)
+    app = make_app(url, WTF_CSRF_ENABLED=False, **queue)
+    started: list[Worker] = []
+
+    def worker(workers: int = 1) -> Worker:
+        started.append(Worker(url, queue, workers, log=tmp_path / "worker.log"))
+        return started[-1]
+    app.start_worker = worker
+    app.worker_log = tmp_path / "worker.log"
+    yield app
+    for w in started:
+        w.stop()
+    simulations.set_chunk_games(simulations.CHUNK_GAMES)
+    if request.param == "redis":
+        from deckhub.jobs import huey
+        huey.storage.flush_queue()
+    if not database.is_closed():
+        database.close()
+
+
+def _signed_in(app, name="alice"):
+    client = app.test_client()
+    client.post("/signup", data={"username": name, "password": "correct horse", "confirm": "correct horse"})
+    deck = client.post("/decks/import", data={"name": "Bull Rush", "game": "kaijudo", "format": "", "decklist": BULL_RUSH})
+    return client, int(deck.location.rsplit("/", 1)[1])
+
+
+def _run(run_id: int) -> models.SimulationRun:
+    with database.connection_context():
+        return models.SimulationRun.get_by_id(run_id)
+
+
+def _reference(games: int, seed: int, options: dict) -> dict:
+    """What `deckhub simulate --workers 2 --json` prints for the same deck, seed and options."""
+    args = ["simulate", "--game", "kaijudo", "--deck", str(DECKS / "[2ED]Bull_Rush.o8d"), "--games", str(games),
+            "--seed", str(seed), "--workers", "2", "--json"]
+    args.append("--first" if options.get("first") else "--second")
+    from deckhub.cli import main
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def _same_summary(run: models.SimulationRun, reference: dict) -> None:
+    mine = dict(run.result)
+    theirs = dict(reference)
+    mine.pop("games_per_second"), theirs.pop("games_per_second")
+    assert mine == theirs
+
+
+def _log(app) -> str:
+    return app.worker_log.read_text(errors="replace")[-3000:] if app.worker_log.exists() else ""
+
+
+def test_a_simulation_runs_through_a_worker_and_merges_into_the_simulate_summary(queued):
+    simulations.set_chunk_games(300)  # 1,000 games in 4 chunks of unequal size
+    client, deck_id = _signed_in(queued)
+    response = client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "1000", "seed": "11", "opt_first": "on"})
+    assert response.status_code == 302
+    assert _run(1).status == "queued"  # nothing plays it until a worker runs
+    page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    assert "queued: waiting for a worker" in page and 'name="csrf_token"' in page and ">Cancel</button>" in page
+    queued.start_worker(2)
+    run = wait_for(lambda: (r := _run(1)).status not in ("queued", "running") and r, timeout=180)
+    assert run.status == "done", (run.error, _log(queued))
+    assert run.done == 1000
+    _same_summary(run, _reference(1000, 11, run.options))
+    with database.connection_context():
+        chunks = list(models.SimulationChunk.select().where(models.SimulationChunk.run == 1).order_by(models.SimulationChunk.number))
+    assert [(c.start, c.stop, c.state) for c in chunks] == [(0, 300, "done"), (300, 600, "done"), (600, 900, "done"),
+                                                            (900, 1000, "done")]
+    page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    assert "Run #1 (deck version 1, seed 11)" in page and ">Cancel</button>" not in page
+
+
+def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing_and_counts_nothing_twice(queued):
+    simulations.set_chunk_games(200)
+    client, deck_id = _signed_in(queued)
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "3000", "seed": "5"})
+    first = queued.start_worker(1)
+
+    def a_chunk_is_being_played_after_some_are_done():
+        with database.connection_context():
+            C = models.SimulationChunk
+            done = C.select().where((C.run == 1) & (C.state == "done")).count()
+            return done >= 3 and C.select().where((C.run == 1) & (C.state == "running")).exists()
+    wait_for(a_chunk_is_being_played_after_some_are_done, timeout=180, interval=0.02)
+    first.kill9()
+    with database.connection_context():
+        C = models.SimulationChunk
+        orphans = list(C.select().where((C.run == 1) & (C.state == "running")))
+        done_at_kill = _run(1).done
+    assert orphans, "the kill should leave a chunk half played"
+    assert 0 < done_at_kill < 3000 and _run(1).status == "running"
+    queued.start_worker(1)  # a fresh worker finds the dead one's chunk and plays it again
+    run = wait_for(lambda: (r := _run(1)).status not in ("queued", "running") and r, timeout=240)
+    assert run.status == "done", (run.error, _log(queued))
+    assert run.done == 3000
+    with database.connection_context():
+        assert models.SimulationChunk.select().where((models.SimulationChunk.run == 1)
+                                                     & (models.SimulationChunk.state == "done")).count() == 15
+    _same_summary(run, _reference(3000, 5, run.options))
+
+
+def test_a_queued_run_is_cancelled_by_the_api_and_the_worker_skips_it(queued):
+    client, deck_id = _signed_in(queued)
+    with database.connection_context():
+        _, token = api_tokens.create(models.User.get(username="alice"), "script")
+    headers = {"Authorization": f"Bearer {token}"}
+    started = client.post(f"/api/decks/{deck_id}/simulations", json={"games": 2000, "seed": 3}, headers=headers)
+    assert started.status_code == 202 and started.get_json()["status"] == "queued"
+    run_id = started.get_json()["id"]
+    gone = client.delete(f"/api/simulations/{run_id}", headers=headers)
+    assert gone.status_code == 200 and gone.get_json()["status"] == "cancelled"
+    assert client.delete(f"/api/simulations/{run_id}", headers=headers).get_json()["status"] == "cancelled"
+    other = queued.test_client()
+    other.post("/signup", data={"username": "bob", "password": "correct horse", "confirm": "correct horse"})
+    assert other.delete(f"/api/simulations/{run_id}").status_code == 404
+    # the form's button cancels another, and a worker then plays a third one only
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "2000", "seed": "3"})
+    response = client.post(f"/decks/{deck_id}/stats/simulations/{run_id + 1}/cancel")
+    assert response.status_code == 303 and _run(run_id + 1).status == "cancelled"
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "100", "seed": "3"})
+    queued.start_worker(1)
+    run = wait_for(lambda: (r := _run(run_id + 2)).status == "done" and r, timeout=120)
+    assert run.done == 100
+    assert _run(run_id).status == "cancelled" and _run(run_id).done == 0 and _run(run_id).result is None
+    page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    assert page.count(">cancelled<") == 2
+
+
+def test_the_per_user_limit_holds_under_concurrent_form_and_api_requests(queued):
+    client, deck_id = _signed_in(queued)  # no worker: every run stays queued
+    with database.connection_context():
+        _, token = api_tokens.create(models.User.get(username="alice"), "script")
+    answers: list[tuple[str, int, str]] = []
+    barrier = threading.Barrier(8)
+
+    def form():
+        c = queued.test_client()
+        c.post("/login", data={"username": "alice", "password": "correct horse"})
+        barrier.wait()
+        r = c.post(f"/decks/{deck_id}/stats/simulations", data={"games": "50", "seed": "1"}, follow_redirects=True)
+        answers.append(("form", r.status_code, r.get_data(as_text=True)))
+
+    def api():
+        c = queued.test_client()
+        barrier.wait()
+        r = c.post(f"/api/decks/{deck_id}/simulations", json={"games": 50, "seed": 1},
+                   headers={"Authorization": f"Bearer {token}"})
+        answers.append(("api", r.status_code, r.get_data(as_text=True)))
+    threads = [threading.Thread(target=f) for f in [form, api] * 4]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    with database.connection_context():
+        assert models.SimulationRun.select().count() == 3
+    api_refused = [a for a in answers if a[0] == "api" and a[1] == 429]
+    form_refused = [a for a in answers if a[0] == "form" and "You already have 3 simulations queued or running" in a[2]]
+    assert len(answers) == 8 and len(api_refused) + len(form_refused) == 5
+    assert all("You already have 3 simulations queued or running" in a[2] for a in api_refused)
