@@ -24,14 +24,14 @@ from typing import Any, Iterable, Mapping
 
 from peewee import fn
 
-from deckhub import community, models, ratelimit
+from deckhub import community, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.collection import all_indexes
 from deckhub.core import completeness as core_completeness
 from deckhub.core import search as core_search
 from deckhub.core.cards import Card, normalize_name
 from deckhub.core.decklist import Deck
-from deckhub.db import database
+from deckhub.db import write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import GameIndex, Problem, decode, game_lookup, resolve
 from deckhub.importers.collection_csv import _unknown_card  # the collection import's "did you mean"
@@ -242,13 +242,12 @@ def write_proposals(user: models.User, items: Iterable[tuple[str, str, Mapping[s
     """The facts import's one write: checked (game, card key, clean values, clean source) items become
     pending proposals in one transaction, counted once against the proposer's rate limit.
 
-    Kept to this one function so it can become a call of the community's batch proposals."""
-    with database.atomic():
-        bucket = community._check_rate(user, rate_limit, window)  # raises RateLimited; nothing written
-        made = [models.Proposal.create(game=game, card_key=key, values=dict(values), source=source, proposer=user.id)
+    Rows carry their own sources, so they are single proposals rather than one batch (which has one
+    source); the rate limit is taken the way batches take it, under the proposer's lock."""
+    with write_transaction():
+        community._take_rate(user, rate_limit, window)  # raises RateLimited; nothing written
+        return [models.Proposal.create(game=game, card_key=key, values=dict(values), source=source, proposer=user.id)
                 for game, key, values, source in items]
-        ratelimit.hit([bucket], window)
-    return made
 
 
 # --------------------------------------------------------------------------- export
