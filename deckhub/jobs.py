@@ -11,6 +11,7 @@ again by `recover()` and run once more without anything being counted twice.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import logging
 import os
 import socket
@@ -87,6 +88,27 @@ def is_dead_local(worker: str | None) -> bool:
     except PermissionError:
         return False
     return False
+
+
+LEASE = dt.timedelta(minutes=10)  # a running chunk older than this is run again (its worker is gone)
+LOST_AFTER = dt.timedelta(minutes=1)  # a queued chunk this old while the queue is empty was lost
+
+
+def lost_chunks(chunk_model, run_model) -> list[int]:
+    """Chunks of active runs to queue again: running on a dead worker of this host or silent past
+    the lease, or queued so long while the queue is empty that their message was lost. Chunk
+    models have `run`, `state`, `worker` and `updated_at`; run models have `status`."""
+    from deckhub import models
+
+    C, R = chunk_model, run_model
+    now = models.utcnow()
+    running = list(C.select(C.id, C.worker, C.updated_at).join(R)
+                   .where((C.state == "running") & R.status.in_(ACTIVE)))
+    again = [c.id for c in running if is_dead_local(c.worker) or now - c.updated_at > LEASE]
+    if pending() == 0:
+        again += [c.id for c in C.select(C.id).join(R).where(
+            (C.state == "queued") & (C.updated_at < now - LOST_AFTER) & R.status.in_(ACTIVE))]
+    return again
 
 
 @contextlib.contextmanager
@@ -180,3 +202,4 @@ def run_consumer(workers: int = 1) -> None:
 def load_tasks() -> None:
     """Import every module that defines tasks, so a consumer knows them all by name."""
     import deckhub.simulations  # noqa: F401
+    import deckhub.tunings  # noqa: F401

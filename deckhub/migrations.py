@@ -71,6 +71,11 @@ def _job_queue(db) -> None:
     db.create_tables([models.SimulationChunk, models.CollectionUpload, models.CollectionUploadRow])
 
 
+def _tuning_runs(db) -> None:
+    """Step 12: deck tuning runs and their chunks on the job queue."""
+    db.create_tables([models.TuningRun, models.TuningChunk])
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
@@ -78,6 +83,7 @@ STEPS: list[tuple[int, Callable]] = [
     (5, _batches_and_scans),
     (6, _accounts_and_sessions),
     (7, _job_queue),
+    (12, _tuning_runs),
 ]
 LATEST = STEPS[-1][0]
 

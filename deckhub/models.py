@@ -334,6 +334,51 @@ class CollectionUploadRow(BaseModel):
         indexes = ((("upload", "kind", "position"), False), (("upload", "position"), True))
 
 
+class TuningRun(BaseModel):
+    """Deck tuning: one-for-one swaps played round by round (successive halving) on the job queue.
+
+    `candidates` are the card keys tried; `round` is the round being played; `result` is
+    core.tuning.TuningResult.to_json() once done. Status as for SimulationRun."""
+
+    deck = ForeignKeyField(Deck, backref="tunings", on_delete="CASCADE")
+    version = IntegerField()
+    owner = ForeignKeyField(User, backref="tunings", on_delete="CASCADE")
+    game = CharField(max_length=40)
+    budget = IntegerField()
+    seed = IntegerField()
+    options = JSONText(default=dict)
+    candidates = JSONText(default=list)
+    candidate_source = CharField(max_length=20)
+    format = CharField(max_length=80)
+    unknown_cards = IntegerField(default=0)
+    status = CharField(max_length=10, default="queued")
+    round = IntegerField(default=0)
+    done = IntegerField(default=0)
+    total = IntegerField(default=0)
+    result = JSONText(null=True)
+    error = TextField(null=True)
+    created_at = DateTimeField(default=utcnow)
+    updated_at = DateTimeField(default=utcnow)
+
+
+class TuningChunk(BaseModel):
+    """Some game ranges of one tuning round, [[arm, start, stop], ...]; `result` holds their
+    [[score, won], ...] lists in the same order. Claimed and finished with conditional updates."""
+
+    run = ForeignKeyField(TuningRun, backref="chunks", on_delete="CASCADE")
+    round = IntegerField()
+    number = IntegerField()
+    ranges = JSONText()
+    state = CharField(max_length=10, default="queued")
+    worker = CharField(max_length=120, null=True)
+    result = JSONText(null=True)
+    updated_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("run", "round", "number"), True), (("state", "updated_at"), False))
+
+
 ALL_MODELS = [SchemaVersion, User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
-              ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadRow]
+              ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadRow,
+              TuningRun, TuningChunk]

@@ -323,6 +323,40 @@ def document() -> dict[str, Any]:
                 "created_at": timestamp, "updated_at": timestamp,
             },
         },
+        "TuningStart": {
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                "budget": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "default": 20_000,
+                           "description": "Games to spend in all, the deck's own included."},
+                "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1,
+                         "description": "Every variant plays the deck's own seeds; same inputs, same suggestions."},
+                "candidates": {"type": "string", "enum": ["collection", "catalogue"], "default": "collection",
+                               "description": "Cards that may come in: my collection of the game, or the catalogue's "
+                                              "cards of the deck's colours."},
+                "allow_unknown": {"type": "boolean", "default": False,
+                                  "description": "Tune although cards lack values the engine needs (the result says so)."},
+                "options": {"type": "object", "description": "The game's goldfish options (as on the start page)."},
+            },
+        },
+        "Tuning": {
+            "type": "object",
+            "required": ["id", "deck", "version", "game", "budget", "seed", "candidates", "options", "status", "done",
+                         "total", "result", "error", "created_at", "updated_at"],
+            "properties": {
+                "id": {"type": "integer"}, "deck": {"type": "integer"}, "version": {"type": "integer"},
+                "game": {"type": "string"}, "budget": {"type": "integer"}, "seed": {"type": "integer"},
+                "candidates": {"type": "string"}, "options": {"type": "object"},
+                "status": {"type": "string", "enum": ["queued", "running", "done", "failed", "cancelled"]},
+                "done": {"type": "integer", "description": "Games played so far."},
+                "total": {"type": "integer", "description": "Games the run will play in all."},
+                "result": {"type": ["object", "null"],
+                           "description": "When done: {game, deck, seed, baseline: {win_rate, mean_turn}, suggestions: "
+                                          "[{out, in, mean_turn, delta, ci: [lo, hi], games, better}], games_played, "
+                                          "verdict, settings}."},
+                "error": {"type": ["string", "null"]},
+                "created_at": timestamp, "updated_at": timestamp,
+            },
+        },
         "SimulationList": {"type": "object", "required": ["simulations"],
                            "properties": {"simulations": {"type": "array", "items": _ref("Simulation")}}},
     }
@@ -436,6 +470,22 @@ def document() -> dict[str, Any]:
             "delete": op("Cancel a queued or running simulation of mine: chunks not yet played are dropped. "
                          "An ended run is returned as it is.",
                          _responses("200", _json(_ref("Simulation"), "The run, cancelled (or as it ended)."),
+                                    "400", "401", "404"), tag="simulations"),
+        },
+        "/api/decks/{deck_id}/tunings": {
+            "parameters": [DECK_ID],
+            "post": op("Start tuning a deck of mine (its latest version): which one-for-one swap makes it win faster, "
+                       "by paired simulation, in the background.",
+                       _responses("202", _json(_ref("Tuning"), "The run, queued; poll GET /api/tunings/{id}."),
+                                  "400", "401", "403", "404", "413", "429"),
+                       tag="simulations", requestBody=body("TuningStart")),
+        },
+        "/api/tunings/{run_id}": {
+            "parameters": [_id_param("run_id", "The tuning run's number.")],
+            "get": op("A tuning run of mine: status, progress and, when done, the ranked swaps.",
+                      _responses("200", _json(_ref("Tuning"), "The run."), "401", "404"), tag="simulations"),
+            "delete": op("Cancel a queued or running tuning run of mine. An ended run is returned as it is.",
+                         _responses("200", _json(_ref("Tuning"), "The run, cancelled (or as it ended)."),
                                     "400", "401", "404"), tag="simulations"),
         },
         "/api/collection": {

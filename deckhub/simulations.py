@@ -23,9 +23,7 @@ from deckhub.jobs import huey
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
 MAX_ACTIVE_PER_USER = 3  # runs of one user queued or running at once
 MAX_ACTIVE_TOTAL = 50  # runs queued or running on the whole site
-LEASE = dt.timedelta(minutes=10)  # a running chunk older than this is run again (its worker is gone)
-LOST_AFTER = dt.timedelta(minutes=1)  # a queued chunk this old while the queue is empty was lost
-_LOCK_KEY = 18_001
+LOCK_KEY = 18_001  # the exclusive transaction in which active runs (simulations and tunings) are counted
 _chunk_games = {"n": CHUNK_GAMES}
 
 
@@ -53,15 +51,8 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
     except EngineError as exc:
         raise SimulationError(str(exc)) from None
     size = _chunk_games["n"]
-    with jobs.exclusive(_LOCK_KEY):
-        active = models.SimulationRun.status.in_(jobs.ACTIVE)
-        mine = models.SimulationRun.select().where(active & (models.SimulationRun.owner == owner_id)).count()
-        if mine >= MAX_ACTIVE_PER_USER:
-            raise SimulationLimit(f"You already have {mine} simulations queued or running (at most "
-                                  f"{MAX_ACTIVE_PER_USER}); wait for one to finish or cancel one.")
-        if models.SimulationRun.select().where(active).count() >= MAX_ACTIVE_TOTAL:
-            raise SimulationLimit(f"The site is busy: {MAX_ACTIVE_TOTAL} simulations are queued or running. "
-                                  "Try again in a few minutes.")
+    with jobs.exclusive(LOCK_KEY):
+        check_active_limits(owner_id)
         run = models.SimulationRun.create(deck=deck_row, version=version.number, owner=owner_id, game=deck_row.game,
                                           games=games, seed=seed, options=options)
         models.SimulationChunk.insert_many(
@@ -70,6 +61,23 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
     for chunk_id in _chunk_ids(run.id):
         play_chunk(chunk_id)
     return models.SimulationRun.get_by_id(run.id)
+
+
+def check_active_limits(owner_id: int) -> None:
+    """SimulationLimit when the user, or the site, has too many runs queued or running. Tuning runs
+    count with simulations: both play thousands of games. Call inside `jobs.exclusive(LOCK_KEY)`
+    with the insert of the new run, so concurrent requests cannot both pass."""
+    counts = [0, 0]
+    for model in (models.SimulationRun, models.TuningRun):
+        active = model.status.in_(jobs.ACTIVE)
+        counts[0] += model.select().where(active & (model.owner == owner_id)).count()
+        counts[1] += model.select().where(active).count()
+    if counts[0] >= MAX_ACTIVE_PER_USER:
+        raise SimulationLimit(f"You already have {counts[0]} simulations queued or running (at most "
+                              f"{MAX_ACTIVE_PER_USER}, tuning runs included); wait for one to finish or cancel one.")
+    if counts[1] >= MAX_ACTIVE_TOTAL:
+        raise SimulationLimit(f"The site is busy: {MAX_ACTIVE_TOTAL} simulations are queued or running. "
+                              "Try again in a few minutes.")
 
 
 def _chunk_ids(run_id: int) -> list[int]:
@@ -175,13 +183,7 @@ def recover_chunks() -> None:
     queued chunks whose message was lost; merge runs whose last chunk's worker died before it."""
     C, R = models.SimulationChunk, models.SimulationRun
     now = models.utcnow()
-    running = list(C.select(C.id, C.worker, C.updated_at, C.run).join(R)
-                   .where((C.state == "running") & R.status.in_(jobs.ACTIVE)))
-    again = [c.id for c in running if jobs.is_dead_local(c.worker) or now - c.updated_at > LEASE]
-    if jobs.pending() == 0:
-        again += [c.id for c in C.select(C.id).join(R).where(
-            (C.state == "queued") & (C.updated_at < now - LOST_AFTER) & R.status.in_(jobs.ACTIVE))]
-    for chunk_id in again:
+    for chunk_id in jobs.lost_chunks(C, R):
         reset = (C.update(state="queued", worker=None, updated_at=now)
                  .where((C.id == chunk_id) & (C.state != "done") & (C.state != "cancelled")).execute())
         if reset:

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from deckhub import api_tokens, community, models, simulations
+from deckhub import api_tokens, community, models, simulations, tunings
 from deckhub import goldfish as goldfish_store
 from deckhub.accounts import create_user
 from deckhub.catalogue_store import get_catalogue
@@ -166,6 +166,11 @@ MATRIX = [
     Row("stats.run_status", "GET", lambda w: f"/decks/{w.private}/stats/simulations/{w.run}.json", alices()),
     Row("stats.cancel", "POST", lambda w: f"/decks/{w.private}/stats/simulations/{w.new_run()}/cancel", alices(303)),
     Row("stats.histogram", "GET", lambda w: f"/decks/{w.private}/stats/simulations/{w.run}/histogram.svg", alices()),
+    Row("stats.start_tuning", "POST", lambda w: f"/decks/{w.private}/stats/tunings", alices(302),
+        data={"budget": "300", "seed": "2", "candidates": "collection"}),
+    Row("stats.tuning_status", "GET", lambda w: f"/decks/{w.private}/stats/tunings/{w.tuning}.json", alices()),
+    Row("stats.cancel_tuning", "POST", lambda w: f"/decks/{w.private}/stats/tunings/{w.new_tuning()}/cancel",
+        alices(303)),
     Row("goldfish.start", "GET", lambda w: f"/goldfish/decks/{w.private}", alices()),
     Row("goldfish.start", "POST", lambda w: f"/goldfish/decks/{w.private}", alices(302), data={"seed": "5"}),
     Row("collection.add_missing", "POST", lambda w: f"/collection/decks/{w.private}/add-missing", alices(303)),
@@ -244,6 +249,12 @@ MATRIX = [
         json={"games": 5, "seed": 1}),
     Row("api_v1.simulation", "GET", lambda w: f"/api/simulations/{w.run}", api_own()),
     Row("api_v1.simulation", "DELETE", lambda w: f"/api/simulations/{w.new_run()}", api_own()),
+    Row("api_v1.start_tuning", "POST", lambda w: f"/api/decks/{w.private}/tunings", api_own(202),
+        json={"budget": 300, "seed": 1}),
+    Row("api_v1.start_tuning", "POST", lambda w: f"/api/decks/{w.public}/tunings", api_own(202, other=403),
+        json={"budget": 300, "seed": 1}),
+    Row("api_v1.tuning", "GET", lambda w: f"/api/tunings/{w.tuning}", api_own()),
+    Row("api_v1.tuning", "DELETE", lambda w: f"/api/tunings/{w.new_tuning()}", api_own()),
     Row("api_v1.get_collection", "GET", lambda w: "/api/collection", signed_in(anon=401)),
     Row("api_v1.change_collection", "POST", lambda w: "/api/collection/changes", signed_in(anon=401),
         json={"changes": [{"game": "kaijudo", "card": "argus-vigilant-seer", "delta": 1}]}),
@@ -277,6 +288,9 @@ def _world(app) -> SimpleNamespace:
         w.run = simulations.start(alice.id, private.row, private.version, 20, 1, {}).id
         w.printing = models.Printing.select().first().id
         adjust(alice.id, w.printing, "quantity", 2)
+        halo_hawk = models.Printing.select().join(models.Card).where(models.Card.key == "halo-hawk").first().id
+        adjust(alice.id, halo_hawk, "quantity", 1)  # a candidate for tuning her decks
+        w.tuning = tunings.start(alice.id, private.row, private.version, 300, 1, {}).id
         _, w.token = api_tokens.create(alice, "alice's script")
         _, w.bob_token = api_tokens.create(bob, "bob's script")
         w.proposal = community.propose_facts(alice, "neopets-tcg", "the-thieves-code", {"bank_value": "2"}, URL).id
@@ -331,7 +345,19 @@ def _world(app) -> SimpleNamespace:
         community.approve(pid, models.User.get(username="curator"))
         return pid
 
+    made_tunings: list[int] = []
+
+    @in_db
+    def new_tuning():
+        """A queued tuning run of alice's, for cancelling (the earlier ones set aside, as for runs)."""
+        models.TuningRun.update(status="cancelled").where(models.TuningRun.id.in_(made_tunings)).execute()
+        run = models.TuningRun.create(deck=w.private, version=1, owner=w.alice, game="kaijudo", budget=300, seed=1,
+                                      candidates=["halo-hawk"], candidate_source="collection", format="standard")
+        made_tunings.append(run.id)
+        return run.id
+
     w.new_deck, w.new_session, w.new_upload, w.new_run = new_deck, new_session, new_upload, new_run
+    w.new_tuning = new_tuning
     w.new_token, w.new_proposal, w.approved_proposal = new_token, new_proposal, approved_proposal
     w.upload = new_upload()
     w.store = store

@@ -181,22 +181,17 @@ def _init_worker(game: str, catalogue: Catalogue, options: dict, seed: int, limi
 
 
 def _play(task: tuple[dict, int, int]) -> list[tuple[int, bool]]:
-    """Games start..stop of one arm: (score, won) each."""
     deck_json, start, stop = task
     w = _worker
-    deck = Deck.from_json(deck_json)
-    out = []
-    for i in range(start, stop):
-        r = play_one(w["game"], deck, w["catalogue"], w["options"], w["seed"], i)
-        won = r.win and r.turn <= w["limit"]
-        out.append((r.turn if won else w["limit"] + 1, won))
-    return out
+    return play_range(w["game"], Deck.from_json(deck_json), w["catalogue"], w["options"], w["seed"], w["limit"],
+                      start, stop)
 
 
-def paired(arm: Arm, base: Arm, z: float = Z_95) -> tuple[float, tuple[float, float]]:
-    """Mean paired score difference (arm - deck) over the arm's games, with its interval at `z`."""
-    n = len(arm.scores)
-    diffs = [a - b for a, b in zip(arm.scores, base.scores[:n])]
+def paired(arm: Arm, base: Arm, z: float = Z_95, games: int | None = None) -> tuple[float, tuple[float, float]]:
+    """Mean paired score difference (arm - deck) over the arm's first `games` games (all by
+    default), with its interval at `z`."""
+    n = len(arm.scores) if games is None else min(games, len(arm.scores))
+    diffs = [a - b for a, b in zip(arm.scores[:n], base.scores[:n])]
     mean = sum(diffs) / n
     if n < 2:
         return mean, (-math.inf, math.inf)
@@ -211,6 +206,100 @@ def family_z(variants: int, level: float = 0.05) -> float:
     return NormalDist().inv_cdf(1 - level / (2 * max(1, variants)))
 
 
+class Tuner:
+    """One tuning run as a sequence of rounds, so any driver can play them: `tune` below with a
+    process pool, or the job queue with one task per chunk, rebuilding the Tuner from the run's
+    settings and its finished games in whichever worker finishes a round.
+
+    Arm 0 is the deck itself; arms 1.. are the variants in a fixed order. `tasks(r)` lists the
+    (arm, start, stop) game ranges round r still needs once rounds before it are recorded;
+    `record` stores the results of one range. Which arms go on is a pure function of the games
+    recorded, so the result never depends on who played them."""
+
+    def __init__(self, game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
+                 is_legal: Callable[[Deck], bool], *, budget: int = 20_000, seed: int = 0,
+                 options: dict | None = None, halving: bool = True):
+        engine = get_engine(game)
+        self.game, self.deck, self.catalogue, self.seed, self.budget = game, deck, catalogue, seed, budget
+        self.options = engine.normalize_options(options or {})
+        self.limit = int(self.options.get("turn_limit") or self.options.get("round_limit") or 0)
+        if self.limit <= 0:
+            raise TuningError(f"{game}'s engine declares no turn or round limit to score losses by")
+        if not 1 <= budget <= MAX_BUDGET:
+            raise TuningError(f"a tuning budget is 1 to {MAX_BUDGET:,} games, not {budget}")
+        if not is_legal(deck):
+            raise TuningError("the deck is not legal in its format: fix it before tuning it")
+        variants_ = variants(deck, candidates, is_legal)
+        if not variants_:
+            raise TuningError("no candidate card can replace a card of this deck and keep it legal")
+        if budget < minimum_budget(len(variants_)):
+            raise TuningError(f"{len(variants_):,} variants need a budget of at least "
+                              f"{minimum_budget(len(variants_)):,} games: give a larger budget or fewer candidates")
+        self.arms: list[Arm] = [Arm(None, deck), *variants_]
+        self.plan = schedule(len(variants_), budget) if halving else [(len(variants_), budget // (len(variants_) + 1))]
+        self.total = sum((t - p) * (left + 1) for (left, t), p in zip(self.plan, [0] + [t for _, t in self.plan]))
+
+    @property
+    def base(self) -> Arm:
+        return self.arms[0]
+
+    @property
+    def played(self) -> int:
+        return sum(len(a.scores) for a in self.arms)
+
+    def alive(self, round_no: int) -> list[int]:
+        """The variants (arm indices) that play in round `round_no`: the best `left` of those that
+        played the round before, by paired mean on the games recorded so far."""
+        left = self.plan[round_no][0]
+        if round_no == 0:
+            return list(range(1, len(self.arms)))[:left]
+        previous = self.alive(round_no - 1)
+        base, games = self.base, self.plan[round_no - 1][1]  # only the games of the rounds before
+        previous.sort(key=lambda i: (paired(self.arms[i], base, games=games)[0], self.arms[i].swap))
+        return previous[:left]
+
+    def tasks(self, round_no: int) -> list[tuple[int, int, int]]:
+        target = self.plan[round_no][1]
+        return [(i, len(self.arms[i].scores), target) for i in [0, *self.alive(round_no)]
+                if len(self.arms[i].scores) < target]
+
+    def record(self, arm: int, start: int, games: list[tuple[int, bool]]) -> None:
+        """Games start.. of an arm, as (score, won); ranges must arrive in order for each arm."""
+        a = self.arms[arm]
+        if start != len(a.scores):
+            raise TuningError(f"arm {arm}: games from {start} recorded after {len(a.scores)}")
+        a.scores.extend(score for score, _ in games)
+        a.wins.extend(bool(won) for _, won in games)
+
+    def result(self, top: int = 10, settings: dict[str, Any] | None = None) -> TuningResult:
+        base, variants_ = self.base, self.arms[1:]
+        ranked = sorted(variants_, key=lambda a: (-len(a.scores), paired(a, base)[0] if a.scores else 0, a.swap))
+        ranked = [a for a in ranked if a.scores][:top]
+        z_family = family_z(len(variants_))
+        suggestions = [_suggestion(a, base, self.catalogue, z_family) for a in ranked]
+        suggestions.sort(key=lambda s: (not s.better, s.delta, s.swap))
+        return TuningResult(self.game, self.deck.name, self.seed, self.budget, self.limit, len(base.scores),
+                            _win_rate(base), _mean_turn(base), suggestions, len(variants_), self.played,
+                            {"options": {k: v for k, v in self.options.items() if k != "card_values"},
+                             "games_per_variant": {"first_round": self.plan[0][1], "last_round": self.plan[-1][1]},
+                             "rounds": len(self.plan),
+                             "score": f"winning turn; a game not won scores {self.limit + 1}",
+                             "better_means": f"faster at 95% confidence for all {len(variants_)} variants "
+                                             f"together (z {z_family:.2f})",
+                             **(settings or {})})
+
+
+def play_range(game: str, deck: Deck, catalogue: Catalogue, options: dict, seed: int, limit: int,
+               start: int, stop: int) -> list[tuple[int, bool]]:
+    """Games start..stop-1 of one arm, as (score, won): what a task plays."""
+    out = []
+    for i in range(start, stop):
+        r = play_one(game, deck, catalogue, options, seed, i)
+        won = r.win and r.turn <= limit
+        out.append((r.turn if won else limit + 1, won))
+    return out
+
+
 def tune(game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
          is_legal: Callable[[Deck], bool], *, budget: int = 20_000, seed: int = 0,
          options: dict | None = None, workers: int = 1, top: int = 10,
@@ -220,63 +309,26 @@ def tune(game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
 
     `halving=False` plays every variant equally (the budget split evenly): the exhaustive
     evaluation the benchmark compares successive halving with."""
-    engine = get_engine(game)
-    options = engine.normalize_options(options or {})
-    limit = int(options.get("turn_limit") or options.get("round_limit") or 0)
-    if limit <= 0:
-        raise TuningError(f"{game}'s engine declares no turn or round limit to score losses by")
-    if not 1 <= budget <= MAX_BUDGET:
-        raise TuningError(f"a tuning budget is 1 to {MAX_BUDGET:,} games, not {budget}")
-    if not is_legal(deck):
-        raise TuningError("the deck is not legal in its format: fix it before tuning it")
-    base = Arm(None, deck)
-    arms = variants(deck, candidates, is_legal)
-    if not arms:
-        raise TuningError("no candidate card can replace a card of this deck and keep it legal")
-    if budget < minimum_budget(len(arms)):
-        raise TuningError(f"{len(arms):,} variants need a budget of at least {minimum_budget(len(arms)):,} games: "
-                          "give a larger budget or fewer candidates")
-    plan = schedule(len(arms), budget) if halving else [(len(arms), budget // (len(arms) + 1))]
-    total = sum((target - prev) * (left + 1) for (left, target), prev in zip(plan, [0] + [t for _, t in plan]))
-    done = 0
-    alive = arms
+    tuner = Tuner(game, deck, catalogue, candidates, is_legal, budget=budget, seed=seed, options=options,
+                  halving=halving)
     workers = max(1, min(workers, os.cpu_count() or 1))
-    init = (game, catalogue, options, seed, limit)
-
-    def run(tasks: list[tuple[Arm, int]], pool) -> None:
-        nonlocal done
-        jobs = [(arm.deck.to_json(), len(arm.scores), stop) for arm, stop in tasks]
-        results = pool.map(_play, jobs) if pool is not None else map(_play, jobs)
-        for (arm, _stop), games in zip(tasks, results):
-            arm.scores.extend(s for s, _ in games)
-            arm.wins.extend(w for _, w in games)
-            done += len(games)
-            if progress:
-                progress(done, total)
-
+    init = (game, catalogue, tuner.options, seed, tuner.limit)
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=init) if workers > 1 else None
     if pool is None:
         _init_worker(*init)
     try:
-        for left, target in plan:
-            alive = alive[:left]
-            tasks = [(a, target) for a in [base, *alive] if len(a.scores) < target]
-            run(tasks, pool)
-            alive.sort(key=lambda a: (paired(a, base)[0], a.swap))
+        for round_no in range(len(tuner.plan)):
+            tasks = tuner.tasks(round_no)
+            jobs = [(tuner.arms[i].deck.to_json(), start, stop) for i, start, stop in tasks]
+            results = pool.map(_play, jobs) if pool is not None else map(_play, jobs)
+            for (i, start, _stop), games in zip(tasks, results):
+                tuner.record(i, start, games)
+                if progress:
+                    progress(tuner.played, tuner.total)
     finally:
         if pool is not None:
             pool.shutdown()
-    ranked = sorted(arms, key=lambda a: (-len(a.scores), paired(a, base)[0], a.swap))[:top]
-    z_family = family_z(len(arms))
-    suggestions = [_suggestion(a, base, catalogue, z_family) for a in ranked]
-    suggestions.sort(key=lambda s: (not s.better, s.delta, s.swap))
-    return TuningResult(game, deck.name, seed, budget, limit, len(base.scores), _win_rate(base),
-                        _mean_turn(base), suggestions, len(arms), done,
-                        {"options": {k: v for k, v in options.items() if k != "card_values"},
-                         "games_per_variant": {"first_round": plan[0][1], "last_round": plan[-1][1]},
-                         "rounds": len(plan), "score": f"winning turn; a game not won scores {limit + 1}",
-                         "better_means": f"faster at 95% confidence for all {len(arms)} variants together (z {z_family:.2f})",
-                         **(settings or {})})
+    return tuner.result(top, settings)
 
 
 def _win_rate(arm: Arm) -> float:

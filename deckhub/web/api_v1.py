@@ -29,7 +29,7 @@ from flask import Blueprint, current_app, g, jsonify, request
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from deckhub import api_tokens, collection, models, simulations
+from deckhub import api_tokens, collection, models, simulations, tunings
 from deckhub import decks as deck_store
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
@@ -53,6 +53,7 @@ DEFAULT_PER_PAGE = 100
 MAX_SEED = 2**31 - 1
 MAX_ID = 2**31 - 1  # as the `<int:...>` URL converter: ids fit a 32-bit integer column
 MAX_OPTIONS_JSON = 20_000
+MAX_TUNING_BUDGET = 1_000_000
 DECK_FIELDS = ("name", "game", "format", "packs", "is_public", "description", "sections", "decklist")
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 
@@ -629,3 +630,59 @@ def get_simulation(run_id: int):
     if run is None:
         fail(404, "No simulation of yours has that number.")
     return jsonify(run_json(run))
+
+
+# --------------------------------------------------------------------------- tuning runs
+
+def tuning_json(run: models.TuningRun) -> dict:
+    return {"id": run.id, "deck": run.deck_id, "version": run.version, "game": run.game, "budget": run.budget,
+            "seed": run.seed, "candidates": run.candidate_source, "options": run.options, "status": run.status,
+            "done": run.done, "total": run.total, "result": run.result, "error": run.error,
+            "created_at": _time(run.created_at), "updated_at": _time(run.updated_at)}
+
+
+@bp.route("/decks/<int:deck_id>/tunings", methods=["POST"])
+def start_tuning(deck_id: int):
+    """Start a tuning run of the deck's latest version in the background (202)."""
+    user = _user()
+    stored = _own(deck_id)
+    body = json_body()
+    _unknown_fields(body, ("budget", "seed", "options", "candidates", "allow_unknown"))
+    budget = _int(body.get("budget", tunings.DEFAULT_BUDGET), "budget", 1, MAX_TUNING_BUDGET)
+    seed = body.get("seed")
+    seed = random.SystemRandom().randrange(1, MAX_SEED) if seed is None else _int(seed, "seed", 0, MAX_SEED)
+    candidates = body.get("candidates", "collection")
+    if candidates not in tunings.CANDIDATE_SOURCES:
+        fail(400, f'"candidates" is one of {", ".join(tunings.CANDIDATE_SOURCES)}.')
+    allow_unknown = body.get("allow_unknown", False)
+    if not isinstance(allow_unknown, bool):
+        fail(400, '"allow_unknown" is true or false.')
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        fail(400, '"options" must be an object of the game\'s goldfish options.')
+    if len(json.dumps(options)) > MAX_OPTIONS_JSON:
+        fail(413, "Those options are too large.")
+    if find_engine(get_game(stored.row.game)) is None:
+        fail(400, f"{get_game(stored.row.game).name} has no goldfish engine yet.")
+    try:
+        run = tunings.start(user.id, stored.row, stored.version, budget, seed, options, candidates, allow_unknown)
+    except simulations.SimulationError as exc:
+        fail(exc.status, str(exc))
+    except (TypeError, ValueError, AttributeError) as exc:  # an option value of the wrong shape
+        fail(400, f"Those options cannot be used: {str(exc)[:200]}")
+    response = jsonify(tuning_json(run))
+    response.status_code = 202
+    response.headers["Location"] = f"/api/tunings/{run.id}"
+    return response
+
+
+@bp.route("/tunings/<int:run_id>", methods=["GET", "DELETE"])
+def tuning(run_id: int):
+    user = _user()
+    if request.method == "DELETE":
+        run = tunings.cancel(user.id, run_id)
+    else:
+        run = models.TuningRun.get_or_none((models.TuningRun.id == run_id) & (models.TuningRun.owner == user.id))
+    if run is None:
+        fail(404, "No tuning run of yours has that number.")
+    return jsonify(tuning_json(run))

@@ -7,7 +7,8 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import current_user, login_required
 
 from deckhub import decks as deck_store
-from deckhub import simulations
+from deckhub import models
+from deckhub import simulations, tunings
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.core.odds import DrawModel, group_predicate, odds_table
@@ -68,10 +69,12 @@ def show(deck_id: int):
     if owner and request.args.get("compare", type=int):
         wanted = request.args.get("compare", type=int)
         compare = next((r for r in runs + others if r.id == wanted), None)
-    running = any(r.status in ("queued", "running") for r in runs)
+    tuning_runs = tunings.runs_for(stored.row) if owner else []
+    running = any(r.status in ("queued", "running") for r in runs + tuning_runs)
     return render_template("stats/show.html", stored=stored, spec=spec, engine=engine, model=model, groups=groups,
                            kind=kind, value=value, k=k, first=first, table=table, sample=sample, owner=owner,
                            runs=runs, compare=compare, others=others, running=running, job_status=simulations.job_status,
+                           tuning_runs=tuning_runs, tuning_status=tunings.job_status, default_budget=tunings.DEFAULT_BUDGET,
                            label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
 
 
@@ -128,3 +131,59 @@ def histogram(deck_id: int, run_id: int):
     svg = charts.bar(f"Winning {unit} ({run.result['wins']:,} wins of {run.games:,})",
                      list(hist), list(hist.values()))
     return Response(svg, mimetype="image/svg+xml")
+
+
+# --------------------------------------------------------------------------- tuning
+
+def _own_or_404(deck_id: int):
+    stored = deck_store.own_deck(deck_id, current_user)
+    if stored is None:
+        abort(404, "No deck of yours has that number.")
+    return stored
+
+
+def _own_tuning(deck_id: int, run_id: int):
+    stored = _own_or_404(deck_id)
+    run = models.TuningRun.get_or_none((models.TuningRun.id == run_id) & (models.TuningRun.deck == stored.row.id)
+                                       & (models.TuningRun.owner == current_user.id))
+    if run is None:
+        abort(404, "No such tuning run of yours.")
+    return run
+
+
+@bp.route("/tunings", methods=["POST"])
+@login_required
+def start_tuning(deck_id: int):
+    stored = _own_or_404(deck_id)
+    engine = find_engine(get_game(stored.row.game))
+    if engine is None:
+        abort(404, "This game has no goldfish engine yet.")
+    try:
+        budget = int(request.form.get("budget") or tunings.DEFAULT_BUDGET)
+        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, 2**31 - 1))
+        if not 0 <= seed < 2**31:
+            raise ValueError
+        run = tunings.start(current_user.id, stored.row, stored.version, budget, seed, options_from_form(engine),
+                            request.form.get("candidates", "collection"), bool(request.form.get("allow_unknown")))
+    except ValueError as exc:
+        flash(str(exc) if isinstance(exc, simulations.SimulationError) else "Budget and seed are whole numbers.", "error")
+        return redirect(url_for("stats.show", deck_id=deck_id, _anchor="tune"))
+    flash(f"Tuning run #{run.id} started: {len(run.candidates):,} candidate cards, {run.total:,} games, seed {run.seed}.",
+          "info")
+    return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"tuning-{run.id}"))
+
+
+@bp.route("/tunings/<int:run_id>/cancel", methods=["POST"])
+@login_required
+def cancel_tuning(deck_id: int, run_id: int):
+    run = tunings.cancel(current_user.id, _own_tuning(deck_id, run_id).id, deck_id)
+    flash(f"Tuning run #{run.id} cancelled." if run.status == "cancelled"
+          else f"Tuning run #{run.id} had already ended ({run.status}).", "info")
+    return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"tuning-{run.id}"), code=303)
+
+
+@bp.route("/tunings/<int:run_id>.json")
+@login_required
+def tuning_status(deck_id: int, run_id: int):
+    run = _own_tuning(deck_id, run_id)
+    return {"id": run.id, "status": run.status, "done": run.done, "games": run.total, "result": run.result}

@@ -1,0 +1,278 @@
+"""Tuning runs: "which swap makes my deck win faster", played round by round on the job queue.
+
+`start` is the one way to begin a run (the statistics tab and the API call it): it checks the same
+per-user limit as simulations (tuning and simulation runs count together), builds the variants, and
+writes round 0's chunks in one exclusive transaction. A chunk is a few (arm, start, stop) game
+ranges that any worker plays; the worker that finishes a round's last chunk rebuilds the
+`core.tuning.Tuner` from the run's settings and every finished chunk, and writes the next round's
+chunks (or the result) with a conditional update, so a round advances once and a chunk played
+twice counts once. The result is the same whatever the number of workers.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from deckhub import jobs, models, simulations
+from deckhub.catalogue_store import get_catalogue
+from deckhub.core.decklist import Deck
+from deckhub.core.engine import EngineError, get_engine
+from deckhub.core.legality import check_deck
+from deckhub.core.session_values import apply_card_values, missing_values
+from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, play_range
+from deckhub.db import database
+from deckhub.games import get_game
+from deckhub.jobs import huey
+
+CHUNK_GAMES = 1000       # games one task plays (several short ranges of arms make one chunk)
+DEFAULT_BUDGET = 20_000
+MAX_CANDIDATES = 300     # candidate cards one run may try
+CANDIDATE_SOURCES = ("collection", "catalogue")
+
+
+class TuningStartError(simulations.SimulationError):
+    """A tuning run that cannot start (the message says why)."""
+
+
+def collection_candidates(owner_id: int, game: str) -> list[str]:
+    """The card keys of the game that the user owns at least one copy of, in card order."""
+    C, P, O = models.Card, models.Printing, models.OwnedCard
+    rows = (C.select(C.key).join(P).join(O)
+            .where((O.owner == owner_id) & (C.game == game) & ((O.quantity + O.foil_quantity) > 0))
+            .distinct().order_by(C.key).tuples())
+    return [key for (key,) in rows]
+
+
+def candidate_keys(owner_id: int, game: str, deck: Deck, source: str) -> list[str]:
+    """Candidates for a run: the owner's collection, or the catalogue's cards of the deck's colours."""
+    from deckhub.commands.tune import catalogue_candidates
+
+    if source == "collection":
+        keys = collection_candidates(owner_id, game)
+    elif source == "catalogue":
+        keys = catalogue_candidates(get_game(game), deck, get_catalogue(game))
+    else:
+        raise TuningStartError(f"Candidates come from {' or '.join(CANDIDATE_SOURCES)}, not {source!r}.")
+    held = {key for _s, key, _q in deck.entries()}
+    keys = [k for k in keys if k not in held]
+    if not keys:
+        raise TuningStartError("There are no candidate cards to try: " + (
+            "your collection of this game holds no card that is not already in the deck."
+            if source == "collection" else "the catalogue has no other card of this deck's colours."))
+    return keys[:MAX_CANDIDATES]
+
+
+def _tuner(game: str, deck: Deck, candidates: list[str], budget: int, seed: int, options: dict,
+           format_id: str | None) -> Tuner:
+    spec = get_game(game)
+    engine = get_engine(game)
+    catalogue = apply_card_values(engine, get_catalogue(game), (options or {}).get("card_values"))
+    fmt = spec.format(format_id)
+
+    def legal(variant: Deck) -> bool:
+        return check_deck(variant, spec, fmt, catalogue).legal
+    return Tuner(game, deck, catalogue, candidates, legal, budget=budget, seed=seed, options=options)
+
+
+def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, budget: int, seed: int,
+          options: dict, candidates: str = "collection", allow_unknown: bool = False) -> models.TuningRun:
+    """Queue a tuning run of the deck version; TuningStartError (429 for a limit) saying why not."""
+    if not 1 <= budget <= MAX_BUDGET:
+        raise TuningStartError(f"A tuning run plays 1 to {MAX_BUDGET:,} games.")
+    deck = Deck.from_json(version.data)
+    try:
+        engine = get_engine(deck_row.game)
+        options = engine.normalize_options(options)
+        catalogue = apply_card_values(engine, get_catalogue(deck_row.game), options.get("card_values"))
+        unknown = missing_values(engine, deck, catalogue)
+    except EngineError as exc:
+        raise TuningStartError(str(exc)) from None
+    if unknown and not allow_unknown:
+        names = ", ".join(f"{catalogue.cards[k].display_name} ({', '.join(f)})" for k, f in list(unknown.items())[:8])
+        raise TuningStartError(f"{len(unknown)} cards of this deck lack values the engine needs: {names}. Give their "
+                               "values, or tune anyway (the suggestions will say they rest on unknowns).")
+    keys = candidate_keys(owner_id, deck_row.game, deck, candidates)
+    if not allow_unknown:
+        keys = [k for k in keys if not _needs_values(engine, catalogue, k)]
+    fmt = get_game(deck_row.game).format(None).id
+    try:
+        tuner = _tuner(deck_row.game, deck, keys, budget, seed, options, fmt)
+    except (TuningError, EngineError) as exc:
+        raise TuningStartError(str(exc)) from None
+    with jobs.exclusive(simulations.LOCK_KEY):
+        simulations.check_active_limits(owner_id)
+        run = models.TuningRun.create(deck=deck_row, version=version.number, owner=owner_id, game=deck_row.game,
+                                      budget=budget, seed=seed, options=options, candidates=keys,
+                                      candidate_source=candidates, format=fmt, total=tuner.total,
+                                      unknown_cards=len(unknown))
+        _write_round(run.id, 0, tuner)
+    _queue_round(run.id, 0)
+    return models.TuningRun.get_by_id(run.id)
+
+
+def _needs_values(engine, catalogue, key: str) -> bool:
+    one = Deck(engine.game)
+    one.add("candidate", key)
+    return bool(missing_values(engine, one, catalogue))
+
+
+def _write_round(run_id: int, round_no: int, tuner: Tuner) -> None:
+    """The chunks of round `round_no`: its game ranges packed into chunks of about CHUNK_GAMES."""
+    chunks: list[list[list[int]]] = [[]]
+    size = 0
+    for arm, first, stop in tuner.tasks(round_no):
+        while first < stop:
+            take = min(stop - first, CHUNK_GAMES - size)
+            chunks[-1].append([arm, first, first + take])
+            first += take
+            size += take
+            if size >= CHUNK_GAMES:
+                chunks.append([])
+                size = 0
+    rows = [{"run": run_id, "round": round_no, "number": n, "ranges": ranges} for n, ranges in enumerate(chunks) if ranges]
+    models.TuningChunk.insert_many(rows).execute()
+
+
+def _queue_round(run_id: int, round_no: int) -> None:
+    C = models.TuningChunk
+    for (chunk_id,) in C.select(C.id).where((C.run == run_id) & (C.round == round_no) & (C.state == "queued")).tuples():
+        play_tuning_chunk(chunk_id)
+
+
+def _rebuilt(run: models.TuningRun) -> Tuner:
+    """The run's Tuner with every finished chunk's games recorded."""
+    deck = Deck.from_json(models.DeckVersion.get((models.DeckVersion.deck == run.deck_id)
+                                                 & (models.DeckVersion.number == run.version)).data)
+    tuner = _tuner(run.game, deck, list(run.candidates), run.budget, run.seed, run.options, run.format)
+    C = models.TuningChunk
+    games: list[tuple[int, int, list]] = []
+    for chunk in C.select(C.ranges, C.result).where((C.run == run.id) & (C.state == "done")):
+        for (arm, first, _stop), played in zip(chunk.ranges, chunk.result):
+            games.append((arm, first, played))
+    for arm, first, played in sorted(games, key=lambda g: (g[0], g[1])):
+        tuner.record(arm, first, [tuple(p) for p in played])
+    return tuner
+
+
+_tuners: dict[int, Tuner] = {}
+
+
+def _arm_decks(run: models.TuningRun) -> Tuner:
+    """A run's Tuner for playing its chunks, kept per worker process (chunks of a run share it)."""
+    if run.id not in _tuners:
+        if len(_tuners) > 16:
+            _tuners.clear()
+        _tuners[run.id] = _rebuilt(run)
+    return _tuners[run.id]
+
+
+@huey.task()
+def play_tuning_chunk(chunk_id: int) -> None:
+    with database.connection_context():
+        _play_chunk(chunk_id)
+
+
+def _play_chunk(chunk_id: int) -> None:
+    C, R = models.TuningChunk, models.TuningRun
+    chunk = C.get_or_none(C.id == chunk_id)
+    if chunk is None:
+        return
+    run = R.get_by_id(chunk.run_id)
+    me = jobs.worker_id()
+    if run.status not in jobs.ACTIVE:
+        return
+    if not C.update(state="running", worker=me, updated_at=models.utcnow()).where(
+            (C.id == chunk_id) & (C.state == "queued")).execute():
+        return
+    R.update(status="running", updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
+    try:
+        tuner = _arm_decks(run)
+        result = [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.options, run.seed, tuner.limit,
+                             first, stop) for arm, first, stop in chunk.ranges]
+    except Exception as exc:  # the run's page says why; the site keeps going
+        _fail(run.id, str(exc)[:2000] or type(exc).__name__)
+        return
+    with database.atomic():
+        finished = C.update(state="done", result=result, updated_at=models.utcnow()).where(
+            (C.id == chunk_id) & (C.state == "running") & (C.worker == me)).execute()
+        if finished:  # progress: the games of the finished chunks
+            played = sum(stop - first for c in C.select(C.ranges).where((C.run == run.id) & (C.state == "done"))
+                         for _a, first, stop in c.ranges)
+            R.update(done=played, updated_at=models.utcnow()).where((R.id == run.id) & R.status.in_(jobs.ACTIVE)).execute()
+    if finished:
+        advance(run.id)
+
+
+def _fail(run_id: int, reason: str) -> None:
+    C, R = models.TuningChunk, models.TuningRun
+    with database.atomic():
+        R.update(status="failed", error=reason, updated_at=models.utcnow()).where(
+            (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
+        C.update(state="cancelled").where((C.run == run_id) & (C.state == "queued")).execute()
+
+
+def advance(run_id: int) -> bool:
+    """Once every chunk of the run's round is done: write the next round, or the result (once)."""
+    C, R = models.TuningChunk, models.TuningRun
+    run = R.get_by_id(run_id)
+    if run.status not in jobs.ACTIVE:
+        return False
+    pending = C.select().where((C.run == run_id) & (C.round == run.round) & (C.state != "done")).count()
+    if pending:
+        return False
+    try:
+        tuner = _rebuilt(run)
+        next_round = run.round + 1
+        final = next_round >= len(tuner.plan)
+        result = tuner.result(settings=_settings(run)).to_json() if final else None
+    except Exception as exc:  # noqa: BLE001 — recorded on the run, never lost silently
+        _fail(run_id, str(exc)[:2000] or type(exc).__name__)
+        return False
+    with database.atomic():
+        moved = R.update(round=next_round, updated_at=models.utcnow(),
+                         **({"status": "done", "result": result, "done": tuner.played} if final else {})).where(
+            (R.id == run_id) & (R.round == run.round) & R.status.in_(jobs.ACTIVE)).execute()
+        if moved and not final:
+            _write_round(run_id, next_round, tuner)
+    if moved and not final:
+        _queue_round(run_id, next_round)
+    return bool(moved)
+
+
+def _settings(run: models.TuningRun) -> dict[str, Any]:
+    return {"format": run.format, "candidates": run.candidate_source, "candidate_cards": len(run.candidates),
+            "cards_without_values": run.unknown_cards}
+
+
+def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.TuningRun | None:
+    """Stop a queued or running run of the owner's; None when the owner has no such run."""
+    R, C = models.TuningRun, models.TuningChunk
+    run = R.get_or_none((R.id == run_id) & (R.owner == owner_id))
+    if run is None or (deck_id is not None and run.deck_id != deck_id):
+        return None
+    with database.atomic():
+        if R.update(status="cancelled", updated_at=models.utcnow()).where(
+                (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute():
+            C.update(state="cancelled", updated_at=models.utcnow()).where(
+                (C.run == run_id) & (C.state == "queued")).execute()
+    return R.get_by_id(run_id)
+
+
+@jobs.recoverer
+def recover_tuning_chunks() -> None:
+    """Queue again the chunks whose worker died, and advance rounds whose last worker died."""
+    C, R = models.TuningChunk, models.TuningRun
+    for chunk_id in jobs.lost_chunks(C, R):
+        if C.update(state="queued", worker=None, updated_at=models.utcnow()).where(
+                (C.id == chunk_id) & (C.state != "done") & (C.state != "cancelled")).execute():
+            play_tuning_chunk(chunk_id)
+    for (run_id,) in R.select(R.id).where(R.status.in_(jobs.ACTIVE)).tuples():
+        advance(run_id)
+
+
+def runs_for(deck_row: models.Deck, limit: int = 10) -> list[models.TuningRun]:
+    return list(models.TuningRun.select().where(models.TuningRun.deck == deck_row)
+                .order_by(models.TuningRun.id.desc()).limit(limit))
+
+
+def job_status(run: models.TuningRun) -> jobs.JobStatus:
+    return jobs.JobStatus(run.status, run.done, run.total, run.error, "games")
