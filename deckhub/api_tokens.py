@@ -12,8 +12,10 @@ import datetime as dt
 import hashlib
 import secrets
 
+from peewee import DatabaseError
+
 from deckhub import models
-from deckhub.db import lock, write_transaction
+from deckhub.db import database, lock, write_transaction
 
 TOKEN_PREFIX = "dh_"
 PREFIX_CHARS = 10  # "dh_" and 7 random characters, shown on the account page
@@ -90,5 +92,9 @@ def authenticate(token: str | None) -> models.User | None:
         return None
     now = models.utcnow()
     if row.last_used_at is None or now - row.last_used_at >= LAST_USED_EVERY:
-        models.ApiToken.update(last_used_at=now).where(models.ApiToken.id == row.id).execute()
+        try:
+            with database.atomic():
+                models.ApiToken.update(last_used_at=now).where(models.ApiToken.id == row.id).execute()
+        except DatabaseError:
+            pass  # bookkeeping only: storage that refuses writes must not stop a token from reading
     return row.user

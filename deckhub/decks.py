@@ -1,16 +1,20 @@
 """Decks as stored: every save keeps a version; private unless made public; copies and diffs.
 
 Views call these functions; the rules themselves live in the pure core (`core.legality`).
+Every change of a deck's cards is one transaction that locks the deck, reads its latest version
+*inside* the lock, applies the change to it and stores the next number: simultaneous "+" presses
+all count (none is applied to a stale copy) and two saves never race for one version number.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from peewee import fn
 
 from deckhub import models
 from deckhub.core.decklist import Deck
-from deckhub.db import database
+from deckhub.db import lock, write_transaction
 from deckhub.games import get_game
 
 MAX_COPIES_PER_ENTRY = 999
@@ -19,6 +23,15 @@ MAX_NAME = 120
 
 class DeckError(ValueError):
     pass
+
+
+class VersionConflict(DeckError):
+    """The change was made to an older version than the deck's latest; nothing was saved."""
+
+    def __init__(self, edited: int, latest: int):
+        super().__init__(f"You edited version {edited}, but the deck is at version {latest} now; "
+                         "nothing was saved. Read the deck again and apply your change to it.")
+        self.edited, self.latest = edited, latest
 
 
 @dataclass
@@ -95,7 +108,7 @@ def create_deck(owner, game: str, format_id: str, name: str, packs: int | None =
     spec = get_game(game)
     fmt = spec.format(format_id)
     deck = deck or Deck(game)
-    with database.atomic():
+    with write_transaction():
         row = models.Deck.create(owner=owner, game=game, format=fmt.id, packs=packs,
                                  name=_clean_name(name), description=description or "")
         version = models.DeckVersion.create(deck=row, number=1, data=_data(deck, game), note=note[:200])
@@ -110,29 +123,58 @@ def _data(deck: Deck, game: str) -> dict:
     return data
 
 
-def save_version(stored: StoredDeck, deck: Deck, note: str) -> StoredDeck:
-    """Keep a new version when the cards changed; a save that changes nothing keeps none."""
-    data = _data(deck, stored.row.game)
-    if data == stored.version.data:
-        return stored
-    with database.atomic():
-        number = (models.DeckVersion.select(fn.MAX(models.DeckVersion.number))
-                  .where(models.DeckVersion.deck == stored.row).scalar() or 0) + 1
-        version = models.DeckVersion.create(deck=stored.row, number=number, data=data, note=note[:200])
-        models.Deck.update(updated_at=models.utcnow()).where(models.Deck.id == stored.row.id).execute()
-    return StoredDeck(models.Deck.get_by_id(stored.row.id), version)
+def _locked_latest(deck_id: int) -> models.DeckVersion:
+    """The latest version, read after taking the deck's lock (inside a write transaction)."""
+    lock(f"deck:{deck_id}")
+    return (models.DeckVersion.select().where(models.DeckVersion.deck == deck_id)
+            .order_by(models.DeckVersion.number.desc()).get())
+
+
+def _apply(stored: StoredDeck, change: Callable[[Deck], Deck | None], note: str,
+           edited: int | None = None) -> StoredDeck:
+    """One use case for every change of cards: `change` gets the latest deck and returns the new one
+    (or None: nothing to do). `edited`, when given, must be the latest version's number."""
+    row = stored.row
+    with write_transaction():
+        latest = _locked_latest(row.id)
+        if edited is not None and edited != latest.number:
+            raise VersionConflict(edited, latest.number)
+        new = change(Deck.from_json(latest.data))
+        data = _data(new, row.game) if new is not None else latest.data
+        if data == latest.data:
+            return StoredDeck(row, latest)
+        version = models.DeckVersion.create(deck=row.id, number=latest.number + 1, data=data, note=note[:200])
+        models.Deck.update(updated_at=models.utcnow()).where(models.Deck.id == row.id).execute()
+    return StoredDeck(models.Deck.get_by_id(row.id), version)
+
+
+def save_version(stored: StoredDeck, deck: Deck, note: str, edited: int | None = None) -> StoredDeck:
+    """Keep `deck` as a new version when its cards differ from the latest; a save that changes nothing
+    keeps none. With `edited` (the version the client changed), a newer latest is a VersionConflict."""
+    return _apply(stored, lambda _latest: deck, note, edited)
+
+
+def add_cards(stored: StoredDeck, entries, note: str) -> StoredDeck:
+    """Add (section, card, qty) entries to the latest version (a pasted list in "add" mode)."""
+    def change(deck: Deck) -> Deck:
+        for section, key, qty in entries:
+            deck.add(section, key, qty)
+        return deck
+    return _apply(stored, change, note)
 
 
 def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int) -> StoredDeck:
-    deck = stored.deck
-    entries = deck.sections.setdefault(section, {})
-    qty = max(0, min(MAX_COPIES_PER_ENTRY, entries.get(card_key, 0) + delta))
-    if qty:
-        entries[card_key] = qty
-    else:
-        entries.pop(card_key, None)
+    """Add `delta` copies (negative: remove) to the latest version, within 0..MAX_COPIES_PER_ENTRY."""
+    def change(deck: Deck) -> Deck:
+        entries = deck.sections.setdefault(section, {})
+        qty = max(0, min(MAX_COPIES_PER_ENTRY, entries.get(card_key, 0) + delta))
+        if qty:
+            entries[card_key] = qty
+        else:
+            entries.pop(card_key, None)
+        return deck
     verb = "added" if delta > 0 else "removed"
-    return save_version(stored, deck, f"{verb} {abs(delta)} × {card_key} ({section})")
+    return _apply(stored, change, f"{verb} {abs(delta)} × {card_key} ({section})")
 
 
 def update_settings(stored: StoredDeck, name: str, description: str, format_id: str,

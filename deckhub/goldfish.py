@@ -3,6 +3,8 @@
 Nothing about a game's position is stored but its actions, so undo is dropping the last actions,
 a restart is dropping them all, and any worker can serve any request. `step` (the number of
 actions the player's page showed) guards against a stale tab posting an old board.
+A finished game is never changed: restart, undo and a new seed on it start a new session, and the
+finished one stays in the history with its replay.
 """
 from __future__ import annotations
 
@@ -92,33 +94,60 @@ def _save(session: models.GoldfishSession, actions: list, state: State) -> None:
     session.actions, session.result = actions, result
 
 
+def _check_shape(action) -> None:
+    """An action is a flat JSON object of short scalars (what every engine's actions are)."""
+    def scalar(value) -> bool:
+        return value is None or isinstance(value, (bool, int, float)) or (isinstance(value, str) and len(value) <= 200)
+    if not isinstance(action, dict) or not isinstance(action.get("kind"), str) or len(action) > 20 or not all(
+            isinstance(k, str) and len(k) <= 40 and (scalar(v) or (isinstance(v, list) and len(v) <= 100
+                                                                 and all(scalar(x) for x in v)))
+            for k, v in action.items()):
+        raise GoldfishError('An action is a JSON object with a "kind" and short text or number values.')
+
+
 def act(game: Game, action, step: int | None) -> Game:
     """Apply one action the player chose; an illegal one raises GoldfishError and changes nothing."""
     _check_step(game, step)
+    _check_shape(action)
     if game.step >= MAX_ACTIONS:
         raise GoldfishError(f"This game has reached {MAX_ACTIONS} actions; start a new one.")
     try:
         game.state.apply_action(action)
     except IllegalAction as exc:
         raise GoldfishError(f"Not allowed: {exc}") from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        # a value of the wrong kind (a list for a zone name...): the half-applied state is dropped
+        raise GoldfishError("Not allowed: that action names something this game does not have.") from None
     _save(game.session, game.session.actions + [action], game.state)
     return game
 
 
+def _branch(session: models.GoldfishSession, actions: list, seed: int | None = None) -> models.GoldfishSession:
+    """A new session of the same deck and options (the old one is left as it is)."""
+    return models.GoldfishSession.create(owner=session.owner_id, deck=session.deck_id, game=session.game,
+                                         deck_data=session.deck_data, seed=session.seed if seed is None else seed,
+                                         options=session.options, actions=actions)
+
+
 def undo(game: Game, count: int, step: int | None) -> Game:
+    """Drop the last `count` actions; on a finished game, in a new session that continues from there."""
     _check_step(game, step)
     if count < 1 or not game.session.actions:
         raise GoldfishError("There is nothing to undo.")
     actions = game.session.actions[:-count] if count < len(game.session.actions) else []
     state = rebuild(game.session, len(actions))
+    if game.session.result is not None:
+        return Game(_branch(game.session, actions), state)
     _save(game.session, actions, state)
     return Game(game.session, state)
 
 
 def restart(game: Game) -> Game:
+    """The same seed from the start: a new session when this one has any move (it stays in the history)."""
     state = rebuild(game.session, 0)
-    _save(game.session, [], state)
-    return Game(game.session, state)
+    if game.session.actions or game.session.result is not None:
+        return Game(_branch(game.session, []), state)
+    return game
 
 
 def play_to_end(game: Game, step: int | None) -> Game:
@@ -135,6 +164,4 @@ def play_to_end(game: Game, step: int | None) -> Game:
 
 def new_seed(session: models.GoldfishSession) -> models.GoldfishSession:
     """The same deck and options with a new random seed, as a new session."""
-    return models.GoldfishSession.create(owner=session.owner_id, deck=session.deck_id, game=session.game,
-                                         deck_data=session.deck_data, seed=random_seed(),
-                                         options=session.options, actions=[])
+    return _branch(session, [], seed=random_seed())

@@ -88,6 +88,7 @@ def document() -> dict[str, Any]:
                 "errors": {"type": "array", "items": _ref("LineError"),
                            "description": "The lines of a deck list that could not be read."},
                 "unknown_cards": {"type": "array", "items": {"type": "string"}},
+                "version": {"type": "integer", "description": "On a 409 for a deck: its latest version's number."},
             },
         },
         "GameSummary": {
@@ -248,6 +249,10 @@ def document() -> dict[str, Any]:
                 "description": {"type": "string", "maxLength": 5000},
                 "sections": _ref("Sections"),
                 "decklist": {"type": "string", "maxLength": 200_000},
+                "version": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1,
+                            "description": "The version you edited (the deck's `version` when you read it). "
+                                           "Required with `sections` or `decklist`: if the deck has a newer "
+                                           "version, the answer is 409 and nothing changes."},
             },
         },
         "DeckVersions": {
@@ -427,9 +432,11 @@ def document() -> dict[str, Any]:
             "parameters": [DECK_ID],
             "get": op("A deck of mine, or anyone's public deck, with its latest version's cards.",
                       _responses("200", _json(_ref("Deck"), "The deck."), "401", "404"), OPTIONAL_AUTH, "decks"),
-            "patch": op("Change a deck of mine; new cards keep a new version.",
-                        _responses("200", _json(_ref("Deck"), "The deck after the change."),
-                                   "400", "401", "403", "404", "413"),
+            "patch": op("Change a deck of mine; new cards (sent with the version they were edited from) keep a new version.",
+                        {**_responses("200", _json(_ref("Deck"), "The deck after the change."),
+                                      "400", "401", "403", "404", "413"),
+                         "409": _error("The deck has a newer version than the one you edited (its number is in "
+                                       "`version`); nothing changed.")},
                         tag="decks", requestBody=body("DeckUpdate")),
             "delete": op("Delete a deck of mine with all its versions.",
                          {"204": {"description": "Deleted."},

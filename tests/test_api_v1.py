@@ -196,9 +196,10 @@ def test_deck_lifecycle_keeps_versions(alice):
     renamed = alice("PATCH", f"/api/decks/{deck_id}", {"name": "Renamed", "is_public": True}).get_json()
     assert renamed["name"] == "Renamed" and renamed["is_public"] and renamed["version"] == 1
     assert renamed["description"] == "notes" and renamed["sections"] == deck["sections"]
-    changed = alice("PATCH", f"/api/decks/{deck_id}", {"decklist": "4 Argus, Vigilant Seer"}).get_json()
+    changed = alice("PATCH", f"/api/decks/{deck_id}", {"decklist": "4 Argus, Vigilant Seer", "version": 1}).get_json()
     assert changed["version"] == 2 and changed["sections"] == {"Deck": [{"card": ARGUS, "qty": 4}]}
-    same = alice("PATCH", f"/api/decks/{deck_id}", {"sections": {"Deck": [{"card": ARGUS, "qty": 4}]}}).get_json()
+    same = alice("PATCH", f"/api/decks/{deck_id}", {"sections": {"Deck": [{"card": ARGUS, "qty": 4}]},
+                                                    "version": 2}).get_json()
     assert same["version"] == 2  # nothing changed, no new version
     versions = alice("GET", f"/api/decks/{deck_id}/versions").get_json()["versions"]
     assert [(v["number"], v["cards"]) for v in versions] == [(2, 4), (1, 3)]

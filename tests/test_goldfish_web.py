@@ -7,7 +7,9 @@ import re
 
 import pytest
 
+from deckhub import models
 from deckhub.core.engine import engines
+from deckhub.db import database
 from deckhub.importers.decklists import write_text
 from deckhub.importers.catalogue import load_catalogue
 
@@ -88,13 +90,47 @@ def test_undo_restart_and_new_game(player):
     assert "step 3" in player.get(board).get_data(as_text=True)
     player.post(f"{board}/undo", data={"step": "3", "count": "2"})
     assert "step 1" in player.get(board).get_data(as_text=True)
-    player.post(f"{board}/restart")
-    page = player.get(board).get_data(as_text=True)
+    restarted = player.post(f"{board}/restart").location.split("#")[0]
+    assert restarted != board  # a game with moves is kept; the restart is a new game
+    assert "step 1" in player.get(board).get_data(as_text=True)
+    page = player.get(restarted).get_data(as_text=True)
     assert "step 0" in page and "Seed <strong>5</strong>" in page
-    assert "nothing to undo" in (player.post(f"{board}/undo", data={"step": "0"}, follow_redirects=True)
+    assert "nothing to undo" in (player.post(f"{restarted}/undo", data={"step": "0"}, follow_redirects=True)
                                  .get_data(as_text=True))
+    assert player.post(f"{restarted}/restart").location.split("#")[0] == restarted  # nothing to lose: in place
     new = player.post(f"{board}/new")
     assert new.status_code == 302 and new.location != board
+
+
+def test_a_finished_game_is_never_overwritten(player):
+    board = start(player, deck_for(player, "kaijudo"), seed=5)
+    player.post(f"{board}/play-out", data={"step": "0"})
+    session_id = int(board.rsplit("/", 1)[1])
+    with database.connection_context():
+        finished = models.GoldfishSession.get_by_id(session_id)
+        actions, result = finished.actions, finished.result
+    assert result and len(actions) > 5
+    for path, data in (("restart", {}), ("undo", {"step": str(len(actions)), "count": "3"}), ("new", {})):
+        response = player.post(f"{board}/{path}", data=data)
+        assert response.status_code == 302
+        assert int(response.location.split("#")[0].rsplit("/", 1)[1]) != session_id, path
+        with database.connection_context():
+            kept = models.GoldfishSession.get_by_id(session_id)
+            assert (kept.actions, kept.result) == (actions, result), path
+    replay = player.get(f"{board}/replay?step={len(actions)}")
+    assert replay.status_code == 200 and f"step {len(actions)} of {len(actions)}" in replay.get_data(as_text=True)
+    history = player.get("/goldfish/").get_data(as_text=True)
+    assert history.count("Kaijudo #") >= 4
+
+
+def test_an_action_of_the_wrong_shape_is_refused_not_a_500(player):
+    board = start(player, deck_for(player, "kaijudo"))
+    for action in ({"kind": "manual.move", "card": 0, "to": ["hand"]}, {"kind": ["summon"]},
+                   {"kind": "manual.move", "card": [0], "to": "hand"}, {"kind": "manual.draw", "x": {"y": 1}},
+                   {"kind": "manual.move", "card": 10**30, "to": "hand"}, {"kind": "summon", "card": "0"}):
+        response = player.post(f"{board}/act", data={"step": "0", "action": json.dumps(action)})
+        assert response.status_code in (302, 400), action
+        assert "step 0" in player.get(board).get_data(as_text=True)
 
 
 def test_manual_moves_are_offered_apart_and_logged_as_manual(player):

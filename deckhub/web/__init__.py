@@ -5,6 +5,7 @@ from flask import Flask, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from peewee import DatabaseError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -88,6 +89,16 @@ def init_app(app: Flask) -> None:
     def _http_error(exc: HTTPException):
         return _error_page(exc.code or 500, exc.description)
 
+    @app.errorhandler(DatabaseError)
+    def _storage_error(exc):
+        """A write the storage refused (disk full, read-only database, I/O error): the transaction was
+        rolled back, so the answer says nothing changed; reads go on working."""
+        if not storage_refused(exc):
+            return _unexpected(exc)
+        app.logger.warning("storage refused a write: %s", exc)
+        body, code = _error_page(503, STORAGE_REFUSED)
+        return body, code, {"Retry-After": "60"}
+
     @app.errorhandler(Exception)
     def _unexpected(exc):
         app.logger.exception("unhandled error")
@@ -97,6 +108,21 @@ def init_app(app: Flask) -> None:
     filters.register(app)
     from deckhub.web import blueprints
     blueprints.register(app)
+
+
+STORAGE_REFUSED = "DeckHub could not save this just now; nothing was changed. Please try again later."
+_REFUSALS = ("readonly database", "read-only", "read only", "disk is full", "no space left", "disk i/o error",
+             "could not extend file", "could not write", "database is locked", "disk full", "quota")
+_REFUSAL_STATES = ("25006", "53100", "53200", "58030")  # PostgreSQL: read-only transaction, disk full, out of memory, I/O
+
+
+def storage_refused(exc: BaseException) -> bool:
+    """Whether a database error means the storage would not take a write (not a bug in a query)."""
+    cause = exc.__cause__ or getattr(exc, "orig", None) or exc
+    if getattr(cause, "sqlstate", None) in _REFUSAL_STATES:
+        return True
+    text = str(exc).lower()
+    return any(phrase in text for phrase in _REFUSALS)
 
 
 def _error_page(code: int, message: str):

@@ -55,6 +55,7 @@ MAX_ID = 2**31 - 1  # as the `<int:...>` URL converter: ids fit a 32-bit integer
 MAX_OPTIONS_JSON = 20_000
 MAX_TUNING_BUDGET = 1_000_000
 DECK_FIELDS = ("name", "game", "format", "packs", "is_public", "description", "sections", "decklist")
+DECK_UPDATE_FIELDS = DECK_FIELDS + ("version",)
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 
 
@@ -390,7 +391,7 @@ def update_deck(deck_id: int):
     _user()
     stored = _own(deck_id)
     body = json_body()
-    _unknown_fields(body, DECK_FIELDS)
+    _unknown_fields(body, DECK_UPDATE_FIELDS)
     row = stored.row
     spec = get_game(row.game)
     if "game" in body and body["game"] != row.game:
@@ -404,12 +405,23 @@ def update_deck(deck_id: int):
     if not isinstance(is_public, bool):
         fail(400, '"is_public" must be true or false.')
     deck = _cards(spec, body)
-    with database.atomic():
-        deck_store.update_settings(stored, name if name is not None else row.name,
-                                   description if description is not None else row.description,
-                                   fmt.id, packs, is_public)
-        if deck is not None:
-            deck_store.save_version(stored, deck, "updated through the API")
+    edited = None
+    if deck is not None:
+        if "version" not in body:
+            fail(400, 'Say which version you edited: send "version" (the deck\'s "version" when you read it) '
+                      'with "sections" or "decklist".')
+        edited = _int(body["version"], "version", 1, MAX_ID)
+    elif "version" in body:
+        _int(body["version"], "version", 1, MAX_ID)
+    try:
+        with write_transaction():
+            if deck is not None:
+                deck_store.save_version(stored, deck, "updated through the API", edited=edited)
+            deck_store.update_settings(stored, name if name is not None else row.name,
+                                       description if description is not None else row.description,
+                                       fmt.id, packs, is_public)
+    except deck_store.VersionConflict as exc:
+        fail(409, str(exc), version=exc.latest)
     return jsonify(deck_json(deck_store.load(models.Deck.get_by_id(deck_id))))
 
 

@@ -262,10 +262,10 @@ def paste(deck_id: int):
     if form.validate_on_submit():
         parse = read_decklist(form.decklist.data, spec, catalogue)
         if not parse.errors or form.keep_parsed.data:
-            deck = Deck(spec.slug) if form.mode.data == "replace" else stored.deck
-            for section, key, qty in parse.deck.entries():
-                deck.add(section, key, qty)
-            store.save_version(stored, deck, "pasted a list" if form.mode.data == "add" else "replaced from a list")
+            if form.mode.data == "replace":
+                store.save_version(stored, parse.deck, "replaced from a list")
+            else:
+                store.add_cards(stored, list(parse.deck.entries()), "pasted a list")
             for notice in parse.notices:
                 flash(notice, "info")
             if parse.errors:

@@ -200,13 +200,14 @@ def _after(session_id: int, message: str | None = None):
 
 
 def _change(session_id: int, change):
-    """Apply one change to the player's own session; a refused change is explained and changes nothing."""
+    """Apply one change to the player's own session; a refused change is explained and changes nothing.
+    The board shown next is the changed game's (a restart or undo of a finished game is a new one)."""
     session = _session(session_id)
     try:
-        change(store.load(session))
+        game = change(store.load(session))
     except store.GoldfishError as exc:
         return _after(session_id, str(exc))
-    return _after(session_id)
+    return _after(game.session.id if game is not None else session_id)
 
 
 @bp.route("/<int:session_id>/act", methods=["POST"])
@@ -230,8 +231,10 @@ def undo(session_id: int):
 @login_required
 def restart(session_id: int):
     def restart_game(game):
-        store.restart(game)
-        flash(f"Restarted with the same seed ({game.session.seed}).", "info")
+        new = store.restart(game)
+        note = " as a new game; the earlier one stays in your history" if new.session.id != game.session.id else ""
+        flash(f"Restarted with the same seed ({game.session.seed}){note}.", "info")
+        return new
     return _change(session_id, restart_game)
 
 

@@ -1,0 +1,128 @@
+"""Issue 19, finding 1: real concurrent clients against a multi-worker server (gunicorn, 2 workers
+of 4 threads, as `deckhub serve --workers 2` runs it) over the backend under test.
+
+16 browsers press the deck editor's "+" on one card 10 times each: every press answers a redirect
+(never a 500) and counts, and versions are numbered 1..161 with no gap or duplicate. API clients
+that all PATCH the same version: one wins, the others get a 409 and change nothing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from load import Client, free_port, stop, wait_for  # noqa: E402
+
+from conftest import _close_database  # noqa: E402
+from deckhub import accounts, api_tokens, models  # noqa: E402
+from deckhub import decks as store  # noqa: E402
+from deckhub.db import database, init_database  # noqa: E402
+
+ARGUS = "argus-vigilant-seer"
+PASSWORD = "correct horse"
+CLIENTS, PRESSES = 16, 10
+
+
+@pytest.fixture
+def server(databases, tmp_path):
+    url = databases.with_catalogues()
+    db = init_database(url)
+    with db.connection_context():
+        user = accounts.create_user("alice", PASSWORD)
+        deck = store.create_deck(user.id, "kaijudo", "standard", "Racing").row.id
+        _, token = api_tokens.create(user, "race")
+    _close_database()
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": url, "DECKHUB_SECRET_KEY": "concurrency-test-" + "x" * 32,
+           "DECKHUB_INSECURE_COOKIES": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    log = open(tmp_path / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "deckhub.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--workers", "2"], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_for(port)
+        yield {"port": port, "deck": deck, "token": token, "url": url}
+    finally:
+        stop([proc])
+        log.close()
+        init_database(url)
+        _close_database()
+    server_log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in server_log, server_log[-3000:]
+
+
+def _together(n: int, work) -> list:
+    barrier = threading.Barrier(n)
+    results: list = [None] * n
+
+    def run(i):
+        barrier.wait()
+        results[i] = work(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    return results
+
+
+def _versions(url: str, deck_id: int) -> list[tuple[int, dict]]:
+    db = init_database(url)
+    with db.connection_context():
+        rows = [(v.number, v.data) for v in models.DeckVersion.select().where(models.DeckVersion.deck == deck_id)
+                .order_by(models.DeckVersion.number)]
+    _close_database()
+    return rows
+
+
+def test_simultaneous_plus_presses_all_count(server):
+    port, deck_id = server["port"], server["deck"]
+    browsers = []
+    for _ in range(CLIENTS):
+        c = Client(port)
+        token = c.csrf("/login")
+        status, _, _ = c.request("POST", "/login", {"csrf_token": token, "username": "alice", "password": PASSWORD})
+        assert status == 302
+        browsers.append((c, c.csrf(f"/decks/{deck_id}/edit")))
+
+    def press(i):
+        c, token = browsers[i]
+        return [c.request("POST", f"/decks/{deck_id}/cards",
+                          {"csrf_token": token, "section": "Deck", "card": ARGUS, "delta": "1"})[0]
+                for _ in range(PRESSES)]
+
+    statuses = [s for result in _together(CLIENTS, press) for s in result]
+    assert statuses == [302] * (CLIENTS * PRESSES), sorted(set(statuses))
+    versions = _versions(server["url"], deck_id)
+    assert [n for n, _ in versions] == list(range(1, CLIENTS * PRESSES + 2))
+    # capped at 999 copies an entry, 160 presses stay far below: each press added exactly one
+    assert versions[-1][1]["sections"]["Deck"] == [{"card": ARGUS, "qty": CLIENTS * PRESSES}]
+
+
+def test_simultaneous_whole_list_patches_of_one_version_one_wins_the_rest_409(server):
+    port, deck_id, token = server["port"], server["deck"], server["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+
+    def patch(i):
+        c = Client(port)
+        status, body, _ = c.request("PATCH", f"/api/decks/{deck_id}", {
+            "version": 1, "sections": {"Deck": [{"card": ARGUS, "qty": 1 + i % 3}]}}, json_body=True, headers=auth)
+        return status, json.loads(body)
+
+    results = _together(8, patch)
+    codes = sorted(code for code, _ in results)
+    assert codes == [200] + [409] * 7, codes
+    for code, body in results:
+        if code == 409:
+            assert body["version"] == 2 and re.search(r"edited version 1", body["error"])
+    assert [n for n, _ in _versions(server["url"], deck_id)] == [1, 2]
+    c = Client(port)
+    status, _, _ = c.request("PATCH", f"/api/decks/{deck_id}", {"sections": {"Deck": []}}, json_body=True, headers=auth)
+    assert status == 400  # a whole list must say which version it edited
