@@ -230,7 +230,8 @@ def parse_collection_csv(data: bytes | str) -> ParsedCsv:
         values: dict[str, str] = {}
         for column, i in text_columns:
             if i < n:
-                values[column] = text_cell(cells[i])
+                value = cells[i].strip()  # text_cell, inlined: this loop runs for every cell of 50,000 rows
+                values[column] = restore(value).strip() if value and value[0] == "'" else value
         quantities: dict[str, int] = {}
         errors: list[str] = []
         for column, i in qty_columns:
