@@ -33,9 +33,8 @@ from deckhub.core.cards import Card, normalize_name
 from deckhub.core.decklist import Deck
 from deckhub.db import write_transaction
 from deckhub.games import all_games, get_game
-from deckhub.importers.collection_csv import GameIndex, Problem, decode, game_lookup, resolve
-from deckhub.importers.collection_csv import _unknown_card  # the collection import's "did you mean"
-from deckhub.importers.facts_csv import (IDENTITY, FactsFileError, FactsRow, cell_text, parse_facts_csv,
+from deckhub.importers.collection_csv import GameIndex, Problem, decode, game_lookup, resolve, unknown_card
+from deckhub.importers.facts_csv import (FactsFileError, FactsRow, cell_text, parse_facts_csv,
                                          write_facts_csv)
 
 MAX_FILE_PROPOSALS = 500  # proposals one file may make (a set has at most a few hundred cards)
@@ -73,12 +72,9 @@ class Change:
     provenance: str | None
 
     def describe(self) -> str:
-        old = "unknown" if old_unknown(self.old) else f"{cell_text(self.old)} ({self.provenance or 'imported'})"
+        known = core_completeness.is_known(self.old)
+        old = f"{cell_text(self.old)} ({self.provenance or 'imported'})" if known else "unknown"
         return f"{self.label}: {old} → {cell_text(self.new)}"
-
-
-def old_unknown(value: Any) -> bool:
-    return not core_completeness.is_known(value)
 
 
 @dataclass
@@ -141,7 +137,7 @@ def _find_card(row: FactsRow, index: GameIndex, others: list[GameIndex]) -> tupl
     if ident.name and not ident.set and not ident.number:
         cards = index.cards_named(ident.name, ident.version)
         if not cards:
-            return None, [_unknown_card(ident, index, others)]
+            return None, [unknown_card(ident, index, others)]
         if len({c.key for c in cards}) == 1:
             return cards[0], []
         listed = ", ".join(c.display_name for c in cards[:5])

@@ -140,6 +140,8 @@ def test_one_bad_row_writes_nothing_and_every_problem_is_listed(cli, tmp_path):
         assert f"bad.csv:{line[misspelt['name']]}: unknown-card:" in result.output
         assert "did you mean" in result.output
         assert "3 rows rejected; nothing was proposed" in result.output
+        listed = f"bad.csv:{line[good['name']]}: {good['name']}: Type: unknown → Item; Bank value: unknown → 2"
+        assert (listed in result.output) == bool(args)  # the dry run lists the changes beside the problems
     assert proposals() == []
 
 

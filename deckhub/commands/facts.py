@@ -54,13 +54,14 @@ def import_command(username: str, dry_run: bool, file: str) -> None:
                 click.echo(f"{name}:{row.row.line}: {problem.kind}: {problem}", err=True)
         summary = (f"{_n(len(preview.rows), 'row')}, {_n(len(preview.changed_rows), 'card')} to propose, "
                    f"{_n(preview.change_count, 'value')}")
+        if dry_run:  # every change too, beside the problems
+            for row in preview.changed_rows:
+                changes = "; ".join(c.describe() for c in row.changes)
+                click.echo(f"{name}:{row.row.line}: {row.label}: {changes} (source: {row.source})")
         if not preview.ok:
             click.echo(f"{name}: {_n(preview.problem_count, 'row')} rejected; nothing was proposed ({summary})", err=True)
             sys.exit(EXIT_REJECTED)
         if dry_run:
-            for row in preview.changed_rows:
-                changes = "; ".join(c.describe() for c in row.changes)
-                click.echo(f"{name}:{row.row.line}: {row.label}: {changes} (source: {row.source})")
             click.echo(f"dry run: {summary}; nothing was written")
             return
         try:

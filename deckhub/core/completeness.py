@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from deckhub.core.cards import Card, Catalogue
+from deckhub.core.cards import Catalogue
 
 HOW = ("imported", "derived", "contributed")
 
@@ -68,14 +68,6 @@ class Completeness:
 
     def set(self, code: str) -> SetCompleteness | None:
         return next((s for s in self.sets if s.code == code), None)
-
-
-def value_of(card: Card, key: str) -> Any:
-    if key == "type":
-        return card.type
-    if key == "text":
-        return card.text
-    return card.attrs.get(key)
 
 
 def is_known(value: Any) -> bool:
