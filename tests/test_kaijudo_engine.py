@@ -81,15 +81,25 @@ def test_setup_five_shields_five_cards_and_first_player_skips_draw():
     assert first.turn == 2 and len(first.zones["hand"]) == 6
 
 
-def test_deck_out_loses_when_a_draw_is_due():
-    """Kaijudo 7 / 10A: you lose when you must draw from an empty deck (GUIDE §5)."""
+def test_deck_out_loses_as_soon_as_the_deck_runs_out():
+    """Kaijudo 7: you lose when you run out of cards in your deck (GUIDE §5: as soon as it does),
+    not only when a draw is due: drawing the last card loses at once."""
     state = game({"toothed-grubling": 11}, first=True)  # 5 shields, 5 in hand, 1 left
-    for _ in range(2):
-        to_phase(state, "attack")
-        step(state, "next")
+    to_phase(state, "attack")
+    step(state, "next")  # turn 2 draws the last card
     assert state.is_terminal()
-    assert state.outcome.result == "loss" and state.outcome.turn == 3
-    assert "empty deck" in state.outcome.reason
+    assert state.outcome.result == "loss" and state.outcome.turn == 2
+    assert "empty deck" in state.outcome.reason and "Kaijudo 7" in state.outcome.reason
+    assert len(state.zones["deck"]) == 0 and len(state.zones["hand"]) == 6
+
+
+def test_deck_out_by_an_effect_loses_too():
+    """Kaijudo 7: an effect that empties the deck (or a manual move) loses as well."""
+    state = game({"toothed-grubling": 12}, first=True)  # 2 left in the deck
+    for iid in list(state.zones["deck"]):
+        if state.zones["deck"]:
+            state.apply_action({"kind": "manual.move", "card": iid, "to": "mana"})
+    assert state.outcome is not None and state.outcome.result == "loss" and state.outcome.turn == 1
 
 
 # --- Kaijudo 5 and 10B: mana and civilizations --------------------------------------------------

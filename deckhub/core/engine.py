@@ -70,6 +70,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 Action = dict[str, Any]
 
+LOSE_ON_DRAW, LOSE_WHEN_EMPTY, STOP = "lose_on_draw", "lose_when_empty", "stop"  # empty-deck rules
+
 MANUAL_KINDS = ("manual.draw", "manual.move", "manual.shuffle", "manual.counter", "manual.end_phase",
                 "manual.skip", "concede")
 
@@ -336,6 +338,14 @@ class State(ABC):
     DECK_ZONE = "deck"
     HAND_ZONE = "hand"
     HIDDEN: frozenset[str] = frozenset()
+    # The game's empty-deck rule, declared once: (rule, log text). LOSE_ON_DRAW: you lose when you
+    # must draw from an empty deck; LOSE_WHEN_EMPTY: you lose as soon as your deck is empty, whatever
+    # emptied it; STOP: an empty deck only stops the drawing (the text, if any, is logged).
+    EMPTY_DECK: tuple[str, str | None] = (STOP, None)
+    DRAW_NOTE = "each"  # "each": one log line per card drawn; "count": one line for the whole draw
+    # The option bounding every game, and the loss text when it passes ({limit}: its value).
+    LIMIT: tuple[str, str] = ("turn_limit", "no win within the turn limit of {limit} turns")
+    MAY_PROMPT = "you may {}"  # the question of an optional effect ("may" op), {}: what it does
     _OP_METHODS: dict[str, Callable] = {}
     _RES_METHODS: dict[str, Callable] = {}
 
@@ -352,6 +362,10 @@ class State(ABC):
                 elif name.startswith("_res_"):
                     answers[name[5:]] = fn
         cls._OP_METHODS, cls._RES_METHODS = ops, answers
+        # what `run` may skip or inline (it runs after every op: the hottest loop of every engine)
+        cls._PLAIN_DISPATCH = cls.run_op is State.run_op
+        cls._EMPTY_LOSES = cls.EMPTY_DECK[0] == LOSE_WHEN_EMPTY
+        cls._AFTER_OP = cls.after_op is not State.after_op
 
     def __init__(self, engine: Engine, deck: "Deck", catalogue: "Catalogue", seed: int, options: dict[str, Any]):
         self.engine = engine
@@ -406,6 +420,19 @@ class State(ABC):
         if handler is None:
             raise EngineError(f"{type(self).__name__} has no answer to op {choice.op[0]!r} (define _res_{choice.op[0]})")
         handler(self, choice.op, choice.source, value)
+
+    def after_op(self) -> None:
+        """Called after every op the queue runs: the place for a win or loss any op may bring
+        about. The default applies LOSE_WHEN_EMPTY."""
+        if self.EMPTY_DECK[0] == LOSE_WHEN_EMPTY and not self.zones[self.DECK_ZONE] and self.outcome is None:
+            self.lose(self.EMPTY_DECK[1] or "your deck is empty")
+
+    def settle(self) -> None:
+        """Called when the queue stops (after every action, manual moves too); default `after_op`."""
+        self.after_op()
+
+    def on_draw(self, iid: int) -> None:
+        """A card was drawn (an engine queues its draw triggers here)."""
 
     def explain_illegal(self, action: Action) -> str:
         return f"{action.get('kind')!r} is not a legal action now (phase: {self.phase or 'setup'})"
@@ -471,6 +498,55 @@ class State(ABC):
     def note(self, text: str, manual: bool = False) -> None:
         self.log.append((self.turn, self.phase, text, manual))
 
+    def label(self, iid: int) -> str:
+        """A card as the log and prompts name it: "Name (#id)"."""
+        return f"{self.cards[iid].display_name} (#{iid})"
+
+    def prompt(self, source: int | None, text: str) -> str:
+        """A choice's question, prefixed by the card whose text asks it."""
+        return f"{self.cards[source].display_name}: {text}" if source is not None else text
+
+    def draw(self, n: int, to: str | None = None, quiet: bool = False) -> int:
+        """Draw `n` cards from the top of the deck (into the hand, or `to`); returns how many were
+        drawn. An empty deck follows the game's EMPTY_DECK rule."""
+        deck = self.zones[self.DECK_ZONE]
+        to = to or self.HAND_ZONE
+        drawn = 0
+        for _ in range(n):
+            if not deck:
+                rule, text = self.EMPTY_DECK
+                if rule == LOSE_ON_DRAW:
+                    self.lose(text or "had to draw from an empty deck")
+                elif text:
+                    self.note(text)
+                break
+            iid = deck[-1]
+            self.move(iid, to)
+            drawn += 1
+            if not quiet and self.DRAW_NOTE == "each":
+                self.note(f"drew {self.label(iid)}")
+            self.on_draw(iid)
+        if drawn and not quiet and self.DRAW_NOTE == "count":
+            self.note(f"drew {drawn} card(s)")
+        return drawn
+
+    def limit_reached(self, why: str = "") -> bool:
+        """True (and the game lost) when the turn or round counter has reached the limit option."""
+        name, text = self.LIMIT
+        limit = self.options[name]
+        if self.turn < limit:
+            return False
+        self.lose(text.format(limit=limit) + why)
+        return True
+
+    # the optional-effect op: ("may", what it does, ops) asks, and runs the ops on "yes"
+    def _op_may(self, op, source):
+        self.ask(self.prompt(source, self.MAY_PROMPT.format(op[1])), (("yes", "Yes"),), op, source, optional=True)
+
+    def _res_may(self, op, source, value):
+        if value == "yes":
+            self.push(op[2], source)
+
     def win(self, reason: str) -> None:
         if self.outcome is None:
             self.outcome = Outcome("win", self.turn, reason)
@@ -490,11 +566,30 @@ class State(ABC):
         self.pending = Choice(prompt, tuple(options), optional, op, source)
 
     def run(self) -> None:
-        """Run queued ops until the queue is empty, a choice is pending or the game is over."""
+        """Run queued ops until the queue is empty, a choice is pending or the game is over,
+        calling `after_op` after each of them and `settle` when it stops."""
         queue = self.queue
-        while queue and self.pending is None and self.outcome is None:
-            op, source = queue.pop()
-            self.run_op(op, source)
+        if queue:
+            cls = type(self)
+            ops = cls._OP_METHODS if cls._PLAIN_DISPATCH else None
+            after = self.after_op if cls._AFTER_OP else None
+            deck = self.zones[self.DECK_ZONE] if cls._EMPTY_LOSES and not cls._AFTER_OP else None
+            while queue and self.pending is None and self.outcome is None:
+                op, source = queue.pop()
+                if ops is not None:
+                    handler = ops.get(op[0])
+                    if handler is None:
+                        self.run_op(op, source)  # raises the missing-handler error
+                    handler(self, op, source)
+                else:
+                    self.run_op(op, source)
+                if deck is not None:
+                    if not deck:
+                        self.after_op()
+                elif after is not None:
+                    after()
+        if self.outcome is None:
+            self.settle()
 
     def zone_label(self, name: str) -> str:
         for z in self.ZONES:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.engine import (Action, CounterSpec, Engine, EngineError, IllegalAction, OptionSpec,
+from deckhub.core.engine import (STOP, Action, CounterSpec, Engine, EngineError, IllegalAction, OptionSpec,
                                  State, ZoneSpec)
 from deckhub.games.huntik.effects import GRANTED, Power, Program, compile_card, coverage, needs_of
 from deckhub.games.huntik.missions import DEFAULT_MISSION, FEATURES, MISSIONS, PICKUP, Feature, Mission, find_mission
@@ -75,6 +75,8 @@ class HuntikState(State):
     )
     COUNTERS = (CounterSpec("progress", "Mission progress"), CounterSpec("points", "Your mission points"))
     PHASES = ("mulligan", "turn", "combat")
+    EMPTY_DECK = (STOP, "the deck is empty: nothing to draw (Huntik 400: only cards in decks are drawn)")
+    DRAW_NOTE = "count"
 
     # -- setup (Huntik 101) -------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
@@ -1041,7 +1043,7 @@ class HuntikState(State):
             if f.ko == "escape" and self.cc.get(iid, {}).get("escape"):
                 self.cc[iid]["escape"] -= 1
                 self.note(f"{self.fname(iid)} would be KO'd: Escape! an Escape counter comes off it and you draw a card")
-                self._draw(1)
+                self.draw(1)
                 return
             self.note(f"{self.fname(iid)} is KO'd and removed from the map")
             self.kod.add(self.cards[iid].key)
@@ -1064,18 +1066,6 @@ class HuntikState(State):
         if self.text_on(iid) and "ko" in self.progs[iid].triggers:
             pass  # Ice Creature targets an enemy hero: none against a passive defender
 
-    def _draw(self, n: int) -> int:
-        deck = self.zones["deck"]
-        drawn = 0
-        for _ in range(n):
-            if not deck:
-                self.note("the deck is empty: nothing to draw (Huntik 400: only cards in decks are drawn)")
-                break
-            self.move(deck[-1], "hand")
-            drawn += 1
-        if drawn:
-            self.note(f"drew {drawn} card(s)")
-        return drawn
 
     def discard_from_hand(self, iid: int) -> None:
         self.move(iid, "discard")
@@ -1085,19 +1075,16 @@ class HuntikState(State):
             self.push(prog.triggers["discarded"], None)
 
     # -- ops ----------------------------------------------------------------------------------
-    def run_op(self, op: tuple, source: int | None) -> None:
-        super().run_op(op, source)  # the core calls _op_<name>
+    def after_op(self) -> None:
+        """Huntik 102: the mission is won the moment its terms are met, by any op."""
         if self.outcome is None and self.mission.check is not None:
             reason = self.mission.check(self)
             if reason:
                 self.win(f"{self.mission.label}: {reason} (Huntik 102)")
 
-    def run(self) -> None:
-        super().run()
-        if self.outcome is None and self.mission.check is not None and self.phase != "mulligan":
-            reason = self.mission.check(self)
-            if reason:
-                self.win(f"{self.mission.label}: {reason} (Huntik 102)")
+    def settle(self) -> None:
+        if self.phase != "mulligan":
+            self.after_op()
 
     def _prompt(self, source: int | None, text: str) -> str:
         return f"{self.progs[source].name if source is not None and source not in self.fprog else 'Choose'}: {text}"
@@ -1167,7 +1154,7 @@ class HuntikState(State):
                 if i in self.fprog and self.fprog[i].no_ready:
                     continue
                 self.exhausted[i] = False
-        self._draw(2)
+        self.draw(2)
         if self.mission.start_round is not None:
             self.mission.start_round(self)
         ops: list[tuple[tuple, int]] = []
@@ -1201,7 +1188,7 @@ class HuntikState(State):
         self.note(op[1])
 
     def _op_draw(self, op, source):
-        self._draw(op[1])
+        self.draw(op[1])
 
     def _op_if(self, op, source):
         if self.cond(op[1], source):
@@ -1245,7 +1232,7 @@ class HuntikState(State):
         self.discard_from_hand(value)
         bonus = op[1]
         if bonus and bonus.casefold() in self.progs[value].name.casefold():
-            self._draw(1)
+            self.draw(1)
 
     def _op_elim_me(self, op, source):
         if source is not None:
@@ -1330,7 +1317,7 @@ class HuntikState(State):
             self.cmods.append(("getaway", t))
             self.note(f"if {self.label(t)} would be KO'd this combat, it is stunned and put into zone 1 instead")
             if "santiago" in self.progs[t].name.casefold():
-                self._draw(1)
+                self.draw(1)
         elif name == "grant":
             self.mods.append(("grant", t, verb[1]))
             self.note(f"{self.label(t)} gets \"{GRANTED[verb[1]].label}\" this round")
@@ -1942,7 +1929,7 @@ class HuntikState(State):
         self._leave_play(f, "removed")
         self.note(f"{self.label(source)} climbs the Ghostly Shaft: both are removed from the map")
         self._leave_play(source, "removed")
-        self._draw(1)
+        self.draw(1)
         self.counters["progress"] += 1
 
     def _op_leave_map(self, op, source):
@@ -1950,7 +1937,7 @@ class HuntikState(State):
             return
         self.note(f"{self.label(source)} {op[2]}: removed from the map")
         self._leave_play(source, "removed")
-        self._draw(op[1])
+        self.draw(op[1])
         self.counters["progress"] += 1
 
     def _op_search_cave(self, op, source):

@@ -16,8 +16,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from deckhub.core.engine import (Action, Choice, CounterSpec, Engine, EngineError, IllegalAction, OptionSpec,
-                                 State, ZoneSpec)
+from deckhub.core.engine import (LOSE_WHEN_EMPTY, Action, Choice, CounterSpec, Engine, EngineError, IllegalAction,
+                                 OptionSpec, State, ZoneSpec)
 from deckhub.games.kaijudo.effects import (MANUAL, NOOP, Program, compile_card, coverage, match_all, matches)
 
 PHASE_LABELS = {"mana": "End the mana phase", "main": "Go to the attack phase", "attack": "End the turn"}
@@ -51,6 +51,8 @@ class KaijudoState(State):
     )
     COUNTERS = (CounterSpec("dummy_shields", "Dummy's shields", initial=5, minimum=0),)
     PHASES = ("beginning", "mana", "main", "attack", "end")
+    EMPTY_DECK = (LOSE_WHEN_EMPTY, "your deck ran out of cards: an empty deck loses at once (Kaijudo 7)")
+    MAY_PROMPT = "{}?"
 
     # -- setup (Kaijudo 3) ---------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
@@ -532,42 +534,15 @@ class KaijudoState(State):
         if "banished" in prog.triggers:
             self.push(prog.triggers["banished"], iid)
 
-    def _draw(self, n: int) -> bool:
-        deck = self.zones["deck"]
-        for _ in range(n):
-            if not deck:
-                self.lose("had to draw from an empty deck (Kaijudo 7)")
-                return False
-            iid = deck[-1]
-            self.move(iid, "hand")
-            self.note(f"drew {self.names[iid]} (#{iid})")
-            for t in self.creatures():
-                ops = self.progs[t].triggers.get("draw")
-                if ops:
-                    self.push(ops, t)
-        return True
-
-    # -- ops ------------------------------------------------------------------------------------
-    def _label(self, iid: int) -> str:
-        return f"{self.names[iid]} (#{iid})"
-
-    def _prompt(self, source: int | None, text: str) -> str:
-        return f"{self.names[source]}: {text}" if source is not None else text
-
-    def run_op(self, op: tuple, source: int | None) -> None:
-        name = op[0]
-        handler = _OPS.get(name)
-        if handler is None:
-            raise RuntimeError(f"unknown op {name!r}")
-        handler(self, op, source)
-
-    def resolve_choice(self, choice: Choice, value: Any) -> None:
-        _RESOLVE[choice.op[0]](self, choice.op, choice.source, value)
+    def on_draw(self, iid: int) -> None:
+        for t in self.creatures():
+            ops = self.progs[t].triggers.get("draw")
+            if ops:
+                self.push(ops, t)
 
     # phase flow
     def _op_begin_turn(self, op, source):
-        if self.turn >= self.turn_limit:
-            self.lose(f"no win within the turn limit of {self.turn_limit} turns")
+        if self.limit_reached():
             return
         self.turn += 1
         self.phase = "beginning"
@@ -595,7 +570,7 @@ class KaijudoState(State):
         if self.first and self.turn == 1:
             self.note("the first player skips the draw on turn 1 (Kaijudo 3)")
             return
-        self._draw(1)
+        self.draw(1)
 
     def _op_phase(self, op, source):
         self.phase = op[1]
@@ -620,21 +595,14 @@ class KaijudoState(State):
         pass
 
     def _op_draw(self, op, source):
-        self._draw(op[1])
-
-    def _op_may(self, op, source):
-        self.ask(self._prompt(source, f"{op[1]}?"), (("yes", "Yes"),), op, source, optional=True)
-
-    def _res_may(self, op, source, value):
-        if value == "yes":
-            self.push(op[2], source)
+        self.draw(op[1])
 
     def _op_draw_upto(self, op, source):
         n = min(op[1], len(self.zones["deck"]))
-        self.ask(self._prompt(source, f"draw up to {op[1]} cards"), [(k, f"draw {k}") for k in range(n + 1)], op, source)
+        self.ask(self.prompt(source, f"draw up to {op[1]} cards"), [(k, f"draw {k}") for k in range(n + 1)], op, source)
 
     def _res_draw_upto(self, op, source, value):
-        self._draw(value)
+        self.draw(value)
 
     def _op_top_to(self, op, source):
         _, dest, n = op
@@ -645,11 +613,11 @@ class KaijudoState(State):
             iid = deck[-1]
             self.move(iid, dest)
             self._reset(iid, dest)
-            self.note(f"put {self._label(iid) if dest != 'shields' else 'the top card'} from the deck into the {self.zone_label(dest).lower()}")
+            self.note(f"put {self.label(iid) if dest != 'shields' else 'the top card'} from the deck into the {self.zone_label(dest).lower()}")
 
     def _op_top_to_upto(self, op, source):
         n = min(op[2], len(self.zones["deck"]))
-        self.ask(self._prompt(source, f"put up to {op[2]} cards from the top of your deck into your {self.zone_label(op[1]).lower()}"),
+        self.ask(self.prompt(source, f"put up to {op[2]} cards from the top of your deck into your {self.zone_label(op[1]).lower()}"),
                  [(k, str(k)) for k in range(n + 1)], op, source)
 
     def _res_top_to_upto(self, op, source, value):
@@ -666,11 +634,11 @@ class KaijudoState(State):
         found = self._candidates(src, filt)
         if not found:
             if src != "hand" or dst != "discard":
-                self.note(self._prompt(source, f"no card to take from the {self.zone_label(src).lower()}"))
+                self.note(self.prompt(source, f"no card to take from the {self.zone_label(src).lower()}"))
             return
-        labels = [(i, f"shield #{i}" if src == "shields" else self._label(i)) for i in found]
+        labels = [(i, f"shield #{i}" if src == "shields" else self.label(i)) for i in found]
         verb = "discard" if dst == "discard" and src == "hand" else f"put into your {self.zone_label(dst).lower()}"
-        self.ask(self._prompt(source, f"choose a card from your {self.zone_label(src).lower()} to {verb}"), labels, op, source, optional)
+        self.ask(self.prompt(source, f"choose a card from your {self.zone_label(src).lower()} to {verb}"), labels, op, source, optional)
 
     def _res_pick(self, op, source, value):
         _, src, dst, filt, count, optional, then = op
@@ -688,10 +656,10 @@ class KaijudoState(State):
             self._leave(self.beneath.get(iid, iid), dst)
             return
         if dst == "battle":
-            self.note(f"put {self._label(iid)} from the {self.zone_label(src).lower()} into the battle zone")
+            self.note(f"put {self.label(iid)} from the {self.zone_label(src).lower()} into the battle zone")
             self._enter(iid)
             return
-        shown = self._label(iid) if dst != "shields" else "a card"
+        shown = self.label(iid) if dst != "shields" else "a card"
         self.move(iid, dst)
         self._reset(iid, dst)
         self.note(f"put {shown} from the {self.zone_label(src).lower()} into the {self.zone_label(dst).lower()}")
@@ -735,8 +703,8 @@ class KaijudoState(State):
             found = [t for t in found if t != source and self.progs[t].skirmisher]
         if not found:
             return
-        self.ask(self._prompt(source, f"choose a creature to get {_items_text(items)}"),
-                 [(t, self._label(t)) for t in found], op, source)
+        self.ask(self.prompt(source, f"choose a creature to get {_items_text(items)}"),
+                 [(t, self.label(t)) for t in found], op, source)
 
     def _res_boost(self, op, source, value):
         if self.where[value] != "battle":  # moved by hand meanwhile
@@ -756,8 +724,8 @@ class KaijudoState(State):
                 limit = self.power(source)
                 found = [t for t in found if self.power(t) < limit]
             if found:
-                self.ask(self._prompt(source, "choose one of your creatures to untap"),
-                         [(t, self._label(t)) for t in found], op, source)
+                self.ask(self.prompt(source, "choose one of your creatures to untap"),
+                         [(t, self.label(t)) for t in found], op, source)
             return
         for t in targets:
             if match_all(self.progs[t], filt):
@@ -766,7 +734,7 @@ class KaijudoState(State):
     def _res_untap(self, op, source, value):
         if self.where[value] == "battle":
             self.tapped[value] = False
-            self.note(f"untapped {self._label(value)}")
+            self.note(f"untapped {self.label(value)}")
 
     def _op_bounce(self, op, source):
         optional = op[1]
@@ -774,14 +742,14 @@ class KaijudoState(State):
         found = self.creatures()
         if not found:
             return
-        self.ask(self._prompt(source, f"choose one of your creatures to return to your {self.zone_label(dest).lower()}"),
-                 [(t, self._label(t)) for t in found], op, source, optional)
+        self.ask(self.prompt(source, f"choose one of your creatures to return to your {self.zone_label(dest).lower()}"),
+                 [(t, self.label(t)) for t in found], op, source, optional)
 
     def _res_bounce(self, op, source, value):
         if value is None or self.where[value] != "battle" or value in self.beneath:
             return
         dest = op[2] if len(op) > 2 else "hand"
-        self.note(f"returned {self._label(value)} to the {self.zone_label(dest).lower()}")
+        self.note(f"returned {self.label(value)} to the {self.zone_label(dest).lower()}")
         self._leave(value, dest)
 
     def _op_put_battle(self, op, source):
@@ -789,8 +757,8 @@ class KaijudoState(State):
         found = [i for i in self._candidates(src, filt) if self.progs[i].creature]
         if not found:
             return
-        self.ask(self._prompt(source, f"choose a creature from your {self.zone_label(src).lower()} to put into the battle zone"),
-                 [(i, self._label(i)) for i in found], op, source, optional)
+        self.ask(self.prompt(source, f"choose a creature from your {self.zone_label(src).lower()} to put into the battle zone"),
+                 [(i, self.label(i)) for i in found], op, source, optional)
 
     def _res_put_battle(self, op, source, value):
         _, src, filt, count, optional = op
@@ -804,7 +772,7 @@ class KaijudoState(State):
         _, n, specs, rest = op
         ids = tuple(reversed(self.zones["deck"][-n:]))
         if ids:
-            self.note(self._prompt(source, f"looked at the top {len(ids)} card(s) of the deck"))
+            self.note(self.prompt(source, f"looked at the top {len(ids)} card(s) of the deck"))
             self.push((("look_pick", ids, specs, rest),), source)
 
     def _op_look_pick(self, op, source):
@@ -826,8 +794,8 @@ class KaijudoState(State):
         if not found:
             self.push((("look_pick", ids, specs[1:], rest),), source)
             return
-        self.ask(self._prompt(source, f"choose a card to put into your {self.zone_label(dest).lower()}"),
-                 [(i, self._label(i)) for i in found], op, source, optional)
+        self.ask(self.prompt(source, f"choose a card to put into your {self.zone_label(dest).lower()}"),
+                 [(i, self.label(i)) for i in found], op, source, optional)
 
     def _res_look_pick(self, op, source, value):
         _, ids, specs, rest = op
@@ -850,7 +818,7 @@ class KaijudoState(State):
         seen = {}
         for i in found:  # one option per distinct card: copies in a deck are interchangeable
             seen.setdefault(self.progs[i].key, i)
-        self.ask(self._prompt(source, f"search your deck for a card to put into your {self.zone_label(dest).lower()}"),
+        self.ask(self.prompt(source, f"search your deck for a card to put into your {self.zone_label(dest).lower()}"),
                  [(i, self.names[i]) for i in seen.values()], op, source, optional)
 
     def _res_search(self, op, source, value):
@@ -861,7 +829,7 @@ class KaijudoState(State):
     def _op_peek_bottom(self, op, source):
         deck = self.zones["deck"]
         if deck:
-            self.ask(self._prompt(source, f"put {self._label(deck[-1])} (top of your deck) on the bottom?"),
+            self.ask(self.prompt(source, f"put {self.label(deck[-1])} (top of your deck) on the bottom?"),
                      (("yes", "Yes"),), op, source, optional=True)
 
     def _res_peek_bottom(self, op, source, value):
@@ -894,7 +862,7 @@ class KaijudoState(State):
             self.push(op[2], source)
 
     def _op_mode(self, op, source):
-        self.ask(self._prompt(source, "choose one"), [(k, text) for k, (text, _) in enumerate(op[1])], op, source)
+        self.ask(self.prompt(source, "choose one"), [(k, text) for k, (text, _) in enumerate(op[1])], op, source)
 
     def _res_mode(self, op, source, value):
         self.push(op[1][value][1], source)
@@ -903,8 +871,8 @@ class KaijudoState(State):
         beneath = self.under.get(source)
         if not beneath:
             return
-        self.ask(self._prompt(source, "Unleash: put a card from under it into your discard pile"),
-                 [(i, self._label(i)) for i in beneath], op, source, optional=True)
+        self.ask(self.prompt(source, "Unleash: put a card from under it into your discard pile"),
+                 [(i, self.label(i)) for i in beneath], op, source, optional=True)
 
     def _res_unleash(self, op, source, value):
         if value is None or value not in self.under.get(source, ()):  # moved by hand meanwhile
@@ -915,7 +883,7 @@ class KaijudoState(State):
         del self.beneath[value]
         self.move(value, "discard")
         self._reset(value, "discard")
-        self.note(f"unleashed {self._label(value)} from under {self.names[source]}")
+        self.note(f"unleashed {self.label(value)} from under {self.names[source]}")
         self.push(op[1], source)
 
     def _op_spell_done(self, op, source):
@@ -983,7 +951,7 @@ class KaijudoState(State):
         if self.where[iid] not in ("battle", "mana") or iid in self.beneath:
             raise IllegalAction(f"only cards in the battle zone or the mana zone can be tapped; {self.name_of(iid)} is in {self.zone_label(self.where[iid])}", action)
         self.tapped[iid] = not self.tapped[iid]
-        return f"{'tapped' if self.tapped[iid] else 'untapped'} {self._label(iid)}"
+        return f"{'tapped' if self.tapped[iid] else 'untapped'} {self.label(iid)}"
 
     # -- text and views -------------------------------------------------------------------------
     def describe(self, action: Action) -> str:
@@ -996,13 +964,13 @@ class KaijudoState(State):
         iid = action.get("card")
         if not isinstance(iid, int) or isinstance(iid, bool) or not 0 <= iid < len(self.cards):
             return repr(action)
-        name = self._label(iid)
+        name = self.label(iid)
         if kind == "charge":
             return f"Charge {name} as mana"
         if kind == "summon":
             onto = action.get("onto")
             if onto:
-                return f"Summon {name} onto {' + '.join(self._label(b) for b in onto if isinstance(b, int) and 0 <= b < len(self.cards))}"
+                return f"Summon {name} onto {' + '.join(self.label(b) for b in onto if isinstance(b, int) and 0 <= b < len(self.cards))}"
             return f"Summon {name} ({self.cost(iid)} mana)"
         if kind == "cast":
             return f"Cast {name} ({self.cost(iid)} mana)"
@@ -1052,8 +1020,6 @@ def _items_text(items: tuple) -> str:
     return ", ".join(parts)
 
 
-_OPS = {name[4:]: fn for name, fn in vars(KaijudoState).items() if name.startswith("_op_")}
-_RESOLVE = {name[5:]: fn for name, fn in vars(KaijudoState).items() if name.startswith("_res_")}
 
 
 # --- the built-in policy --------------------------------------------------------------------

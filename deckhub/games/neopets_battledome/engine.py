@@ -117,6 +117,7 @@ class BattledomeState(State):
     PHASES = ("setup", "draw", "train", "prep", "battle", "dummy")
     DECK_ZONE = "deck"
     HAND_ZONE = "inventory"
+    LIMIT = ("turn_limit", "no match win within the turn limit of {limit} turns")
 
     VALUE_FIELDS = (
         ValueField("type", "card type", "choice", ("Neopet", "Rainbow Pool Neopet", "Codestone", "Equipment", "Food",
@@ -182,7 +183,7 @@ class BattledomeState(State):
         self.mulliganed = False
         self.phase = "setup"
         hand = min(int(opts["opening_hand"]), len(self.zones["deck"]))
-        self._draw_n(hand, quiet=True)
+        self.draw(hand, quiet=True)
         self.note(f"shuffled the Main Deck ({len(main_cards)} cards), set aside the Neopet Deck ({len(pet_cards)}) and "
                   f"Rainbow Pool ({len(pool_cards)}); opening inventory of {hand} (option; notes §3.5); "
                   f"the dummy: {self._dummy_text()}; you go {'first' if self.first else 'second'}")
@@ -492,14 +493,11 @@ class BattledomeState(State):
             self.phase = "train"
 
     # -- playing cards ------------------------------------------------------------------------------
-    def _label(self, iid: int) -> str:
-        return f"{self.names[iid]} (#{iid})"
-
     def _train(self, iid: int) -> None:
         self.move(iid, "codestones")
         self.trained = True
         bonus = ", ".join(f"{v:+d} {STAT_LABELS[k]}" for k, v in self.progs[iid].bonus) or "no bonus"
-        self.note(f"attached {self._label(iid)} ({bonus}): level {self.level()}")
+        self.note(f"attached {self.label(iid)} ({bonus}): level {self.level()}")
         self.phase = "prep"  # "That concludes the Train phase" (Turn: Train)
 
     def _prep(self, iid: int) -> None:
@@ -510,32 +508,32 @@ class BattledomeState(State):
             if len(self.zones["equipment"]) >= int(self.options["equipment_slots"]):
                 old = self.zones["equipment"][0]
                 self.move(old, "discard")
-                self.note(f"{self._label(old)} makes room: to the discard pile (option full_slot)")
+                self.note(f"{self.label(old)} makes room: to the discard pile (option full_slot)")
             self.move(iid, "equipment")
-            self.note(f"equipped {self._label(iid)}{self._bonus_text(prog)}")
+            self.note(f"equipped {self.label(iid)}{self._bonus_text(prog)}")
             self._enter_effects(iid)
         elif role == "slot":
             if self.zones["faerie"]:
                 old = self.zones["faerie"][-1]
                 self.move(old, "void")
-                self.note(f"{self._label(old)} leaves the Faerie slot: to the Void (option full_slot)")
+                self.note(f"{self.label(old)} leaves the Faerie slot: to the Void (option full_slot)")
             self.move(iid, "faerie")
-            self.note(f"played {self._label(iid)} into the Faerie slot{self._bonus_text(prog)}")
+            self.note(f"played {self.label(iid)} into the Faerie slot{self._bonus_text(prog)}")
             self._enter_effects(iid)
         elif role == "one_shot":
             self.move(iid, "discard")
-            self.note(f"played {self._label(iid)}{self._bonus_text(prog, ' this turn')}")
+            self.note(f"played {self.label(iid)}{self._bonus_text(prog, ' this turn')}")
             self._turn_effects(iid)
         elif role == "brush":
             self.move(iid, "discard")
-            self.note(f"played {self._label(iid)}")
+            self.note(f"played {self.label(iid)}")
             if self.options["painting"] == "same_species":
                 self.push((("paint", iid),), iid)
             else:
                 self.note("painting is left to manual moves (option painting): move a Rainbow Pool Neopet onto your Neopet")
         elif role == "play_area":
             self.move(iid, "play_area")
-            self.note(f"put {self._label(iid)} into the Play Area{self._bonus_text(prog)}")
+            self.note(f"put {self.label(iid)} into the Play Area{self._bonus_text(prog)}")
             self._enter_effects(iid)
         self._flag_manual(iid)
         if self.phase == "prep":
@@ -544,7 +542,7 @@ class BattledomeState(State):
     def _eat(self, iid: int) -> None:
         prog = self.progs[iid]
         self.move(iid, "void")  # every Food goes to the Void once it resolves (notes §8b)
-        self.note(f"ate {self._label(iid)} (Food: not your Prep card){self._bonus_text(prog, ' this turn')}; to the Void")
+        self.note(f"ate {self.label(iid)} (Food: not your Prep card){self._bonus_text(prog, ' this turn')}; to the Void")
         self._turn_effects(iid)
         self._flag_manual(iid)
 
@@ -560,7 +558,7 @@ class BattledomeState(State):
         if prog.heal:
             self._heal(prog.heal, iid)
         if prog.draw:
-            self._draw_n(prog.draw)
+            self.draw(prog.draw)
 
     def _turn_effects(self, iid: int) -> None:
         prog = self.progs[iid]
@@ -572,7 +570,7 @@ class BattledomeState(State):
         if prog.heal:
             self._heal(prog.heal, iid)
         if prog.draw:
-            self._draw_n(prog.draw)
+            self.draw(prog.draw)
 
     def _heal(self, amount: int, source: int) -> None:
         before = self.counters["damage"]
@@ -586,19 +584,6 @@ class BattledomeState(State):
         elif not prog.behaviour_known:
             self.note(f"{self.names[iid]}: what it does is not in the catalogue (set its values for this game, "
                       "or use manual moves)")
-
-    def _draw_n(self, n: int, quiet: bool = False) -> int:
-        deck = self.zones["deck"]
-        drawn = 0
-        for _ in range(n):
-            if not deck:
-                break
-            iid = deck[-1]
-            self.move(iid, "inventory")
-            drawn += 1
-            if not quiet:
-                self.note(f"drew {self._label(iid)}")
-        return drawn
 
     # -- the queue ---------------------------------------------------------------------------------
     def run(self) -> None:
@@ -651,7 +636,7 @@ class BattledomeState(State):
 
     def _field(self, iid: int) -> None:
         self.move(iid, "neopet")
-        self.note(f"{self._label(iid)} enters the Battledome (round {self.round})"
+        self.note(f"{self.label(iid)} enters the Battledome (round {self.round})"
                   + ("" if not self.progs[iid].missing else
                      f"; unknown: {', '.join(self.progs[iid].missing)} — set for this game (card_values)"))
 
@@ -691,12 +676,6 @@ class BattledomeState(State):
         elif not self.queue and self.phase == "dummy":
             self.push((("begin_turn",),))
 
-    def run_op(self, op: tuple, source: int | None) -> None:
-        _OPS[op[0]](self, op, source)
-
-    def resolve_choice(self, choice: Choice, value: Any) -> None:
-        _RESOLVE[choice.op[0]](self, choice.op, choice.source, value)
-
     # turn flow
     def _op_mulligan(self, op, source):
         n = len(self.zones["inventory"])
@@ -711,7 +690,7 @@ class BattledomeState(State):
         for iid in list(self.zones["inventory"]):
             self.move(iid, "deck")
         self.shuffle("deck")
-        self._draw_n(n, quiet=True)
+        self.draw(n, quiet=True)
         self.mulliganed = True
         self.note(f"mulligan: shuffled the inventory back and drew {n} new cards")
 
@@ -725,10 +704,8 @@ class BattledomeState(State):
             self.push((("dummy_turn",),))
 
     def _op_begin_turn(self, op, source):
-        if self.turn >= self.turn_limit:
-            why = (f" ({self.unresolved} of your battles could not be resolved: values unknown, see card_values)"
-                   if self.unresolved else "")
-            self.lose(f"no match win within the turn limit of {self.turn_limit} turns{why}")
+        if self.limit_reached(f" ({self.unresolved} of your battles could not be resolved: values unknown, see card_values)"
+                              if self.unresolved else ""):
             return
         self.turn += 1
         self.whose = "you"
@@ -741,7 +718,7 @@ class BattledomeState(State):
         if deck:
             iid = deck[-1]
             self.move(iid, "inventory")  # every turn, the first included (Turn: Draw)
-            self.note(f"drew {self._label(iid)}")
+            self.note(f"drew {self.label(iid)}")
         else:
             self._deck_out()
         if self.outcome is None:
@@ -865,7 +842,7 @@ class BattledomeState(State):
             if amount and cards:
                 fight["pending_damage"] = amount
                 self.ask(f"The dummy's attack deals {amount} damage: cash in a card to reduce it?",
-                         [(i, f"cash in {self._label(i)}: {self.progs[i].reduction} less damage") for i in cards],
+                         [(i, f"cash in {self.label(i)}: {self.progs[i].reduction} less damage") for i in cards],
                          ("cash_in",), optional=True)
                 return
         self._apply_damage(amount)
@@ -875,7 +852,7 @@ class BattledomeState(State):
         if value is not None:
             cut = min(amount, self.progs[value].reduction)
             self.move(value, "discard")
-            self.note(f"cashed in {self._label(value)}: {cut} less damage")
+            self.note(f"cashed in {self.label(value)}: {cut} less damage")
             amount -= cut
         self._apply_damage(amount)
 
@@ -912,7 +889,7 @@ class BattledomeState(State):
             return
         base = self.active()
         self.move(value, "neopet")
-        self.note(f"painted {self._label(base)} into {self._label(value)}")
+        self.note(f"painted {self.label(base)} into {self.label(value)}")
 
     # -- manual moves --------------------------------------------------------------------------------
     def manual_move_error(self, iid: int, to: str) -> str | None:
@@ -947,11 +924,11 @@ class BattledomeState(State):
         if iid.__class__ is not int or not 0 <= iid < len(self.cards):
             return repr(action)
         if kind == "train":
-            return f"Attach {self._label(iid)}{self._bonus_text(self.progs[iid])}"
+            return f"Attach {self.label(iid)}{self._bonus_text(self.progs[iid])}"
         if kind == "play":
             prog = self.progs[iid]
             verb = {"food": "Eat", "equipment": "Equip", "petpet": "Equip"}.get(prog.role, "Play")
-            return f"{verb} {self._label(iid)}{self._bonus_text(prog)}"
+            return f"{verb} {self.label(iid)}{self._bonus_text(prog)}"
         return repr(action)
 
     def card_view(self, iid: int) -> dict[str, Any]:
@@ -1033,8 +1010,6 @@ def _copy_fight(fight):
     return new
 
 
-_OPS = {name[4:]: fn for name, fn in vars(BattledomeState).items() if name.startswith("_op_")}
-_RESOLVE = {name[5:]: fn for name, fn in vars(BattledomeState).items() if name.startswith("_res_")}
 
 
 # --- the built-in policy ------------------------------------------------------------------------

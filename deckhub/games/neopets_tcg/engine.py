@@ -33,8 +33,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from deckhub.core.engine import (Action, Choice, CounterSpec, Engine, EngineError, IllegalAction, OptionSpec,
-                                 State, ZoneSpec)
+from deckhub.core.engine import (LOSE_ON_DRAW, Action, Choice, CounterSpec, Engine, EngineError, IllegalAction,
+                                 OptionSpec, State, ZoneSpec)
 from deckhub.core.session_values import ValueField, card_values_option
 from deckhub.games.neopets_tcg.contest import ARENAS, Side, resolve
 from deckhub.games.neopets_tcg.effects import FAERIES, TAP_CHOICES, TYPES, Program, compile_card, coverage
@@ -60,6 +60,7 @@ class NeopetsState(State):
     )
     COUNTERS = (CounterSpec("points", "Bank points", initial=0, minimum=0),)
     PHASES = ("before", "draw", "untap", "flip", "main", "end")
+    EMPTY_DECK = (LOSE_ON_DRAW, "you had to draw from an empty deck (rulebook: Running Out of Cards)")
 
     # the values a player may set for a game (deckhub.core.session_values), named as in the GameSpec
     VALUE_FIELDS = (
@@ -381,10 +382,10 @@ class NeopetsState(State):
         iid = action["card"]
         if kind == "move":
             self.tapped[iid] = True
-            self.note(f"moved {self._label(iid)} from the {self.where[iid]} arena to the {action['arena']} arena (tapped)")
+            self.note(f"moved {self.label(iid)} from the {self.where[iid]} arena to the {action['arena']} arena (tapped)")
             self._to_arena(iid, action["arena"])
         elif kind == "trade_in":
-            self.note(f"traded in {self._label(iid)}")
+            self.note(f"traded in {self.label(iid)}")
             self._leave_play(iid, discard=True)
             self.push((("flip", "trade in"),))
         elif kind == "replace":
@@ -395,33 +396,33 @@ class NeopetsState(State):
             arena = self.where[payer]
             self.move(iid, arena)
             self.tapped[iid] = False
-            self.note(f"tapped {self._label(payer)} to play the Hero {self._label(iid)} into the {arena} arena (untapped)")
+            self.note(f"tapped {self.label(payer)} to play the Hero {self.label(iid)} into the {arena} arena (untapped)")
             self._played(iid)
         else:
             if "tap" in action:
                 self.tapped[action["tap"]] = True
-            paid = f" (tapping {self._label(action['tap'])})" if "tap" in action else ""
+            paid = f" (tapping {self.label(action['tap'])})" if "tap" in action else ""
             if kind == "villain":
                 self.move(iid, action["arena"])
                 self.tapped[iid] = False
-                self.note(f"played the Villain {self._label(iid)} into the {action['arena']} arena")
+                self.note(f"played the Villain {self.label(iid)} into the {action['arena']} arena")
                 self._played(iid)
             elif kind == "equip":
                 target = action["to"]
                 self._attach(iid, target)
-                self.note(f"played {self._label(iid)} onto {self._label(target)}{paid}")
+                self.note(f"played {self.label(iid)} onto {self.label(target)}{paid}")
                 self._played(iid)
             elif kind == "location":
                 arena = action["arena"]
                 for old in [i for i in self.zones[arena] if self.progs[i].type == "Location"]:
                     self.move(old, "discard")
-                    self.note(f"{self._label(old)} is replaced and discarded")
+                    self.note(f"{self.label(old)} is replaced and discarded")
                 self.move(iid, arena)
-                self.note(f"played the Location {self._label(iid)} into the {arena} arena{paid}")
+                self.note(f"played the Location {self.label(iid)} into the {arena} arena{paid}")
                 self._played(iid)
             elif kind == "happen":
                 self.move(iid, "limbo")
-                self.note(f"played {self._label(iid)}{paid}")
+                self.note(f"played {self.label(iid)}{paid}")
                 self.push((("to_discard", iid),))
                 self._played(iid)
 
@@ -429,9 +430,6 @@ class NeopetsState(State):
         self.push((("end_turn",),))
 
     # -- rules primitives ---------------------------------------------------------------------------
-    def _label(self, iid: int) -> str:
-        return f"{self.names[iid]} (#{iid})"
-
     def _played(self, iid: int) -> None:
         """Run what the card says when played; flag text the engine does not do."""
         prog = self.progs[iid]
@@ -482,7 +480,7 @@ class NeopetsState(State):
         for e in self.attached.pop(iid, []):
             self.host[e] = -1
             self._discard(e)
-            self.note(f"{self._label(e)} is discarded with it")
+            self.note(f"{self.label(e)} is discarded with it")
         self._detach(iid)
         if discard:
             self._discard(iid)
@@ -505,26 +503,15 @@ class NeopetsState(State):
         if equipment:
             self.attached[new] = equipment
         self._discard(old)
-        self.note(f"{self._label(new)} replaces {self._label(old)} in the {arena} arena"
+        self.note(f"{self.label(new)} replaces {self.label(old)} in the {arena} arena"
                   + (" (tapped)" if self.tapped[new] else "") + (f", keeping {len(equipment)} Equipment" if equipment else ""))
         self._played(new)
-
-    def _draw(self, n: int) -> bool:
-        deck = self.zones["deck"]
-        for _ in range(n):
-            if not deck:
-                self.lose("you had to draw from an empty deck (rulebook: Running Out of Cards)")
-                return False
-            iid = deck[-1]
-            self.move(iid, "hand")
-            self.note(f"drew {self._label(iid)}")
-        return True
 
     def _bank(self, iid: int) -> None:
         value = self.progs[iid].bank
         self.move(iid, "bank")
         self.counters["points"] += value
-        self.note(f"banked {self._label(iid)} for {value} points (bank: {self.counters['points']})")
+        self.note(f"banked {self.label(iid)} for {value} points (bank: {self.counters['points']})")
         if self.counters["points"] >= WIN_POINTS:
             self.win(f"{self.counters['points']} points in the bank")
             return
@@ -534,14 +521,14 @@ class NeopetsState(State):
     def _contest(self, arena: str, ids: list[int]) -> None:
         for i in ids:
             self.tapped[i] = True
-        who = ", ".join(self._label(i) for i in ids)
+        who = ", ".join(self.label(i) for i in ids)
         villain = self.villain_in(arena)
         if villain is None:
             self.contested.add(arena)
             self.note(f"started {'an' if arena[0] in 'aeiou' else 'a'} {arena} contest with {who}: the dummy has no Neopets or Heroes there, you win automatically")
             self.push((("won", arena, tuple(ids)),))
             return
-        self.note(f"started a Villain contest in the {arena} arena with {who} against {self._label(villain)}")
+        self.note(f"started a Villain contest in the {arena} arena with {who} against {self.label(villain)}")
         items = [i for i in self.zones["hand"] if self.progs[i].type == "Item" and self.progs[i].bonus[arena] is not None]
         if items:
             options = [(i, f"play {self.names[i]} ({self.progs[i].bonus[arena]:+d} {arena})") for i in items]
@@ -551,20 +538,12 @@ class NeopetsState(State):
             self.push((("villain_roll", arena, tuple(ids), villain, -1),))
 
     # -- ops ------------------------------------------------------------------------------------------
-    def run_op(self, op: tuple, source: int | None) -> None:
-        _OPS[op[0]](self, op, source)
-
-    def resolve_choice(self, choice: Choice, value: Any) -> None:
-        _RESOLVE[choice.op[0]](self, choice.op, choice.source, value)
-
-    def run(self) -> None:
-        super().run()
-        if self.outcome is None and self.counters["points"] >= WIN_POINTS:  # (a manual counter or move)
+    def settle(self) -> None:
+        if self.counters["points"] >= WIN_POINTS:  # (a manual counter or move)
             self.win(f"{self.counters['points']} points in the bank")
 
     def _op_begin_turn(self, op, source):
-        if self.turn >= self.turn_limit:
-            self.lose(f"no win within the turn limit of {self.turn_limit} turns")
+        if self.limit_reached():
             return
         self.turn += 1
         self.contested.clear()
@@ -583,7 +562,7 @@ class NeopetsState(State):
         if self.first and self.turn == 1:
             self.note("the first player does not draw on the first turn (rulebook: On Your Turn)")
             return
-        self._draw(1)
+        self.draw(1)
 
     def _op_untap_all(self, op, source):
         self.phase = "untap"
@@ -604,7 +583,7 @@ class NeopetsState(State):
             return
         iid = stack[-1]
         self.move(iid, "limbo")
-        self.note(f"flipped {self._label(iid)} from the Neopet Stack ({op[1]})")
+        self.note(f"flipped {self.label(iid)} from the Neopet Stack ({op[1]})")
         self.ask(f"Put {self.names[iid]} into which arena (it enters tapped)?",
                  [(a, f"the {a} arena") for a in ARENAS], ("flip_to", iid), iid)
 
@@ -612,7 +591,7 @@ class NeopetsState(State):
         """A card a pending choice named has since been moved by hand: say so and skip it."""
         if self.where[iid] == zone:
             return False
-        self.note(f"{self._label(iid)} is no longer in {self.zone_label(zone)}: nothing happens")
+        self.note(f"{self.label(iid)} is no longer in {self.zone_label(zone)}: nothing happens")
         return True
 
     def _res_flip_to(self, op, source, value):
@@ -621,7 +600,7 @@ class NeopetsState(State):
             return
         self.move(iid, value)
         self.tapped[iid] = True
-        self.note(f"put {self._label(iid)} into the {value} arena, tapped")
+        self.note(f"put {self.label(iid)} into the {value} arena, tapped")
 
     def _op_phase(self, op, source):
         self.phase = op[1]
@@ -630,7 +609,7 @@ class NeopetsState(State):
         self.phase = "end"
         for a in ARENAS:
             for h in [i for i in self.zones[a] if self.progs[i].type == "Hero"]:
-                self.note(f"the Hero {self._label(h)} is discarded at the end of the turn")
+                self.note(f"the Hero {self.label(h)} is discarded at the end of the turn")
                 self._leave_play(h, discard=True)
         self.push((("begin_turn",),))
 
@@ -665,7 +644,7 @@ class NeopetsState(State):
         if value is None:
             self.note("chose neither to bank nor to draw")
         elif value == "draw":
-            self._draw(1)
+            self.draw(1)
         elif not self._gone(value, "hand"):
             self._bank(value)
 
@@ -675,7 +654,7 @@ class NeopetsState(State):
         if value is not None and not self._gone(value, "hand"):
             item = value
             self.move(item, "limbo")
-            self.note(f"played the Item {self._label(item)}")
+            self.note(f"played the Item {self.label(item)}")
         self.push((("villain_roll", arena, ids, villain, item),))
         if item >= 0:
             self._played(item)
@@ -689,7 +668,7 @@ class NeopetsState(State):
         if item >= 0 and self.where[item] != "limbo":
             item = -1
         if self.where[villain] != arena or not ids or gaps:
-            why = (f"{self._label(villain)} has left the arena" if self.where[villain] != arena else
+            why = (f"{self.label(villain)} has left the arena" if self.where[villain] != arena else
                    "no one of yours is left in it" if not ids else f"these are unknown: {', '.join(gaps)}")
             self.note(f"the Villain contest cannot be added up ({why}): it ends; use manual moves for the outcome")
             if item >= 0:
@@ -703,7 +682,7 @@ class NeopetsState(State):
         if item >= 0:
             self.move(item, "discard")
         if result.winner == "you":
-            self.note(f"won the Villain contest ({result.describe()}): {self._label(villain)} is discarded")
+            self.note(f"won the Villain contest ({result.describe()}): {self.label(villain)} is discarded")
             self._leave_play(villain, discard=True)
             triggers = [(self.progs[i].on_win, i) for i in ids if self.progs[i].on_win]
             for ops, src in reversed(triggers):
@@ -713,15 +692,7 @@ class NeopetsState(State):
 
     # card effects
     def _op_draw(self, op, source):
-        self._draw(op[1])
-
-    def _op_may(self, op, source):
-        self.ask(f"{self.names[source]}: you may {op[1]}" if source is not None else f"you may {op[1]}",
-                 [("yes", "Yes")], op, source, optional=True)
-
-    def _res_may(self, op, source, value):
-        if value == "yes":
-            self.push(op[2], source)
+        self.draw(op[1])
 
     def _op_bank_from_hand(self, op, source):
         options = [(i, f"bank {self.names[i]} ({self.progs[i].bank} points)") for i in self.bankable()]
@@ -743,7 +714,7 @@ class NeopetsState(State):
                 self._bank(iid)
             else:
                 self.move(iid, "bank")
-                self.note(f"banked {self._label(iid)} from the top of the deck; its bank value is unknown: "
+                self.note(f"banked {self.label(iid)} from the top of the deck; its bank value is unknown: "
                           f"adjust the points by hand once you know it")
             if self.outcome is not None:
                 return
@@ -757,9 +728,9 @@ class NeopetsState(State):
     def _res_move_free(self, op, source, value):
         iid, arena = value
         if self.where[iid] not in ARENA_SET:
-            self.note(f"{self._label(iid)} is no longer in play: nothing happens")
+            self.note(f"{self.label(iid)} is no longer in play: nothing happens")
             return
-        self.note(f"moved {self._label(iid)} to the {arena} arena")
+        self.note(f"moved {self.label(iid)} to the {arena} arena")
         self._to_arena(iid, arena)
 
     def _op_untap_one(self, op, source):
@@ -771,7 +742,7 @@ class NeopetsState(State):
         if self.where[value] not in ARENA_SET:
             return
         self.tapped[value] = False
-        self.note(f"untapped {self._label(value)}")
+        self.note(f"untapped {self.label(value)}")
 
     # -- manual moves ---------------------------------------------------------------------------------
     def manual_move(self, iid: int, to: str, bottom: bool) -> str:
@@ -827,7 +798,7 @@ class NeopetsState(State):
                 raise IllegalAction(f"only cards in the arenas (not Equipment) can be tapped; {self.name_of(iid)} is in "
                                     f"{self.zone_label(self.where[iid])}", action)
             self.tapped[iid] = not self.tapped[iid]
-            return f"{'tapped' if self.tapped[iid] else 'untapped'} {self._label(iid)}"
+            return f"{'tapped' if self.tapped[iid] else 'untapped'} {self.label(iid)}"
         target = action.get("to")
         if self.progs[iid].type != "Equipment" or self.where[iid] not in ("hand", "discard"):
             raise IllegalAction(f"manual.attach takes an Equipment from your hand or discard pile; {self.name_of(iid)} is not one", action)
@@ -836,15 +807,15 @@ class NeopetsState(State):
             raise IllegalAction(f"Equipment attaches to one of your Neopets or Heroes in play; #{target!r} is not one", action)
         src = self.where[iid]
         self._attach(iid, target)
-        return f"attached {self._label(iid)} from {self.zone_label(src)} to {self._label(target)}"
+        return f"attached {self.label(iid)} from {self.zone_label(src)} to {self.label(target)}"
 
     # -- text and views -------------------------------------------------------------------------------
     def describe(self, action: Action) -> str:
         kind = action.get("kind")
         card = action.get("card")
-        name = self._label(card) if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(self.cards) else repr(card)
+        name = self.label(card) if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(self.cards) else repr(card)
         tap = action.get("tap")
-        paying = f", tapping {self._label(tap)}" if isinstance(tap, int) and 0 <= tap < len(self.cards) else ""
+        paying = f", tapping {self.label(tap)}" if isinstance(tap, int) and 0 <= tap < len(self.cards) else ""
         if kind == "end_turn":
             return "End the turn"
         if kind == "move":
@@ -853,30 +824,30 @@ class NeopetsState(State):
             return f"Trade in {name}"
         if kind == "replace":
             onto = action.get("onto")
-            return f"Play {name} replacing {self._label(onto) if isinstance(onto, int) and 0 <= onto < len(self.cards) else onto}"
+            return f"Play {name} replacing {self.label(onto) if isinstance(onto, int) and 0 <= onto < len(self.cards) else onto}"
         if kind == "hero":
             return f"Play the Hero {name}{paying}"
         if kind == "villain":
             return f"Play the Villain {name} into the {action.get('arena')} arena"
         if kind == "equip":
             to = action.get("to")
-            return f"Play {name} onto {self._label(to) if isinstance(to, int) and 0 <= to < len(self.cards) else to}{paying}"
+            return f"Play {name} onto {self.label(to) if isinstance(to, int) and 0 <= to < len(self.cards) else to}{paying}"
         if kind == "happen":
             return f"Play {name}{paying}"
         if kind == "location":
             return f"Play the Location {name} into the {action.get('arena')} arena{paying}"
         if kind == "contest":
             ids = action.get("with") or []
-            who = ", ".join(self._label(i) for i in ids if isinstance(i, int) and 0 <= i < len(self.cards))
+            who = ", ".join(self.label(i) for i in ids if isinstance(i, int) and 0 <= i < len(self.cards))
             arena = _arena(action.get("arena"))
             villain = self.villain_in(arena) if arena is not None else None
-            what = f"a Villain contest against {self._label(villain)}" if villain is not None else "a contest"
+            what = f"a Villain contest against {self.label(villain)}" if villain is not None else "a contest"
             return f"Start {what} in the {arena} arena with {who}"
         if kind == "manual.tap":
             return f"[manual] Tap or untap {name}"
         if kind == "manual.attach":
             to = action.get("to")
-            return f"[manual] Attach {name} to {self._label(to) if isinstance(to, int) and 0 <= to < len(self.cards) else to}"
+            return f"[manual] Attach {name} to {self.label(to) if isinstance(to, int) and 0 <= to < len(self.cards) else to}"
         return str(kind)
 
     def card_view(self, iid: int) -> dict[str, Any]:
@@ -985,8 +956,6 @@ def _known(card, name: str) -> bool:
     return card.attrs.get(name) is not None
 
 
-_OPS = {name[4:]: fn for name, fn in vars(NeopetsState).items() if name.startswith("_op_")}
-_RESOLVE = {name[5:]: fn for name, fn in vars(NeopetsState).items() if name.startswith("_res_")}
 
 
 # --- the built-in policy -------------------------------------------------------------------------------
