@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 from abc import ABC, abstractmethod
 import random
 from dataclasses import dataclass, field
@@ -669,7 +670,7 @@ class State(ABC):
                 if action not in self._rules_now():
                     raise IllegalAction(self._why_illegal(action), action)
             else:
-                reason = self.check_rule(action)
+                reason = self.rule_refusal(action)
                 if reason is not None:
                     raise IllegalAction(reason, action)
             self._legal = None
@@ -682,6 +683,15 @@ class State(ABC):
             self.run()
         self._legal = None
         self.actions.append(action)
+
+    def rule_refusal(self, action: Action) -> str | None:
+        """Why a rules action (no choice pending) is refused now, or None when it is legal. The core
+        refuses what no game accepts (true/false where a card id or a zone is expected: Python
+        would take True for 1); the engine's `check_rule` judges the rest."""
+        for key, value in action.items():
+            if value is True or value is False:
+                return f"{action['kind']}: {key!r} must be a card id, a number or a name, not {json.dumps(value)}"
+        return self.check_rule(action)
 
     def _why_illegal(self, action: Action) -> str:
         kind = action["kind"]
