@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from deckhub.core.engine import Action
-from deckhub.games.huntik.board import NOTES, ZONE_NO
+from deckhub.games.huntik.board import ZONE_NO
 from deckhub.games.huntik.effects import GRANTED, Power
 from deckhub.games.huntik.missions import PICKUP
 

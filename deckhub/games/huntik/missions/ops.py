@@ -1,7 +1,6 @@
 """The ops the missions and their features run (the mission data and checks: missions/__init__.py)."""
 from __future__ import annotations
 
-from deckhub.core.engine import Action
 from deckhub.games.huntik.board import ZONE_NO
 
 
