@@ -49,14 +49,13 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
    (answering a pending choice too); `coverage(catalogue)` returns `deckhub.core.effects.coverage(...)`
    (`deckhub coverage` prints it). `sample_decks` gives decks to test with when `data/<game>/decks/`
    has none.
-3. Nothing else: `find_engine` imports `deckhub.games.<package>.engine` (or the module a GameSpec
-   names in `extras["engine"]`), `tests/test_engine_invariants.py` plays it, `deckhub goldfish`
-   runs it, the sandbox shows `view()`.
+3. Nothing else: the games registry (`deckhub.games.find_engine`) imports
+   `deckhub.games.<package>.engine` (or the module a GameSpec names as its `engine`),
+   `tests/test_engine_invariants.py` plays it, `deckhub goldfish` runs it, the sandbox shows `view()`.
 """
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 from abc import ABC, abstractmethod
 import random
@@ -222,30 +221,30 @@ class Engine:
         return result
 
 
-# --- engine discovery -------------------------------------------------------------------------
+# --- the game registry -------------------------------------------------------------------------
+# Which games exist, their engines and their published decks are the games registry's business, not
+# the core's: the application names the registry module once (`use_registry`, in deckhub/__init__.py)
+# and these functions ask it. The core itself imports nothing of DeckHub outside `deckhub.core`.
 
-_ENGINES: dict[str, Engine | None] = {}
+_REGISTRY: str | None = None
+
+
+def use_registry(module: str) -> None:
+    """Name the module that finds engines: it defines `find_engine(game)`, `engines()` and
+    `published_decks(slug)` (DeckHub's is `deckhub.games`)."""
+    global _REGISTRY
+    _REGISTRY = module
+
+
+def registry() -> Any:
+    if _REGISTRY is None:
+        raise EngineError("no game registry: the application names it with use_registry(...)")
+    return importlib.import_module(_REGISTRY)
 
 
 def find_engine(game: Any) -> Engine | None:
-    """The engine of a game (slug or GameSpec), or None when the game has none yet.
-
-    A game package plugs in by holding `engine.py` with `ENGINE = Engine(...)`; a GameSpec may also
-    name another module in `extras["engine"]`. An import error inside an existing module is raised,
-    not hidden."""
-    from deckhub.games import get_game
-
-    spec = get_game(game) if isinstance(game, str) else game
-    if spec.slug in _ENGINES:
-        return _ENGINES[spec.slug]
-    module_name = (getattr(spec, "extras", None) or {}).get("engine") or f"deckhub.games.{spec.package}.engine"
-    engine = None
-    if importlib.util.find_spec(module_name) is not None:
-        engine = getattr(importlib.import_module(module_name), "ENGINE", None)
-        if engine is not None and not isinstance(engine, Engine):
-            raise EngineError(f"{module_name}.ENGINE is not an Engine")
-    _ENGINES[spec.slug] = engine
-    return engine
+    """The engine of a game (slug or GameSpec), or None when the game has none yet."""
+    return registry().find_engine(game)
 
 
 def get_engine(game: Any) -> Engine:
@@ -258,27 +257,12 @@ def get_engine(game: Any) -> Engine:
 
 def engines() -> list[Engine]:
     """Every registered game's engine (games without one are left out)."""
-    from deckhub.games import all_games
-
-    return [e for e in (find_engine(g) for g in all_games()) if e is not None]
+    return registry().engines()
 
 
 def published_decks(game: str) -> list[tuple[str, "Deck"]]:
-    """The decks shipped in `data/<game>/decks/` that read without errors, by file name."""
-    from deckhub.games import get_game
-    from deckhub.importers.catalogue import data_root, load_catalogue
-    from deckhub.importers.decklists import read_decklist
-
-    folder = data_root() / game / "decks"
-    if not folder.is_dir():
-        return []
-    spec, catalogue = get_game(game), load_catalogue(game)
-    found = []
-    for path in sorted(p for p in folder.iterdir() if p.is_file()):
-        parsed = read_decklist(path.read_bytes(), spec, catalogue, filename=path.name)
-        if parsed.ok and any(parsed.deck.sections.values()):
-            found.append((path.name, parsed.deck))
-    return found
+    """The decks shipped with a game that read without errors, by file name."""
+    return registry().published_decks(game)
 
 
 def new_game(game: str, deck: "Deck", catalogue: "Catalogue", seed: int = 0,
