@@ -8,6 +8,10 @@ from typing import Any
 
 from flask import Flask
 
+from deckhub.core.engine import use_registry
+
+use_registry("deckhub.games")  # the core finds engines and published decks through the games registry
+
 __version__ = "0.1.0"
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"

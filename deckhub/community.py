@@ -64,11 +64,8 @@ RATE_LIMIT = 30                      # proposals per user per RATE_WINDOW
 RATE_WINDOW = dt.timedelta(hours=1)  # deckhub.ratelimit sweeps rows older than 4 windows of any bucket
 MAX_PENDING = 100                    # proposals of one user waiting for review at once
 
-# Whole-number fields whose range is not the default 0-99 (a field the game's engine also uses
-# takes the engine's range, e.g. a Battledome Neopet's HP is 1-50).
-INT_LIMITS: dict[tuple[str, str], tuple[int, int]] = {
-    ("kaijudo", "power_value"): (0, 99_999),
-}
+# A whole-number field's range: the game's FieldSpec says it (Kaijudo's power 0-99,999), or the
+# engine's value field (a Battledome Neopet's HP is 1-50), else the default.
 DEFAULT_INT = (0, 99)
 BONUS_INT = (-99, 99)  # "*_bonus" fields add to or take from a stat
 
@@ -213,7 +210,7 @@ def proposable_fields(slug: str) -> tuple[ProposableField, ...]:
     out: list[ProposableField] = [ProposableField("type", "Type", "str", tuple(game.types), top_level=True)]
     labels = {"Type"}
 
-    def add(key: str, label: str, kind: str) -> None:
+    def add(key: str, label: str, kind: str, limits: tuple[int | None, int | None] = (None, None)) -> None:
         if any(f.key == key for f in out) or key in ("text", "type"):
             return
         if label in labels:  # Kaijudo's printed "Power" (2500+) and its number
@@ -225,14 +222,16 @@ def proposable_fields(slug: str) -> tuple[ProposableField, ...]:
         if kind == "int":
             if spec is not None and spec.kind == "int" and spec.minimum is not None and spec.maximum is not None:
                 lo, hi = spec.minimum, spec.maximum
+            elif None not in limits:
+                lo, hi = limits
             else:
-                lo, hi = INT_LIMITS.get((slug, key), BONUS_INT if key.endswith("_bonus") else DEFAULT_INT)
+                lo, hi = BONUS_INT if key.endswith("_bonus") else DEFAULT_INT
         elif kind == "str" and spec is not None and spec.kind == "choice":
             choices = tuple(str(c) for c in spec.choices)
         out.append(ProposableField(key, label, kind, choices, lo, hi))
 
     for f in game.fields:
-        add(f.key, f.label, f.kind if f.kind in ("int", "str", "list", "text") else "str")
+        add(f.key, f.label, f.kind if f.kind in ("int", "str", "list", "text") else "str", (f.minimum, f.maximum))
     for name, spec in engine.items():  # what the goldfish engine needs that the spec does not list
         kind = {"int": "int", "choice": "str", "str": "str", "text": "text"}.get(spec.kind, "str")
         add(name, spec.label[:1].upper() + spec.label[1:], kind)

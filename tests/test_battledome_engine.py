@@ -545,28 +545,6 @@ def test_coverage_reports_the_catalogue_honestly():
 
 
 # --- the engine's own contract ---------------------------------------------------------------------
-def candidate_actions(state) -> list[dict]:
-    n = len(state.cards)
-    found = [{"kind": "next"}, {"kind": "attack"}]
-    found += [{"kind": "borrow", "stat": s} for s in ("attack", "defence", "agility", "hp")]
-    found += [{"kind": k, "card": i} for k in ("train", "play") for i in range(n)]
-    return found
-
-
-def test_check_rule_agrees_with_the_listed_actions():
-    """The engine validates an action directly (fast); it must agree with legal_actions."""
-    rng = random.Random(3)
-    for seed in range(6):
-        state = game(seed=seed, opening_hand=6, dummy_attacks=seed % 2 == 1, pets=("kougra", "gelert"))
-        while state.outcome is None and len(state.actions) < 250:
-            if state.pending is None:
-                listed = state.legal_actions(manual=False)
-                for action in candidate_actions(state):
-                    assert (state.check_rule(action) is None) == (action in listed), (action, state.phase)
-            rules = state.legal_actions(manual=False)
-            state.apply_action(rng.choice(rules) if rules and rng.random() < 0.95 else rng.choice(state.legal_actions()))
-
-
 def test_sample_decks_play_with_fixture_values_and_the_policy_wins():
     catalogue = load_catalogue(GAME)
     results = []

@@ -2,10 +2,18 @@
 random-game test): seeded random and policy games, checking after every step that
 
 - every card instance is in exactly one zone (none created or lost);
-- every listed legal action is accepted (a sample of them, each on a clone);
+- every listed legal action is accepted (a sample of them, each on a clone, leaving the original as
+  it was: a clone shares no mutable state with its original);
+- OpenSpiel's clone check: the same action applied to a state and to its clone gives equal views;
+- `rule_refusal` (the core's checks, then the engine's `check_rule`: the fast path `apply_action`
+  takes) agrees with `legal_actions` on the listed
+  actions and on forged ones (another card, an extra field, a boolean for a number, a list reordered);
 - a forged action is refused with a clear message and changes nothing;
 - actions survive a JSON round trip, and replaying them rebuilds the same view;
-- every game ends within a bound.
+- every game ends within a bound;
+
+and, per engine, that the coverage report has the one shape every game shares and that the
+`deckhub goldfish` command is deterministic and its actions replay its game.
 
 A new engine is covered as soon as its package has `engine.py` with `ENGINE`.
 """
@@ -54,6 +62,27 @@ def forged_actions(state: State, rng: random.Random, legal: list[dict]) -> list[
     return forged
 
 
+def rule_variants(state: State, rng: random.Random, listed: list[dict]) -> list[dict]:
+    """Rule actions close to the listed ones: another card, True for a number, an extra field,
+    a list reordered or cut short, a kind without its fields."""
+    n = len(state.cards)
+    variants: list[dict] = [{"kind": kind} for kind in sorted({a["kind"] for a in listed})]
+    for action in rng.sample(listed, min(6, len(listed))):
+        variants.append(dict(action, extra=1))
+        for key, value in action.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                variants.append(dict(action, **{key: True}))
+                variants.extend(dict(action, **{key: other}) for other in rng.sample(range(n), min(n, 6)))
+            elif isinstance(value, list) and value:
+                variants.append(dict(action, **{key: list(reversed(value))}))
+                variants.append(dict(action, **{key: value[:-1]}))
+    return variants
+
+
+def _has_bool(action: dict) -> bool:
+    return any(isinstance(v, bool) for k, v in action.items() if k != "kind")
+
+
 def bound_turns(state: State) -> int:
     return int(state.options.get("turn_limit") or state.options.get("round_limit") or 200)
 
@@ -68,11 +97,21 @@ def play_checked(engine, deck, catalogue, seed: int, use_policy: bool) -> State:
         assert len(state.where) == n and sum(len(z) for z in state.zones.values()) == n
         legal = state.legal_actions()
         assert legal, f"seed {seed}: no legal action in a live game"
-        # a sample of the listed actions is accepted (each on an independent copy)
+        # a sample of the listed actions is accepted (each on an independent copy, which shares
+        # nothing with the original: the original's view is unchanged)
+        view_now = state.view() if steps % 5 == 0 else None
         for action in rng.sample(legal, min(4, len(legal))):
             copy = state.clone()
             copy.apply_action(action)
             assert copy.check_invariants() == []
+        if view_now is not None:
+            assert state.view() == view_now, f"seed {seed} step {steps}: playing on a clone changed the original"
+        # check_rule agrees with legal_actions (listed and forged rule actions)
+        if state.pending is None and steps % 2 == 0:
+            listed = state.legal_actions(manual=False)
+            for action in listed + rule_variants(state, rng, listed):
+                legal_now = action in listed and not _has_bool(action)
+                assert (state.rule_refusal(action) is None) == legal_now, (seed, steps, state.phase, action)
         # forged actions are refused, with a reason, and change nothing
         if steps % 3 == 0:
             before = fingerprint(state)
@@ -95,7 +134,11 @@ def play_checked(engine, deck, catalogue, seed: int, use_policy: bool) -> State:
         assert isinstance(state.action_to_string(action), str)
         wire = json.loads(json.dumps(action))
         assert wire == action
+        twin = state.clone() if steps % 3 == 1 else None
         state.apply_action(wire)
+        if twin is not None:  # OpenSpiel's clone check: the same action on a clone gives the same state
+            twin.apply_action(json.loads(json.dumps(action)))
+            assert fingerprint(twin) == fingerprint(state) and twin.view() == state.view(), f"seed {seed} step {steps}"
         steps += 1
         assert steps < MAX_STEPS, f"seed {seed}: no end after {MAX_STEPS} actions"
     assert state.check_invariants() == []
@@ -125,3 +168,45 @@ def test_engine_invariants(engine):
         if len(actions) > 1:  # undo = replay without the last action
             undone = replay(engine.game, deck, catalogue, number, dict(engine.sample_options), actions[:-1])
             assert not undone.is_terminal()
+
+
+COVERAGE_KEYS = {"game", "cards", "full", "partial", "none", "vanilla", "abilities", "top_unautomated", "notes", "patterns"}
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
+def test_coverage_has_one_shape(engine):
+    report = engine.coverage(load_catalogue(engine.game))
+    assert COVERAGE_KEYS <= set(report), sorted(COVERAGE_KEYS - set(report))
+    assert report["game"] == engine.game
+    assert report["full"] + report["partial"] + report["none"] == report["cards"] > 0
+    assert set(report["abilities"]) == {"automated", "no_effect", "manual"}
+    assert all(set(t) == {"phrase", "cards"} for t in report["top_unautomated"])
+    assert all(isinstance(n, str) for n in report["notes"])
+    json.dumps(report)
+
+
+def _option_value(value) -> str:
+    return json.dumps(value) if isinstance(value, (dict, list)) else str(value)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
+def test_goldfish_command_is_deterministic_and_replayable(engine, tmp_path):
+    from click.testing import CliRunner
+
+    from deckhub.commands.goldfish import goldfish
+
+    name, deck = engine.decks()[0]
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(deck.to_json()))
+    options = [arg for key, value in engine.sample_options.items() for arg in ("--option", f"{key}={_option_value(value)}")]
+    args = ["--game", engine.game, "--deck", str(path), "--seed", "5", "--json", *options]
+    runner = CliRunner()
+    first = runner.invoke(goldfish, args)
+    assert first.exit_code == 0, first.output
+    assert runner.invoke(goldfish, args).output == first.output
+    data = json.loads(first.output)
+    assert set(data) == {"game", "seed", "result", "turn", "reason", "actions", "log"}
+    assert data["game"] == engine.game and data["seed"] == 5 and data["result"] in ("win", "loss")
+    assert data["log"] and all(isinstance(line, str) for line in data["log"])
+    rebuilt = replay(engine.game, deck, load_catalogue(engine.game), 5, dict(engine.sample_options), data["actions"])
+    assert rebuilt.outcome.to_json() == {"result": data["result"], "turn": data["turn"], "reason": data["reason"]}

@@ -7,8 +7,10 @@ and report how much of a game's card text the engine automates.
 
 The seed defaults to 0, so the same command always prints the same game. `--json` prints
 `{"game", "seed", "result": "win"|"loss", "turn", "reason", "actions", "log"}`; `actions` replays the
-game exactly (`deckhub.core.engine.replay`). Game options (`--first/--second`, `--mission`, the dummy
-stats, any `--option KEY=VALUE`) go to the game's engine, which refuses the ones it does not have.
+game exactly (`deckhub.core.engine.replay`). Every game option is given as `--option KEY=VALUE`
+and goes to the game's engine, which refuses the ones it does not have; `--first/--second`,
+`--mission` and `--dummy-hp/--dummy-defence/--dummy-agility` are documented shorthands for
+`--option first=...`, `--option mission=...` and `--option dummy_hp=...`.
 Exit status: 0 when a game was played (won or lost), 2 when the game, deck or options are unusable.
 """
 from __future__ import annotations
@@ -77,10 +79,10 @@ def read_deck_file(spec, catalogue, deck_path: str):
 @click.option("--first/--second", "first", default=None, help="go first (no draw on turn 1) or second")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 @click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="any other game option")
-@click.option("--mission", default=None, help="Huntik: the mission to play")
-@click.option("--dummy-hp", type=int, default=None, help="Battledome: the training dummy's HP")
-@click.option("--dummy-defence", type=int, default=None, help="Battledome: the training dummy's Defence")
-@click.option("--dummy-agility", type=int, default=None, help="Battledome: the training dummy's Agility")
+@click.option("--mission", default=None, help="shorthand for --option mission=NAME (Huntik)")
+@click.option("--dummy-hp", type=int, default=None, help="shorthand for --option dummy_hp=N (Battledome)")
+@click.option("--dummy-defence", type=int, default=None, help="shorthand for --option dummy_defence=N (Battledome)")
+@click.option("--dummy-agility", type=int, default=None, help="shorthand for --option dummy_agility=N (Battledome)")
 def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_hp, dummy_defence, dummy_agility):
     """Play one automated goldfish game with the game's built-in policy."""
     from deckhub.core.engine import EngineError, IllegalAction, new_game, play_out

@@ -49,14 +49,14 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
    (answering a pending choice too); `coverage(catalogue)` returns `deckhub.core.effects.coverage(...)`
    (`deckhub coverage` prints it). `sample_decks` gives decks to test with when `data/<game>/decks/`
    has none.
-3. Nothing else: `find_engine` imports `deckhub.games.<package>.engine` (or the module a GameSpec
-   names in `extras["engine"]`), `tests/test_engine_invariants.py` plays it, `deckhub goldfish`
-   runs it, the sandbox shows `view()`.
+3. Nothing else: the games registry (`deckhub.games.find_engine`) imports
+   `deckhub.games.<package>.engine` (or the module a GameSpec names as its `engine`),
+   `tests/test_engine_invariants.py` plays it, `deckhub goldfish` runs it, the sandbox shows `view()`.
 """
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import json
 from abc import ABC, abstractmethod
 import random
 from dataclasses import dataclass, field
@@ -69,6 +69,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from deckhub.core.decklist import Deck
 
 Action = dict[str, Any]
+
+LOSE_ON_DRAW, LOSE_WHEN_EMPTY, STOP = "lose_on_draw", "lose_when_empty", "stop"  # empty-deck rules
 
 MANUAL_KINDS = ("manual.draw", "manual.move", "manual.shuffle", "manual.counter", "manual.end_phase",
                 "manual.skip", "concede")
@@ -219,30 +221,30 @@ class Engine:
         return result
 
 
-# --- engine discovery -------------------------------------------------------------------------
+# --- the game registry -------------------------------------------------------------------------
+# Which games exist, their engines and their published decks are the games registry's business, not
+# the core's: the application names the registry module once (`use_registry`, in deckhub/__init__.py)
+# and these functions ask it. The core itself imports nothing of DeckHub outside `deckhub.core`.
 
-_ENGINES: dict[str, Engine | None] = {}
+_REGISTRY: str | None = None
+
+
+def use_registry(module: str) -> None:
+    """Name the module that finds engines: it defines `find_engine(game)`, `engines()` and
+    `published_decks(slug)` (DeckHub's is `deckhub.games`)."""
+    global _REGISTRY
+    _REGISTRY = module
+
+
+def registry() -> Any:
+    if _REGISTRY is None:
+        raise EngineError("no game registry: the application names it with use_registry(...)")
+    return importlib.import_module(_REGISTRY)
 
 
 def find_engine(game: Any) -> Engine | None:
-    """The engine of a game (slug or GameSpec), or None when the game has none yet.
-
-    A game package plugs in by holding `engine.py` with `ENGINE = Engine(...)`; a GameSpec may also
-    name another module in `extras["engine"]`. An import error inside an existing module is raised,
-    not hidden."""
-    from deckhub.games import get_game
-
-    spec = get_game(game) if isinstance(game, str) else game
-    if spec.slug in _ENGINES:
-        return _ENGINES[spec.slug]
-    module_name = (getattr(spec, "extras", None) or {}).get("engine") or f"deckhub.games.{spec.package}.engine"
-    engine = None
-    if importlib.util.find_spec(module_name) is not None:
-        engine = getattr(importlib.import_module(module_name), "ENGINE", None)
-        if engine is not None and not isinstance(engine, Engine):
-            raise EngineError(f"{module_name}.ENGINE is not an Engine")
-    _ENGINES[spec.slug] = engine
-    return engine
+    """The engine of a game (slug or GameSpec), or None when the game has none yet."""
+    return registry().find_engine(game)
 
 
 def get_engine(game: Any) -> Engine:
@@ -255,27 +257,12 @@ def get_engine(game: Any) -> Engine:
 
 def engines() -> list[Engine]:
     """Every registered game's engine (games without one are left out)."""
-    from deckhub.games import all_games
-
-    return [e for e in (find_engine(g) for g in all_games()) if e is not None]
+    return registry().engines()
 
 
 def published_decks(game: str) -> list[tuple[str, "Deck"]]:
-    """The decks shipped in `data/<game>/decks/` that read without errors, by file name."""
-    from deckhub.games import get_game
-    from deckhub.importers.catalogue import data_root, load_catalogue
-    from deckhub.importers.decklists import read_decklist
-
-    folder = data_root() / game / "decks"
-    if not folder.is_dir():
-        return []
-    spec, catalogue = get_game(game), load_catalogue(game)
-    found = []
-    for path in sorted(p for p in folder.iterdir() if p.is_file()):
-        parsed = read_decklist(path.read_bytes(), spec, catalogue, filename=path.name)
-        if parsed.ok and any(parsed.deck.sections.values()):
-            found.append((path.name, parsed.deck))
-    return found
+    """The decks shipped with a game that read without errors, by file name."""
+    return registry().published_decks(game)
 
 
 def new_game(game: str, deck: "Deck", catalogue: "Catalogue", seed: int = 0,
@@ -336,6 +323,14 @@ class State(ABC):
     DECK_ZONE = "deck"
     HAND_ZONE = "hand"
     HIDDEN: frozenset[str] = frozenset()
+    # The game's empty-deck rule, declared once: (rule, log text). LOSE_ON_DRAW: you lose when you
+    # must draw from an empty deck; LOSE_WHEN_EMPTY: you lose as soon as your deck is empty, whatever
+    # emptied it; STOP: an empty deck only stops the drawing (the text, if any, is logged).
+    EMPTY_DECK: tuple[str, str | None] = (STOP, None)
+    DRAW_NOTE = "each"  # "each": one log line per card drawn; "count": one line for the whole draw
+    # The option bounding every game, and the loss text when it passes ({limit}: its value).
+    LIMIT: tuple[str, str] = ("turn_limit", "no win within the turn limit of {limit} turns")
+    MAY_PROMPT = "you may {}"  # the question of an optional effect ("may" op), {}: what it does
     _OP_METHODS: dict[str, Callable] = {}
     _RES_METHODS: dict[str, Callable] = {}
 
@@ -352,6 +347,10 @@ class State(ABC):
                 elif name.startswith("_res_"):
                     answers[name[5:]] = fn
         cls._OP_METHODS, cls._RES_METHODS = ops, answers
+        # what `run` may skip or inline (it runs after every op: the hottest loop of every engine)
+        cls._PLAIN_DISPATCH = cls.run_op is State.run_op
+        cls._EMPTY_LOSES = cls.EMPTY_DECK[0] == LOSE_WHEN_EMPTY
+        cls._AFTER_OP = cls.after_op is not State.after_op
 
     def __init__(self, engine: Engine, deck: "Deck", catalogue: "Catalogue", seed: int, options: dict[str, Any]):
         self.engine = engine
@@ -406,6 +405,19 @@ class State(ABC):
         if handler is None:
             raise EngineError(f"{type(self).__name__} has no answer to op {choice.op[0]!r} (define _res_{choice.op[0]})")
         handler(self, choice.op, choice.source, value)
+
+    def after_op(self) -> None:
+        """Called after every op the queue runs: the place for a win or loss any op may bring
+        about. The default applies LOSE_WHEN_EMPTY."""
+        if self.EMPTY_DECK[0] == LOSE_WHEN_EMPTY and not self.zones[self.DECK_ZONE] and self.outcome is None:
+            self.lose(self.EMPTY_DECK[1] or "your deck is empty")
+
+    def settle(self) -> None:
+        """Called when the queue stops (after every action, manual moves too); default `after_op`."""
+        self.after_op()
+
+    def on_draw(self, iid: int) -> None:
+        """A card was drawn (an engine queues its draw triggers here)."""
 
     def explain_illegal(self, action: Action) -> str:
         return f"{action.get('kind')!r} is not a legal action now (phase: {self.phase or 'setup'})"
@@ -471,6 +483,55 @@ class State(ABC):
     def note(self, text: str, manual: bool = False) -> None:
         self.log.append((self.turn, self.phase, text, manual))
 
+    def label(self, iid: int) -> str:
+        """A card as the log and prompts name it: "Name (#id)"."""
+        return f"{self.cards[iid].display_name} (#{iid})"
+
+    def prompt(self, source: int | None, text: str) -> str:
+        """A choice's question, prefixed by the card whose text asks it."""
+        return f"{self.cards[source].display_name}: {text}" if source is not None else text
+
+    def draw(self, n: int, to: str | None = None, quiet: bool = False) -> int:
+        """Draw `n` cards from the top of the deck (into the hand, or `to`); returns how many were
+        drawn. An empty deck follows the game's EMPTY_DECK rule."""
+        deck = self.zones[self.DECK_ZONE]
+        to = to or self.HAND_ZONE
+        drawn = 0
+        for _ in range(n):
+            if not deck:
+                rule, text = self.EMPTY_DECK
+                if rule == LOSE_ON_DRAW:
+                    self.lose(text or "had to draw from an empty deck")
+                elif text:
+                    self.note(text)
+                break
+            iid = deck[-1]
+            self.move(iid, to)
+            drawn += 1
+            if not quiet and self.DRAW_NOTE == "each":
+                self.note(f"drew {self.label(iid)}")
+            self.on_draw(iid)
+        if drawn and not quiet and self.DRAW_NOTE == "count":
+            self.note(f"drew {drawn} card(s)")
+        return drawn
+
+    def limit_reached(self, why: str = "") -> bool:
+        """True (and the game lost) when the turn or round counter has reached the limit option."""
+        name, text = self.LIMIT
+        limit = self.options[name]
+        if self.turn < limit:
+            return False
+        self.lose(text.format(limit=limit) + why)
+        return True
+
+    # the optional-effect op: ("may", what it does, ops) asks, and runs the ops on "yes"
+    def _op_may(self, op, source):
+        self.ask(self.prompt(source, self.MAY_PROMPT.format(op[1])), (("yes", "Yes"),), op, source, optional=True)
+
+    def _res_may(self, op, source, value):
+        if value == "yes":
+            self.push(op[2], source)
+
     def win(self, reason: str) -> None:
         if self.outcome is None:
             self.outcome = Outcome("win", self.turn, reason)
@@ -490,11 +551,30 @@ class State(ABC):
         self.pending = Choice(prompt, tuple(options), optional, op, source)
 
     def run(self) -> None:
-        """Run queued ops until the queue is empty, a choice is pending or the game is over."""
+        """Run queued ops until the queue is empty, a choice is pending or the game is over,
+        calling `after_op` after each of them and `settle` when it stops."""
         queue = self.queue
-        while queue and self.pending is None and self.outcome is None:
-            op, source = queue.pop()
-            self.run_op(op, source)
+        if queue:
+            cls = type(self)
+            ops = cls._OP_METHODS if cls._PLAIN_DISPATCH else None
+            after = self.after_op if cls._AFTER_OP else None
+            deck = self.zones[self.DECK_ZONE] if cls._EMPTY_LOSES and not cls._AFTER_OP else None
+            while queue and self.pending is None and self.outcome is None:
+                op, source = queue.pop()
+                if ops is not None:
+                    handler = ops.get(op[0])
+                    if handler is None:
+                        self.run_op(op, source)  # raises the missing-handler error
+                    handler(self, op, source)
+                else:
+                    self.run_op(op, source)
+                if deck is not None:
+                    if not deck:
+                        self.after_op()
+                elif after is not None:
+                    after()
+        if self.outcome is None:
+            self.settle()
 
     def zone_label(self, name: str) -> str:
         for z in self.ZONES:
@@ -574,7 +654,7 @@ class State(ABC):
                 if action not in self._rules_now():
                     raise IllegalAction(self._why_illegal(action), action)
             else:
-                reason = self.check_rule(action)
+                reason = self.rule_refusal(action)
                 if reason is not None:
                     raise IllegalAction(reason, action)
             self._legal = None
@@ -587,6 +667,15 @@ class State(ABC):
             self.run()
         self._legal = None
         self.actions.append(action)
+
+    def rule_refusal(self, action: Action) -> str | None:
+        """Why a rules action (no choice pending) is refused now, or None when it is legal. The core
+        refuses what no game accepts (true/false where a card id or a zone is expected: Python
+        would take True for 1); the engine's `check_rule` judges the rest."""
+        for key, value in action.items():
+            if value is True or value is False:
+                return f"{action['kind']}: {key!r} must be a card id, a number or a name, not {json.dumps(value)}"
+        return self.check_rule(action)
 
     def _why_illegal(self, action: Action) -> str:
         kind = action["kind"]

@@ -1,14 +1,22 @@
-"""The game registry: every subpackage of `deckhub.games` that defines `GAME` is a game.
+"""The game registry: every subpackage of `deckhub.games` that defines `GAME` is a game, and its
+`engine` module (when it has one) defines its goldfish `ENGINE`.
 
 Adding a game means one package here and one folder under `data/`; nothing else lists games.
+The core asks this module for engines and published decks (`deckhub.core.engine.use_registry`).
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from deckhub.games.spec import GameSpec
+
+if TYPE_CHECKING:  # pragma: no cover
+    from deckhub.core.decklist import Deck
+    from deckhub.core.engine import Engine
 
 
 class UnknownGame(LookupError):
@@ -41,3 +49,48 @@ def get_game(slug: str) -> GameSpec:
         return _registry()[slug]
     except KeyError:
         raise UnknownGame(f"unknown game {slug!r}; known games: {', '.join(sorted(_registry()))}") from None
+
+
+# --- engines and published decks -----------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _engine_of(slug: str) -> "Engine | None":
+    from deckhub.core.engine import Engine, EngineError
+
+    spec = get_game(slug)
+    module_name = spec.engine or f"{__name__}.{spec.package}.engine"
+    if importlib.util.find_spec(module_name) is None:
+        return None
+    engine = getattr(importlib.import_module(module_name), "ENGINE", None)  # an import error inside it is raised
+    if engine is not None and not isinstance(engine, Engine):
+        raise EngineError(f"{module_name}.ENGINE is not an Engine")
+    return engine
+
+
+def find_engine(game: Any) -> "Engine | None":
+    """The engine of a game (slug or GameSpec), or None when the game has none yet: a game package
+    plugs in by holding `engine.py` with `ENGINE = Engine(...)`, or by naming another module in
+    its GameSpec's `engine`."""
+    return _engine_of(game if isinstance(game, str) else game.slug)
+
+
+def engines() -> list["Engine"]:
+    """Every registered game's engine (games without one are left out)."""
+    return [e for e in (find_engine(g.slug) for g in all_games()) if e is not None]
+
+
+def published_decks(slug: str) -> list[tuple[str, "Deck"]]:
+    """The decks shipped in `data/<game>/decks/` that read without errors, by file name."""
+    from deckhub.importers.catalogue import data_root, load_catalogue
+    from deckhub.importers.decklists import read_decklist
+
+    folder = data_root() / slug / "decks"
+    if not folder.is_dir():
+        return []
+    spec, catalogue = get_game(slug), load_catalogue(slug)
+    found = []
+    for path in sorted(p for p in folder.iterdir() if p.is_file()):
+        parsed = read_decklist(path.read_bytes(), spec, catalogue, filename=path.name)
+        if parsed.ok and any(parsed.deck.sections.values()):
+            found.append((path.name, parsed.deck))
+    return found

@@ -31,13 +31,35 @@ class FieldSpec:
     """A game-specific card field: how to label it and whether the search page filters by it.
 
     kind: "int" (numeric, filterable by range), "str" (one value, filter by choice),
-    "list" (several values, filter by choice), "text" (shown only).
+    "list" (several values, filter by choice), "text" (shown only). `minimum`/`maximum`: the range a
+    whole number a player proposes must fall in (None: the community's default range).
     """
 
     key: str
     label: str
     kind: str = "str"
     filter: bool = True
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class DrawSpec:
+    """How a game deals and draws (the odds and the statistics pages): from which section, the
+    opening hand, cards drawn each turn, whether the first player skips the first draw, and the
+    turn the draws start on (when not the second)."""
+
+    section: str
+    hand: int
+    per_turn: int = 1
+    first_skips: bool = False
+    from_turn: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"section": self.section, "hand": self.hand, "per_turn": self.per_turn, "first_skips": self.first_skips}
+        if self.from_turn is not None:
+            data["from_turn"] = self.from_turn
+        return data
 
 
 def count_by_name(card: Card) -> str:
@@ -54,7 +76,18 @@ class GameSpec:
     types: tuple[str, ...] = ()
     copy_key: Callable[[Card], str] = count_by_name
     main_section: str = "Deck"  # where lines go before any section header
-    extras: dict[str, Any] = field(default_factory=dict)
+    draws: DrawSpec | None = None
+    curve: tuple[str, str] | None = None  # (field, label): the deck page's curve (Kaijudo levels)
+    breakdown: tuple[str, str] | None = None  # (field, label): the deck's colours (civilization, team)
+    turn_unit: str = "turn"  # what the game counts its turns as ("round" in Huntik)
+    engine: str | None = None  # the goldfish engine's module, when not `deckhub.games.<package>.engine`
+    extras: dict[str, Any] = field(default_factory=dict)  # other, game-specific facts (see `__post_init__`)
+
+    def __post_init__(self) -> None:
+        # `extras` also shows the typed fields in their old dict shape, for readers of the dict
+        shown = {"draws": self.draws.to_json() if self.draws else None, "curve": self.curve,
+                 "breakdown": self.breakdown, "turn_unit": self.turn_unit, "engine": self.engine}
+        object.__setattr__(self, "extras", {**{k: v for k, v in shown.items() if v is not None}, **self.extras})
 
     @property
     def package(self) -> str:

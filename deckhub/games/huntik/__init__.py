@@ -1,6 +1,6 @@
 """The Huntik TCG (Upper Deck, 2009): a card is its name plus its version (Huntik 201)."""
 from deckhub.core.cards import Card, normalize_name
-from deckhub.games.spec import FieldSpec, GameSpec, SectionSpec
+from deckhub.games.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 
 def count_by_name_and_version(card: Card) -> str:
@@ -22,5 +22,7 @@ GAME = GameSpec(
     ),
     types=("major hero", "minor hero", "legendary hero", "action", "amulet", "mission", "feature"),
     copy_key=count_by_name_and_version,
-    extras={"turn_unit": "round", "draws": {"section": "Deck", "hand": 5, "per_turn": 2, "first_skips": False, "from_turn": 2}, "breakdown": ("team", "Team")},
+    draws=DrawSpec("Deck", hand=5, per_turn=2, first_skips=False, from_turn=2),
+    breakdown=("team", "Team"),
+    turn_unit="round",
 )

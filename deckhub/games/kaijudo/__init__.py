@@ -1,5 +1,5 @@
 """Kaijudo (Wizards of the Coast, 2012)."""
-from deckhub.games.spec import FieldSpec, GameSpec, SectionSpec
+from deckhub.games.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 GAME = GameSpec(
     slug="kaijudo",
@@ -10,8 +10,10 @@ GAME = GameSpec(
         FieldSpec("civilizations", "Civilization", "list"),
         FieldSpec("race", "Race", "list"),
         FieldSpec("power", "Power", "str", filter=False),
-        FieldSpec("power_value", "Power", "int"),
+        FieldSpec("power_value", "Power", "int", minimum=0, maximum=99_999),
     ),
     types=("Creature", "Evolution Creature", "Vortex Evolution Creature", "Spell"),
-    extras={"draws": {"section": "Deck", "hand": 5, "per_turn": 1, "first_skips": True}, "curve": ("level", "Level"), "breakdown": ("civilizations", "Civilization")},
+    draws=DrawSpec("Deck", hand=5, per_turn=1, first_skips=True),
+    curve=("level", "Level"),
+    breakdown=("civilizations", "Civilization"),
 )

@@ -1,5 +1,5 @@
 """The Neopets Battledome TCG (Upper Deck, 2023-2025)."""
-from deckhub.games.spec import FieldSpec, GameSpec, SectionSpec
+from deckhub.games.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 GAME = GameSpec(
     slug="neopets-battledome",
@@ -23,5 +23,7 @@ GAME = GameSpec(
     ),
     types=("Neopet", "Rainbow Pool Neopet", "Codestone", "Equipment", "Food", "Faerie", "Legend",
            "Paint Brush", "Potion", "Location", "Map Piece", "Hero", "Petpet", "Villain", "Faction"),
-    extras={"draws": {"section": "Main Deck", "hand": 5, "per_turn": 1, "first_skips": False}, "curve": ("level_requirement", "Level requirement"), "breakdown": ("faerie", "Faerie")},
+    draws=DrawSpec("Main Deck", hand=5, per_turn=1, first_skips=False),
+    curve=("level_requirement", "Level requirement"),
+    breakdown=("faerie", "Faerie"),
 )

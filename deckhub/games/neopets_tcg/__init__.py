@@ -1,5 +1,5 @@
 """The Neopets TCG (Wizards of the Coast, 2003-2005)."""
-from deckhub.games.spec import FieldSpec, GameSpec, SectionSpec
+from deckhub.games.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 GAME = GameSpec(
     slug="neopets-tcg",
@@ -22,5 +22,6 @@ GAME = GameSpec(
     ),
     types=("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equipment",
            "Something Has Happened!", "Location"),
-    extras={"draws": {"section": "Deck", "hand": 4, "per_turn": 1, "first_skips": True}, "breakdown": ("faerie", "Faerie")},
+    draws=DrawSpec("Deck", hand=4, per_turn=1, first_skips=True),
+    breakdown=("faerie", "Faerie"),
 )

@@ -32,7 +32,7 @@ from deckhub.core.cards import normalize_name
 from deckhub.games.huntik.effects import Power
 
 if TYPE_CHECKING:  # pragma: no cover
-    from deckhub.games.huntik.engine import HuntikState
+    from deckhub.games.huntik.state import HuntikState
 
 
 # --- features ---------------------------------------------------------------------------------

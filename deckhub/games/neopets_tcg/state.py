@@ -1,0 +1,552 @@
+"""The engine's State: setup, queries, the rules' actions, manual moves and views."""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from deckhub.core.engine import LOSE_ON_DRAW, Action, CounterSpec, IllegalAction, State, ZoneSpec
+from deckhub.core.session_values import ValueField
+from deckhub.games.neopets_tcg.common import ARENA_SET, WIN_POINTS, _FIELDS, _SUBSETS_UP_TO, _a, _arena, _dealable
+from deckhub.games.neopets_tcg.contest import ARENAS
+from deckhub.games.neopets_tcg.effects import FAERIES, TAP_CHOICES, TYPES, Program, compile_card
+from deckhub.games.neopets_tcg.ops import NeopetsOps
+
+
+class NeopetsState(NeopetsOps, State):
+    ZONES = (
+        ZoneSpec("deck", "Deck", hidden=True),
+        ZoneSpec("hand", "Hand"),
+        ZoneSpec("stack", "Neopet Stack", hidden=True),
+        ZoneSpec("strength", "Strength arena"),
+        ZoneSpec("agility", "Agility arena"),
+        ZoneSpec("magic", "Magic arena"),
+        ZoneSpec("intelligence", "Intelligence arena"),
+        ZoneSpec("limbo", "Being played", manual_target=False),
+        ZoneSpec("discard", "Discard pile"),
+        ZoneSpec("bank", "Bank"),
+    )
+    COUNTERS = (CounterSpec("points", "Bank points", initial=0, minimum=0),)
+    PHASES = ("before", "draw", "untap", "flip", "main", "end")
+    EMPTY_DECK = (LOSE_ON_DRAW, "you had to draw from an empty deck (rulebook: Running Out of Cards)")
+
+    # the values a player may set for a game (deckhub.core.session_values), named as in the GameSpec
+    VALUE_FIELDS = (
+        ValueField("type", "card type", "choice", TYPES),
+        ValueField("species", "species", "str"),
+        ValueField("faerie", "faerie type", "choice", FAERIES),
+        *(ValueField(a, a, "int", minimum=0, maximum=99) for a in ARENAS),
+        *(ValueField(f"{a}_bonus", f"{a} bonus", "int", minimum=-99, maximum=99) for a in ARENAS),
+        ValueField("bank_value", "bank value", "int", minimum=0, maximum=99),
+        ValueField("tap_to_play", "tapping cost", "choice", TAP_CHOICES),
+        ValueField("text", "rules text", "text"),
+    )
+
+    @classmethod
+    def needed_values(cls, card) -> tuple[str, ...]:
+        """What an automated goldfish needs to know about a card. Stats matter only in a contest
+        against a Villain (the dummy has no Neopets), so they are asked for there, not here."""
+        prog = compile_card(card)
+        if prog.type is None:
+            return ("type",)
+        if prog.type in ("Basic Neopet", "Experienced Neopet"):
+            return ("species",)
+        if prog.type == "Item":
+            return ("bank_value",)
+        if prog.type == "Equipment":
+            return ("bank_value",) + (() if prog.tap is not None else ("tap_to_play",))
+        return ()
+
+    # -- setup (rulebook: Setup) ------------------------------------------------------------------
+    def setup(self, deck, catalogue) -> None:
+        split, base = _dealable(type(self), deck, catalogue)
+        order = list(range(len(base)))
+        self.rng.shuffle(order)  # shuffle first, then number the instances: an id tells nothing
+        pool = [base[i] for i in order]
+        self.cards = [p[0] for p in pool]
+        self.where = [p[1] for p in pool]
+        for zone in ("stack", "deck"):
+            self.zones[zone] = [i for i, p in enumerate(pool) if p[1] == zone]
+        self.progs: list[Program] = [p[2] for p in pool]
+        self.names: list[str] = [p[3] for p in pool]
+        self.missing: list[tuple[str, ...]] = [p[4] for p in pool]  # needed values still unknown (fixed for a game)
+        n = len(pool)
+        self.tapped = [False] * n
+        self.host = [-1] * n  # the Neopet or Hero an Equipment is attached to
+        self.attached: dict[int, list[int]] = {}  # host -> its Equipment
+        self.contested: set[str] = set()  # arenas with a regular contest this turn
+        self.first = bool(self.options["first"])
+        self.turn_limit = int(self.options["turn_limit"])
+        deck_ids = self.zones["deck"]
+        for _ in range(min(4, len(deck_ids))):
+            self.move(deck_ids[-1], "hand")
+        stack_n = len(self.zones["stack"])
+        self.note(f"shuffled a Neopet Stack of {stack_n} and a deck of {len(deck_ids) + len(self.zones['hand'])}, "
+                  f"drew {len(self.zones['hand'])}; you go {'first' if self.first else 'second'}"
+                  + ("; one-section list: its Basic Neopets form the Neopet Stack" if split else ""))
+        missing = sorted({self.names[i] for i in range(n) if self.missing[i]})
+        if missing:
+            self.note(f"values unknown for {len(missing)} cards (give them for this game, or play them with manual moves): {', '.join(missing[:8])}"
+                      + (" ..." if len(missing) > 8 else ""))
+        self.push((("begin_turn",),))
+
+    def copy_extra(self, new: "NeopetsState") -> None:
+        new.tapped = self.tapped.copy()
+        new.host = self.host.copy()
+        new.attached = {k: v.copy() for k, v in self.attached.items()}
+        new.contested = self.contested.copy()
+
+    # -- queries ------------------------------------------------------------------------------------
+    def unknown(self, iid: int) -> list[str]:
+        """The needed values of this card that are unknown (see `needed_values`)."""
+        return list(self.missing[iid])
+
+    def in_play(self, iid: int) -> bool:
+        return self.where[iid] in ARENA_SET
+
+    def neopets(self) -> list[int]:
+        """Your Neopets in play (Basic and Experienced; Heroes and Villains are not Neopets)."""
+        progs = self.progs
+        return [i for a in ARENAS for i in self.zones[a] if progs[i].neopet]
+
+    def participants(self, arena: str) -> list[int]:
+        """Your Neopets and Heroes in an arena (the cards that can start or join a contest)."""
+        progs = self.progs
+        return [i for i in self.zones[arena] if progs[i].contester]
+
+    def villain_in(self, arena: str) -> int | None:
+        for i in self.zones[arena]:
+            if self.progs[i].type == "Villain":
+                return i
+        return None
+
+    def stat(self, iid: int, arena: str) -> int | None:
+        """A Neopet's, Hero's or Villain's stat for the arena with its Equipment bonuses; None if unknown."""
+        value = self.progs[iid].stats[arena]
+        if value is None:
+            return None
+        for e in self.attached.get(iid, ()):
+            bonus = self.progs[e].bonus[arena]
+            if bonus is None:
+                return None
+            value += bonus
+        return value
+
+    def stat_gaps(self, ids, arena: str) -> list[str]:
+        """What is unknown for a contest in `arena` with these cards: "Blue Skeith's strength"..."""
+        gaps = []
+        for i in ids:
+            if self.progs[i].stats[arena] is None:
+                gaps.append(f"{self.names[i]}'s {arena}")
+            for e in self.attached.get(i, ()):
+                if self.progs[e].bonus[arena] is None:
+                    gaps.append(f"{self.names[e]}'s {arena} bonus")
+        return gaps
+
+    def tappers(self, need: str | None) -> list[int] | None:
+        """The untapped Neopets that can pay a tapping cost (None: the cost is unknown)."""
+        if need is None:
+            return None
+        if need == "none":
+            return []
+        tapped, progs = self.tapped, self.progs
+        return [i for i in self.neopets() if not tapped[i] and (need == "any" or progs[i].faerie == need)]
+
+    def bankable(self) -> list[int]:
+        """Items and Equipment in your hand whose bank value is known."""
+        progs = self.progs
+        return [i for i in self.zones["hand"] if progs[i].type in ("Item", "Equipment") and progs[i].bank is not None]
+
+    def contest_sets(self, arena: str) -> list[list[int]]:
+        """The participant sets a contest in this arena may start with (each sorted)."""
+        tapped = self.tapped
+        cands = sorted(i for i in self.participants(arena) if not tapped[i])
+        if not cands:
+            return []
+        if len(cands) <= _SUBSETS_UP_TO:
+            sets = [list(c) for k in range(1, len(cands) + 1) for c in combinations(cands, k)]
+        else:
+            sets = [[i] for i in cands] + [cands]
+        villain = self.villain_in(arena)
+        if villain is not None:  # a Villain contest needs every number it adds up
+            if self.progs[villain].stats[arena] is None:
+                return []
+            sets = [s for s in sets if not self.stat_gaps(s, arena)]
+        return sets
+
+    def contest_block(self, arena: str) -> str | None:
+        """Why no contest can start in this arena now (None: one can)."""
+        tapped = self.tapped
+        if not any(not tapped[i] for i in self.participants(arena)):
+            return f"you have no untapped Neopet or Hero in the {arena} arena"
+        villain = self.villain_in(arena)
+        if villain is None:
+            if arena in self.contested:
+                return f"you already started a contest in the {arena} arena this turn (one per arena per turn)"
+            return None
+        if self.progs[villain].stats[arena] is None:
+            return f"{self.names[villain]}'s {arena} is unknown — set it for this game to contest it"
+        return None
+
+    # -- the rules' actions -------------------------------------------------------------------------
+    def rule_actions(self) -> list[Action]:
+        if self.phase != "main":
+            return []
+        actions: list[Action] = []
+        progs, tapped, where = self.progs, self.tapped, self.where
+        neopets = self.neopets()
+        untapped = [i for i in neopets if not tapped[i]]
+        for i in untapped:
+            for a in ARENAS:
+                if a != where[i]:
+                    actions.append({"kind": "move", "card": i, "arena": a})
+        for i in untapped:
+            actions.append({"kind": "trade_in", "card": i})
+        hosts = [i for a in ARENAS for i in self.zones[a] if progs[i].contester]
+        for h in self.zones["hand"]:
+            prog = progs[h]
+            kind = prog.type
+            if kind == "Experienced Neopet":
+                if prog.species is not None:
+                    for n in neopets:
+                        if progs[n].species == prog.species:
+                            actions.append({"kind": "replace", "card": h, "onto": n})
+            elif kind == "Hero":
+                for n in untapped:
+                    actions.append({"kind": "hero", "card": h, "tap": n})
+            elif kind == "Villain":
+                for a in ARENAS:
+                    if self.villain_in(a) is None:
+                        actions.append({"kind": "villain", "card": h, "arena": a})
+            elif kind in ("Equipment", "Something Has Happened!", "Location"):
+                payers = self.tappers(prog.tap)
+                if payers is None or (prog.tap != "none" and not payers):
+                    continue
+                if kind == "Equipment":
+                    targets = [{"kind": "equip", "card": h, "to": t} for t in hosts]
+                elif kind == "Location":
+                    targets = [{"kind": "location", "card": h, "arena": a} for a in ARENAS]
+                else:
+                    targets = [{"kind": "happen", "card": h}]
+                for action in targets:
+                    if payers:
+                        actions.extend(dict(action, tap=n) for n in payers)
+                    else:
+                        actions.append(action)
+        for a in ARENAS:
+            if self.villain_in(a) is None and a in self.contested:
+                continue
+            for s in self.contest_sets(a):
+                actions.append({"kind": "contest", "arena": a, "with": s})
+        actions.append({"kind": "end_turn"})
+        return actions
+
+    def check_rule(self, action: Action) -> str | None:
+        """The common actions checked directly (agrees with `rule_actions`, pinned by a test); the
+        rest by looking them up in the list."""
+        kind = action.get("kind")
+        if self.phase == "main":
+            if kind == "end_turn" and len(action) == 1:
+                return None
+            if kind == "contest" and len(action) == 3:
+                arena, ids = _arena(action.get("arena")), action.get("with")
+                if arena is not None and type(ids) is list and all(type(i) is int for i in ids) \
+                        and (arena not in self.contested or self.villain_in(arena) is not None) \
+                        and ids in self.contest_sets(arena):
+                    return None
+                return self.explain_illegal(action)
+        return super().check_rule(action)
+
+    def explain_illegal(self, action: Action) -> str:
+        kind = action.get("kind")
+        known = ("move", "trade_in", "replace", "hero", "villain", "equip", "happen", "location", "contest", "end_turn")
+        if kind not in known:
+            return f"{kind!r} is not an action of the Neopets TCG (actions: {', '.join(known)}, and manual moves)"
+        if self.phase != "main":
+            return f"{kind} is possible only in your main phase (now: {self.phase or 'setup'})"
+        extra = set(action) - {"kind", *_FIELDS[kind]}
+        if extra:
+            return f"{kind} takes no field {', '.join(sorted(map(repr, extra)))} (its fields: {', '.join(_FIELDS[kind]) or 'none'})"
+        for name in ("arena",):
+            if name in _FIELDS[kind] and _arena(action.get(name)) is None:
+                return f"there is no arena {action.get(name)!r} (arenas: {', '.join(ARENAS)})"
+        card = action.get("card")
+        if kind != "contest" and kind != "end_turn":
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(self.cards):
+                return f"there is no card #{card!r} in this game"
+            name = self.names[card]
+            where = self.where[card]
+            if kind in ("move", "trade_in"):
+                if where not in ARENA_SET or not self.progs[card].neopet:
+                    return f"only your Neopets in play can {'move' if kind == 'move' else 'be traded in'}; {self.name_of(card)} is not one"
+                if self.tapped[card]:
+                    return f"{name} is tapped: only an untapped Neopet can {'move' if kind == 'move' else 'be traded in'}"
+                if kind == "move" and action.get("arena") == where:
+                    return f"{name} is already in the {where} arena"
+            elif where != "hand":
+                return f"{self.name_of(card)} is not in your hand"
+            else:
+                gaps = self.unknown(card)
+                if gaps:
+                    field = next(f for f in self.VALUE_FIELDS if f.name == gaps[0])
+                    return f"{name}: {field.flag()}"
+                expected = {"replace": "Experienced Neopet", "hero": "Hero", "villain": "Villain", "equip": "Equipment",
+                            "happen": "Something Has Happened!", "location": "Location"}[kind]
+                if self.progs[card].type != expected:
+                    return f"{name} is {_a(self.progs[card].type)}, not {_a(expected)} card"
+                if kind == "equip":
+                    to = action.get("to")
+                    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < len(self.cards) \
+                            or not self.in_play(to) or not (self.progs[to].neopet or self.progs[to].type == "Hero"):
+                        return f"Equipment goes onto one of your Neopets or Heroes in play; #{to!r} is not one"
+                if kind == "hero":
+                    payer = action.get("tap")
+                    if payer not in [i for i in self.neopets() if not self.tapped[i]] or isinstance(payer, bool):
+                        return f"playing a Hero taps one of your untapped Neopets; #{payer!r} is not one"
+                if kind == "replace":
+                    onto = action.get("onto")
+                    if not isinstance(onto, int) or isinstance(onto, bool) or not 0 <= onto < len(self.cards) \
+                            or onto not in self.neopets():
+                        return f"an Experienced Neopet replaces one of your Neopets in play; #{onto!r} is not one"
+                    if self.progs[onto].species != self.progs[card].species:
+                        return f"{name} ({self.progs[card].species}) can only replace a {self.progs[card].species}, not {self.names[onto]}"
+                if kind == "villain" and self.villain_in(action["arena"]) is not None:
+                    return f"the {action['arena']} arena already has a Villain"
+                need = self.progs[card].tap
+                if need not in (None, "none") and "tap" in action and action["tap"] not in (self.tappers(need) or []):
+                    return f"{name} needs an untapped {'Neopet' if need == 'any' else need + ' Neopet'} to tap; #{action.get('tap')!r} is not one"
+                if need not in (None, "none") and "tap" not in action:
+                    return f"{name} needs you to tap an untapped {'Neopet' if need == 'any' else need + ' Neopet'}: say which with \"tap\""
+        if kind == "contest":
+            arena = action["arena"]
+            block = self.contest_block(arena)
+            if block:
+                return block
+            ids = action.get("with")
+            if not isinstance(ids, list) or not ids:
+                return "a contest needs \"with\": the untapped Neopets and Heroes of that arena to tap, as a sorted list"
+            gaps = self.stat_gaps([i for i in ids if isinstance(i, int) and 0 <= i < len(self.cards)], arena)
+            villain = self.villain_in(arena)
+            if villain is not None and gaps:
+                return f"a Villain contest adds up stats, and these are unknown — set them for this game: {', '.join(gaps)}"
+            return (f"\"with\" must list untapped Neopets or Heroes of yours in the {arena} arena, each once, in "
+                    f"increasing order; {ids!r} does not")
+        return f"{self.action_label(action)} is not possible now"
+
+    def action_label(self, action: Action) -> str:
+        try:
+            return self.describe(action)
+        except Exception:  # a forged action may not describe
+            return repr(action)
+
+    def apply_rule(self, action: Action) -> None:
+        kind = action["kind"]
+        if kind == "end_turn":
+            self.end_phase(manual=False)
+            return
+        if kind == "contest":
+            self._contest(action["arena"], action["with"])
+            return
+        iid = action["card"]
+        if kind == "move":
+            self.tapped[iid] = True
+            self.note(f"moved {self.label(iid)} from the {self.where[iid]} arena to the {action['arena']} arena (tapped)")
+            self._to_arena(iid, action["arena"])
+        elif kind == "trade_in":
+            self.note(f"traded in {self.label(iid)}")
+            self._leave_play(iid, discard=True)
+            self.push((("flip", "trade in"),))
+        elif kind == "replace":
+            self._replace(iid, action["onto"])
+        elif kind == "hero":
+            payer = action["tap"]
+            self.tapped[payer] = True
+            arena = self.where[payer]
+            self.move(iid, arena)
+            self.tapped[iid] = False
+            self.note(f"tapped {self.label(payer)} to play the Hero {self.label(iid)} into the {arena} arena (untapped)")
+            self._played(iid)
+        else:
+            if "tap" in action:
+                self.tapped[action["tap"]] = True
+            paid = f" (tapping {self.label(action['tap'])})" if "tap" in action else ""
+            if kind == "villain":
+                self.move(iid, action["arena"])
+                self.tapped[iid] = False
+                self.note(f"played the Villain {self.label(iid)} into the {action['arena']} arena")
+                self._played(iid)
+            elif kind == "equip":
+                target = action["to"]
+                self._attach(iid, target)
+                self.note(f"played {self.label(iid)} onto {self.label(target)}{paid}")
+                self._played(iid)
+            elif kind == "location":
+                arena = action["arena"]
+                for old in [i for i in self.zones[arena] if self.progs[i].type == "Location"]:
+                    self.move(old, "discard")
+                    self.note(f"{self.label(old)} is replaced and discarded")
+                self.move(iid, arena)
+                self.note(f"played the Location {self.label(iid)} into the {arena} arena{paid}")
+                self._played(iid)
+            elif kind == "happen":
+                self.move(iid, "limbo")
+                self.note(f"played {self.label(iid)}{paid}")
+                self.push((("to_discard", iid),))
+                self._played(iid)
+
+    def end_phase(self, manual: bool) -> None:
+        self.push((("end_turn",),))
+
+    # -- manual moves ---------------------------------------------------------------------------------
+    def manual_move(self, iid: int, to: str, bottom: bool) -> str:
+        src = self.where[iid]
+        label = self.name_of(iid, src)
+        if src in ARENA_SET and to in ARENA_SET:
+            self._to_arena(iid, to)
+        elif src in ARENA_SET:
+            self._leave_play(iid, discard=False, to=to, bottom=bottom)
+        else:
+            self.move(iid, to, bottom=bottom)
+            self.tapped[iid] = False
+        text = f"moved {label} from {self.zone_label(src)} to {self.zone_label(to)}" + (" (bottom)" if bottom else "")
+        value = self.progs[iid].bank
+        if (src == "bank") != (to == "bank"):
+            if value is None:
+                text += "; its bank value is unknown: adjust the bank points by hand"
+            else:
+                delta = value if to == "bank" else -value
+                self.counters["points"] = max(0, self.counters["points"] + delta)
+                text += f"; bank points {delta:+d} (now {self.counters['points']})"
+        return text
+
+    def manual_move_error(self, iid: int, to: str) -> str | None:
+        if to in ARENA_SET and self.progs[iid].type == "Equipment":
+            return f"{self.names[iid]} is Equipment: attach it to a Neopet or Hero (manual.attach), not to an arena"
+        return None
+
+    def extra_manual_actions(self) -> list[Action]:
+        actions: list[Action] = []
+        progs = self.progs
+        hosts = [i for a in ARENAS for i in self.zones[a] if progs[i].contester]
+        for a in ARENAS:
+            for i in self.zones[a]:
+                if progs[i].type != "Equipment":
+                    actions.append({"kind": "manual.tap", "card": i})
+        for zone in ("hand", "discard"):
+            for e in self.zones[zone]:
+                if progs[e].type == "Equipment":
+                    actions.extend({"kind": "manual.attach", "card": e, "to": t} for t in hosts)
+        return actions
+
+    def apply_extra_manual(self, action: Action) -> str:
+        kind = action["kind"]
+        if kind not in ("manual.tap", "manual.attach"):
+            raise IllegalAction(f"unknown action kind {kind!r}", action)
+        self._only(action, ("card",) if kind == "manual.tap" else ("card", "to"))
+        iid = action.get("card")
+        if isinstance(iid, bool) or not isinstance(iid, int) or not 0 <= iid < len(self.cards):
+            raise IllegalAction(f"there is no card #{iid!r} in this game", action)
+        if kind == "manual.tap":
+            if self.where[iid] not in ARENA_SET or self.progs[iid].type == "Equipment":
+                raise IllegalAction(f"only cards in the arenas (not Equipment) can be tapped; {self.name_of(iid)} is in "
+                                    f"{self.zone_label(self.where[iid])}", action)
+            self.tapped[iid] = not self.tapped[iid]
+            return f"{'tapped' if self.tapped[iid] else 'untapped'} {self.label(iid)}"
+        target = action.get("to")
+        if self.progs[iid].type != "Equipment" or self.where[iid] not in ("hand", "discard"):
+            raise IllegalAction(f"manual.attach takes an Equipment from your hand or discard pile; {self.name_of(iid)} is not one", action)
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(self.cards) \
+                or self.where[target] not in ARENA_SET or not (self.progs[target].neopet or self.progs[target].type == "Hero"):
+            raise IllegalAction(f"Equipment attaches to one of your Neopets or Heroes in play; #{target!r} is not one", action)
+        src = self.where[iid]
+        self._attach(iid, target)
+        return f"attached {self.label(iid)} from {self.zone_label(src)} to {self.label(target)}"
+
+    # -- text and views -------------------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        kind = action.get("kind")
+        card = action.get("card")
+        name = self.label(card) if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(self.cards) else repr(card)
+        tap = action.get("tap")
+        paying = f", tapping {self.label(tap)}" if isinstance(tap, int) and 0 <= tap < len(self.cards) else ""
+        if kind == "end_turn":
+            return "End the turn"
+        if kind == "move":
+            return f"Move {name} to the {action.get('arena')} arena (taps it)"
+        if kind == "trade_in":
+            return f"Trade in {name}"
+        if kind == "replace":
+            onto = action.get("onto")
+            return f"Play {name} replacing {self.label(onto) if isinstance(onto, int) and 0 <= onto < len(self.cards) else onto}"
+        if kind == "hero":
+            return f"Play the Hero {name}{paying}"
+        if kind == "villain":
+            return f"Play the Villain {name} into the {action.get('arena')} arena"
+        if kind == "equip":
+            to = action.get("to")
+            return f"Play {name} onto {self.label(to) if isinstance(to, int) and 0 <= to < len(self.cards) else to}{paying}"
+        if kind == "happen":
+            return f"Play {name}{paying}"
+        if kind == "location":
+            return f"Play the Location {name} into the {action.get('arena')} arena{paying}"
+        if kind == "contest":
+            ids = action.get("with") or []
+            who = ", ".join(self.label(i) for i in ids if isinstance(i, int) and 0 <= i < len(self.cards))
+            arena = _arena(action.get("arena"))
+            villain = self.villain_in(arena) if arena is not None else None
+            what = f"a Villain contest against {self.label(villain)}" if villain is not None else "a contest"
+            return f"Start {what} in the {arena} arena with {who}"
+        if kind == "manual.tap":
+            return f"[manual] Tap or untap {name}"
+        if kind == "manual.attach":
+            to = action.get("to")
+            return f"[manual] Attach {name} to {self.label(to) if isinstance(to, int) and 0 <= to < len(self.cards) else to}"
+        return str(kind)
+
+    def card_view(self, iid: int) -> dict[str, Any]:
+        card, prog = self.cards[iid], self.progs[iid]
+        where = self.where[iid]
+        unknown = [{"field": f.name, "label": f.label, "message": f.flag()}
+                   for f in self.VALUE_FIELDS if f.name in self.unknown(iid)]
+        if where in ARENA_SET and prog.type in ("Basic Neopet", "Experienced Neopet", "Hero", "Villain") \
+                and prog.stats[where] is None and self.villain_in(where) is not None:
+            unknown.append({"field": where, "label": where, "message": f"{where} unknown — set it for this game"})
+        if not prog.text_known:
+            unknown.append({"field": "text", "label": "rules text",
+                            "message": "rules text not in the catalogue — not automated (set it for this game, or use manual moves)"})
+        view = {
+            "id": iid, "key": card.key, "name": self.names[iid], "type": prog.type, "text": card.text,
+            "species": prog.species, "faerie": prog.faerie, "stats": dict(prog.stats),
+            "bonus": dict(prog.bonus) if prog.type in ("Item", "Equipment") else None,
+            "bank_value": prog.bank, "tap_to_play": prog.tap,
+            "automated": prog.automation, "manual_text": list(prog.manual_text), "unknown": unknown,
+            "session_values": sorted(k for k, v in card.provenance.items() if v == "session"),
+        }
+        if where in ARENA_SET:
+            view["tapped"] = self.tapped[iid]
+            if self.host[iid] >= 0:
+                view["attached_to"] = self.host[iid]
+            if iid in self.attached:
+                view["equipment"] = list(self.attached[iid])
+            if prog.neopet or prog.type in ("Hero", "Villain"):
+                view["arena_stat"] = self.stat(iid, where)
+        return view
+
+    def extra_view(self) -> dict[str, Any]:
+        arenas = {}
+        for a in ARENAS:
+            ids = self.zones[a]
+            location = next((i for i in ids if self.progs[i].type == "Location"), None)
+            arenas[a] = {"villain": self.villain_in(a), "location": location,
+                         "contested_this_turn": a in self.contested, "contest_block": self.contest_block(a),
+                         "dummy": []}
+        missing: dict[str, list[str]] = {}
+        for i in range(len(self.cards)):
+            gaps = self.unknown(i)
+            if gaps:
+                missing.setdefault(self.cards[i].key, gaps)
+        return {"neopets_tcg": {
+            "points": self.counters["points"], "points_to_win": WIN_POINTS, "neopets_in_play": len(self.neopets()),
+            "first": self.first, "turn_limit": self.turn_limit, "arenas": arenas,
+            "bankable_in_hand": self.bankable(), "missing_values": missing,
+            "dummy": "the dummy's arenas stay empty and it never plays a card",
+        }}
