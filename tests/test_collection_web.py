@@ -79,6 +79,48 @@ def test_plus_and_minus_buttons_change_one_quantity_and_come_back(client, auth):
     assert response.get_json() == {"printing": p, "quantity": 0, "foil_quantity": 0, "want_quantity": 1, "trade_quantity": 0}
 
 
+def test_a_typed_quantity_is_set_and_a_blank_box_is_left_alone(client, auth):
+    auth.signup()
+    p = pid("evo-fury", "3")
+    back = "/collection/kaijudo/sets/evo-fury"
+    client.post("/collection/adjust", data={"printing": p, "step": "want_quantity:2"})
+    # Enter in a box sends every box with step=set (the form's first button)
+    response = client.post("/collection/adjust", data={"printing": p, "step": "set", "set_quantity": "7",
+                                                       "set_foil_quantity": "1", "set_want_quantity": "",
+                                                       "next": back})
+    assert response.status_code == 303 and response.headers["Location"] == f"{back}#p{p}"
+    assert owned("alice", p) == col.Owned(7, 1, 2, 0)
+    page = client.get(back).get_data(as_text=True)
+    assert re.search(rf'id="p{p}".*?name="set_quantity" value="7"', page, re.S)
+    client.post("/collection/adjust", data={"printing": p, "step": "set", "set_quantity": "0"})
+    assert owned("alice", p) == col.Owned(0, 1, 2, 0)
+    for bad in ("-1", "2.5", "lots", str(10 ** 9)):
+        response = client.post("/collection/adjust", data={"printing": p, "step": "set", "set_quantity": bad})
+        assert response.status_code == 400 and "whole number" in response.get_data(as_text=True), bad
+    assert client.post("/collection/adjust", data={"printing": p, "step": "set"}).status_code == 400  # nothing typed
+    assert client.post("/collection/adjust", data={"printing": 10 ** 8, "step": "set", "set_quantity": "1"}).status_code == 404
+    assert owned("alice", p) == col.Owned(0, 1, 2, 0)
+
+
+def test_the_collection_page_finds_a_card_to_add_with_typos_and_suggests_names(client, auth):
+    auth.signup()
+    page = client.get("/collection/?q=argus+vigilent&game=kaijudo")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Cards matching “argus vigilent”" in html and "Argus, Vigilant Seer" in text(page)
+    p = int(re.search(r'id="p(\d+)"', html).group(1))
+    response = client.post("/collection/adjust", data={"printing": p, "step": "quantity:1",
+                                                       "next": "/collection/?q=argus+vigilent&game=kaijudo"})
+    assert response.headers["Location"] == f"/collection/?q=argus+vigilent&game=kaijudo#p{p}"
+    assert owned("alice", p).quantity == 1
+    assert "1 cards" in text(client.get("/collection/"))  # the Kaijudo totals count it
+    everywhere = text(client.get("/collection/?q=seer"))
+    assert "Kaijudo · " in everywhere
+    nothing = text(client.get("/collection/?q=zzqxwv&game=kaijudo"))
+    assert "No card is called" in nothing
+    assert client.get("/collection/?q=x&game=chess").status_code == 404
+
+
 def test_bad_changes_are_refused(client, auth):
     auth.signup()
     assert client.post("/collection/adjust", data={"printing": pid("evo-fury", "3"), "step": "price:1"}).status_code == 400
@@ -285,7 +327,7 @@ def test_the_partials_render_for_other_pages(app, client, auth):
         user = models.User.get(models.User.username == "alice")
         login_user(user)
         html = render_template_string('{% set printing_id = pid %}{% include "collection/_owned_controls.html" %}', pid=p)
-        assert 'id="p%d"' % p in html and '<span class="owned-value" title="quantity">2</span>' in html
+        assert 'id="p%d"' % p in html and 'name="set_quantity" value="2"' in html
         assert 'name="next" value="/games/kaijudo/sets/evo-fury"' in html
         deck = models.Deck.get_by_id(deck_id)
         needs = col.deck_needs(user, models.DeckVersion.get(models.DeckVersion.deck == deck).data,

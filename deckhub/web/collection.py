@@ -46,10 +46,23 @@ class AdjustForm(FlaskForm):
     """One change: `field` and `delta`, or both in one button value, `step` = "foil_quantity:-1"."""
 
     printing = IntegerField(validators=[DataRequired(), NumberRange(min=1)])
-    step = StringField(validators=[Optional(), Regexp(r"^[a-z_]+:[+-]?\d{1,7}$")])
+    step = StringField(validators=[Optional(), Regexp(r"^([a-z_]+:[+-]?\d{1,7}|set)$")])
     field = StringField(validators=[Optional()])
     delta = IntegerField(validators=[Optional(), NumberRange(-MAX_QUANTITY, MAX_QUANTITY)])
     next = HiddenField()
+
+    def typed(self) -> dict[str, int] | None:
+        """The quantities typed into the boxes (`step` = "set", sent by Enter or the Set button), or
+        None when a box holds no whole number from 0 up; a blank box is left alone."""
+        values = {}
+        for name in service.FIELDS:
+            text = (request.form.get(f"set_{name}") or "").strip()
+            if not text:
+                continue
+            if not text.isdigit() or int(text) > MAX_QUANTITY:
+                return None
+            values[name] = int(text)
+        return values or None
 
     def change(self) -> tuple[str, int] | None:
         if self.step.data:
@@ -100,21 +113,13 @@ def collection_owned(printing_ids) -> dict:
 
 @bp.app_template_global("collection_printing_id")
 def collection_printing_id(card, printing) -> int | None:
-    """The database id of one of a `core.cards.Card`'s printings (the card pages show core values;
-    the ± partial needs the id)."""
-    refs = service.game_index(card.game).by_card.get(card.key, [])
-    try:
-        position = card.printings.index(printing)
-    except ValueError:
-        return None
-    if position < len(refs) and (refs[position].set_code, refs[position].number) == (printing.set_code, printing.number):
-        return refs[position].id
-    return next((r.id for r in refs if (r.set_code, r.number) == (printing.set_code, printing.number)), None)
+    """The database id of one of a `core.cards.Card`'s printings (for the ± partial on card pages)."""
+    return service.printing_id(card, printing)
 
 
 @bp.app_context_processor
 def _collection_globals():
-    return {"QTY_LABELS": QTY_LABELS, "NO_CARDS_OWNED": service.NOTHING}
+    return {"QTY_LABELS": QTY_LABELS, "NO_CARDS_OWNED": service.NOTHING, "MAX_QUANTITY": MAX_QUANTITY}
 
 
 # --------------------------------------------------------------------------- overview and checklists
@@ -122,7 +127,13 @@ def _collection_globals():
 @bp.route("/")
 @login_required
 def overview():
-    return render_template("collection/overview.html", games=service.collection_overview(current_user))
+    """The collection by game and set, with a search box that finds a card to add right here."""
+    q = (request.args.get("q") or "").strip()
+    slug = request.args.get("game") or ""
+    game = _game_or_404(slug).slug if slug else None
+    finds = service.find_cards(current_user, q, game) if q else None
+    return render_template("collection/overview.html", games=service.collection_overview(current_user),
+                           finds=finds, q=q, search_game=game)
 
 
 @bp.route("/<slug>/sets/<code>")
@@ -157,16 +168,21 @@ def wants():
 @bp.route("/adjust", methods=["POST"])
 @login_required
 def adjust():
-    """A ± button: add `delta` to one quantity of one printing, then go back where the user was."""
+    """A ± button adds `delta` to one quantity of one printing; Enter (or Set) in the boxes sets the
+    typed quantities; then back where the user was."""
     form = AdjustForm()
     wants_json = request.accept_mimetypes.best == "application/json"
-    change = form.change() if form.validate() else None
+    valid = form.validate()
+    typing = valid and form.step.data == "set"
+    change = (form.typed() if typing else form.change()) if valid else None
     if change is None:
         if wants_json:
             return jsonify({"error": "bad request", "fields": form.errors}), 400
-        abort(400, description="That change could not be read. Reload the page and try again.")
+        abort(400, description=(f"Type a whole number from 0 to {MAX_QUANTITY:,} in each box." if typing else
+                                "That change could not be read. Reload the page and try again."))
     try:
-        owned = service.adjust(current_user, form.printing.data, *change)
+        owned = (service.set_quantities(current_user, form.printing.data, **change) if typing
+                 else service.adjust(current_user, form.printing.data, *change))
     except LookupError:
         abort(404, description="There is no such printing.")
     if wants_json:
