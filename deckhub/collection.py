@@ -426,6 +426,44 @@ def commit_import(user, data: bytes, default_game: str | None = None,
     return ImportResult(len(plan.rows), total, changed, time.perf_counter() - started)
 
 
+# --------------------------------------------------------------------------- lists and decks as an import
+
+def list_as_csv(user, game: str, counts: dict[str, int], add: bool = True) -> bytes:
+    """A pasted list or a deck (card key -> copies) as a collection CSV, so it goes through the CSV
+    import's own dry run and commit. With `add` each printing's quantity becomes what the user has
+    plus the copies (the dry run shows the exact numbers it will set); otherwise the copies.
+
+    A card printed more than once goes to the printing the user owns most of, else its first one;
+    the dry run names the printing, so nothing is credited unseen."""
+    import csv
+    import io
+    from deckhub.importers.collection_csv import neutralize
+    index = game_index(game)
+    refs = {key: index.by_card.get(key, []) for key in counts}
+    have = _current(_uid(user), {r.id for rows in refs.values() for r in rows})
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(["game", "set", "number", "name", "version", "quantity"])
+    for key, copies in counts.items():
+        card = index.catalogue.get(key)
+        if card is None or copies <= 0:
+            continue
+        printings = refs[key]
+        if not printings:
+            writer.writerow([game, "", "", neutralize(card.name), neutralize(card.version or ""), copies])
+            continue
+        best = max(printings, key=lambda r: (have.get(r.id, NOTHING).quantity, -printings.index(r)))
+        quantity = copies + (have.get(best.id, NOTHING).quantity if add else 0)
+        writer.writerow([game, neutralize(best.set_code), neutralize(best.number or ""), neutralize(card.name),
+                         neutralize(card.version or ""), min(quantity, MAX_QUANTITY)])
+    return buffer.getvalue().encode("utf-8")
+
+
+def deck_counts(deck_data: dict) -> dict[str, int]:
+    """Copies of each card across a stored deck's sections."""
+    return _deck_counts(deck_data)[0]
+
+
 # --------------------------------------------------------------------------- export
 
 def export_rows(user, game: str | None = None) -> list[ExportRow]:

@@ -358,3 +358,51 @@ def test_a_too_large_upload_is_a_friendly_413_with_csrf_on(csrf_app):
                                                        "file": (io.BytesIO(b"name,quantity\n" + b"x,1\n" * 1000), "big.csv")},
                            content_type="multipart/form-data")
     assert response.status_code == 413 and "That file is too large" in text(response)
+
+
+def paste(client, **form):
+    """Post the import page's paste form (its fields are prefixed: the upload form shares the page)."""
+    return client.post("/collection/import/paste", data={f"paste-{k}": v for k, v in form.items()})
+
+
+def test_a_pasted_list_goes_through_the_csv_dry_run_and_adds_or_sets(client, auth):
+    auth.signup()
+    p = pid("evo-fury", "2")  # Cloudwalker Drone
+    client.post("/collection/adjust", data={"printing": p, "step": "quantity:1"})
+    response = paste(client, game="kaijudo", mode="add", decklist="3 Cloudwalker Drone\n2x chasm entangler")
+    assert response.status_code == 303
+    body = text(client.get(response.headers["Location"]))
+    assert "Check the import: a pasted Kaijudo list" in body and "Ready to import" in body
+    assert owned("alice", p).quantity == 1  # the dry run changes nothing
+    commit = re.search(r'action="(/collection/import/[^"]+/commit)"', body).group(1)
+    assert client.post(commit).status_code == 303
+    assert owned("alice", p).quantity == 4  # 1 + 3
+    body = text(client.get(paste(client, game="kaijudo", mode="set", decklist="2 Cloudwalker Drone").headers["Location"]))
+    client.post(re.search(r'action="(/collection/import/[^"]+/commit)"', body).group(1))
+    assert owned("alice", p).quantity == 2
+
+    bad = paste(client, game="kaijudo", mode="add", decklist="3 Cloudwalker Drone\n1 Zzyzx Qwerty")
+    assert bad.status_code == 400 and "Line 2:" in text(bad) and "Nothing was saved" in text(bad)
+    for form in ({"game": "kaijudo", "mode": "add", "decklist": ""}, {"game": "chess", "decklist": "1 Sprout"},
+                 {"game": "kaijudo", "mode": "steal", "decklist": "1 Sprout"},
+                 {"game": "kaijudo", "mode": "add", "decklist": "# only a comment"}):
+        assert paste(client, **form).status_code == 400, form
+    assert owned("alice", p).quantity == 2
+
+
+def test_add_this_deck_to_my_collection_adds_its_cards_after_the_dry_run(client, auth):
+    auth.signup()
+    deck_id = _deck("alice", "Deck", {"chasm-entangler": 3, "cloudwalker-drone": 2})
+    client.post("/collection/adjust", data={"printing": pid("evo-fury", "2"), "step": "quantity:1"})
+    page = text(client.get(f"/decks/{deck_id}"))
+    assert f'action="/collection/decks/{deck_id}/add-to-collection"' in page and "Add this deck to my collection" in page
+    response = client.post(f"/collection/decks/{deck_id}/add-to-collection")
+    assert response.status_code == 303
+    body = text(client.get(response.headers["Location"]))
+    assert "the deck “Deck”" in body and "Ready to import" in body
+    client.post(re.search(r'action="(/collection/import/[^"]+/commit)"', body).group(1))
+    assert owned("alice", pid("evo-fury", "2")).quantity == 3
+    assert sum(o.quantity for o in col.snapshot(models.User.get(models.User.username == "alice"), "kaijudo").values()) == 6
+    auth.logout()
+    auth.signup("bob")
+    assert client.post(f"/collection/decks/{deck_id}/add-to-collection").status_code == 404  # a private deck
