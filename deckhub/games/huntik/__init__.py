@@ -22,5 +22,6 @@ GAME = GameSpec(
     ),
     types=("major hero", "minor hero", "legendary hero", "action", "amulet", "mission", "feature"),
     copy_key=count_by_name_and_version,
-    extras={"turn_unit": "round", "draws": {"section": "Deck", "hand": 5, "per_turn": 2, "first_skips": False, "from_turn": 2}, "breakdown": ("team", "Team")},
+    extras={"turn_unit": "round", "draws": {"section": "Deck", "hand": 5, "per_turn": 2, "first_skips": False, "from_turn": 2}, "breakdown": ("team", "Team"),
+            "colours": {"Good": "#1f6fd6", "Evil": "#a3192b"}},
 )

@@ -13,5 +13,6 @@ GAME = GameSpec(
         FieldSpec("power_value", "Power", "int"),
     ),
     types=("Creature", "Evolution Creature", "Vortex Evolution Creature", "Spell"),
-    extras={"draws": {"section": "Deck", "hand": 5, "per_turn": 1, "first_skips": True}, "curve": ("level", "Level"), "breakdown": ("civilizations", "Civilization")},
+    extras={"draws": {"section": "Deck", "hand": 5, "per_turn": 1, "first_skips": True}, "curve": ("level", "Level"), "breakdown": ("civilizations", "Civilization"),
+            "colours": {"Fire": "#d6401f", "Water": "#1f6fd6", "Nature": "#2e8b3a", "Light": "#e8c21f", "Darkness": "#5b2a86"}},
 )

@@ -23,5 +23,6 @@ GAME = GameSpec(
     ),
     types=("Neopet", "Rainbow Pool Neopet", "Codestone", "Equipment", "Food", "Faerie", "Legend",
            "Paint Brush", "Potion", "Location", "Map Piece", "Hero", "Petpet", "Villain", "Faction"),
-    extras={"draws": {"section": "Main Deck", "hand": 5, "per_turn": 1, "first_skips": False}, "curve": ("level_requirement", "Level requirement"), "breakdown": ("faerie", "Faerie")},
+    extras={"draws": {"section": "Main Deck", "hand": 5, "per_turn": 1, "first_skips": False}, "curve": ("level_requirement", "Level requirement"), "breakdown": ("faerie", "Faerie"),
+            "colours": {"Air": "#7cc6e8", "Dark": "#5b2a86", "Earth": "#7a5230", "Fire": "#d6401f", "Light": "#e8c21f", "Water": "#1f6fd6"}},
 )

@@ -22,5 +22,6 @@ GAME = GameSpec(
     ),
     types=("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equipment",
            "Something Has Happened!", "Location"),
-    extras={"draws": {"section": "Deck", "hand": 4, "per_turn": 1, "first_skips": True}, "breakdown": ("faerie", "Faerie")},
+    extras={"draws": {"section": "Deck", "hand": 4, "per_turn": 1, "first_skips": True}, "breakdown": ("faerie", "Faerie"),
+            "colours": {"Air": "#7cc6e8", "Dark": "#5b2a86", "Earth": "#7a5230", "Fire": "#d6401f", "Light": "#e8c21f", "Water": "#1f6fd6"}},
 )
