@@ -24,8 +24,11 @@ def main() -> None:
     pass
 
 
-def _store(read, what, echo=click.echo):
-    """Read one catalogue source and store it; on a bad record print every error, store nothing, return None."""
+def _store(read, what, warn=None):
+    """Read one catalogue source and store it; on a bad record print every error, store nothing, return None.
+
+    `warn` gets each note on how the source was read (a number printed twice, a spelling kept as an
+    alias); None keeps them quiet, since they are facts about the sources, not problems to fix."""
     from deckhub.catalogue_store import store_catalogue
     from deckhub.importers import CatalogueFileError
 
@@ -36,34 +39,53 @@ def _store(read, what, echo=click.echo):
             click.echo(str(err), err=True)
         click.echo(f"{what}: not loaded (fix the records above); nothing from it was written", err=True)
         return None
-    for warning in data.warnings:
-        echo(f"warning: {warning}")
+    if warn:
+        for warning in data.warnings:
+            warn(f"warning: {warning}")
     return data, store_catalogue(data)
 
 
-def _load_games(games: list[str], echo=click.echo) -> int:
-    """Load each game's shipped catalogue; a bad file is reported and nothing from it written."""
+def _notes_line(notes: int) -> str:
+    return (f"{notes} note{'s' if notes != 1 else ''} on how the source data was read (e.g. a number printed "
+            "for two cards), listed by `deckhub load-cards --verbose`")
+
+
+def _load_games(games: list[str], echo=click.echo, verbose: bool = False, one_line: bool = False) -> int:
+    """Load each game's shipped catalogue; a bad file is reported and nothing from it written.
+
+    A line per game and one line counting the notes on the sources (each note with `verbose`);
+    `one_line` (a site's first start) says it all in one line."""
     from deckhub.importers.catalogue import read_game_catalogue
 
-    status = 0
+    status = notes = cards = 0
+    names = []
     for slug in games:
-        result = _store(lambda: read_game_catalogue(slug), slug, echo)
+        result = _store(lambda: read_game_catalogue(slug), slug, echo if verbose else None)
         if result is None:
             status = 1
             continue
         data, stored = result
-        printings = sum(len(c.printings) for c in data.cards)
-        echo(f"{slug}: {len(data.cards)} cards, {printings} printings, {len(data.sets)} sets"
-             f" ({stored.cards_added} cards added, {stored.cards_updated} updated, {stored.printings_added} printings added)")
+        notes += len(data.warnings)
+        cards += len(data.cards)
+        names.append(get_game(slug).name)
+        if not one_line:
+            printings = sum(len(c.printings) for c in data.cards)
+            echo(f"{slug}: {len(data.cards)} cards, {printings} printings, {len(data.sets)} sets"
+                 f" ({stored.cards_added} cards added, {stored.cards_updated} updated, {stored.printings_added} printings added)")
+    if one_line and names:
+        echo(f"Loaded the catalogues of {', '.join(names)}: {cards:,} cards"
+             + (f"; {_notes_line(notes)}" if notes and not verbose else ""))
+    elif notes and not verbose:
+        echo(_notes_line(notes))
     return status
 
 
 def ensure_catalogues(echo=click.echo) -> None:
-    """Load every game whose catalogue is not in the database yet (first start of a site)."""
+    """Load every game whose catalogue is not in the database yet (first start of a site), in one line."""
     from deckhub.catalogue_store import catalogue_is_loaded
     missing = [slug for slug in game_slugs() if not catalogue_is_loaded(slug)]
     if missing:
-        _load_games(missing, echo)
+        _load_games(missing, echo, one_line=True)
 
 
 @main.command()
@@ -170,7 +192,8 @@ def user_add(name: str, password_stdin: bool, curator: bool) -> None:
 @click.argument("game", required=False, type=click.Choice(game_slugs()))
 @click.option("--octgn", "octgn_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Load an OCTGN set XML file (Kaijudo unless GAME says otherwise).")
-def load_cards(game: str | None, octgn_files: tuple[Path, ...]) -> None:
+@click.option("--verbose", is_flag=True, help="Print each note on how the source data was read.")
+def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -> None:
     """(Re)load catalogues from data/ (running it twice changes nothing), or an OCTGN set file."""
     from deckhub.db import database
     from deckhub.importers.catalogue import read_octgn_files
@@ -181,15 +204,17 @@ def load_cards(game: str | None, octgn_files: tuple[Path, ...]) -> None:
             slug = game or "kaijudo"
             status = 0
             for path in octgn_files:
-                result = _store(lambda: read_octgn_files(slug, [path]), path)
+                result = _store(lambda: read_octgn_files(slug, [path]), path, click.echo if verbose else None)
                 if result is None:
                     status = 1
                     continue
                 data, stored = result
                 click.echo(f"{path.name}: {len(data.cards)} cards; {stored.cards_added} cards and "
                            f"{stored.printings_added} printings added to {slug}")
+                if data.warnings and not verbose:
+                    click.echo(_notes_line(len(data.warnings)))
             sys.exit(status)
-        sys.exit(_load_games([game] if game else game_slugs()))
+        sys.exit(_load_games([game] if game else game_slugs(), verbose=verbose))
 
 
 @main.command("build-data")

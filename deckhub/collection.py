@@ -114,13 +114,19 @@ def adjust(user, printing_id: int, field_name: str, delta: int) -> Owned:
 
 
 def set_quantities(user, printing_id: int, **values: int) -> Owned:
-    """Set some quantities of one printing to given values (what an import does for one row)."""
+    """Set some quantities of one printing to given values (what an import does for one row, and
+    what a quantity typed on a page does); LookupError for a printing that does not exist."""
     uid = _uid(user)
     for name in values:
         _field(name)
-    with write_transaction():
-        _upsert(uid, [(printing_id, values)], tuple(values))
-        return _read(uid, printing_id)
+    if not models.Printing.select().where(models.Printing.id == printing_id).exists():
+        raise LookupError(f"no printing {printing_id}")
+    try:
+        with write_transaction():
+            _upsert(uid, [(printing_id, values)], tuple(values))
+            return _read(uid, printing_id)
+    except IntegrityError:  # the printing vanished between the check and the write
+        raise LookupError(f"no printing {printing_id}") from None
 
 
 def _upsert(uid: int, items: list[tuple[int, dict[str, int]]], columns: tuple[str, ...]) -> None:
@@ -227,6 +233,54 @@ def game_index(game: str) -> GameIndex:
 
 def all_indexes() -> dict[str, GameIndex]:
     return {g.slug: game_index(g.slug) for g in all_games()}
+
+
+def printing_id(card, printing) -> int | None:
+    """The database id of one of a `core.cards.Card`'s printings (pages show core values; the
+    collection's controls need the id)."""
+    refs = game_index(card.game).by_card.get(card.key, [])
+    try:
+        position = card.printings.index(printing)
+    except ValueError:
+        return None
+    if position < len(refs) and (refs[position].set_code, refs[position].number) == (printing.set_code, printing.number):
+        return refs[position].id
+    return next((r.id for r in refs if (r.set_code, r.number) == (printing.set_code, printing.number)), None)
+
+
+@dataclass
+class CardFinds:
+    """Cards found by name for the collection page: each with its printings' ids, and what the user owns."""
+
+    q: str
+    cards: list[tuple[object, list[tuple[object, int, str]]]]  # (Card, [(Printing, printing id, set name)])
+    owned: dict[int, Owned]
+    more: int  # matches past the first `limit`
+    suggestions: list  # close names when nothing matched
+
+
+def find_cards(user, q: str, game: str | None = None, limit: int = 10) -> CardFinds:
+    """Cards whose name matches `q` (forgiving typos, as the card search), in one game or all, with the
+    user's quantities of each printing, so they can be added from the collection page itself."""
+    from deckhub.core import search as core_search
+    q = (q or "").strip()[:200]
+    specs = [get_game(game)] if game else all_games()
+    catalogues = [(spec, get_catalogue(spec.slug)) for spec in specs]
+    found = core_search.search_games(catalogues, q) if q else []
+    sets = {spec.slug: catalogue.sets for spec, catalogue in catalogues}
+
+    def set_name(card, code):
+        known = sets[card.game].get(code)
+        return known.name if known else code
+
+    cards = [(card, [(p, pid, set_name(card, p.set_code)) for p in card.printings
+                     if (pid := printing_id(card, p)) is not None]) for card in found[:limit]]
+    ids = [pid for _, rows in cards for _, pid, _ in rows]
+    suggestions = []
+    if q and not found:
+        scored = sorted((s for _, c in catalogues for s in c.suggest(q, limit=3)), key=lambda s: -s[1])
+        suggestions = [card for card, _ in scored[:3]]
+    return CardFinds(q, cards, owned_for(user, ids), max(0, len(found) - limit), suggestions)
 
 
 # --------------------------------------------------------------------------- import
@@ -362,6 +416,44 @@ def commit_import(user, data: bytes, default_game: str | None = None,
     if progress:
         progress("done", total, total)
     return ImportResult(len(plan.rows), total, changed, time.perf_counter() - started)
+
+
+# --------------------------------------------------------------------------- lists and decks as an import
+
+def list_as_csv(user, game: str, counts: dict[str, int], add: bool = True) -> bytes:
+    """A pasted list or a deck (card key -> copies) as a collection CSV, so it goes through the CSV
+    import's own dry run and commit. With `add` each printing's quantity becomes what the user has
+    plus the copies (the dry run shows the exact numbers it will set); otherwise the copies.
+
+    A card printed more than once goes to the printing the user owns most of, else its first one;
+    the dry run names the printing, so nothing is credited unseen."""
+    import csv
+    import io
+    from deckhub.importers.collection_csv import neutralize
+    index = game_index(game)
+    refs = {key: index.by_card.get(key, []) for key in counts}
+    have = _current(_uid(user), {r.id for rows in refs.values() for r in rows})
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(["game", "set", "number", "name", "version", "quantity"])
+    for key, copies in counts.items():
+        card = index.catalogue.get(key)
+        if card is None or copies <= 0:
+            continue
+        printings = refs[key]
+        if not printings:
+            writer.writerow([game, "", "", neutralize(card.name), neutralize(card.version or ""), copies])
+            continue
+        best = max(printings, key=lambda r: (have.get(r.id, NOTHING).quantity, -printings.index(r)))
+        quantity = copies + (have.get(best.id, NOTHING).quantity if add else 0)
+        writer.writerow([game, neutralize(best.set_code), neutralize(best.number or ""), neutralize(card.name),
+                         neutralize(card.version or ""), min(quantity, MAX_QUANTITY)])
+    return buffer.getvalue().encode("utf-8")
+
+
+def deck_counts(deck_data: dict) -> dict[str, int]:
+    """Copies of each card across a stored deck's sections."""
+    return _deck_counts(deck_data)[0]
 
 
 # --------------------------------------------------------------------------- export

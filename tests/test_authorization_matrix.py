@@ -131,6 +131,8 @@ MATRIX = [
     Row("collection.import_upload", "GET", lambda w: "/collection/import", signed_in()),
     Row("collection.import_upload", "POST", lambda w: "/collection/import", signed_in(303),
         data=lambda w: {"file": (__import__("io").BytesIO(CSV), "mine.csv")}),
+    Row("collection.import_paste", "POST", lambda w: "/collection/import/paste", signed_in(303),
+        data={"paste-game": "kaijudo", "paste-decklist": "2 Cloudwalker Drone", "paste-mode": "add"}),
     Row("goldfish.index", "GET", lambda w: "/goldfish/", signed_in()),
     Row("account.index", "GET", lambda w: "/account/", signed_in()),
     Row("account.create_token", "POST", lambda w: "/account/tokens", signed_in(201), data={"name": "another"}),
@@ -177,6 +179,7 @@ MATRIX = [
     Row("goldfish.start", "GET", lambda w: f"/goldfish/decks/{w.private}", alices()),
     Row("goldfish.start", "POST", lambda w: f"/goldfish/decks/{w.private}", alices(302), data={"seed": "5"}),
     Row("collection.add_missing", "POST", lambda w: f"/collection/decks/{w.private}/add-missing", alices(303)),
+    Row("collection.add_deck", "POST", lambda w: f"/collection/decks/{w.private}/add-to-collection", alices(303)),
     # ------------------------------------------------------------------ alice's public deck
     Row("decks.show", "GET", lambda w: f"/decks/{w.public}", everyone()),
     Row("decks.versions", "GET", lambda w: f"/decks/{w.public}/versions", everyone()),
@@ -193,6 +196,7 @@ MATRIX = [
         data={"games": "5", "seed": "3"}),
     Row("goldfish.start", "GET", lambda w: f"/goldfish/decks/{w.public}", signed_in()),
     Row("collection.add_missing", "POST", lambda w: f"/collection/decks/{w.public}/add-missing", signed_in(303)),
+    Row("collection.add_deck", "POST", lambda w: f"/collection/decks/{w.public}/add-to-collection", signed_in(303)),
     # ------------------------------------------------------------------ alice's goldfish game
     Row("goldfish.board", "GET", lambda w: f"/goldfish/{w.session}", alices()),
     Row("goldfish.replay_view", "GET", lambda w: f"/goldfish/{w.session}/replay?step=0", alices()),

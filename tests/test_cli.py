@@ -60,6 +60,28 @@ def test_load_cards_twice_changes_nothing(cli):
     assert _counts() == before
 
 
+def test_the_first_start_says_it_in_one_line_and_verbose_lists_the_notes_on_the_sources(cli):
+    from deckhub.cli import ensure_catalogues, open_app
+    lines = []
+    open_app()
+    with database.connection_context():
+        ensure_catalogues(echo=lines.append)
+        assert models.Card.select().count() > 2000
+        ensure_catalogues(echo=lines.append)  # a later start: nothing to load, nothing printed
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("Loaded the catalogues of Huntik, Kaijudo, Neopets Battledome, Neopets TCG: ")
+    assert "notes on how the source data was read" in lines[0] and "deckhub load-cards --verbose" in lines[0]
+    assert "warning" not in lines[0].lower()
+
+    quiet = cli("load-cards", "neopets-tcg")
+    assert quiet.exit_code == 0 and "warning:" not in quiet.output
+    assert quiet.output.splitlines()[-1].endswith("listed by `deckhub load-cards --verbose`")
+    verbose = cli("load-cards", "neopets-tcg", "--verbose")
+    assert verbose.exit_code == 0
+    assert "warning: travels-in-neopia: number 104 is printed for 2 cards" in verbose.output
+    assert "listed by" not in verbose.output
+
+
 def test_a_bad_record_names_file_record_and_field_and_writes_nothing(cli, tmp_path):
     good = (KAIJUDO_SETS / "evo-fury.xml").read_text(encoding="utf-8")
     broken = tmp_path / "broken-set.xml"

@@ -79,6 +79,48 @@ def test_plus_and_minus_buttons_change_one_quantity_and_come_back(client, auth):
     assert response.get_json() == {"printing": p, "quantity": 0, "foil_quantity": 0, "want_quantity": 1, "trade_quantity": 0}
 
 
+def test_a_typed_quantity_is_set_and_a_blank_box_is_left_alone(client, auth):
+    auth.signup()
+    p = pid("evo-fury", "3")
+    back = "/collection/kaijudo/sets/evo-fury"
+    client.post("/collection/adjust", data={"printing": p, "step": "want_quantity:2"})
+    # Enter in a box sends every box with step=set (the form's first button)
+    response = client.post("/collection/adjust", data={"printing": p, "step": "set", "set_quantity": "7",
+                                                       "set_foil_quantity": "1", "set_want_quantity": "",
+                                                       "next": back})
+    assert response.status_code == 303 and response.headers["Location"] == f"{back}#p{p}"
+    assert owned("alice", p) == col.Owned(7, 1, 2, 0)
+    page = client.get(back).get_data(as_text=True)
+    assert re.search(rf'id="p{p}".*?name="set_quantity" value="7"', page, re.S)
+    client.post("/collection/adjust", data={"printing": p, "step": "set", "set_quantity": "0"})
+    assert owned("alice", p) == col.Owned(0, 1, 2, 0)
+    for bad in ("-1", "2.5", "lots", str(10 ** 9)):
+        response = client.post("/collection/adjust", data={"printing": p, "step": "set", "set_quantity": bad})
+        assert response.status_code == 400 and "whole number" in response.get_data(as_text=True), bad
+    assert client.post("/collection/adjust", data={"printing": p, "step": "set"}).status_code == 400  # nothing typed
+    assert client.post("/collection/adjust", data={"printing": 10 ** 8, "step": "set", "set_quantity": "1"}).status_code == 404
+    assert owned("alice", p) == col.Owned(0, 1, 2, 0)
+
+
+def test_the_collection_page_finds_a_card_to_add_with_typos_and_suggests_names(client, auth):
+    auth.signup()
+    page = client.get("/collection/?q=argus+vigilent&game=kaijudo")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Cards matching “argus vigilent”" in html and "Argus, Vigilant Seer" in text(page)
+    p = int(re.search(r'id="p(\d+)"', html).group(1))
+    response = client.post("/collection/adjust", data={"printing": p, "step": "quantity:1",
+                                                       "next": "/collection/?q=argus+vigilent&game=kaijudo"})
+    assert response.headers["Location"] == f"/collection/?q=argus+vigilent&game=kaijudo#p{p}"
+    assert owned("alice", p).quantity == 1
+    assert "1 cards" in text(client.get("/collection/"))  # the Kaijudo totals count it
+    everywhere = text(client.get("/collection/?q=seer"))
+    assert "Kaijudo · " in everywhere
+    nothing = text(client.get("/collection/?q=zzqxwv&game=kaijudo"))
+    assert "No card is called" in nothing
+    assert client.get("/collection/?q=x&game=chess").status_code == 404
+
+
 def test_bad_changes_are_refused(client, auth):
     auth.signup()
     assert client.post("/collection/adjust", data={"printing": pid("evo-fury", "3"), "step": "price:1"}).status_code == 400
@@ -285,7 +327,7 @@ def test_the_partials_render_for_other_pages(app, client, auth):
         user = models.User.get(models.User.username == "alice")
         login_user(user)
         html = render_template_string('{% set printing_id = pid %}{% include "collection/_owned_controls.html" %}', pid=p)
-        assert 'id="p%d"' % p in html and '<span class="owned-value" title="quantity">2</span>' in html
+        assert 'id="p%d"' % p in html and 'name="set_quantity" value="2"' in html
         assert 'name="next" value="/games/kaijudo/sets/evo-fury"' in html
         deck = models.Deck.get_by_id(deck_id)
         needs = col.deck_needs(user, models.DeckVersion.get(models.DeckVersion.deck == deck).data,
@@ -316,3 +358,51 @@ def test_a_too_large_upload_is_a_friendly_413_with_csrf_on(csrf_app):
                                                        "file": (io.BytesIO(b"name,quantity\n" + b"x,1\n" * 1000), "big.csv")},
                            content_type="multipart/form-data")
     assert response.status_code == 413 and "That file is too large" in text(response)
+
+
+def paste(client, **form):
+    """Post the import page's paste form (its fields are prefixed: the upload form shares the page)."""
+    return client.post("/collection/import/paste", data={f"paste-{k}": v for k, v in form.items()})
+
+
+def test_a_pasted_list_goes_through_the_csv_dry_run_and_adds_or_sets(client, auth):
+    auth.signup()
+    p = pid("evo-fury", "2")  # Cloudwalker Drone
+    client.post("/collection/adjust", data={"printing": p, "step": "quantity:1"})
+    response = paste(client, game="kaijudo", mode="add", decklist="3 Cloudwalker Drone\n2x chasm entangler")
+    assert response.status_code == 303
+    body = text(client.get(response.headers["Location"]))
+    assert "Check the import: a pasted Kaijudo list" in body and "Ready to import" in body
+    assert owned("alice", p).quantity == 1  # the dry run changes nothing
+    commit = re.search(r'action="(/collection/import/[^"]+/commit)"', body).group(1)
+    assert client.post(commit).status_code == 303
+    assert owned("alice", p).quantity == 4  # 1 + 3
+    body = text(client.get(paste(client, game="kaijudo", mode="set", decklist="2 Cloudwalker Drone").headers["Location"]))
+    client.post(re.search(r'action="(/collection/import/[^"]+/commit)"', body).group(1))
+    assert owned("alice", p).quantity == 2
+
+    bad = paste(client, game="kaijudo", mode="add", decklist="3 Cloudwalker Drone\n1 Zzyzx Qwerty")
+    assert bad.status_code == 400 and "Line 2:" in text(bad) and "Nothing was saved" in text(bad)
+    for form in ({"game": "kaijudo", "mode": "add", "decklist": ""}, {"game": "chess", "decklist": "1 Sprout"},
+                 {"game": "kaijudo", "mode": "steal", "decklist": "1 Sprout"},
+                 {"game": "kaijudo", "mode": "add", "decklist": "# only a comment"}):
+        assert paste(client, **form).status_code == 400, form
+    assert owned("alice", p).quantity == 2
+
+
+def test_add_this_deck_to_my_collection_adds_its_cards_after_the_dry_run(client, auth):
+    auth.signup()
+    deck_id = _deck("alice", "Deck", {"chasm-entangler": 3, "cloudwalker-drone": 2})
+    client.post("/collection/adjust", data={"printing": pid("evo-fury", "2"), "step": "quantity:1"})
+    page = text(client.get(f"/decks/{deck_id}"))
+    assert f'action="/collection/decks/{deck_id}/add-to-collection"' in page and "Add this deck to my collection" in page
+    response = client.post(f"/collection/decks/{deck_id}/add-to-collection")
+    assert response.status_code == 303
+    body = text(client.get(response.headers["Location"]))
+    assert "the deck “Deck”" in body and "Ready to import" in body
+    client.post(re.search(r'action="(/collection/import/[^"]+/commit)"', body).group(1))
+    assert owned("alice", pid("evo-fury", "2")).quantity == 3
+    assert sum(o.quantity for o in col.snapshot(models.User.get(models.User.username == "alice"), "kaijudo").values()) == 6
+    auth.logout()
+    auth.signup("bob")
+    assert client.post(f"/collection/decks/{deck_id}/add-to-collection").status_code == 404  # a private deck

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -160,6 +161,26 @@ def test_charts_are_svg_and_pull_no_outside_scripts(client, alice):
         assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
         assert b"<script" not in svg.data and b"http://kozea" not in svg.data
     assert client.get(f"/decks/{deck_id}/charts/curve.svg").data.count(b"<rect") > 3
+
+
+def _slice_colours(svg: bytes) -> dict[str, str]:
+    """Each pie slice's legend label -> its fill colour, as pygal writes them (.color-N rules, legend entries)."""
+    text = svg.decode()
+    fills = dict(re.findall(r"\.color-(\d+) a:visited\{stroke:[^;]+;fill:(#[0-9a-fA-F]{6})", text))
+    legend = re.findall(r'<rect [^>]*class="color-(\d+) reactive" /><text [^>]*>([^<]+)</text>', text)
+    return {label.strip(): fills.get(n, "").lower() for n, label in legend}
+
+
+@pytest.mark.parametrize("game, deck, expected", [
+    ("kaijudo", "4 Argus, Vigilant Seer\n4 Bolt-Tail Dragon\n4 Aqua Seneschal\n4 Sprout\n4 Bone Blade",
+     {"Light": "#e8c21f", "Fire": "#d6401f", "Water": "#1f6fd6", "Nature": "#2e8b3a", "Darkness": "#5b2a86"}),
+    ("huntik", "3 Caliban, Dante's Titan\n3 Kreutalk, DeFoe's Titan", {"Good": "#1f6fd6", "Evil": "#a3192b"}),
+])
+def test_the_colour_chart_uses_each_games_own_colours(client, alice, game, deck, expected):
+    deck_id = int(import_deck(client, deck, game=game, keep_parsed="y").location.rsplit("/", 1)[1])
+    colours = _slice_colours(client.get(f"/decks/{deck_id}/charts/breakdown.svg").data)
+    for label, colour in expected.items():
+        assert colours.get(label) == colour, (label, colours)
 
 
 def test_huntik_limited_deck_uses_its_pack_count(client, alice):

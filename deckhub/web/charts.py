@@ -30,7 +30,21 @@ def bar(title: str, labels: list[str], values: list[int], horizontal: bool = Fal
     return render(chart)
 
 
-def deck_chart(stats: DeckStats, kind: str) -> bytes | None:
+NONE_COLOUR = "#b8bec9"  # cards with no colour of the breakdown ("none")
+
+
+def _colours(labels: list[str], colours: dict[str, str] | None) -> Style:
+    """The style with each slice in its game's own colour (Kaijudo Fire red, Water blue...): the game
+    spec's `colours` extra, grey for "none", the site palette for anything else."""
+    palette = iter(STYLE.colors * 3)
+    chosen = [(colours or {}).get(label) or (NONE_COLOUR if label == "none" else next(palette)) for label in labels]
+    return Style(**{**{k: getattr(STYLE, k) for k in ("background", "plot_background", "font_family",
+                                                        "label_font_size", "major_label_font_size",
+                                                        "title_font_size", "legend_font_size")},
+                    "colors": tuple(chosen)})
+
+
+def deck_chart(stats: DeckStats, kind: str, colours: dict[str, str] | None = None) -> bytes | None:
     if kind == "types":
         labels = sorted(stats.types, key=lambda t: -stats.types[t])
         return bar("Card types", labels, [stats.types[t] for t in labels], horizontal=True)
@@ -39,8 +53,10 @@ def deck_chart(stats: DeckStats, kind: str) -> bytes | None:
         keys = known + ([UNKNOWN] if UNKNOWN in stats.curve else [])
         return bar(f"Curve ({stats.curve_label})", [str(k) for k in keys], [stats.curve[k] for k in keys])
     if kind == "breakdown" and stats.breakdown_label:
-        chart = pygal.Pie(**_options(stats.breakdown_label, inner_radius=0.4))
-        for label, count in stats.breakdown.most_common():
-            chart.add(str(label), count)
+        slices = [(str(label), count) for label, count in stats.breakdown.most_common()]
+        chart = pygal.Pie(**{**_options(stats.breakdown_label, inner_radius=0.4),
+                             "style": _colours([label for label, _ in slices], colours)})
+        for label, count in slices:
+            chart.add(label, count)
         return render(chart)
     return None

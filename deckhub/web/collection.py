@@ -19,9 +19,9 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
-from wtforms import HiddenField, IntegerField, SelectField, StringField
+from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, NumberRange, Optional, Regexp
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
 from deckhub import collection as service
 from deckhub.games import UnknownGame, all_games, get_game
@@ -42,14 +42,43 @@ class ImportForm(FlaskForm):
             SelectChoice(g.slug, g.name) for g in all_games()]
 
 
+class PasteListForm(FlaskForm):
+    """A list in the deck-list syntax (`3 Argus, Vigilant Seer`), checked like a CSV file before anything
+    changes. Its fields are named paste-game, paste-decklist, paste-mode (the upload form shares the page)."""
+
+    game = SelectField("Game of the list", validators=[DataRequired("Choose the list's game.")])
+    decklist = TextAreaField("Cards", validators=[DataRequired("Paste at least one line such as “3 Argus, Vigilant Seer”."),
+                                                  Length(max=200_000)])
+    mode = SelectField("What the numbers mean", choices=[SelectChoice("add", "Add these to what I have"),
+                                                         SelectChoice("set", "Set my quantities to these")],
+                       default="add")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game.choices = [SelectChoice(g.slug, g.name) for g in all_games()]
+
+
 class AdjustForm(FlaskForm):
     """One change: `field` and `delta`, or both in one button value, `step` = "foil_quantity:-1"."""
 
     printing = IntegerField(validators=[DataRequired(), NumberRange(min=1)])
-    step = StringField(validators=[Optional(), Regexp(r"^[a-z_]+:[+-]?\d{1,7}$")])
+    step = StringField(validators=[Optional(), Regexp(r"^([a-z_]+:[+-]?\d{1,7}|set)$")])
     field = StringField(validators=[Optional()])
     delta = IntegerField(validators=[Optional(), NumberRange(-MAX_QUANTITY, MAX_QUANTITY)])
     next = HiddenField()
+
+    def typed(self) -> dict[str, int] | None:
+        """The quantities typed into the boxes (`step` = "set", sent by Enter or the Set button), or
+        None when a box holds no whole number from 0 up; a blank box is left alone."""
+        values = {}
+        for name in service.FIELDS:
+            text = (request.form.get(f"set_{name}") or "").strip()
+            if not text:
+                continue
+            if not text.isdigit() or int(text) > MAX_QUANTITY:
+                return None
+            values[name] = int(text)
+        return values or None
 
     def change(self) -> tuple[str, int] | None:
         if self.step.data:
@@ -100,21 +129,13 @@ def collection_owned(printing_ids) -> dict:
 
 @bp.app_template_global("collection_printing_id")
 def collection_printing_id(card, printing) -> int | None:
-    """The database id of one of a `core.cards.Card`'s printings (the card pages show core values;
-    the ± partial needs the id)."""
-    refs = service.game_index(card.game).by_card.get(card.key, [])
-    try:
-        position = card.printings.index(printing)
-    except ValueError:
-        return None
-    if position < len(refs) and (refs[position].set_code, refs[position].number) == (printing.set_code, printing.number):
-        return refs[position].id
-    return next((r.id for r in refs if (r.set_code, r.number) == (printing.set_code, printing.number)), None)
+    """The database id of one of a `core.cards.Card`'s printings (for the ± partial on card pages)."""
+    return service.printing_id(card, printing)
 
 
 @bp.app_context_processor
 def _collection_globals():
-    return {"QTY_LABELS": QTY_LABELS, "NO_CARDS_OWNED": service.NOTHING}
+    return {"QTY_LABELS": QTY_LABELS, "NO_CARDS_OWNED": service.NOTHING, "MAX_QUANTITY": MAX_QUANTITY}
 
 
 # --------------------------------------------------------------------------- overview and checklists
@@ -122,7 +143,13 @@ def _collection_globals():
 @bp.route("/")
 @login_required
 def overview():
-    return render_template("collection/overview.html", games=service.collection_overview(current_user))
+    """The collection by game and set, with a search box that finds a card to add right here."""
+    q = (request.args.get("q") or "").strip()
+    slug = request.args.get("game") or ""
+    game = _game_or_404(slug).slug if slug else None
+    finds = service.find_cards(current_user, q, game) if q else None
+    return render_template("collection/overview.html", games=service.collection_overview(current_user),
+                           finds=finds, q=q, search_game=game)
 
 
 @bp.route("/<slug>/sets/<code>")
@@ -157,16 +184,21 @@ def wants():
 @bp.route("/adjust", methods=["POST"])
 @login_required
 def adjust():
-    """A ± button: add `delta` to one quantity of one printing, then go back where the user was."""
+    """A ± button adds `delta` to one quantity of one printing; Enter (or Set) in the boxes sets the
+    typed quantities; then back where the user was."""
     form = AdjustForm()
     wants_json = request.accept_mimetypes.best == "application/json"
-    change = form.change() if form.validate() else None
+    valid = form.validate()
+    typing = valid and form.step.data == "set"
+    change = (form.typed() if typing else form.change()) if valid else None
     if change is None:
         if wants_json:
             return jsonify({"error": "bad request", "fields": form.errors}), 400
-        abort(400, description="That change could not be read. Reload the page and try again.")
+        abort(400, description=(f"Type a whole number from 0 to {MAX_QUANTITY:,} in each box." if typing else
+                                "That change could not be read. Reload the page and try again."))
     try:
-        owned = service.adjust(current_user, form.printing.data, *change)
+        owned = (service.set_quantities(current_user, form.printing.data, **change) if typing
+                 else service.adjust(current_user, form.printing.data, *change))
     except LookupError:
         abort(404, description="There is no such printing.")
     if wants_json:
@@ -198,6 +230,54 @@ def add_missing(deck_id: int):
 
 # --------------------------------------------------------------------------- import
 
+def _import_page(form: ImportForm, paste_form: PasteListForm, parse=None):
+    status = 400 if (form.errors or paste_form.errors or (parse and parse.errors)) else 200
+    return render_template("collection/import.html", form=form, paste_form=paste_form, parse=parse, columns=COLUMNS,
+                           limit_mb=(current_app.config.get("MAX_CONTENT_LENGTH") or 0) / (1024 * 1024)), status
+
+
+def _dry_run(data: bytes, filename: str, game: str):
+    """Keep a generated CSV as a pending import and show its dry run, exactly as an uploaded file's."""
+    token = _store().save(current_user, data, filename, game)
+    return redirect(url_for(".import_preview", token=token), code=303)
+
+
+@bp.route("/import/paste", methods=["POST"])
+@login_required
+def import_paste():
+    """A pasted list: read like a deck list (line-numbered errors, did-you-mean), then the CSV dry run."""
+    from deckhub.catalogue_store import get_catalogue
+    from deckhub.importers.decklists import read_decklist
+    paste_form = PasteListForm(prefix="paste")
+    parse = None
+    if paste_form.validate_on_submit():
+        spec = get_game(paste_form.game.data)
+        parse = read_decklist(paste_form.decklist.data, spec, get_catalogue(spec.slug))
+        if not parse.errors:
+            counts = service.deck_counts(parse.deck.to_json())
+            if counts:
+                data = service.list_as_csv(current_user, spec.slug, counts, add=paste_form.mode.data == "add")
+                return _dry_run(data, f"a pasted {spec.name} list", spec.slug)
+            paste_form.decklist.errors.append("No line names a card with a number of copies, e.g. “3 Argus, Vigilant Seer”.")
+    return _import_page(ImportForm(formdata=None), paste_form, parse)
+
+
+@bp.route("/decks/<int:deck_id>/add-to-collection", methods=["POST"])
+@login_required
+def add_deck(deck_id: int):
+    """“Add this deck to my collection” (mine or a public one): its cards added, through the CSV dry run."""
+    from deckhub.decks import visible_deck
+    stored = visible_deck(deck_id, current_user)
+    if stored is None:
+        abort(404, description="No deck with that number is visible to you.")
+    counts = service.deck_counts(stored.version.data)
+    if not counts:
+        flash("This deck has no cards to add yet.", "info")
+        return redirect(url_for("decks.show", deck_id=deck_id), code=303)
+    data = service.list_as_csv(current_user, stored.row.game, counts, add=True)
+    return _dry_run(data, f"the deck “{stored.row.name}”", stored.row.game)
+
+
 @bp.route("/import", methods=["GET", "POST"])
 @login_required
 def import_upload():
@@ -210,11 +290,8 @@ def import_upload():
         except CollectionFileError as exc:
             form.file.errors.append(str(exc))
         else:
-            token = _store().save(current_user, data, upload.filename or "upload.csv", form.game.data or None)
-            return redirect(url_for(".import_preview", token=token), code=303)
-    return render_template("collection/import.html", form=form, columns=COLUMNS,
-                           limit_mb=(current_app.config.get("MAX_CONTENT_LENGTH") or 0) / (1024 * 1024)), \
-        (400 if form.errors else 200)
+            return _dry_run(data, upload.filename or "upload.csv", form.game.data or None)
+    return _import_page(form, PasteListForm(formdata=None, prefix="paste"))
 
 
 def _pending_or_404(token: str) -> tuple[dict, service.UploadStore]:

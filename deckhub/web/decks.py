@@ -355,7 +355,7 @@ def chart(deck_id: int, kind: str):
     stored = _visible(deck_id)
     spec = get_game(stored.row.game)
     stats = deck_stats(stored.deck, get_catalogue(spec.slug), spec.extras)
-    svg = charts.deck_chart(stats, kind)
+    svg = charts.deck_chart(stats, kind, spec.extras.get("colours"))
     if svg is None:
         abort(404, "No such chart for this game.")
     return Response(svg, mimetype="image/svg+xml")

@@ -98,3 +98,51 @@ def test_import_checklist_plus_minus_and_export(live_server, page, tmp_path):
     expect(page.get_by_role("heading", name="Ready to import")).to_be_visible()
     expect(page.locator(".coll-summary")).to_contain_text("0 will change")
     assert problems == []
+
+
+def test_find_a_card_on_the_collection_page_and_type_its_quantity(live_server, page):
+    live_server.signup(page)
+    page.goto(live_server.url + "/collection/")
+    page.get_by_label("Add a card", exact=True).fill("argus vigilent")
+    page.get_by_label("Game", exact=True).select_option("kaijudo")
+    page.get_by_role("button", name="Find").click()
+    found = page.locator(".coll-finds")
+    expect(found).to_contain_text("Argus, Vigilant Seer")
+    found.get_by_role("button", name="One more quantity: Argus, Vigilant Seer").first.click()
+    box = page.get_by_role("spinbutton", name="Quantity: Argus, Vigilant Seer").first
+    expect(box).to_have_value("1")
+    box.fill("4")
+    box.press("Enter")  # sets the typed number: no JavaScript needed
+    expect(page.get_by_role("spinbutton", name="Quantity: Argus, Vigilant Seer").first).to_have_value("4")
+    expect(page.get_by_label("Kaijudo completion: 1 of 1293")).to_be_visible()
+    page.get_by_role("spinbutton", name="Foil: Argus, Vigilant Seer").first.fill("2")
+    page.locator(".coll-finds").get_by_role("button", name="Set", exact=True).first.click()
+    expect(page.get_by_role("spinbutton", name="Foil: Argus, Vigilant Seer").first).to_have_value("2")
+    expect(page.get_by_role("spinbutton", name="Quantity: Argus, Vigilant Seer").first).to_have_value("4")
+
+
+def test_paste_a_list_and_add_a_deck_to_the_collection_through_the_dry_run(live_server, page, tmp_path):
+    live_server.app.config["COLLECTION_UPLOAD_DIR"] = str(tmp_path / "uploads")
+    live_server.signup(page)
+    page.goto(live_server.url + "/collection/import")
+    page.get_by_label("Game of the list").select_option("kaijudo")
+    page.get_by_label("Cards", exact=True).fill("3 Cloudwalker Drone\n2x Chasm Entangler")
+    page.get_by_role("button", name="Check the list").click()
+    expect(page.get_by_role("heading", name="Ready to import")).to_be_visible()
+    page.get_by_role("button", name="Import 2 changes").click()
+    expect(page.get_by_role("heading", name="Imported")).to_be_visible()
+    page.goto(live_server.url + "/collection/")
+    expect(page.locator(".coll-game").filter(has_text="Kaijudo")).to_contain_text("5 cards")
+
+    # a deck of the same cards: added on top, after the same check
+    page.goto(live_server.url + "/decks/import")
+    page.get_by_label("Deck name").fill("Drones")
+    page.get_by_label("Game").select_option("kaijudo")
+    page.get_by_label("Deck list").fill("4 Cloudwalker Drone")
+    page.get_by_role("button", name="Import").click()
+    page.get_by_role("button", name="Add this deck to my collection").click()
+    expect(page.get_by_role("heading", name="Ready to import")).to_be_visible()
+    expect(page.locator(".coll-preview")).to_contain_text("3 → 7")
+    page.get_by_role("button", name="Import 1 change").click()
+    page.goto(live_server.url + "/collection/")
+    expect(page.locator(".coll-game").filter(has_text="Kaijudo")).to_contain_text("9 cards")

@@ -25,4 +25,5 @@ GAME = GameSpec(
     draws=DrawSpec("Deck", hand=5, per_turn=2, first_skips=False, from_turn=2),
     breakdown=("team", "Team"),
     turn_unit="round",
+    extras={"colours": {"Good": "#1f6fd6", "Evil": "#a3192b"}},
 )

@@ -16,4 +16,5 @@ GAME = GameSpec(
     draws=DrawSpec("Deck", hand=5, per_turn=1, first_skips=True),
     curve=("level", "Level"),
     breakdown=("civilizations", "Civilization"),
+    extras={"colours": {"Fire": "#d6401f", "Water": "#1f6fd6", "Nature": "#2e8b3a", "Light": "#e8c21f", "Darkness": "#5b2a86"}},
 )

@@ -26,4 +26,5 @@ GAME = GameSpec(
     draws=DrawSpec("Main Deck", hand=5, per_turn=1, first_skips=False),
     curve=("level_requirement", "Level requirement"),
     breakdown=("faerie", "Faerie"),
+    extras={"colours": {"Air": "#7cc6e8", "Dark": "#5b2a86", "Earth": "#7a5230", "Fire": "#d6401f", "Light": "#e8c21f", "Water": "#1f6fd6"}},
 )

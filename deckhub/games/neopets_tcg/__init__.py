@@ -24,4 +24,5 @@ GAME = GameSpec(
            "Something Has Happened!", "Location"),
     draws=DrawSpec("Deck", hand=4, per_turn=1, first_skips=True),
     breakdown=("faerie", "Faerie"),
+    extras={"colours": {"Air": "#7cc6e8", "Dark": "#5b2a86", "Earth": "#7a5230", "Fire": "#d6401f", "Light": "#e8c21f", "Water": "#1f6fd6"}},
 )
