@@ -101,6 +101,7 @@ MATRIX = [
     Row("catalog.stylesheet", "GET", lambda w: "/assets/catalog.css", everyone()),
     Row("catalog.search", "GET", lambda w: "/cards?game=kaijudo&q=argus", everyone()),
     Row("catalog.game", "GET", lambda w: "/games/kaijudo", everyone()),
+    Row("catalog.formats", "GET", lambda w: "/games/neopets-battledome/formats", everyone()),
     Row("catalog.card_set", "GET", lambda w: "/games/kaijudo/sets/evo-fury", everyone()),
     Row("catalog.card", "GET", lambda w: "/games/kaijudo/cards/argus-vigilant-seer", everyone()),
     Row("community.history", "GET", lambda w: "/games/neopets-tcg/history/the-thieves-code", everyone()),

@@ -119,3 +119,19 @@ def test_the_deck_page_shows_the_list_and_its_violations(client, auth):
     settings = client.get(f"/decks/{deck_id}/settings").get_data(as_text=True)
     for name in ("Forbidden &amp; Limited", "Petpet Battles", "Pauper", "Brush Buff"):
         assert name in settings
+
+
+def test_the_formats_page_shows_each_format_and_the_ban_lists_cards(client):
+    game_page = client.get("/games/neopets-battledome").get_data(as_text=True)
+    assert 'href="/games/neopets-battledome/formats"' in game_page
+    response = client.get("/games/neopets-battledome/formats")
+    assert response.status_code == 200
+    html = re.sub(r"\s+", " ", response.get_data(as_text=True))
+    for f in GAME.formats:
+        assert f'id="format-{f.id}"' in html and f"<code>{f.id}</code>" in html
+    assert f'<a href="{LATER}"' in html  # the list's source, as a link
+    assert 'href="/games/neopets-battledome/cards/count-boris">Count Boris</a>' in html
+    assert 'href="/games/neopets-battledome/cards/king-skarl">King Skarl</a> (1 copy)' in html
+    assert "Chocolate, Darigan, Robot, Sponge" in html and "not in the catalogue" not in html
+    assert client.get("/games/kaijudo/formats").status_code == 200  # every game has the page
+    assert client.get("/games/chess/formats").status_code == 404
