@@ -103,6 +103,7 @@ MATRIX = [
     Row("catalog.favicon", "GET", lambda w: "/favicon.ico", everyone()),
     Row("catalog.search", "GET", lambda w: "/cards?game=kaijudo&q=argus", everyone()),
     Row("catalog.game", "GET", lambda w: "/games/kaijudo", everyone()),
+    Row("catalog.formats", "GET", lambda w: "/games/neopets-battledome/formats", everyone()),
     Row("catalog.card_set", "GET", lambda w: "/games/kaijudo/sets/evo-fury", everyone()),
     Row("catalog.card", "GET", lambda w: "/games/kaijudo/cards/argus-vigilant-seer", everyone()),
     Row("facts.export", "GET", lambda w: "/games/neopets-tcg/facts.csv", everyone()),

@@ -7,11 +7,12 @@ catalogue. Real-data decks are checked in test_check_cli.py.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 
 import pytest
 
-from deckhub.core.cards import Card, Catalogue, slugify
+from deckhub.core.cards import Card, Catalogue, Printing, slugify
 from deckhub.core.decklist import Deck
 from deckhub.core.legality import ERROR, UNVERIFIED, WARNING, Format, Violation, check_deck
 from deckhub.games import all_games, get_game
@@ -65,13 +66,16 @@ def neopets_fixture() -> Catalogue:
 
 def battledome_fixture() -> Catalogue:
     g = "neopets-battledome"
-    cards = [_card(g, "Mau", "Codestone"), _card(g, "Kacheek Stone", "Codestone"),
+    low = {"level_requirement": 1}  # for Petpet Battles' level cap
+    cards = [_card(g, "Mau", "Codestone", **low), _card(g, "Kacheek Stone", "Codestone", **low),
              _card(g, "Fire Faerie", "Faerie"), _card(g, "Water Faerie", "Faerie"),
              _card(g, "Map of the Deep", "Map Piece", unique=True),
              _card(g, "Torn Map", "Map Piece", unique=False),
              _card(g, "Odd Map", "Map Piece"),  # uniqueness unknown
-             _card(g, "Omelette", "Food"), _card(g, "Green Knight", "Legend"),
-             _card(g, "Paint Brush", "Paint Brush"), _card(g, "Healing Potion", "Potion"),
+             _card(g, "Omelette", "Food", **low), _card(g, "Green Knight", "Legend"),
+             _card(g, "Shop Wizard", "Legend", level_requirement_at_most=3),
+             _card(g, "Paint Brush", "Paint Brush"), _card(g, "Healing Potion", "Potion", **low),
+             _card(g, "Big Sword", "Equipment", level_requirement=5), _card(g, "Plain Shield", "Equipment"),
              _card(g, "Battledome Arena", "Location"),
              _card(g, "Hero Jeran", "Hero"), _card(g, "Turtum", "Petpet"), _card(g, "Lord Kass", "Villain"),
              _card(g, "Darigan Faction", "Faction"),
@@ -80,9 +84,19 @@ def battledome_fixture() -> Catalogue:
              _card(g, "Acara", "Neopet", species="Acara"), _card(g, "Starry Acara", "Neopet", species="Acara"),
              _card(g, "Fire Uni", "Neopet", species="Uni"), _card(g, "Kougra", "Neopet", species="Kougra"),
              _card(g, "Aisha", "Neopet", species="Aisha"), _card(g, "Lupe", "Neopet", species="Lupe"),
-             _card(g, "Buzz", "Neopet", species="Buzz"), _card(g, "Nameless Pet", "Neopet")]
-    cards += [_card(g, f"Equipment {i}", "Equipment") for i in range(1, 5)]
+             _card(g, "Buzz", "Neopet", species="Buzz"), _card(g, "Nameless Pet", "Neopet"),
+             # names on the Forbidden & Limited lists of formats.json (their types are invented here)
+             _card(g, "Naia", "Faerie"), _card(g, "Nilo", "Legend"),
+             Card("lab-ray-sci", g, "Scientist", type="Legend", aliases=("Lab Ray Scientist",)),
+             _card(g, "Chocolate Jubjub", "Rainbow Pool Neopet", species="Jubjub"),
+             _card(g, "Chocolate Kacheek", "Rainbow Pool Neopet", species="Kacheek"),
+             _card(g, "Chocolate Mystery", None)]
+    cards += [_card(g, f"Equipment {i}", "Equipment", **low) for i in range(1, 5)]
     cards += [_card(g, f"Rainbow Pet {i}", "Rainbow Pool Neopet", species="Acara") for i in range(1, 13)]
+    # every card printed at Common (for Pauper), but one printed only at Ultra Rare, one of unknown rarity
+    cards = [dataclasses.replace(c, printings=(Printing("fx", str(i), "Common"),)) for i, c in enumerate(cards, 1)]
+    cards += [Card("shiny", g, "Shiny Sword", type="Equipment", printings=(Printing("fx", "98", "Ultra Rare"),)),
+              Card("murky", g, "Murky Sword", type="Equipment", printings=(Printing("fx", "99"),))]
     return Catalogue(g, cards)
 
 
@@ -132,13 +146,17 @@ LEGAL = {
         "Neopet Stack": {"Blue Blumaroo": 3, "Red Eyrie": 3, "Green Skeith": 3, "Yellow Quiggle": 1},
         "Deck": {**{f"Snack {i}": 3 for i in range(1, 8)}, "Jeran": 3, "Blumaroo Squire": 2, "Morguss": 3,
                  "Chomp!": 3, "Marketplace": 3, "Eyrie Breastplate": 3, "Makeshift Sword": 2}},
-    ("neopets-battledome", "standard"): {
-        "Main Deck": {"Mau": 15, "Kacheek Stone": 12, "Fire Faerie": 1, "Water Faerie": 1, "Map of the Deep": 1,
+    ("neopets-battledome", "standard"): {  # legal under the Forbidden & Limited lists too (Nilo at 1)
+        "Main Deck": {"Mau": 15, "Kacheek Stone": 11, "Fire Faerie": 1, "Water Faerie": 1, "Map of the Deep": 1,
                       "Torn Map": 2, "Equipment 1": 2, "Equipment 2": 2, "Equipment 3": 2, "Omelette": 2,
-                      "Green Knight": 2, "Paint Brush": 2, "Healing Potion": 2, "Battledome Arena": 2,
-                      "Equipment 4": 2},
+                      "Shop Wizard": 2, "Paint Brush": 2, "Healing Potion": 2, "Battledome Arena": 2,
+                      "Equipment 4": 2, "Nilo": 1},
         "Neopet Deck": {"Acara": 1, "Fire Uni": 1, "Kougra": 1},
-        "Rainbow Pool": {**{f"Rainbow Pet {i}": 1 for i in range(1, 11)}, "Pool Starter": 2}},
+        "Rainbow Pool": {**{f"Rainbow Pet {i}": 1 for i in range(1, 10)}, "Chocolate Jubjub": 1, "Pool Starter": 2}},
+    ("neopets-battledome", "petpet-battles"): {
+        "Main Deck": {"Mau": 8, "Kacheek Stone": 6, "Equipment 1": 1, "Equipment 2": 1, "Equipment 3": 1,
+                      "Equipment 4": 1, "Omelette": 1, "Healing Potion": 1},
+        "Neopet Deck": {"Turtum": 1}},
     ("neopets-battledome", "rb-1.4"): {
         "Main Deck": {"Mau": 16, "Kacheek Stone": 12, "Fire Faerie": 1, "Hero Jeran": 1, "Turtum": 1,
                       "Lord Kass": 1, "Map of the Deep": 1, "Torn Map": 2, "Equipment 1": 2, "Equipment 2": 2,
@@ -148,6 +166,10 @@ LEGAL = {
         "Rainbow Pool": {**{f"Rainbow Pet {i}": 1 for i in range(1, 11)}, "Rainbow Pet 1": 2,
                          "Darigan Faction": 2, "Pool Starter": 1}},
 }
+# The formats built on Standard with a Forbidden & Limited list check the same legal deck.
+FL_FORMATS = ("forbidden-limited", "forbidden-limited-earlier", "pauper", "brush-buff")
+for _fmt in FL_FORMATS:
+    LEGAL[("neopets-battledome", _fmt)] = LEGAL[("neopets-battledome", "standard")]
 PACKS = {("huntik", "limited"): 8}
 
 
@@ -182,6 +204,7 @@ def edit(slug, fmt_id, **changes):
 
 K, HC, HL = ("kaijudo", "standard"), ("huntik", "constructed"), ("huntik", "limited")
 N, BS, BR = ("neopets-tcg", "standard"), ("neopets-battledome", "standard"), ("neopets-battledome", "rb-1.4")
+BP = ("neopets-battledome", "petpet-battles")
 
 BROKEN = [
     # (game/format, deck, rule, severity)
@@ -237,7 +260,28 @@ BROKEN = [
     (BR, edit(*BR, Rainbow_Pool={"Darigan Faction": 4}), "battledome.rb1.4.rainbow-pool-size", ERROR),
     (BR, edit(*BR, Rainbow_Pool={"Rainbow Pet 1": 1, "Rainbow Pet 11": 1}), "battledome.rb1.4.rainbow-pool-neopets", ERROR),
     (BR, edit(*BR, Rainbow_Pool={"Mau": 1, "Pool Starter": 0}), "battledome.rb1.4.rainbow-pool-types", ERROR),
+    (BP, edit(*BP, Main_Deck={"Mau": 7}), "battledome.petpet.main-deck-size", ERROR),
+    (BP, edit(*BP, Main_Deck={"Mau": 7, "Shop Wizard": 1, "Paint Brush": 1}), "battledome.petpet.main-deck-types", ERROR),
+    (BP, edit(*BP, Main_Deck={"Mau": 7, "Equipment 1": 2}), "battledome.petpet.copies", ERROR),
+    (BP, edit(*BP, Neopet_Deck={"Turtum": 0}), "battledome.petpet.petpet-count", ERROR),
+    (BP, edit(*BP, Neopet_Deck={"Turtum": 0, "Acara": 1}), "battledome.petpet.petpet-type", ERROR),
+    (BP, edit(*BP, Main_Deck={"Mau": 7, "Big Sword": 1}), "battledome.petpet.level-requirement", ERROR),
+    (BP, edit(*BP, Main_Deck={"Mau": 7, "Plain Shield": 1}), "battledome.petpet.level-requirement", UNVERIFIED),
+    (("neopets-battledome", "pauper"), edit(*BS, Main_Deck={"Equipment 4": 1, "Shiny Sword": 1}),
+     "battledome.pauper.rarity", ERROR),
+    (("neopets-battledome", "pauper"), edit(*BS, Main_Deck={"Equipment 4": 1, "Murky Sword": 1}),
+     "battledome.pauper.rarity", UNVERIFIED),
 ]
+# Every Standard rule still holds under the Forbidden & Limited formats, and each list's own rules
+# fail: a banned card (Naia, on both lists), a limited card twice (Nilo), two Chocolate pets.
+BROKEN += [(("neopets-battledome", fmt), deck, rule, severity)
+           for fmt in FL_FORMATS for (game_fmt, deck, rule, severity) in list(BROKEN) if game_fmt == BS]
+BROKEN += [(("neopets-battledome", fmt), deck, rule, severity) for fmt in FL_FORMATS for deck, rule, severity in [
+    (edit(*BS, Main_Deck={"Water Faerie": 0, "Naia": 1}), "battledome.fl.banned", ERROR),
+    (edit(*BS, Main_Deck={"Nilo": 2, "Mau": 14}), "battledome.fl.limited", ERROR),
+    (edit(*BS, Rainbow_Pool={"Rainbow Pet 9": 0, "Chocolate Kacheek": 1}), "battledome.fl.brush-types", ERROR),
+    (edit(*BS, Rainbow_Pool={"Rainbow Pet 9": 0, "Chocolate Mystery": 1}), "battledome.fl.brush-types", UNVERIFIED),
+]]
 
 
 def _id(case):
@@ -430,3 +474,18 @@ def test_check_is_repeatable_with_cached_facts():
 def test_violation_is_a_plain_value():
     v = Violation("x.y", ERROR, "Deck", "m", ("A",), {"max": 1}, 2)
     assert v.to_json()["cards"] == ["A"] and v == Violation("x.y", ERROR, "Deck", "m", ("A",), {"max": 1}, 2, ("k",))
+
+
+def test_a_list_names_a_card_by_its_alias_too_and_counts_it_across_sections():
+    """The earlier list limits "Lab Ray Scientist": the fixture card of that alias is limited."""
+    sections = edit(*BS, Main_Deck={"Mau": 13, "Scientist": 2})
+    report = run("neopets-battledome", "forbidden-limited-earlier", sections)
+    limited = [v for v in report.violations if v.rule == "battledome.fl.limited"]
+    assert [(v.cards, v.expected, v.actual) for v in limited] == [(("Scientist",), {"max": 1}, 2)]
+    assert "earlier revision" in limited[0].message
+    assert not [v for v in run("neopets-battledome", "forbidden-limited", sections).violations
+                if v.rule == "battledome.fl.limited"]  # the later list no longer limits it
+    across = edit(*BS, Main_Deck={"Water Faerie": 0}, Rainbow_Pool={"Naia": 1})
+    banned = [v for v in run("neopets-battledome", "forbidden-limited", across).violations
+              if v.rule == "battledome.fl.banned"]
+    assert [(v.section, v.cards, v.actual) for v in banned] == [(None, ("Naia",), 1)]

@@ -127,6 +127,11 @@ class GameSpec:
         return _checks(self.package)
 
     @property
+    def format_lists(self) -> Mapping[str, Any]:
+        """Named card lists that several formats share (a ban list), from formats.json's "lists"."""
+        return _formats_doc(self.package).get("lists", {})
+
+    @property
     def file_formats(self) -> Mapping[str, Any]:
         """Facts about outside deck files, e.g. {"octgn": {"game": GUID, "sections": {"Deck": "Main"}}}."""
         return _formats_doc(self.package).get("files", {})
@@ -146,8 +151,28 @@ def _formats(slug: str, package: str) -> tuple["Format", ...]:
     from deckhub.core.legality import Format
 
     doc = _formats_doc(package)
-    formats = tuple(Format.from_json(slug, f, doc.get("rule_prefix") or slug) for f in doc.get("formats", ()))
+    entries = doc.get("formats", ())
+    by_id = {f["id"]: f for f in entries}
+    formats = tuple(Format.from_json(slug, _extended(f, by_id), doc.get("rule_prefix") or slug) for f in entries)
     return tuple(sorted(formats, key=lambda f: not f.default))
+
+
+_OWN_KEYS = ("id", "name", "default", "version", "source", "description")
+
+
+def _extended(entry: dict[str, Any], by_id: Mapping[str, dict[str, Any]], seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A format entry with `"extends": ID` is that format plus its own `checks` (a ban list on top of
+    the standard rules); its sections and copies, when given, replace the parent's."""
+    parent_id = entry.get("extends")
+    if not parent_id:
+        return entry
+    if parent_id not in by_id or parent_id in seen:
+        raise LookupError(f"format {entry.get('id')!r} extends {parent_id!r}, which is unknown or circular")
+    parent = _extended(by_id[parent_id], by_id, (*seen, entry["id"]))
+    merged = {k: v for k, v in parent.items() if k not in _OWN_KEYS}
+    merged.update({k: v for k, v in entry.items() if k not in ("extends", "checks")})
+    merged["checks"] = [*parent.get("checks", ()), *entry.get("checks", ())]
+    return merged
 
 
 @lru_cache(maxsize=None)

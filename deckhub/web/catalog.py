@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core import search as core_search
+from deckhub.core.format_summary import summarize_formats
 from deckhub.games import UnknownGame, all_games, get_game
 
 bp = Blueprint("catalog", __name__)
@@ -51,6 +52,14 @@ def game(slug: str):
                            sets=core_search.set_summaries(catalogue), known=_known_facts(spec.slug),
                            unplaced=core_search.cards_without_set(catalogue),
                            choices=core_search.filter_choices(catalogue, spec), UNKNOWN_SET=core_search.UNKNOWN_SET)
+
+
+@bp.route("/games/<slug>/formats")
+def formats(slug: str):
+    """The game's formats: what each checks, its version and source, and its ban lists' cards."""
+    spec = game_or_404(slug)
+    return render_template("catalog/formats.html", game=spec,
+                           formats=summarize_formats(spec, get_catalogue(spec.slug)))
 
 
 @bp.route("/games/<slug>/sets/<code>")

@@ -1,13 +1,20 @@
-"""Battledome's own deck checks: the Neopet Deck's Neopets differ in species and in name (CR 1.4).
+"""Battledome's own deck checks: the Neopet Deck's Neopets differ in species and in name (CR 1.4);
+a Forbidden & Limited list's banned cards, limited cards and limited brush types; the Petpet
+Battles level cap; Pauper's rarities.
 
 Copy limits (Codestones free, one of each Faerie and unique Map Piece, two of the rest) are data
 in formats.json, so that Rulebook 1.4's one-copy Heroes, Petpets and Villains are a format entry.
+So are the Forbidden & Limited lists (formats.json "lists", named by a check's `list` parameter):
+a new list is a new entry, not new code.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Any, Iterable
 
-from deckhub.core.legality import UNVERIFIED, CheckContext, CheckSpec, Violation, cited, names_keys
+from deckhub.core.cards import normalize_name
+from deckhub.core.legality import (ERROR, UNVERIFIED, CardFacts, CheckContext, CheckSpec, Violation, cited,
+                                   names_keys)
 
 
 def distinct_species(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
@@ -60,4 +67,186 @@ def distinct_names(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
     return out
 
 
-CHECKS = {"distinct-species": distinct_species, "distinct-names": distinct_names}
+# --------------------------------------------------------------------------- Forbidden & Limited
+
+@dataclass(frozen=True)
+class CardList:
+    """A Forbidden & Limited list as the checks use it: names folded by normalize_name."""
+
+    banned: frozenset[str]
+    limited: dict[str, int]
+    brush_types: frozenset[str]
+    cite: str
+
+
+_LISTS: dict[tuple[str, str], CardList] = {}
+
+
+def card_list(ctx: CheckContext, spec: CheckSpec) -> CardList:
+    """The list a check names (`params.list`), read once from the game's formats.json."""
+    name = spec.params.get("list")
+    key = (ctx.game.package, name)
+    found = _LISTS.get(key)
+    if found is None:
+        data: dict[str, Any] = ctx.game.format_lists.get(name)
+        if data is None:
+            raise LookupError(f"{ctx.game.slug}: check {spec.name} names list {name!r}, which formats.json lacks")
+        limited = data.get("limited") or {}
+        found = _LISTS[key] = CardList(
+            frozenset(normalize_name(n) for n in data.get("banned") or ()),
+            {normalize_name(n): int(limit) for n, limit in limited.items()},
+            frozenset(b.casefold() for b in data.get("limited_brush_types") or ()),
+            data.get("cite") or name)
+    return found
+
+
+def _listed(facts: CardFacts, names: Iterable[str]) -> str | None:
+    """The list entry a card is, by its name or one of its aliases (None when it is not listed)."""
+    if facts.name_key in names:
+        return facts.name_key
+    return next((a for a in map(normalize_name, facts.card.aliases) if a in names), None)
+
+
+def _deck_totals(ctx: CheckContext) -> dict[str, tuple[list[CardFacts], int]]:
+    """Copies of each card (by the game's copy key) across every section of the deck."""
+    totals: dict[str, tuple[list[CardFacts], int]] = {}
+    for rows in ctx.rows.values():
+        for facts, qty in rows:
+            group, n = totals.get(facts.copy_key, ([], 0))
+            if facts not in group:
+                group.append(facts)
+            totals[facts.copy_key] = (group, n + qty)
+    return totals
+
+
+def banned_cards(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
+    fl = card_list(ctx, spec)
+    out = []
+    for group, total in _deck_totals(ctx).values():
+        if any(_listed(f, fl.banned) for f in group):
+            names, keys = names_keys(group)
+            out.append(Violation(spec.rule, spec.severity, None,
+                                 cited(f"{' / '.join(names)} is banned: a deck may hold no copies; this one has "
+                                       f"{total}.", fl.cite),
+                                 names, {"max": 0}, total, keys))
+    return out
+
+
+def limited_cards(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
+    fl = card_list(ctx, spec)
+    out = []
+    for group, total in _deck_totals(ctx).values():
+        limits = [fl.limited[e] for e in (_listed(f, fl.limited) for f in group) if e is not None]
+        if limits and total > min(limits):
+            limit = min(limits)
+            names, keys = names_keys(group)
+            out.append(Violation(spec.rule, spec.severity, None,
+                                 cited(f"{' / '.join(names)} is limited to {limit} "
+                                       f"{'copy' if limit == 1 else 'copies'} per deck; this one has {total}.",
+                                       fl.cite),
+                                 names, {"max": limit}, total, keys))
+    return out
+
+
+def limited_brush_types(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
+    """One Neopet of each limited brush type in the Rainbow Pool; a Neopet's brush type is the
+    first word of its name, as the list itself reads it ("Chocolate Jubjub" is a Chocolate pet)."""
+    fl = card_list(ctx, spec)
+    section = spec.params.get("section", "Rainbow Pool")
+    by_brush: dict[str, list] = {}
+    for facts, qty in ctx.section(section):
+        brush = facts.name_key.split(" ", 1)[0]
+        if brush in fl.brush_types and (facts.type is None or "neopet" in facts.type):
+            by_brush.setdefault(brush, []).append((facts, qty))
+    out = []
+    for brush, rows in by_brush.items():
+        sure = sum(q for f, q in rows if f.type is not None)
+        total = sum(q for _f, q in rows)
+        if total <= 1:
+            continue
+        names, keys = names_keys(f for f, _q in rows)
+        if sure > 1:
+            out.append(Violation(spec.rule, ERROR, section,
+                                 cited(f"The {section} may hold 1 Neopet of the {brush.title()} brush type; it "
+                                       f"holds {sure}: {', '.join(names)}.", fl.cite),
+                                 names, {"max": 1}, sure, keys))
+        else:
+            out.append(Violation(spec.rule, UNVERIFIED, section,
+                                 cited(f"The {section} may hold 1 Neopet of the {brush.title()} brush type; it "
+                                       f"holds {total} cards of that name, and the catalogue does not know which "
+                                       f"are Neopets: {', '.join(names)}.", fl.cite),
+                                 names, {"max": 1}, {"min": sure, "max": total}, keys))
+    return out
+
+
+# --------------------------------------------------------------------------- alternate formats
+
+def max_level_requirement(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
+    """No card above a level requirement (Petpet Battles: 3). A card's stated bound
+    (`level_requirement_at_most`) settles it when the exact value is unknown."""
+    p = spec.params
+    cap, attr, bound = p["max"], p.get("attr", "level_requirement"), p.get("bound_attr", "level_requirement_at_most")
+    out = []
+    for section in p.get("sections", ("Main Deck",)):
+        over, unknown = [], []
+        for facts, _qty in ctx.section(section):
+            value = facts.card.attrs.get(attr)
+            if isinstance(value, int) and not isinstance(value, bool):
+                if value > cap:
+                    over.append(facts)
+                continue
+            limit = facts.card.attrs.get(bound)
+            if not (isinstance(limit, int) and not isinstance(limit, bool) and limit <= cap):
+                unknown.append(facts)
+        if over:
+            names, keys = names_keys(over)
+            listed = ", ".join(f"{f.name} ({f.card.attrs[attr]})" for f in over)
+            out.append(Violation(spec.rule, spec.severity, section,
+                                 cited(f"No card may have a level requirement above {cap}; the {section} holds "
+                                       f"{listed}.", spec.cite),
+                                 names, {"max": cap}, [f.card.attrs[attr] for f in over], keys))
+        if unknown:
+            names, keys = names_keys(unknown)
+            out.append(Violation(spec.rule, UNVERIFIED, section,
+                                 cited(f"No card may have a level requirement above {cap}; the catalogue does not "
+                                       f"know the level requirement of: {', '.join(names)}.", spec.cite),
+                                 names, {"max": cap}, None, keys))
+    return out
+
+
+def rarities(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
+    """Only cards printed at one of the allowed rarities (Pauper: Common or Rare); a card with a
+    printing at an allowed rarity is fine at any other printing too (alt-arts)."""
+    allowed = [r.casefold() for r in spec.params["allowed"]]
+    label = " or ".join(spec.params["allowed"])
+    out = []
+    for section in spec.params.get("sections", [s.name for s in ctx.game.sections]):
+        bad, unknown = [], []
+        for facts, _qty in ctx.section(section):
+            known = [p.rarity for p in facts.card.printings if p.rarity]
+            if any(r.casefold() in allowed for r in known):
+                continue
+            if known and len(known) == len(facts.card.printings):
+                bad.append(facts)
+            else:
+                unknown.append(facts)
+        if bad:
+            names, keys = names_keys(bad)
+            listed = ", ".join(f"{f.name} ({'/'.join(sorted({p.rarity for p in f.card.printings}))})" for f in bad)
+            out.append(Violation(spec.rule, spec.severity, section,
+                                 cited(f"Only cards printed at {label} rarity are allowed; the {section} holds "
+                                       f"{listed}.", spec.cite),
+                                 names, {"rarities": list(spec.params["allowed"])},
+                                 sorted({p.rarity for f in bad for p in f.card.printings}), keys))
+        if unknown:
+            names, keys = names_keys(unknown)
+            out.append(Violation(spec.rule, UNVERIFIED, section,
+                                 cited(f"Only cards printed at {label} rarity are allowed; the catalogue does not "
+                                       f"know the rarity of: {', '.join(names)}.", spec.cite),
+                                 names, {"rarities": list(spec.params["allowed"])}, None, keys))
+    return out
+
+
+CHECKS = {"distinct-species": distinct_species, "distinct-names": distinct_names,
+          "banned-cards": banned_cards, "limited-cards": limited_cards, "limited-brush-types": limited_brush_types,
+          "max-level-requirement": max_level_requirement, "rarities": rarities}
