@@ -6,6 +6,7 @@ views answer 403 to other signed-in users (and send anonymous visitors to log in
 from __future__ import annotations
 
 import datetime as dt
+import re
 from functools import lru_cache, wraps
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
@@ -16,6 +17,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional
 
 from deckhub import community as service
+from deckhub import scans as service_scans
 from deckhub.catalogue_store import get_catalogue
 from deckhub.web.catalog import game_or_404
 
@@ -28,6 +30,13 @@ SOURCE_CHOICES = [SelectChoice("url", "A web page"), SelectChoice("printed", "A 
 
 class ReasonForm(FlaskForm):
     reason = StringField("Reason", validators=[Optional(), Length(max=service.MAX_REASON)])
+
+
+class SourceForm(FlaskForm):
+    """Where proposed facts come from (every proposal form has it, the set editor too)."""
+
+    source_kind = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES, default="url")
+    source_url = StringField("Web address of the source", validators=[Optional(), Length(max=service.MAX_SOURCE)])
 
 
 def _value_field(spec: service.ProposableField):
@@ -52,9 +61,7 @@ def _form_class(slug: str, new_card: bool):
         attrs["rarity"] = StringField("Rarity", validators=[Optional(), Length(max=service.MAX_RARITY)])
     for spec in service.proposable_fields(slug):
         attrs[f"f_{spec.key}"] = _value_field(spec)
-    attrs["source_kind"] = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES, default="url")
-    attrs["source_url"] = StringField("Web address of the source", validators=[Optional(), Length(max=service.MAX_SOURCE)])
-    return type(f"ProposalForm_{slug}_{int(new_card)}", (FlaskForm,), attrs)
+    return type(f"ProposalForm_{slug}_{int(new_card)}", (SourceForm,), attrs)
 
 
 def _raw_values(form, slug: str) -> dict:
@@ -63,6 +70,14 @@ def _raw_values(form, slug: str) -> dict:
 
 def _source(form) -> str:
     return service.PRINTED if form.source_kind.data == "printed" else (form.source_url.data or "")
+
+
+def _uploaded_scan(name: str = "scan") -> bytes | None:
+    """The bytes of an uploaded scan, None when no file was chosen."""
+    upload = request.files.get(name)
+    if upload is None or not upload.filename:
+        return None
+    return upload.read(service_scans.MAX_BYTES + 1)
 
 
 def _attach_errors(form, errors: dict[str, str]) -> list[str]:
@@ -110,7 +125,7 @@ def propose(slug: str, key: str):
     if form.validate_on_submit():
         try:
             proposal = service.propose_facts(current_user, spec.slug, card.key, _raw_values(form, spec.slug),
-                                             _source(form), **_limits())
+                                             _source(form), scan=_uploaded_scan(), **_limits())
         except service.RateLimited as exc:
             problems, status = [str(exc)], 429
         except service.ProposalInvalid as exc:
@@ -142,7 +157,7 @@ def propose_card(slug: str):
                     "set": form.card_set.data, "number": form.number.data, "rarity": form.rarity.data}
         try:
             proposal = service.propose_card(current_user, spec.slug, raw_card, _raw_values(form, spec.slug),
-                                            _source(form), **_limits())
+                                            _source(form), scan=_uploaded_scan(), **_limits())
         except service.RateLimited as exc:
             problems, status = [str(exc)], 429
         except service.ProposalInvalid as exc:
@@ -188,7 +203,8 @@ def proposal(proposal_id: int):
     changes = [c for c in changes if c.proposal_id == p.id]
     return render_template("community/proposal.html", p=p, game=game_or_404(p.game), rows=service.diff(p),
                            errors=errors, changes=changes, reverted=service.is_reverted(p),
-                           similar=_similar(p), card=get_catalogue(p.game).get(p.card_key) if p.card_key else None)
+                           similar=_similar(p), card=get_catalogue(p.game).get(p.card_key) if p.card_key else None,
+                           scan_ids=service.scans_of([p.id]).get(p.id, []))
 
 
 def _similar(p) -> list:
@@ -210,13 +226,14 @@ def review():
     except ValueError:
         page = 1
     per_page = 25
-    items = service.pending(slug, limit=per_page, offset=(page - 1) * per_page)
-    total = service.pending_count(slug)
+    items = service.pending(slug, limit=per_page, offset=(page - 1) * per_page, batched=False)
+    total = service.pending_count(slug, batched=False)
     rows = {p.id: service.diff(p) for p in items}
     errors = {p.id: service.revalidate(p)[2] for p in items}
     return render_template("community/review.html", items=items, rows=rows, errors=errors, total=total, page=page,
                            pages=max(1, -(-total // per_page)), game_slug=slug,
-                           recent=service.reviewed(slug, limit=15))
+                           recent=service.reviewed(slug, limit=15), batches=service.pending_batches(slug),
+                           scans=service.scans_of(p.id for p in items))
 
 
 def _back(p) -> str:
@@ -290,3 +307,169 @@ def history(slug: str, key: str):
         abort(404, description=f"{spec.name} has no card with the id “{key[:120]}”.")
     return render_template("community/history.html", game=spec, card=card, key=key, changes=changes,
                            reverted=service.reverted_ids(changes), label=lambda f: service.field_label(spec.slug, f))
+
+
+# ---------------------------------------------------------------------------------- set editor
+
+NEW_ROWS = 3      # blank rows for missing cards in the page as sent (JavaScript can add more)
+MAX_NEW_ROWS = 50
+_NEW_CELL = re.compile(r"^n:(\d{1,2}):(.+)$")
+
+
+def _grid_changes(grid: service.SetGrid, form, files) -> tuple[list, dict, list[int]]:
+    """(cells, scans, form row of each new card) from a posted grid.
+
+    A cell counts as changed when its text differs from what the page showed; new rows count
+    when any of their inputs is filled."""
+    changes: list = []
+    scans: dict = {}
+    for row in grid.rows:
+        key = row.card.key
+        for spec, (shown, _how) in zip(grid.fields, row.cells):
+            sent = form.get(f"c:{key}:{spec.key}")
+            if sent is not None and sent.strip() != shown.strip():
+                changes.append((key, spec.key, sent))
+        upload = files.get(f"s:{key}")
+        if upload is not None and upload.filename:
+            scans[key] = upload.read(service_scans.MAX_BYTES + 1)
+    new_rows: dict[int, dict[str, str]] = {}
+    for name, value in form.items():
+        match = _NEW_CELL.match(name)
+        if match and int(match.group(1)) < MAX_NEW_ROWS and value.strip():
+            new_rows.setdefault(int(match.group(1)), {})[match.group(2)] = value
+    for name, upload in files.items():
+        match = re.match(r"^s:n:(\d{1,2})$", name)
+        if match and int(match.group(1)) < MAX_NEW_ROWS and upload.filename:
+            new_rows.setdefault(int(match.group(1)), {})["__scan"] = upload
+    order = []
+    for index in sorted(new_rows):
+        cells = new_rows[index]
+        card = service.NewCard(cells.pop("name", "").strip(), cells.pop("number", "").strip() or None,
+                               cells.pop("rarity", "").strip() or None, cells.pop("version", "").strip() or None)
+        upload = cells.pop("__scan", None)
+        if upload is not None:
+            scans[card] = upload.read(service_scans.MAX_BYTES + 1)
+        known = {f.key for f in grid.fields}
+        values = [(card, k, v) for k, v in cells.items() if k in known]
+        changes.extend(values or [(card, "type", "")])  # a row with only its identity still adds the card
+        order.append(index)
+    return changes, scans, order
+
+
+def _grid_errors(errors: dict[str, str], order: list[int]) -> tuple[dict[str, str], list[str]]:
+    """Service errors keyed by the grid's input names (cell errors), and those of no cell."""
+    cells, loose = {}, []
+    for key, message in errors.items():
+        if key.startswith("new:"):
+            _, index, field_key = key.split(":", 2)
+            name = f"n:{order[int(index)]}:{field_key}" if int(index) < len(order) else None
+            if field_key == "scan" and name:
+                name = f"s:n:{order[int(index)]}"
+        elif ":" in key:
+            card_key, field_key = key.rsplit(":", 1)
+            name = f"s:{card_key}" if field_key == "scan" else f"c:{card_key}:{field_key}"
+        else:
+            name = None
+        if name:
+            cells[name] = message
+        loose.append(message)
+    return cells, loose
+
+
+@bp.route("/games/<slug>/sets/<code>/edit", methods=["GET", "POST"])
+@login_required
+def set_editor(slug: str, code: str):
+    """A set's every card and field as one grid; saving sends the changed cells as one batch."""
+    spec = game_or_404(slug)
+    try:
+        grid = service.set_grid(spec.slug, code)
+    except service.NotFound:
+        abort(404, description=f"{spec.name} has no set “{code[:80]}”. The game page lists its sets.")
+    form = SourceForm()
+    status, problems, cell_errors, sent = 200, [], {}, {}
+    if request.method == "POST":
+        request.max_form_parts = service.MAX_BATCH_CELLS + 2 * MAX_NEW_ROWS * (len(grid.fields) + 5)
+        if not form.validate_on_submit():
+            status, problems = 400, ["The source is too long, or this form has expired: reload the page."]
+        else:
+            changes, scans, order = _grid_changes(grid, request.form, request.files)
+            try:
+                batch = service.propose_batch(current_user, spec.slug, changes, _source(form), scans=scans,
+                                              set_code=code, **_limits())
+            except service.RateLimited as exc:
+                status, problems = 429, [str(exc)]
+            except service.ProposalInvalid as exc:
+                cell_errors, problems = _grid_errors(exc.errors, order)
+                problems = problems if len(problems) <= 12 else problems[:12] + [f"… and {len(problems) - 12} more (marked in the grid)."]
+                status = 400
+            else:
+                count = len(service.batch_proposals(batch.id))
+                flash(f"Thank you: batch #{batch.id} ({count} card{'s' if count != 1 else ''}) waits for a curator.", "success")
+                return redirect(url_for("community.batch", batch_id=batch.id))
+            sent = request.form
+    new_rows = max(NEW_ROWS, len({m.group(1) for m in map(_NEW_CELL.match, sent) if m}))
+    return render_template("community/set_editor.html", game=spec, grid=grid, form=form, problems=problems,
+                           cell_errors=cell_errors, sent=sent, new_rows=min(new_rows, MAX_NEW_ROWS),
+                           has_versions=False), status
+
+
+# ---------------------------------------------------------------------------------- batches
+
+def _visible_batch(batch_id: int):
+    try:
+        batch = service.get_batch(batch_id)
+    except service.NotFound:
+        abort(404, description="There is no batch with that number.")
+    if batch.proposer_id != current_user.id and not service.is_curator(current_user):
+        abort(404, description="There is no batch with that number that you may see.")
+    return batch
+
+
+@bp.route("/batches/<int:batch_id>", methods=["GET", "POST"])
+@login_required
+def batch(batch_id: int):
+    """A batch as a cell diff; a curator approves all, some or none of its cards (POST)."""
+    b = _visible_batch(batch_id)
+    status = 200
+    if request.method == "POST":
+        if not service.is_curator(current_user):
+            abort(403, description="Only curators review proposals.")
+        form = ReasonForm()
+        if not form.validate_on_submit():
+            abort(400, description="A reason is at most 500 characters long.")
+        decisions = {}
+        for name, value in request.form.items():
+            if name.startswith("d:") and name[2:].isdigit() and len(name) < 14 and value in ("approve", "reject"):
+                decisions[int(name[2:])] = value
+        if request.form.get("all") in ("approve", "reject"):
+            decisions = {p.id: request.form["all"] for p in service.batch_proposals(b.id) if p.status == "pending"}
+        try:
+            done = service.review_batch(b.id, current_user, decisions, form.reason.data or "")
+        except service.CommunityError as exc:
+            flash(str(exc), "error")
+            status = 400
+        else:
+            parts = [f"{len(done[k])} {k}" for k in ("approved", "rejected") if done[k]]
+            flash(f"Batch #{b.id}: {', '.join(parts) or 'nothing decided'}"
+                  + (f"; {len(done['failed'])} could not be approved (see below)" if done["failed"] else "") + ".",
+                  "error" if done["failed"] else "success")
+            return redirect(url_for("community.batch", batch_id=b.id))
+    view = service.batch_diff(b.id)
+    return render_template("community/batch.html", b=b, game=game_or_404(b.game), view=view), status
+
+
+@bp.route("/scans/<int:scan_id>")
+def scan(scan_id: int):
+    """A scan's image: approved ones for everyone, waiting ones for their sender and curators."""
+    row = service_scans.visible_scan(scan_id, current_user)
+    if row is None:
+        abort(404, description="There is no picture with that number that you may see.")
+    response = current_app.response_class(bytes(row.data), mimetype=row.mime)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'"
+    response.cache_control.max_age = 86400
+    if row.approved:
+        response.cache_control.public = True
+    else:
+        response.cache_control.private = True
+    return response
