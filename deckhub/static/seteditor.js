@@ -52,7 +52,7 @@
       for (var i = 0; i < options.length; i++) {
         var choice = options[i].value;
         if (low && choice.toLowerCase().indexOf(low) === 0 && choice.length > typed.length) {
-          el.value = typed + choice.slice(typed.length);
+          el.value = choice;  // in the choice's own spelling; the rest stays selected to type over
           el.setSelectionRange(typed.length, choice.length);
           break;
         }
