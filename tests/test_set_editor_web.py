@@ -181,3 +181,34 @@ def test_a_proposal_form_takes_a_scan_and_refuses_a_non_image_or_an_oversized_on
     sent = player.post(url, data={"source_kind": "url", "source_url": URL, "scan": (io.BytesIO(picture("JPEG")), "c.jpg")},
                        content_type="multipart/form-data")
     assert sent.status_code == 302 and counts(app)[1:3] == (1, 1)
+
+
+def test_approved_scans_show_on_goldfish_tiles(app, users):
+    from deckhub import community
+    from deckhub.catalogue_store import get_catalogue
+    from tests.test_goldfish_web import deck_for, start
+
+    curator, player = users
+    deck_id = deck_for(player, "kaijudo")
+    with app.app_context(), database.connection_context():
+        pat, curie = models.User.get(username="pat"), models.User.get(username="curie")
+        data = models.DeckVersion.select().where(models.DeckVersion.deck == deck_id).first().data
+        keys = sorted({row["card"] for section in data["sections"].values() for row in section})
+        for key in keys:  # every card of the deck, so the opening hand shows some
+            proposal = community.propose_facts(pat, "kaijudo", key, {}, URL, scan=picture(), rate_limit=1000)
+            community.approve(proposal.id, curie)
+        assert get_catalogue("kaijudo").get(keys[0]) is not None
+    board = player.get(start(player, deck_id)).get_data(as_text=True)
+    assert re.search(r'<img class="tile-scan" src="/scans/\d+" alt="" title="Scan by pat"', board)
+
+
+def test_huntik_new_rows_take_a_version(app, users):
+    _, player = users
+    html = player.get("/games/huntik/sets/SAS/edit").get_data(as_text=True)
+    assert 'name="n:0:version"' in html
+    assert 'name="n:0:version"' not in player.get(EDITOR).get_data(as_text=True)
+    sent = player.post("/games/huntik/sets/SAS/edit", data={"n:0:name": "Made-up Seeker", "n:0:version": "Test Version",
+                                                            "n:0:number": "999", "source_kind": "printed"})
+    assert sent.status_code == 302
+    with app.app_context(), database.connection_context():
+        assert models.Proposal.get().new_card["version"] == "Test Version"

@@ -453,7 +453,8 @@ def set_editor(slug: str, code: str):
     new_rows = max(NEW_ROWS, len({m.group(1) for m in map(_NEW_CELL.match, sent) if m}))
     return render_template("community/set_editor.html", game=spec, grid=grid, form=form, problems=problems,
                            cell_errors=cell_errors, sent=sent, new_rows=min(new_rows, MAX_NEW_ROWS),
-                           rows_html=_grid_rows_html(grid, sent, cell_errors)), status
+                           rows_html=_grid_rows_html(grid, sent, cell_errors),
+                           has_versions=any(r.card.version for r in grid.rows)), status
 
 
 # ---------------------------------------------------------------------------------- batches
