@@ -382,9 +382,28 @@ def _grid_errors(errors: dict[str, str], order: list[int]) -> tuple[dict[str, st
     return cells, loose
 
 
+_rows_html: dict[int, tuple[service.SetGrid, str, Markup]] = {}
+
+
 def _grid_rows_html(grid: service.SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
     """The grid's card rows as HTML: written in Python, not Jinja, as a 234-card set has about
-    4,000 cells and a template loop takes several times as long (benchmarks/bench_set_editor.py)."""
+    4,000 cells and a template loop takes several times as long (benchmarks/bench_set_editor.py).
+
+    The page as first shown is kept for as long as its grid (that is, the catalogue) is the same."""
+    if sent or cell_errors:
+        return _write_rows(grid, sent, cell_errors)
+    prefix = card_url(grid.rows[0].card) if grid.rows else ""
+    cached = _rows_html.get(id(grid))
+    if cached is not None and cached[0] is grid and cached[1] == prefix:
+        return cached[2]
+    html = _write_rows(grid, None, {})
+    if len(_rows_html) > 200:
+        _rows_html.clear()
+    _rows_html[id(grid)] = (grid, prefix, html)
+    return html
+
+
+def _write_rows(grid: service.SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
     esc = escape_html
     columns = []
     for spec in grid.fields:
