@@ -517,6 +517,77 @@ def propose_card(user: models.User, slug: str, raw_card: Mapping[str, Any], raw_
     return _store(user, game.slug, [draft], source, rate_limit, window)
 
 
+# ---------------------------------------------------------------------------------- set editor
+
+def cell_text(value: Any) -> str:
+    """A value as a grid cell shows it (and a form sends it back): "" when unknown, lists comma-joined."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+@dataclass
+class GridRow:
+    """One printing of a set in the editor: its card and each field's (text, provenance or None)."""
+
+    number: str | None
+    rarity: str | None
+    card: core.Card
+    cells: list[tuple[str, str | None]]
+
+
+@dataclass
+class SetGrid:
+    """A set as the set editor shows it: every printing in collector-number order, every field."""
+
+    game: str
+    code: str
+    name: str
+    fields: tuple[ProposableField, ...]
+    rows: list[GridRow]
+
+    def row(self, key: str) -> GridRow | None:
+        return next((r for r in self.rows if r.card.key == key), None)
+
+
+_grids: dict[tuple[int, str, str], tuple[Any, SetGrid]] = {}
+
+
+def set_grid(slug: str, code: str) -> SetGrid:
+    """The editor's grid of a set (NotFound for an unknown game or set).
+
+    Kept per catalogue copy: a grid changes only when the catalogue does (a new stamp, a new copy)."""
+    game = _game(slug)
+    catalogue = get_catalogue(game.slug)
+    slot = (id(database.obj), game.slug, str(code))
+    cached = _grids.get(slot)
+    if cached is not None and cached[0] is catalogue:
+        return cached[1]
+    grid = _build_grid(game, catalogue, code)
+    if len(_grids) > 200:
+        _grids.clear()
+    _grids[slot] = (catalogue, grid)
+    return grid
+
+
+def _build_grid(game, catalogue, code: str) -> SetGrid:
+    from deckhub.core import search as core_search
+
+    try:
+        rows = core_search.set_rows(catalogue, code)
+    except KeyError:
+        raise NotFound(f"{game.name} has no set {str(code)[:80]!r}.") from None
+    fields = proposable_fields(game.slug)
+    out = []
+    for r in rows:
+        card, prov = r.card, r.card.provenance
+        out.append(GridRow(r.number, r.printing.rarity, card,
+                           [(cell_text(current_value(card, f.key)), prov.get(f.key) or "imported") for f in fields]))
+    return SetGrid(game.slug, code, catalogue.sets[code].name, fields, out)
+
+
 # ---------------------------------------------------------------------------------- batches
 
 MAX_BATCH_CARDS = 500    # cards one batch may touch (a whole set fits)
@@ -675,6 +746,61 @@ def pending_batches(slug: str | None = None, limit: int = 50) -> list[tuple[mode
     if slug:
         query = query.where(models.ProposalBatch.game == slug)
     return [(b, b.waiting) for b in query.limit(limit)]
+
+
+@dataclass
+class BatchRow:
+    """One card of a batch in the cell diff: its proposal, the cells it changes, its scans."""
+
+    proposal: models.Proposal
+    name: str
+    number: str | None
+    cells: dict[str, DiffRow]
+    scan_ids: list[int]
+
+
+@dataclass
+class BatchView:
+    batch: models.ProposalBatch
+    fields: list[tuple[str, str]]   # (key, label) of every field some card of the batch changes
+    rows: list[BatchRow]
+
+    @property
+    def waiting(self) -> int:
+        return sum(1 for r in self.rows if r.proposal.status == "pending")
+
+
+def scans_of(proposal_ids: Iterable[int]) -> dict[int, list[int]]:
+    """{proposal id: the ids of the scans sent with it} (evidence beside a diff)."""
+    ids = list(proposal_ids)
+    out: dict[int, list[int]] = {}
+    if ids:
+        for scan_id, pid in (models.Scan.select(models.Scan.id, models.Scan.proposal)
+                             .where(models.Scan.proposal.in_(ids)).order_by(models.Scan.id).tuples()):
+            out.setdefault(pid, []).append(scan_id)
+    return out
+
+
+def batch_diff(batch_id: int) -> BatchView:
+    """A batch as a cell diff: a row per card, a column per changed field, now against proposed."""
+    batch = get_batch(batch_id)
+    proposals = batch_proposals(batch.id)
+    scans = scans_of([p.id for p in proposals])
+    catalogue = get_catalogue(batch.game)
+    used: set[str] = set()
+    rows = []
+    for p in proposals:
+        cells = {r.key: r for r in diff(p)}
+        used.update(cells)
+        if p.new_card is not None and isinstance(p.new_card, Mapping):
+            name, number = str(p.new_card.get("name") or ""), p.new_card.get("number")
+        else:
+            card = catalogue.get(p.card_key)
+            name = card.display_name if card else p.card_key
+            number = next((pr.number for pr in (card.printings if card else ()) if pr.set_code == batch.set_code), None)
+        rows.append(BatchRow(p, name, number, cells, scans.get(p.id, [])))
+    fields = [(f.key, f.label) for f in proposable_fields(batch.game) if f.key in used]
+    return BatchView(batch, fields, rows)
 
 
 def review_batch(batch_id: int, reviewer: models.User, decisions: Mapping[int, str],

@@ -119,16 +119,16 @@ def card_images(game: str) -> dict[str, list[CardImage]]:
         return out
 
 
-def card_image(game: str, key: str, set_code: str | None = None) -> CardImage | None:
-    """The image of a card (of its printing in `set_code` when there is one), or None."""
-    images = card_images(game).get(key)
+def pick_image(images: list[CardImage] | None, set_code: str | None = None) -> CardImage | None:
+    """Of a card's images (newest first), the one of its printing in `set_code`, else the newest."""
     if not images:
         return None
-    if set_code:
-        for image in images:
-            if image.set_code == set_code:
-                return image
-    return images[0]
+    return next((i for i in images if set_code and i.set_code == set_code), images[0])
+
+
+def card_image(game: str, key: str, set_code: str | None = None) -> CardImage | None:
+    """The image of a card (of its printing in `set_code` when there is one), or None."""
+    return pick_image(card_images(game).get(key), set_code)
 
 
 def visible_scan(scan_id: int, user) -> models.Scan | None:

@@ -45,6 +45,8 @@ BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" 
 CSV = b"game,set,number,name,quantity\nkaijudo,evo-fury,2,Cloudwalker Drone,2\n"
 URL = "https://example.org/neopets-tcg/checklist"
 FACTS_CSV = b"game,set,number,name,bank_value,source\nneopets-tcg,,,The Thieves Code,4,https://example.org/facts\n"
+PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde\x00"
+       b"\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")  # 1 x 1
 
 LOGIN = "login"  # a redirect to the log-in page
 ROLES = ("anon", "other", "curator", "owner")
@@ -152,6 +154,10 @@ MATRIX = [
         data=lambda w: {"file": (__import__("io").BytesIO(FACTS_CSV), "facts.csv")}),
     Row("facts.import_commit", "POST", lambda w: "/facts/import/commit", signed_in(303),
         data={"csv": FACTS_CSV.decode(), "filename": "facts.csv"}),
+    Row("community.set_editor", "GET", lambda w: "/games/neopets-tcg/sets/first-edition/edit", signed_in()),
+    Row("community.set_editor", "POST", lambda w: "/games/neopets-tcg/sets/first-edition/edit", signed_in(400),
+        data={"c:aisha-myriad:strength": "3", "source_kind": "url", "source_url": ""}),
+    Row("community.scan", "GET", lambda w: f"/scans/{w.approved_scan}", everyone()),
     # ------------------------------------------------------------------ alice's private deck
     Row("decks.show", "GET", lambda w: f"/decks/{w.private}", alices(anon=404)),
     Row("decks.versions", "GET", lambda w: f"/decks/{w.private}/versions", alices(anon=404)),
@@ -216,6 +222,8 @@ MATRIX = [
     # ------------------------------------------------------------------ alice's token, alice's proposal
     Row("account.revoke_token", "POST", lambda w: f"/account/tokens/{w.new_token()}/revoke", alices(303)),
     Row("community.proposal", "GET", lambda w: f"/proposals/{w.proposal}", alices() | {"curator": 200}),
+    Row("community.batch", "GET", lambda w: f"/batches/{w.batch}", alices() | {"curator": 200}),
+    Row("community.scan", "GET", lambda w: f"/scans/{w.pending_scan}", alices(anon=404) | {"curator": 200}),
     # ------------------------------------------------------------------ curators only
     Row("community.review", "GET", lambda w: "/review",
         {"anon": LOGIN, "other": 403, "owner": 403, "curator": 200}),
@@ -223,6 +231,8 @@ MATRIX = [
         {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "checked"}, curator_writes=True),
     Row("community.reject", "POST", lambda w: f"/review/{w.new_proposal()}/reject",
         {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "no source"}, curator_writes=True),
+    Row("community.batch", "POST", lambda w: f"/batches/{w.new_batch()}",
+        {"anon": LOGIN, "other": 404, "owner": 403, "curator": 302}, data={"all": "approve"}, curator_writes=True),
     Row("community.revert", "POST", lambda w: f"/review/{w.approved_proposal()}/revert",
         {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "wrong"}, curator_writes=True),
     # ------------------------------------------------------------------ the JSON API: public
@@ -302,6 +312,12 @@ def _world(app) -> SimpleNamespace:
         _, w.token = api_tokens.create(alice, "alice's script")
         _, w.bob_token = api_tokens.create(bob, "bob's script")
         w.proposal = community.propose_facts(alice, "neopets-tcg", "the-thieves-code", {"bank_value": "2"}, URL).id
+        w.batch = community.propose_batch(alice, "neopets-tcg", [("aisha-myriad", "strength", "3")], URL,
+                                          scans={"aisha-myriad": PNG}, set_code="first-edition").id
+        w.pending_scan = models.Scan.get().id
+        shown = community.propose_facts(alice, "neopets-tcg", "commander-garoo", {}, URL, scan=PNG)
+        community.approve(shown.id, models.User.get(username="curator"))
+        w.approved_scan = models.Scan.get(models.Scan.proposal == shown.id).id
     store = UploadStore(app.config["COLLECTION_UPLOAD_DIR"])
     counter = itertools.count(3)
     made_runs: list[int] = []
@@ -348,6 +364,11 @@ def _world(app) -> SimpleNamespace:
                                        {"bank_value": str(next(counter))}, URL).id
 
     @in_db
+    def new_batch():
+        return community.propose_batch(models.User.get_by_id(w.alice), "neopets-tcg",
+                                       [("fire-shoyru", "magic", str(next(counter)))], URL).id
+
+    @in_db
     def approved_proposal():
         pid = new_proposal()
         community.approve(pid, models.User.get(username="curator"))
@@ -367,6 +388,7 @@ def _world(app) -> SimpleNamespace:
     w.new_deck, w.new_session, w.new_upload, w.new_run = new_deck, new_session, new_upload, new_run
     w.new_tuning = new_tuning
     w.new_token, w.new_proposal, w.approved_proposal = new_token, new_proposal, approved_proposal
+    w.new_batch = new_batch
     w.upload = new_upload()
     w.store = store
     return w

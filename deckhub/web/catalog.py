@@ -192,3 +192,18 @@ def card_fact_rows(card, game, extras: bool = False) -> list[tuple[str, str, obj
         out.extend((key.replace("_", " ").capitalize(), key, value)
                    for key, value in card.attrs.items() if key not in named)
     return out
+
+
+@bp.app_template_global()
+def card_picture(game_slug: str, key: str | None, set_code: str | None = None):
+    """The approved scan showing a card (its printing in `set_code` if there is one), or None.
+
+    One lookup per game and request, so deck lists and goldfish boards can ask for every card."""
+    if not key:
+        return None
+    from deckhub.scans import pick_image, card_images
+    pictures = g.setdefault("_card_pictures", {})
+    images = pictures.get(game_slug)
+    if images is None:
+        images = pictures[game_slug] = card_images(game_slug)
+    return pick_image(images.get(key), set_code)

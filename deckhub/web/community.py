@@ -6,18 +6,26 @@ views answer 403 to other signed-in users (and send anonymous visitors to log in
 from __future__ import annotations
 
 import datetime as dt
+import re
 from functools import lru_cache, wraps
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
+from markupsafe import Markup
+from markupsafe import escape as _escape
 from wtforms import RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional
 
 from deckhub import community as service
+from deckhub import scans as service_scans
 from deckhub.catalogue_store import get_catalogue
-from deckhub.web.catalog import game_or_404
+from deckhub.web.catalog import card_url, game_or_404
+
+
+def escape_html(text) -> str:
+    return str(_escape(text))
 
 bp = Blueprint("community", __name__)
 
@@ -28,6 +36,13 @@ SOURCE_CHOICES = [SelectChoice("url", "A web page"), SelectChoice("printed", "A 
 
 class ReasonForm(FlaskForm):
     reason = StringField("Reason", validators=[Optional(), Length(max=service.MAX_REASON)])
+
+
+class SourceForm(FlaskForm):
+    """Where proposed facts come from (every proposal form has it, the set editor too)."""
+
+    source_kind = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES, default="url")
+    source_url = StringField("Web address of the source", validators=[Optional(), Length(max=service.MAX_SOURCE)])
 
 
 def _value_field(spec: service.ProposableField):
@@ -52,9 +67,7 @@ def _form_class(slug: str, new_card: bool):
         attrs["rarity"] = StringField("Rarity", validators=[Optional(), Length(max=service.MAX_RARITY)])
     for spec in service.proposable_fields(slug):
         attrs[f"f_{spec.key}"] = _value_field(spec)
-    attrs["source_kind"] = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES, default="url")
-    attrs["source_url"] = StringField("Web address of the source", validators=[Optional(), Length(max=service.MAX_SOURCE)])
-    return type(f"ProposalForm_{slug}_{int(new_card)}", (FlaskForm,), attrs)
+    return type(f"ProposalForm_{slug}_{int(new_card)}", (SourceForm,), attrs)
 
 
 def _raw_values(form, slug: str) -> dict:
@@ -63,6 +76,14 @@ def _raw_values(form, slug: str) -> dict:
 
 def _source(form) -> str:
     return service.PRINTED if form.source_kind.data == "printed" else (form.source_url.data or "")
+
+
+def _uploaded_scan(name: str = "scan") -> bytes | None:
+    """The bytes of an uploaded scan, None when no file was chosen."""
+    upload = request.files.get(name)
+    if upload is None or not upload.filename:
+        return None
+    return upload.read(service_scans.MAX_BYTES + 1)
 
 
 def _attach_errors(form, errors: dict[str, str]) -> list[str]:
@@ -110,7 +131,7 @@ def propose(slug: str, key: str):
     if form.validate_on_submit():
         try:
             proposal = service.propose_facts(current_user, spec.slug, card.key, _raw_values(form, spec.slug),
-                                             _source(form), **_limits())
+                                             _source(form), scan=_uploaded_scan(), **_limits())
         except service.RateLimited as exc:
             problems, status = [str(exc)], 429
         except service.ProposalInvalid as exc:
@@ -142,7 +163,7 @@ def propose_card(slug: str):
                     "set": form.card_set.data, "number": form.number.data, "rarity": form.rarity.data}
         try:
             proposal = service.propose_card(current_user, spec.slug, raw_card, _raw_values(form, spec.slug),
-                                            _source(form), **_limits())
+                                            _source(form), scan=_uploaded_scan(), **_limits())
         except service.RateLimited as exc:
             problems, status = [str(exc)], 429
         except service.ProposalInvalid as exc:
@@ -188,7 +209,8 @@ def proposal(proposal_id: int):
     changes = [c for c in changes if c.proposal_id == p.id]
     return render_template("community/proposal.html", p=p, game=game_or_404(p.game), rows=service.diff(p),
                            errors=errors, changes=changes, reverted=service.is_reverted(p),
-                           similar=_similar(p), card=get_catalogue(p.game).get(p.card_key) if p.card_key else None)
+                           similar=_similar(p), card=get_catalogue(p.game).get(p.card_key) if p.card_key else None,
+                           scan_ids=service.scans_of([p.id]).get(p.id, []))
 
 
 def _similar(p) -> list:
@@ -210,13 +232,14 @@ def review():
     except ValueError:
         page = 1
     per_page = 25
-    items = service.pending(slug, limit=per_page, offset=(page - 1) * per_page)
-    total = service.pending_count(slug)
+    items = service.pending(slug, limit=per_page, offset=(page - 1) * per_page, batched=False)
+    total = service.pending_count(slug, batched=False)
     rows = {p.id: service.diff(p) for p in items}
     errors = {p.id: service.revalidate(p)[2] for p in items}
     return render_template("community/review.html", items=items, rows=rows, errors=errors, total=total, page=page,
                            pages=max(1, -(-total // per_page)), game_slug=slug,
-                           recent=service.reviewed(slug, limit=15))
+                           recent=service.reviewed(slug, limit=15), batches=service.pending_batches(slug),
+                           scans=service.scans_of(p.id for p in items))
 
 
 def _back(p) -> str:
@@ -290,3 +313,226 @@ def history(slug: str, key: str):
         abort(404, description=f"{spec.name} has no card with the id “{key[:120]}”.")
     return render_template("community/history.html", game=spec, card=card, key=key, changes=changes,
                            reverted=service.reverted_ids(changes), label=lambda f: service.field_label(spec.slug, f))
+
+
+# ---------------------------------------------------------------------------------- set editor
+
+NEW_ROWS = 3      # blank rows for missing cards in the page as sent (JavaScript can add more)
+MAX_NEW_ROWS = 50
+_NEW_CELL = re.compile(r"^n:(\d{1,2}):(.+)$")
+
+
+def _grid_changes(grid: service.SetGrid, form, files) -> tuple[list, dict, list[int]]:
+    """(cells, scans, form row of each new card) from a posted grid.
+
+    A cell counts as changed when its text differs from what the page showed; new rows count
+    when any of their inputs is filled."""
+    changes: list = []
+    scans: dict = {}
+    for row in grid.rows:
+        key = row.card.key
+        for spec, (shown, _how) in zip(grid.fields, row.cells):
+            sent = form.get(f"c:{key}:{spec.key}")
+            if sent is not None and sent.strip() != shown.strip():
+                changes.append((key, spec.key, sent))
+        upload = files.get(f"s:{key}")
+        if upload is not None and upload.filename:
+            scans[key] = upload.read(service_scans.MAX_BYTES + 1)
+    new_rows: dict[int, dict[str, str]] = {}
+    for name, value in form.items():
+        match = _NEW_CELL.match(name)
+        if match and int(match.group(1)) < MAX_NEW_ROWS and value.strip():
+            new_rows.setdefault(int(match.group(1)), {})[match.group(2)] = value
+    for name, upload in files.items():
+        match = re.match(r"^s:n:(\d{1,2})$", name)
+        if match and int(match.group(1)) < MAX_NEW_ROWS and upload.filename:
+            new_rows.setdefault(int(match.group(1)), {})["__scan"] = upload
+    order = []
+    for index in sorted(new_rows):
+        cells = new_rows[index]
+        card = service.NewCard(cells.pop("name", "").strip(), cells.pop("number", "").strip() or None,
+                               cells.pop("rarity", "").strip() or None, cells.pop("version", "").strip() or None)
+        upload = cells.pop("__scan", None)
+        if upload is not None:
+            scans[card] = upload.read(service_scans.MAX_BYTES + 1)
+        known = {f.key for f in grid.fields}
+        values = [(card, k, v) for k, v in cells.items() if k in known]
+        changes.extend(values or [(card, "type", "")])  # a row with only its identity still adds the card
+        order.append(index)
+    return changes, scans, order
+
+
+def _grid_errors(errors: dict[str, str], order: list[int]) -> tuple[dict[str, str], list[str]]:
+    """Service errors keyed by the grid's input names (cell errors), and those of no cell."""
+    cells, loose = {}, []
+    for key, message in errors.items():
+        if key.startswith("new:"):
+            _, index, field_key = key.split(":", 2)
+            name = f"n:{order[int(index)]}:{field_key}" if int(index) < len(order) else None
+            if field_key == "scan" and name:
+                name = f"s:n:{order[int(index)]}"
+        elif ":" in key:
+            card_key, field_key = key.rsplit(":", 1)
+            name = f"s:{card_key}" if field_key == "scan" else f"c:{card_key}:{field_key}"
+        else:
+            name = None
+        if name:
+            cells[name] = message
+        loose.append(message)
+    return cells, loose
+
+
+_rows_html: dict[int, tuple[service.SetGrid, str, Markup]] = {}
+
+
+def _grid_rows_html(grid: service.SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
+    """The grid's card rows as HTML: written in Python, not Jinja, as a 234-card set has about
+    4,000 cells and a template loop takes several times as long (benchmarks/bench_set_editor.py).
+
+    The page as first shown is kept for as long as its grid (that is, the catalogue) is the same."""
+    if sent or cell_errors:
+        return _write_rows(grid, sent, cell_errors)
+    prefix = card_url(grid.rows[0].card) if grid.rows else ""
+    cached = _rows_html.get(id(grid))
+    if cached is not None and cached[0] is grid and cached[1] == prefix:
+        return cached[2]
+    html = _write_rows(grid, None, {})
+    if len(_rows_html) > 200:
+        _rows_html.clear()
+    _rows_html[id(grid)] = (grid, prefix, html)
+    return html
+
+
+def _write_rows(grid: service.SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
+    esc = escape_html
+    columns = []
+    for spec in grid.fields:
+        label = esc(spec.label)
+        extra = (f' list="dl-{spec.key}" autocomplete="off"' if spec.choices else "") + (' size="4"' if spec.kind == "int" else "")
+        columns.append((spec.key, label, spec.kind == "text", extra))
+    out: list[str] = []
+    add = out.append
+    for row in grid.rows:
+        card = row.card
+        key = esc(card.key)
+        name = esc(card.display_name)
+        add(f'<tr><td>{esc(row.number or "—")}</td><th scope="row"><a href="{esc(card_url(card))}" tabindex="-1">{name}</a>'
+            f'</th><td>{esc(row.rarity or "?")}</td>')
+        for (field_key, label, multi, extra), (shown, how) in zip(columns, row.cells):
+            cell = f"c:{card.key}:{field_key}"
+            value = sent.get(cell, shown) if sent else shown
+            bad = cell_errors.get(cell) if cell_errors else None
+            attrs = f' aria-describedby="prov-{how}"' if shown else ""
+            if bad:
+                attrs += f' aria-invalid="true" title="{esc(bad)}"'
+            cls = (how if shown else "unknown") + (" se-bad" if bad else "")
+            if multi:
+                add(f'<td class="{cls}"><textarea name="c:{key}:{field_key}" rows="1" aria-label="{name}: {label}"{attrs}>'
+                    f'{esc(value)}</textarea></td>')
+            else:
+                add(f'<td class="{cls}"><input name="c:{key}:{field_key}" value="{esc(value) if value else ""}" '
+                    f'aria-label="{name}: {label}"{extra}{attrs}></td>')
+        bad = cell_errors.get(f"s:{card.key}") if cell_errors else None
+        add((f'<td class="se-bad" title="{esc(bad)}">' if bad else "<td>")
+            + f'<input type="file" name="s:{key}" accept="image/jpeg,image/png,image/webp" aria-label="{name}: scan"></td></tr>\n')
+    return Markup("".join(out))
+
+
+@bp.route("/games/<slug>/sets/<code>/edit", methods=["GET", "POST"])
+@login_required
+def set_editor(slug: str, code: str):
+    """A set's every card and field as one grid; saving sends the changed cells as one batch."""
+    spec = game_or_404(slug)
+    try:
+        grid = service.set_grid(spec.slug, code)
+    except service.NotFound:
+        abort(404, description=f"{spec.name} has no set “{code[:80]}”. The game page lists its sets.")
+    form = SourceForm()
+    status, problems, cell_errors, sent = 200, [], {}, {}
+    if request.method == "POST":
+        request.max_form_parts = service.MAX_BATCH_CELLS + 2 * MAX_NEW_ROWS * (len(grid.fields) + 5)
+        if not form.validate_on_submit():
+            status, problems = 400, ["The source is too long, or this form has expired: reload the page."]
+        else:
+            changes, scans, order = _grid_changes(grid, request.form, request.files)
+            try:
+                batch = service.propose_batch(current_user, spec.slug, changes, _source(form), scans=scans,
+                                              set_code=code, **_limits())
+            except service.RateLimited as exc:
+                status, problems = 429, [str(exc)]
+            except service.ProposalInvalid as exc:
+                cell_errors, problems = _grid_errors(exc.errors, order)
+                problems = problems if len(problems) <= 12 else problems[:12] + [f"… and {len(problems) - 12} more (marked in the grid)."]
+                status = 400
+            else:
+                count = len(service.batch_proposals(batch.id))
+                flash(f"Thank you: batch #{batch.id} ({count} card{'s' if count != 1 else ''}) waits for a curator.", "success")
+                return redirect(url_for("community.batch", batch_id=batch.id))
+            sent = request.form
+    new_rows = max(NEW_ROWS, len({m.group(1) for m in map(_NEW_CELL.match, sent) if m}))
+    return render_template("community/set_editor.html", game=spec, grid=grid, form=form, problems=problems,
+                           cell_errors=cell_errors, sent=sent, new_rows=min(new_rows, MAX_NEW_ROWS),
+                           rows_html=_grid_rows_html(grid, sent, cell_errors),
+                           has_versions=any(r.card.version for r in grid.rows)), status
+
+
+# ---------------------------------------------------------------------------------- batches
+
+def _visible_batch(batch_id: int):
+    try:
+        batch = service.get_batch(batch_id)
+    except service.NotFound:
+        abort(404, description="There is no batch with that number.")
+    if batch.proposer_id != current_user.id and not service.is_curator(current_user):
+        abort(404, description="There is no batch with that number that you may see.")
+    return batch
+
+
+@bp.route("/batches/<int:batch_id>", methods=["GET", "POST"])
+@login_required
+def batch(batch_id: int):
+    """A batch as a cell diff; a curator approves all, some or none of its cards (POST)."""
+    b = _visible_batch(batch_id)
+    status = 200
+    if request.method == "POST":
+        if not service.is_curator(current_user):
+            abort(403, description="Only curators review proposals.")
+        form = ReasonForm()
+        if not form.validate_on_submit():
+            abort(400, description="A reason is at most 500 characters long.")
+        decisions = {}
+        for name, value in request.form.items():
+            if name.startswith("d:") and name[2:].isdigit() and len(name) < 14 and value in ("approve", "reject"):
+                decisions[int(name[2:])] = value
+        if request.form.get("all") in ("approve", "reject"):
+            decisions = {p.id: request.form["all"] for p in service.batch_proposals(b.id) if p.status == "pending"}
+        try:
+            done = service.review_batch(b.id, current_user, decisions, form.reason.data or "")
+        except service.CommunityError as exc:
+            flash(str(exc), "error")
+            status = 400
+        else:
+            parts = [f"{len(done[k])} {k}" for k in ("approved", "rejected") if done[k]]
+            flash(f"Batch #{b.id}: {', '.join(parts) or 'nothing decided'}"
+                  + (f"; {len(done['failed'])} could not be approved (see below)" if done["failed"] else "") + ".",
+                  "error" if done["failed"] else "success")
+            return redirect(url_for("community.batch", batch_id=b.id))
+    view = service.batch_diff(b.id)
+    return render_template("community/batch.html", b=b, game=game_or_404(b.game), view=view), status
+
+
+@bp.route("/scans/<int:scan_id>")
+def scan(scan_id: int):
+    """A scan's image: approved ones for everyone, waiting ones for their sender and curators."""
+    row = service_scans.visible_scan(scan_id, current_user)
+    if row is None:
+        abort(404, description="There is no picture with that number that you may see.")
+    response = current_app.response_class(bytes(row.data), mimetype=row.mime)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'"
+    response.cache_control.max_age = 86400
+    if row.approved:
+        response.cache_control.public = True
+    else:
+        response.cache_control.private = True
+    return response
