@@ -193,3 +193,27 @@ def test_the_per_user_limit_holds_under_concurrent_form_and_api_requests(queued)
     form_refused = [a for a in answers if a[0] == "form" and "You already have 3 simulations queued or running" in a[2]]
     assert len(answers) == 8 and len(api_refused) + len(form_refused) == 5
     assert all("You already have 3 simulations queued or running" in a[2] for a in api_refused)
+
+
+def test_a_collection_import_is_planned_and_committed_by_a_worker(queued):
+    client, _ = _signed_in(queued)
+    data = (b"game,set,number,name,quantity,foil_quantity\nkaijudo,Evo Fury,1,,3,1\n"
+            b"kaijudo,evo-fury,2,Cloudwalker Drone,2,\nkaijudo,,,Cloudwalker Dronne,1,\n")
+    bad = client.post("/collection/import", data={"file": (__import__("io").BytesIO(data), "mine.csv")},
+                      content_type="multipart/form-data").headers["Location"]
+    page = client.get(bad, follow_redirects=True).get_data(as_text=True)
+    assert "Checking the file" in page and "queued: waiting for a worker" in page
+    queued.start_worker(1)
+    wait_for(lambda: client.get(bad + "/status").get_json()["state"] == "ready", timeout=120)
+    page = client.get(bad).get_data(as_text=True)
+    assert "1 row with problems" in page and "did you mean <q>Cloudwalker Drone</q>" in page
+    good = client.post("/collection/import", data={"file": (__import__("io").BytesIO(data.rsplit(b"\n", 2)[0] + b"\n"), "mine.csv")},
+                       content_type="multipart/form-data").headers["Location"]
+    wait_for(lambda: client.get(good + "/status").get_json()["state"] == "ready", timeout=60)
+    assert "Import 2 changes" in client.get(good).get_data(as_text=True)
+    client.post(good + "/commit")
+    status = wait_for(lambda: (s := client.get(good + "/status").get_json())["state"] == "done" and s, timeout=60)
+    assert status["status"] == "done" and status["changed"] == 2 and status["printings"] == 2
+    with database.connection_context():
+        owned = {(o.quantity, o.foil_quantity) for o in models.OwnedCard.select()}
+    assert owned == {(3, 1), (2, 0)}
