@@ -65,8 +65,9 @@ def test_a_commit_that_crashes_half_way_writes_nothing_and_can_be_committed_agai
             raise RuntimeError("the worker died")
         return real_upsert(*args)
     monkeypatch.setattr(col, "_upsert", crash_on_the_second_chunk)
+    monkeypatch.setattr(col, "CHUNK", 100)  # several chunks on every database
     page = text(client.post(preview_url + "/commit", follow_redirects=True))
-    assert len(calls) == 2  # the first chunk of 500 printings was written inside the transaction...
+    assert len(calls) == 2  # the first chunk of printings was written inside the transaction...
     assert _owned_total("alice") == 0  # ...and rolled back with it
     assert "Nothing was imported" in page and "nothing was written (RuntimeError); commit it again" in page
     monkeypatch.setattr(col, "_upsert", real_upsert)

@@ -217,3 +217,36 @@ def test_a_collection_import_is_planned_and_committed_by_a_worker(queued):
     with database.connection_context():
         owned = {(o.quantity, o.foil_quantity) for o in models.OwnedCard.select()}
     assert owned == {(3, 1), (2, 0)}
+
+
+def test_serve_starts_one_consumer_in_development_and_none_in_production(databases, tmp_path, monkeypatch):
+    from flask import Flask
+
+    import deckhub.cli as cli
+    started, served = [], []
+
+    class FakeConsumer:
+        def __init__(self, args, env):
+            started.append((args, env["DECKHUB_QUEUE_URL"]))
+
+        def terminate(self):
+            started.append("terminated")
+
+        def wait(self, timeout):
+            return 0
+    monkeypatch.setattr("subprocess.Popen", FakeConsumer)
+    monkeypatch.setattr(Flask, "run", lambda self, **kw: served.append("dev"))
+    monkeypatch.setattr(cli, "_gunicorn", lambda *a: served.append("gunicorn"))
+    monkeypatch.setenv("DATABASE_URL", databases.with_catalogues())
+    monkeypatch.setenv("DECKHUB_QUEUE_URL", f"sqlite:///{tmp_path / 'queue.sqlite3'}")
+    monkeypatch.setenv("DECKHUB_SECRET_KEY", "s" * 40)
+    result = CliRunner().invoke(cli.main, ["serve"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert served == ["dev"] and started[0][0][-4:] == ["deckhub.cli", "worker", "--workers", "1"]
+    assert started[0][1] == f"sqlite:///{tmp_path / 'queue.sqlite3'}" and started[1] == "terminated"
+    started.clear()
+    result = CliRunner().invoke(cli.main, ["serve", "--workers", "2"], catch_exceptions=False)
+    assert result.exit_code == 0 and served == ["dev", "gunicorn"] and started == []
+    assert "starts no queue worker: run `deckhub worker`" in result.output
+    if not database.is_closed():
+        database.close()
