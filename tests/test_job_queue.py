@@ -250,3 +250,20 @@ def test_serve_starts_one_consumer_in_development_and_none_in_production(databas
     assert "starts no queue worker: run `deckhub worker`" in result.output
     if not database.is_closed():
         database.close()
+
+
+def test_the_whole_queue_is_bounded_too(queued, monkeypatch):
+    monkeypatch.setattr(simulations, "MAX_ACTIVE_TOTAL", 4)
+    alice, alice_deck = _signed_in(queued, "alice")
+    bob, bob_deck = _signed_in(queued, "bob")
+    for _ in range(3):
+        alice.post(f"/decks/{alice_deck}/stats/simulations", data={"games": "50", "seed": "1"})
+    bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "50", "seed": "1"})
+    page = bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "50", "seed": "1"}, follow_redirects=True)
+    assert "The site is busy: 4 simulations are queued or running" in page.get_data(as_text=True)
+    with database.connection_context():
+        assert models.SimulationRun.select().count() == 4
+    alice.delete("/api/simulations/1")  # a cancelled run leaves room for another
+    assert bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "50", "seed": "1"}).status_code == 302
+    with database.connection_context():
+        assert models.SimulationRun.select().where(models.SimulationRun.status == "queued").count() == 4
