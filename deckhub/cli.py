@@ -133,14 +133,19 @@ def _start_consumer(queue_url: str):
 @main.command()
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes (each plays simulation chunks on its own core).")
-def worker(workers: int) -> None:
+@click.option("--nice", default=10, show_default=True, type=click.IntRange(0, 19),
+              help="Lower the workers' CPU priority by this much, so page requests on the same machine come first.")
+def worker(workers: int, nice: int) -> None:
     """Run queue workers: simulations and collection imports (DECKHUB_QUEUE_URL picks the queue).
 
     Runs on the site's machine or any other that reaches the same database and queue."""
+    import os
     app = open_app()
     from deckhub import jobs
     if app.config["QUEUE_URL"] == "immediate":
         raise click.ClickException("DECKHUB_QUEUE_URL=immediate runs tasks inside the site; there is nothing to consume")
+    if nice:
+        os.nice(nice)
     click.echo(f"DeckHub worker: {workers} process(es) on {jobs.queue_url()} (Ctrl+C stops it)")
     jobs.run_consumer(workers)
 

@@ -12,15 +12,10 @@ multi-row upserts, so a file is imported whole or not at all.
 from __future__ import annotations
 
 import json
-import logging
-import os
-import re
-import secrets
 import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
 
 from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
@@ -35,7 +30,6 @@ from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LAB
                                               parse_collection_csv, plan_import, write_collection_csv)
 
 FIELDS = QTY_COLUMNS  # ("quantity", "foil_quantity", "want_quantity", "trade_quantity")
-log = logging.getLogger(__name__)
 CHUNK = 500  # rows per multi-row INSERT (6 parameters each: far below every database's limit)
 
 __all__ = [
@@ -43,7 +37,7 @@ __all__ = [
     "ImportPreview", "ImportResult", "ImportRejected", "preview_import", "commit_import",
     "export_rows", "export_csv", "Checklist", "set_checklist", "GameProgress", "collection_overview",
     "NeedRow", "DeckUse", "deck_needs", "add_missing_to_wants", "copies_in_other_decks",
-    "UploadStore", "run_import_job", "CollectionFileError",
+    "write_targets", "CollectionFileError",
 ]
 
 
@@ -395,27 +389,35 @@ def commit_import(user, data: bytes, default_game: str | None = None,
     plan, indexes = _plan(data, default_game, progress)
     if not plan.ok:
         raise ImportRejected(ImportPreview(plan, indexes, {}))
+    with write_transaction():
+        changed = write_targets(uid, plan.targets, progress)
+    if progress:
+        progress("done", len(plan.targets), len(plan.targets))
+    return ImportResult(len(plan.rows), len(plan.targets), changed, time.perf_counter() - started)
+
+
+def write_targets(user, targets: dict[int, dict[str, int]], progress: Progress | None = None) -> int:
+    """Set the quantities of a checked plan with chunked multi-row upserts; returns how many
+    printings changed. The caller holds the write transaction, so it is all or nothing."""
+    uid = _uid(user)
     groups: dict[tuple[str, ...], list[tuple[int, dict[str, int]]]] = defaultdict(list)
-    for pid, target in plan.targets.items():
+    for pid, target in targets.items():
         groups[tuple(c for c in FIELDS if c in target)].append((pid, target))
-    total = len(plan.targets)
+    total = len(targets)
     done = 0
     step = CHUNK if isinstance(database.obj, SqliteDatabase) else CHUNK * 10
-    with write_transaction():
-        before = _current(uid, plan.targets)
-        for columns, items in groups.items():
-            for start in range(0, len(items), step):
-                _upsert(uid, items[start:start + step], columns)
-                done += len(items[start:start + step])
-                if progress:
-                    progress("writing", done, total)
+    before = _current(uid, targets)
+    for columns, items in groups.items():
+        for start in range(0, len(items), step):
+            _upsert(uid, items[start:start + step], columns)
+            done += len(items[start:start + step])
+            if progress:
+                progress("writing", done, total)
     changed = 0
-    for pid, target in plan.targets.items():
+    for pid, target in targets.items():
         old = before.get(pid, NOTHING)
         changed += any(getattr(old, c) != v for c, v in target.items())
-    if progress:
-        progress("done", total, total)
-    return ImportResult(len(plan.rows), total, changed, time.perf_counter() - started)
+    return changed
 
 
 # --------------------------------------------------------------------------- lists and decks as an import
@@ -756,147 +758,3 @@ def add_missing_to_wants(user, deck_data: dict, catalogue: Catalogue, deck_id: i
              .where((models.OwnedCard.owner == uid) & (models.OwnedCard.printing == chosen)).execute())
             added.append((row.card_key, chosen, target - wants.get(chosen, 0)))
     return added
-
-
-# --------------------------------------------------------------------------- pending uploads and jobs
-
-_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
-
-
-class UploadStore:
-    """Uploaded CSV files waiting for their commit, each under a random token bound to its user.
-
-    Kept as files in a folder (the instance folder in the site), so every worker process of one
-    installation sees them; the commit's progress is written beside the file, so a polling page
-    served by any worker can show it. Uploads older than `max_age` seconds are removed.
-    """
-
-    def __init__(self, folder: str | os.PathLike, max_age: int = 2 * 3600):
-        self.folder = Path(folder)
-        self.max_age = max_age
-
-    def _paths(self, token: str) -> tuple[Path, Path]:
-        if not _TOKEN.match(token or ""):
-            raise KeyError(token)
-        return self.folder / f"{token}.csv", self.folder / f"{token}.json"
-
-    def save(self, user, data: bytes, filename: str, default_game: str | None) -> str:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self.purge()
-        token = secrets.token_urlsafe(24)
-        csv_path, meta_path = self._paths(token)
-        csv_path.write_bytes(data)
-        self._write_meta(meta_path, {"user": _uid(user), "filename": filename[:200], "default_game": default_game,
-                                     "created": time.time(), "bytes": len(data),
-                                     "status": {"state": "pending"}})
-        return token
-
-    @staticmethod
-    def _write_meta(path: Path, meta: dict) -> None:
-        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(json.dumps(meta))
-        os.replace(tmp, path)
-
-    def meta(self, token: str, user) -> dict | None:
-        """The upload's details if it exists and belongs to `user`; None otherwise (same answer for both)."""
-        try:
-            _, meta_path = self._paths(token)
-            meta = json.loads(meta_path.read_text())
-        except (KeyError, OSError, ValueError):
-            return None
-        if meta.get("user") != _uid(user) or time.time() - meta.get("created", 0) > self.max_age:
-            return None
-        status = meta.get("status", {})
-        if status.get("state") == "running" and time.time() - status.get("updated", 0) > 600:
-            meta["status"] = {"state": "failed", "message": "The import stopped (the server restarted?). "
-                                                           "Nothing was written; commit it again."}
-        return meta
-
-    def data(self, token: str, user) -> bytes | None:
-        if self.meta(token, user) is None:
-            return None
-        try:
-            return self._paths(token)[0].read_bytes()
-        except OSError:
-            return None
-
-    def set_status(self, token: str, **status) -> None:
-        _, meta_path = self._paths(token)
-        meta = json.loads(meta_path.read_text())
-        meta["status"] = {**status, "updated": time.time()}
-        self._write_meta(meta_path, meta)
-
-    def claim(self, token: str, user) -> bool:
-        """Mark the upload as being committed; False if it already is (a double click, a second tab)."""
-        if self.meta(token, user) is None:
-            return False
-        lock = self.folder / f"{token}.lock"
-        try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            return False
-        os.close(fd)
-        self.set_status(token, state="running", phase="starting", done=0, total=0)
-        return True
-
-    def release(self, token: str) -> None:
-        """Allow another commit (after one that failed or was rejected)."""
-        try:
-            (self.folder / f"{token}.lock").unlink()
-        except OSError:
-            pass
-
-    def discard(self, token: str, user) -> None:
-        if self.meta(token, user) is None:
-            return
-        for path in (*self._paths(token), self.folder / f"{token}.lock"):
-            try:
-                path.unlink()
-            except OSError:
-                pass
-
-    def purge(self) -> None:
-        cutoff = time.time() - self.max_age
-        for path in self.folder.glob("*"):
-            try:
-                if path.stat().st_mtime < cutoff:
-                    path.unlink()
-            except OSError:
-                pass
-
-
-def run_import_job(store: UploadStore, token: str, user) -> None:
-    """Commit a stored upload, recording progress and the outcome in the store (for a worker thread)."""
-    uid = _uid(user)
-    meta = store.meta(token, uid)
-    data = store.data(token, uid)
-    if meta is None or data is None:
-        return
-    last = [0.0]
-
-    def progress(phase: str, done: int, total: int) -> None:
-        now = time.monotonic()
-        if phase in ("done", "checking") or now - last[0] > 0.2:
-            last[0] = now
-            store.set_status(token, state="running", phase=phase, done=done, total=total)
-
-    try:
-        with database.connection_context():
-            result = commit_import(uid, data, meta.get("default_game"), progress)
-    except ImportRejected as exc:
-        store.set_status(token, state="rejected", message=str(exc))
-        store.release(token)
-    except CollectionFileError as exc:
-        store.set_status(token, state="failed", message=str(exc))
-        store.release(token)
-    except Exception as exc:  # noqa: BLE001 — reported on the page; the transaction rolled back
-        log.exception("collection import %s failed", token)
-        store.set_status(token, state="failed", message=f"The import failed and nothing was written ({type(exc).__name__}).")
-        store.release(token)
-    else:
-        store.set_status(token, state="done", rows=result.rows, printings=result.printings,
-                         changed=result.changed, seconds=round(result.seconds, 2))
-        try:
-            store._paths(token)[0].unlink()
-        except OSError:
-            pass

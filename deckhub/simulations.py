@@ -205,9 +205,6 @@ def comparable_runs(user, game: str, exclude_deck_id: int, limit: int = 30) -> l
                 .order_by(models.SimulationRun.id.desc()).limit(limit))
 
 
-def status(run: models.SimulationRun) -> str:
-    return run.status
-
-
 def job_status(run: models.SimulationRun) -> jobs.JobStatus:
+    """The run as the owner sees every job: its state, the games played so far, why it failed."""
     return jobs.JobStatus(run.status, run.done, run.games, run.error, "games")

@@ -17,7 +17,6 @@ A route missing from MATRIX fails the test: a new route must say who may use it.
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -30,7 +29,8 @@ from deckhub import api_tokens, community, models, simulations, tunings
 from deckhub import goldfish as goldfish_store
 from deckhub.accounts import create_user
 from deckhub.catalogue_store import get_catalogue
-from deckhub.collection import UploadStore, adjust
+from deckhub import collection_imports
+from deckhub.collection import adjust
 from deckhub.core.decklist import Deck
 from deckhub.db import database
 from deckhub.decks import create_deck
@@ -284,7 +284,6 @@ MATRIX = [
 @pytest.fixture
 def matrix_app(databases, tmp_path):
     app = make_app(databases.with_catalogues(), WTF_CSRF_ENABLED=False,
-                   COLLECTION_UPLOAD_DIR=str(tmp_path / "uploads"), COLLECTION_IMPORT_BACKGROUND_BYTES=10**9,
                    PROPOSAL_RATE_LIMIT=1000)
     yield app
     if not database.is_closed():
@@ -318,9 +317,9 @@ def _world(app) -> SimpleNamespace:
         shown = community.propose_facts(alice, "neopets-tcg", "commander-garoo", {}, URL, scan=PNG)
         community.approve(shown.id, models.User.get(username="curator"))
         w.approved_scan = models.Scan.get(models.Scan.proposal == shown.id).id
-    store = UploadStore(app.config["COLLECTION_UPLOAD_DIR"])
     counter = itertools.count(3)
     made_runs: list[int] = []
+    made_uploads: list[int] = []
 
     def in_db(fn):
         def wrapped(*args, **kwargs):
@@ -352,7 +351,12 @@ def _world(app) -> SimpleNamespace:
 
     @in_db
     def new_upload():
-        return store.save(models.User.get_by_id(w.alice), CSV, "mine.csv", None)
+        """A checked upload of alice's; the earlier ones made here are dropped first, so they do not
+        count against her limit of uploads waiting at once."""
+        models.CollectionUpload.delete().where(models.CollectionUpload.id.in_(made_uploads)).execute()
+        upload = collection_imports.create(w.alice, CSV, "mine.csv", None)
+        made_uploads.append(upload.id)
+        return upload.token
 
     @in_db
     def new_token():
@@ -390,7 +394,7 @@ def _world(app) -> SimpleNamespace:
     w.new_token, w.new_proposal, w.approved_proposal = new_token, new_proposal, approved_proposal
     w.new_batch = new_batch
     w.upload = new_upload()
-    w.store = store
+    made_uploads.clear()  # this one stays for the whole test
     return w
 
 
@@ -421,14 +425,10 @@ def _fingerprint(w) -> tuple:
 
 
 def _uploads(w) -> list:
-    """Alice's pending imports: (token file, its metadata) for each of hers."""
-    out = []
-    for meta_path in sorted(Path(w.store.folder).glob("*.json")):
-        meta = json.loads(meta_path.read_text())
-        if meta.get("user") == w.alice:
-            lock = meta_path.with_suffix(".lock").exists()
-            out.append((meta_path.name, meta.get("status"), meta_path.with_suffix(".csv").exists(), lock))
-    return out
+    """Alice's pending imports: each one's token, state, stored plan and result."""
+    U = models.CollectionUpload
+    return [(u.token, u.state, u.error, u.summary, u.targets, u.result)
+            for u in U.select().where(U.owner == w.alice).order_by(U.id)]
 
 
 def _clients(app, w) -> dict:

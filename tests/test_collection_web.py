@@ -15,12 +15,6 @@ from conftest import csrf_token
 GAME = "kaijudo"
 
 
-@pytest.fixture(autouse=True)
-def uploads(app, tmp_path):
-    app.config["COLLECTION_UPLOAD_DIR"] = str(tmp_path / "uploads")
-    return tmp_path / "uploads"
-
-
 def pid(set_code: str, number: str) -> int:
     with database.connection_context():
         refs = col.game_index(GAME).by_set_number[(set_code, number)]
@@ -165,9 +159,9 @@ def test_import_shows_the_bad_row_and_refuses_to_commit_it(client, auth):
     assert "Kaijudo has no card &#39;Cloudwalker Dronne&#39;" in html and "<q>Cloudwalker Drone</q>" in html
     assert "/commit" not in html and "Nothing can be imported until every row is fixed" in html
     assert "quantity 0 → 3, foil 0 → 1" in text(client.get(preview_url + "?show=all"))
-    response = client.post(preview_url + "/commit")  # even when posted by hand, nothing is written
-    page = text(client.get(response.headers["Location"]))
-    assert "Nothing was imported" in page and "1 rows have problems" in page
+    response = client.post(preview_url + "/commit", follow_redirects=True)  # even posted by hand, nothing is written
+    page = text(response)
+    assert "1 rows have problems; nothing was imported" in page and "1 row with problems" in page
     assert owned("alice", pid("evo-fury", "1")) == col.NOTHING
 
 
@@ -188,8 +182,7 @@ def test_import_then_commit_sets_the_quantities(client, auth):
     assert client.get(preview_url).status_code == 302
 
 
-def test_a_large_import_runs_in_the_background_with_progress(client, auth, app):
-    app.config["COLLECTION_IMPORT_BACKGROUND_BYTES"] = 0
+def test_a_large_import_runs_as_a_job_with_progress(client, auth, app):
     auth.signup()
     with database.connection_context():
         index = col.game_index(GAME)
@@ -197,11 +190,20 @@ def test_a_large_import_runs_in_the_background_with_progress(client, auth, app):
                  for r in index.printings.values()]
     data = ("game,set,number,name,quantity\n" + "\n".join(lines)).encode()
     preview_url = upload(client, data).headers["Location"]
-    assert "Ready to import" in text(client.get(preview_url))
+    first = text(client.get(preview_url))
+    assert "Ready to import" in first and "Page 1 of 7 (1293 rows)" in first and first.count('<tr class="changed"') == 200
+    last = text(client.get(preview_url + "?show=changes&page=7"))
+    assert "Page 7 of 7 (1293 rows)" in last and last.count('<tr class="changed"') == 93
+    assert text(client.get(preview_url + "?page=99")).count('<tr class="changed"') == 93  # the last page
+    assert "No rows to show here" in text(client.get(preview_url + "?show=problems"))
+    with database.connection_context():  # the pages read the stored plan; the file itself is gone
+        upload_row = models.CollectionUpload.get()
+        assert upload_row.data is None and upload_row.summary["printings"] == 1293
+        assert models.CollectionUploadRow.select().where(models.CollectionUploadRow.upload == upload_row).count() == 1293
     progress_url = client.post(preview_url + "/commit").headers["Location"]
     deadline = time.time() + 30
     status = client.get(preview_url + "/status").get_json()
-    while status["state"] == "running" and time.time() < deadline:
+    while status["status"] in ("queued", "running") and time.time() < deadline:
         page = text(client.get(progress_url))
         assert '<meta http-equiv="refresh" content="1">' in page or "Imported" in page
         time.sleep(0.05)
@@ -211,13 +213,17 @@ def test_a_large_import_runs_in_the_background_with_progress(client, auth, app):
     assert 'aria-label="Kaijudo completion: 1293 of 1293"' in html
 
 
-def test_unreadable_files_are_refused_at_upload(client, auth):
+def test_unreadable_files_are_reported_by_the_check(client, auth):
     auth.signup()
     response = upload(client, "name,quantity\nCafé,1\n".encode("latin-1"))
-    assert response.status_code == 400
-    assert "not UTF-8 text: byte 0xE9 on line 2" in text(response)
+    assert response.status_code == 303
+    page = text(client.get(response.headers["Location"], follow_redirects=True))
+    assert "Nothing was imported" in page and "failed: The file is not UTF-8 text: byte 0xE9 on line 2" in page
+    assert "Back to the check" not in page and "Upload another file" in page
     response = upload(client, b"just some words\n")
-    assert response.status_code == 400 and "must name the columns" in text(response)
+    assert "must name the columns" in text(client.get(response.headers["Location"], follow_redirects=True))
+    with database.connection_context():
+        assert [u.data for u in models.CollectionUpload.select()] == [None, None]  # the file is not kept
 
 
 def test_a_file_over_the_size_limit_gets_a_friendly_413(client, auth, app):

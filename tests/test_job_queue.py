@@ -193,3 +193,77 @@ def test_the_per_user_limit_holds_under_concurrent_form_and_api_requests(queued)
     form_refused = [a for a in answers if a[0] == "form" and "You already have 3 simulations queued or running" in a[2]]
     assert len(answers) == 8 and len(api_refused) + len(form_refused) == 5
     assert all("You already have 3 simulations queued or running" in a[2] for a in api_refused)
+
+
+def test_a_collection_import_is_planned_and_committed_by_a_worker(queued):
+    client, _ = _signed_in(queued)
+    data = (b"game,set,number,name,quantity,foil_quantity\nkaijudo,Evo Fury,1,,3,1\n"
+            b"kaijudo,evo-fury,2,Cloudwalker Drone,2,\nkaijudo,,,Cloudwalker Dronne,1,\n")
+    bad = client.post("/collection/import", data={"file": (__import__("io").BytesIO(data), "mine.csv")},
+                      content_type="multipart/form-data").headers["Location"]
+    page = client.get(bad, follow_redirects=True).get_data(as_text=True)
+    assert "Checking the file" in page and "queued: waiting for a worker" in page
+    queued.start_worker(1)
+    wait_for(lambda: client.get(bad + "/status").get_json()["state"] == "ready", timeout=120)
+    page = client.get(bad).get_data(as_text=True)
+    assert "1 row with problems" in page and "did you mean <q>Cloudwalker Drone</q>" in page
+    good = client.post("/collection/import", data={"file": (__import__("io").BytesIO(data.rsplit(b"\n", 2)[0] + b"\n"), "mine.csv")},
+                       content_type="multipart/form-data").headers["Location"]
+    wait_for(lambda: client.get(good + "/status").get_json()["state"] == "ready", timeout=60)
+    assert "Import 2 changes" in client.get(good).get_data(as_text=True)
+    client.post(good + "/commit")
+    status = wait_for(lambda: (s := client.get(good + "/status").get_json())["state"] == "done" and s, timeout=60)
+    assert status["status"] == "done" and status["changed"] == 2 and status["printings"] == 2
+    with database.connection_context():
+        owned = {(o.quantity, o.foil_quantity) for o in models.OwnedCard.select()}
+    assert owned == {(3, 1), (2, 0)}
+
+
+def test_serve_starts_one_consumer_in_development_and_none_in_production(databases, tmp_path, monkeypatch):
+    from flask import Flask
+
+    import deckhub.cli as cli
+    started, served = [], []
+
+    class FakeConsumer:
+        def __init__(self, args, env):
+            started.append((args, env["DECKHUB_QUEUE_URL"]))
+
+        def terminate(self):
+            started.append("terminated")
+
+        def wait(self, timeout):
+            return 0
+    monkeypatch.setattr("subprocess.Popen", FakeConsumer)
+    monkeypatch.setattr(Flask, "run", lambda self, **kw: served.append("dev"))
+    monkeypatch.setattr(cli, "_gunicorn", lambda *a: served.append("gunicorn"))
+    monkeypatch.setenv("DATABASE_URL", databases.with_catalogues())
+    monkeypatch.setenv("DECKHUB_QUEUE_URL", f"sqlite:///{tmp_path / 'queue.sqlite3'}")
+    monkeypatch.setenv("DECKHUB_SECRET_KEY", "s" * 40)
+    result = CliRunner().invoke(cli.main, ["serve"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert served == ["dev"] and started[0][0][-4:] == ["deckhub.cli", "worker", "--workers", "1"]
+    assert started[0][1] == f"sqlite:///{tmp_path / 'queue.sqlite3'}" and started[1] == "terminated"
+    started.clear()
+    result = CliRunner().invoke(cli.main, ["serve", "--workers", "2"], catch_exceptions=False)
+    assert result.exit_code == 0 and served == ["dev", "gunicorn"] and started == []
+    assert "starts no queue worker: run `deckhub worker`" in result.output
+    if not database.is_closed():
+        database.close()
+
+
+def test_the_whole_queue_is_bounded_too(queued, monkeypatch):
+    monkeypatch.setattr(simulations, "MAX_ACTIVE_TOTAL", 4)
+    alice, alice_deck = _signed_in(queued, "alice")
+    bob, bob_deck = _signed_in(queued, "bob")
+    for _ in range(3):
+        alice.post(f"/decks/{alice_deck}/stats/simulations", data={"games": "50", "seed": "1"})
+    bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "50", "seed": "1"})
+    page = bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "50", "seed": "1"}, follow_redirects=True)
+    assert "The site is busy: 4 simulations are queued or running" in page.get_data(as_text=True)
+    with database.connection_context():
+        assert models.SimulationRun.select().count() == 4
+    alice.delete("/api/simulations/1")  # a cancelled run leaves room for another
+    assert bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "50", "seed": "1"}).status_code == 302
+    with database.connection_context():
+        assert models.SimulationRun.select().where(models.SimulationRun.status == "queued").count() == 4

@@ -3,14 +3,12 @@
 Every page is the signed-in user's own: URLs carry no user name, and the only per-user URLs
 (pending imports) are random tokens bound to their user, so anyone else gets a 404.
 
-Large imports: the commit runs in a background thread of the worker that received it, and the
-progress is written to the pending upload's status file in the instance folder, so the progress
-page (a plain page that refreshes itself every second, no JavaScript needed) shows it from any
-worker. Small files are committed within the request and land on the same result page.
+Imports are jobs (see `deckhub.collection_imports`): the upload is planned by a queue task and the
+preview pages read the stored plan a page at a time; the commit is another task. While a task
+runs, the page refreshes itself every second (no JavaScript needed) and shows the job's status.
 """
 from __future__ import annotations
 
-import threading
 from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
@@ -24,8 +22,9 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
 from deckhub import collection as service
+from deckhub import collection_imports as uploads
 from deckhub.games import UnknownGame, all_games, get_game
-from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS, CollectionFileError
+from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
 
 bp = Blueprint("collection", __name__, url_prefix="/collection")
 
@@ -88,11 +87,6 @@ class AdjustForm(FlaskForm):
         if name not in service.FIELDS or delta is None or abs(int(delta)) > MAX_QUANTITY:
             return None
         return name, int(delta)
-
-
-def _store() -> service.UploadStore:
-    folder = current_app.config.get("COLLECTION_UPLOAD_DIR") or f"{current_app.instance_path}/collection-imports"
-    return service.UploadStore(folder)
 
 
 def _safe_next(target: str | None, default: str) -> str:
@@ -230,16 +224,21 @@ def add_missing(deck_id: int):
 
 # --------------------------------------------------------------------------- import
 
-def _import_page(form: ImportForm, paste_form: PasteListForm, parse=None):
-    status = 400 if (form.errors or paste_form.errors or (parse and parse.errors)) else 200
+def _import_page(form: ImportForm, paste_form: PasteListForm, parse=None, status: int = 200):
+    if status == 200 and (form.errors or paste_form.errors or (parse and parse.errors)):
+        status = 400
     return render_template("collection/import.html", form=form, paste_form=paste_form, parse=parse, columns=COLUMNS,
                            limit_mb=(current_app.config.get("MAX_CONTENT_LENGTH") or 0) / (1024 * 1024)), status
 
 
 def _dry_run(data: bytes, filename: str, game: str):
     """Keep a generated CSV as a pending import and show its dry run, exactly as an uploaded file's."""
-    token = _store().save(current_user, data, filename, game)
-    return redirect(url_for(".import_preview", token=token), code=303)
+    try:
+        row = uploads.create(current_user, data, filename, game)
+    except uploads.UploadError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for(".import_upload"), code=303)
+    return redirect(url_for(".import_preview", token=row.token), code=303)
 
 
 @bp.route("/import/paste", methods=["POST"])
@@ -282,97 +281,85 @@ def add_deck(deck_id: int):
 @login_required
 def import_upload():
     form = ImportForm()
+    status = 200
     if form.validate_on_submit():
         upload = form.file.data
-        data = upload.read()
         try:
-            service.parse_collection_csv(data)  # unreadable files are refused here, before storing
-        except CollectionFileError as exc:
+            row = uploads.create(current_user, upload.read(), upload.filename or "upload.csv", form.game.data or None)
+        except uploads.UploadError as exc:
             form.file.errors.append(str(exc))
+            status = exc.status
         else:
-            return _dry_run(data, upload.filename or "upload.csv", form.game.data or None)
-    return _import_page(form, PasteListForm(formdata=None, prefix="paste"))
+            return redirect(url_for(".import_preview", token=row.token), code=303)
+    return _import_page(form, PasteListForm(formdata=None, prefix="paste"), status=status)
 
 
-def _pending_or_404(token: str) -> tuple[dict, service.UploadStore]:
-    store = _store()
-    meta = store.meta(token, current_user)
-    if meta is None:
+def _upload_or_404(token: str):
+    upload = uploads.get(current_user, token)
+    if upload is None:
         abort(404, description="There is no pending import with that link (it may have expired: "
                                "uploads wait two hours). Upload the file again.")
-    return meta, store
+    return upload
 
 
 @bp.route("/import/<token>")
 @login_required
 def import_preview(token: str):
-    meta, store = _pending_or_404(token)
-    if meta["status"].get("state") in ("running", "done"):
+    upload = _upload_or_404(token)
+    if upload.state != "ready":
         return redirect(url_for(".import_progress", token=token))
-    data = store.data(token, current_user)
-    if data is None:
-        abort(404)
-    try:
-        preview = service.preview_import(current_user, data, meta.get("default_game"))
-    except CollectionFileError as exc:
-        store.discard(token, current_user)
-        flash(str(exc), "error")
-        return redirect(url_for(".import_upload"))
-    show = request.args.get("show") or ("problems" if not preview.ok else "all")
-    if show == "problems":
-        rows = preview.plan.problem_rows
-    elif show == "changes":
-        rows = [r for r in preview.rows if (c := preview.change_for(r)) and c.changed]
-    else:
-        show, rows = "all", preview.rows
+    summary = upload.summary
+    show = request.args.get("show") or ("problems" if summary["problems"] else "all")
+    if show not in ("all", "problems", "changes"):
+        show = "all"
     page = max(1, request.args.get("page", 1, type=int) or 1)
-    pages = max(1, -(-len(rows) // PREVIEW_PAGE))
-    page = min(page, pages)
-    return render_template("collection/preview.html", meta=meta, token=token, preview=preview, show=show,
-                           rows=rows[(page - 1) * PREVIEW_PAGE: page * PREVIEW_PAGE], page=page, pages=pages,
-                           total_rows=len(rows), game_names={g.slug: g.name for g in all_games()})
+    rows, total = uploads.preview_rows(upload, show, page, PREVIEW_PAGE)
+    pages = max(1, -(-total // PREVIEW_PAGE))
+    if page > pages:
+        page = pages
+        rows, total = uploads.preview_rows(upload, show, page, PREVIEW_PAGE)
+    return render_template("collection/preview.html", upload=upload, summary=summary, token=token, show=show,
+                           rows=rows, page=page, pages=pages, total_rows=total,
+                           game_names={g.slug: g.name for g in all_games()})
 
 
 @bp.route("/import/<token>/commit", methods=["POST"])
 @login_required
 def import_commit(token: str):
-    meta, store = _pending_or_404(token)
-    if not store.claim(token, current_user):  # already committing or committed: show how it goes
-        return redirect(url_for(".import_progress", token=token), code=303)
-    background = meta.get("bytes", 0) > current_app.config.get("COLLECTION_IMPORT_BACKGROUND_BYTES", 64 * 1024)
-    if background:
-        thread = threading.Thread(target=service.run_import_job, args=(store, token, current_user.id),
-                                  name=f"collection-import-{token[:8]}", daemon=True)
-        thread.start()
-    else:
-        service.run_import_job(store, token, current_user.id)
+    _upload_or_404(token)
+    try:
+        uploads.commit(current_user, token)
+    except uploads.UploadError as exc:
+        flash(str(exc), "error")
     return redirect(url_for(".import_progress", token=token), code=303)
 
 
 @bp.route("/import/<token>/progress")
 @login_required
 def import_progress(token: str):
-    meta, _ = _pending_or_404(token)
-    if meta["status"].get("state") == "pending":
+    upload = _upload_or_404(token)
+    if upload.state == "ready" and not upload.error:
         return redirect(url_for(".import_preview", token=token))
-    return render_template("collection/progress.html", meta=meta, status=meta["status"], token=token)
+    return render_template("collection/progress.html", upload=upload, job=uploads.job_status(upload), token=token)
 
 
 @bp.route("/import/<token>/status")
 @login_required
 def import_status(token: str):
-    meta, _ = _pending_or_404(token)
-    return jsonify(meta["status"])
+    upload = _upload_or_404(token)
+    job = uploads.job_status(upload)
+    return jsonify({"state": upload.state, "status": job.state, "phase": upload.phase, "done": upload.done,
+                    "total": upload.total, "reason": upload.error, "summary": upload.summary,
+                    **(upload.result or {})})
 
 
 @bp.route("/import/<token>/discard", methods=["POST"])
 @login_required
 def import_discard(token: str):
-    meta, store = _pending_or_404(token)
-    if meta["status"].get("state") == "running":
+    _upload_or_404(token)
+    if uploads.discard(current_user, token) is False:
         flash("This import is being written; it cannot be cancelled now.", "warning")
         return redirect(url_for(".import_progress", token=token), code=303)
-    store.discard(token, current_user)
     flash("The upload was discarded; nothing was imported.", "info")
     return redirect(url_for(".import_upload"), code=303)
 

@@ -24,7 +24,6 @@ def upload(page, data: bytes) -> None:
 
 
 def test_import_checklist_plus_minus_and_export(live_server, page, tmp_path):
-    live_server.app.config["COLLECTION_UPLOAD_DIR"] = str(tmp_path / "uploads")
     problems = []
     page.on("console", lambda msg: problems.append(msg.text)
             if msg.type == "error" and not msg.text.startswith("Failed to load resource") else None)

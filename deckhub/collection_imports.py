@@ -1,0 +1,228 @@
+"""Collection CSV uploads as jobs: planned once by a task, reviewed page by page, committed by a task.
+
+An upload is a `CollectionUpload` row (the file, until it is planned). The plan task parses the
+file and resolves every row once, and stores the result in the database: each row as the preview
+shows it (`CollectionUploadRow`, read a page at a time) and the printings' target quantities. The
+commit task writes the stored targets in one transaction that also marks the upload done, so a
+commit killed half way leaves nothing written and the upload still committable, at once.
+
+Limits live here for every front end: at most `MAX_PENDING` uploads of a user wait at once;
+uploads older than `MAX_AGE` are expired by a periodic task.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+import time
+
+from huey import crontab
+from peewee import IntegrityError
+
+from deckhub import jobs, models
+from deckhub.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, write_targets)
+from deckhub.db import database
+from deckhub.importers.collection_csv import QTY_COLUMNS, QTY_LABELS
+from deckhub.jobs import huey
+
+MAX_PENDING = 5
+MAX_AGE = dt.timedelta(hours=2)
+ROW_BATCH = 500
+PENDING = ("queued", "planning", "ready", "committing")
+log = logging.getLogger(__name__)
+_LOCK_KEY = 18_002
+_COMMIT_LOCKS = 1 << 40  # + the upload's id: one commit of an upload at a time (PostgreSQL advisory lock)
+
+
+class UploadError(ValueError):
+    status = 400
+
+
+class UploadLimit(UploadError):
+    status = 429
+
+
+def create(user, data: bytes, filename: str, default_game: str | None) -> models.CollectionUpload:
+    """Keep an upload and queue its plan; refused when the user already has MAX_PENDING waiting."""
+    uid = _uid(user)
+    U = models.CollectionUpload
+    with jobs.exclusive(_LOCK_KEY):
+        waiting = U.select().where((U.owner == uid) & U.state.in_(PENDING)
+                                   & (U.created_at > models.utcnow() - MAX_AGE)).count()
+        if waiting >= MAX_PENDING:
+            raise UploadLimit(f"You already have {waiting} uploads waiting (at most {MAX_PENDING}): import or "
+                              "discard one of them first.")
+        upload = U.create(token=secrets.token_urlsafe(24), owner=uid, filename=(filename or "upload.csv")[:200],
+                          default_game=default_game, size=len(data), data=data)
+    plan_upload(upload.id)
+    return U.get_by_id(upload.id)
+
+
+def get(user, token: str) -> models.CollectionUpload | None:
+    """The user's upload with that token, if it has not expired (the same None for anyone else's)."""
+    U = models.CollectionUpload
+    if not token or len(token) > 64:
+        return None
+    return U.get_or_none((U.token == token) & (U.owner == _uid(user)) & (U.created_at > models.utcnow() - MAX_AGE))
+
+
+def _set(upload_id: int, **values) -> int:
+    values["updated_at"] = models.utcnow()
+    return models.CollectionUpload.update(**values).where(models.CollectionUpload.id == upload_id).execute()
+
+
+@huey.task()
+def plan_upload(upload_id: int) -> None:
+    with database.connection_context():
+        _plan_upload(upload_id)
+
+
+def _plan_upload(upload_id: int) -> None:
+    U = models.CollectionUpload
+    claimed = (U.update(state="planning", phase="reading", worker=jobs.worker_id(), updated_at=models.utcnow())
+               .where((U.id == upload_id) & (U.state == "queued")).execute())
+    if not claimed:
+        return
+    upload = U.get_by_id(upload_id)
+    try:
+        plan, indexes = _plan(bytes(upload.data), upload.default_game,
+                              lambda phase, done, total: _set(upload_id, phase=phase, done=done, total=total))
+        current = _current(upload.owner_id, plan.targets)
+    except CollectionFileError as exc:
+        _set(upload_id, state="failed", error=str(exc), data=None)
+        return
+    rows, changed, new = [], 0, 0
+    for position, r in enumerate(plan.rows):
+        change = None
+        if r.printing and r.first_line is None and r.ok:
+            before = current.get(r.printing.id, NOTHING)
+            after = before._replace(**plan.targets[r.printing.id])
+            if before != after:
+                change = ", ".join(f"{QTY_LABELS[c]} {getattr(before, c)} → {getattr(after, c)}"
+                                   for c in QTY_COLUMNS if getattr(before, c) != getattr(after, c))
+                changed += 1
+                new += before.empty and not after.empty
+        kind = "problem" if r.problems else ("changed" if change else "same")
+        rows.append({"upload": upload_id, "position": position, "line": r.row.line, "kind": kind, "data": {
+            "text": r.row.describe(), "game": r.row.game, "quantities": r.row.quantities,
+            "card": indexes[r.game].describe(r.printing) if r.printing and r.game else "",
+            "problems": [{"kind": p.kind, "message": p.message, "suggestions": list(p.suggestions)} for p in r.problems],
+            "first_line": r.first_line, "change": change or ("no change" if kind == "same" and r.ok and r.first_line is None else None)}})
+    summary = {"rows": len(plan.rows), "problems": len(plan.problem_rows), "printings": len(plan.targets),
+               "changed": changed, "new": new, "warnings": list(plan.warnings)}
+    with database.atomic():
+        for start in range(0, len(rows), ROW_BATCH):
+            models.CollectionUploadRow.insert_many(rows[start:start + ROW_BATCH]).execute()
+        U.update(state="ready", phase="", summary=summary, targets={str(k): v for k, v in plan.targets.items()},
+                 data=None, updated_at=models.utcnow()).where((U.id == upload_id) & (U.state == "planning")).execute()
+
+
+def preview_rows(upload: models.CollectionUpload, show: str, page: int, per_page: int) -> tuple[list[dict], int]:
+    """One page of the stored plan ("all", "problems" or "changes") and the number of its rows."""
+    R = models.CollectionUploadRow
+    query = R.select(R.line, R.kind, R.data).where(R.upload == upload.id)
+    if show == "problems":
+        query = query.where(R.kind == "problem")
+    elif show == "changes":
+        query = query.where(R.kind == "changed")
+    total = query.count()
+    rows = [{"line": r.line, "kind": r.kind, **r.data}
+            for r in query.order_by(R.position).offset((page - 1) * per_page).limit(per_page)]
+    return rows, total
+
+
+def commit(user, token: str) -> models.CollectionUpload | None:
+    """Queue the commit of a checked upload. A commit already under way is queued again: if its
+    worker died, this one writes it at once; if not, the second finds it done and does nothing."""
+    upload = get(user, token)
+    if upload is None:
+        return None
+    if upload.state == "ready" and upload.summary and upload.summary["problems"]:
+        raise UploadError(f"{upload.summary['problems']} rows have problems; nothing was imported. "
+                          "Fix them and upload the file again.")
+    U = models.CollectionUpload
+    if upload.state in ("ready", "committing"):
+        (U.update(state="committing", phase="writing", error=None, done=0, total=len(upload.targets or {}),
+                  updated_at=models.utcnow())
+         .where((U.id == upload.id) & U.state.in_(("ready", "committing"))).execute())
+        commit_upload(upload.id)
+    return U.get_by_id(upload.id)
+
+
+@huey.task()
+def commit_upload(upload_id: int) -> None:
+    with database.connection_context():
+        _commit_upload(upload_id)
+
+
+def _commit_upload(upload_id: int) -> None:
+    U = models.CollectionUpload
+    if not U.update(worker=jobs.worker_id()).where((U.id == upload_id) & (U.state == "committing")).execute():
+        return
+    started = time.perf_counter()
+    upload = U.get_by_id(upload_id)
+    targets = {int(k): v for k, v in (upload.targets or {}).items()}
+    try:
+        with jobs.exclusive(_COMMIT_LOCKS + upload_id):
+            # the state is read again inside the transaction: a second commit of the same upload
+            # waits here for the first and then finds it done
+            if U.select(U.state).where(U.id == upload_id).scalar() != "committing":
+                return
+            changed = write_targets(upload.owner_id, targets)
+            result = {"rows": upload.summary["rows"], "printings": len(targets), "changed": changed,
+                      "seconds": round(time.perf_counter() - started, 2)}
+            U.update(state="done", phase="", done=len(targets), result=result, targets=None,
+                     updated_at=models.utcnow()).where(U.id == upload_id).execute()
+        models.CollectionUploadRow.delete().where(models.CollectionUploadRow.upload == upload_id).execute()
+    except IntegrityError:
+        _set(upload_id, state="ready", error="A printing disappeared from the catalogue while the import was "
+                                              "written; nothing was changed. Upload the file again.")
+    except Exception as exc:  # noqa: BLE001 — the transaction rolled back: nothing was written
+        log.exception("collection upload %s: commit failed", upload_id)
+        _set(upload_id, state="ready", error=f"The import failed and nothing was written ({type(exc).__name__}); "
+                                             "commit it again.")
+
+
+def discard(user, token: str) -> bool | None:
+    """Drop an upload (None: no such upload; False: it is being written and cannot be dropped)."""
+    upload = get(user, token)
+    if upload is None:
+        return None
+    if upload.state == "committing":
+        return False
+    models.CollectionUpload.delete().where(models.CollectionUpload.id == upload.id).execute()
+    return True
+
+
+def job_status(upload: models.CollectionUpload) -> jobs.JobStatus:
+    """The upload as one job: queued, running (planning or writing), done (checked or imported), failed."""
+    state = {"queued": "queued", "planning": "running", "committing": "running", "ready": "done",
+             "done": "done", "failed": "failed"}.get(upload.state, upload.state)
+    what = "printings written" if upload.state == "committing" else "rows checked"
+    return jobs.JobStatus(state, upload.done, upload.total, upload.error, what)
+
+
+@huey.periodic_task(crontab(minute="*/5"))
+def expire_uploads() -> None:
+    """Remove uploads older than MAX_AGE (not one being written) with their stored plans."""
+    with database.connection_context():
+        expire()
+
+
+def expire() -> int:
+    U = models.CollectionUpload
+    return U.delete().where((U.created_at < models.utcnow() - MAX_AGE) & (U.state != "committing")).execute()
+
+
+@jobs.recoverer
+def recover_uploads() -> None:
+    """Queue again the plans and commits whose worker process died on this host."""
+    U = models.CollectionUpload
+    for upload in U.select(U.id, U.state, U.worker).where(U.state.in_(("planning", "committing"))):
+        if not jobs.is_dead_local(upload.worker):
+            continue
+        if upload.state == "planning":
+            if U.update(state="queued").where((U.id == upload.id) & (U.state == "planning")).execute():
+                plan_upload(upload.id)
+        else:
+            commit_upload(upload.id)
