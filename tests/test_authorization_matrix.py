@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from deckhub import api_tokens, community, models, simulations
+from deckhub import api_tokens, card_values, community, models, simulations
 from deckhub import goldfish as goldfish_store
 from deckhub.accounts import create_user
 from deckhub.catalogue_store import get_catalogue
@@ -44,6 +44,8 @@ SECRET_DECK = "Alice's secret deck 7f3a"
 BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_bytes()
 CSV = b"game,set,number,name,quantity\nkaijudo,evo-fury,2,Cloudwalker Drone,2\n"
 URL = "https://example.org/neopets-tcg/checklist"
+DARIGAN = (Path(__file__).resolve().parents[1] / "data" / "neopets-tcg" / "decks" / "darigan-theme-deck.txt").read_bytes()
+SECRET_VALUE = "Alice's own rules text 41c9"  # one of her card values: private
 
 LOGIN = "login"  # a redirect to the log-in page
 ROLES = ("anon", "other", "curator", "owner")
@@ -131,6 +133,10 @@ MATRIX = [
     Row("account.index", "GET", lambda w: "/account/", signed_in()),
     Row("account.create_token", "POST", lambda w: "/account/tokens", signed_in(201), data={"name": "another"}),
     Row("community.mine", "GET", lambda w: "/proposals", signed_in()),
+    Row("card_values.index", "GET", lambda w: "/card-values/", signed_in(302)),
+    Row("card_values.game", "GET", lambda w: "/card-values/neopets-tcg", signed_in()),
+    Row("card_values.game", "POST", lambda w: "/card-values/neopets-tcg", signed_in(400),
+        data={"action": "delete"}),
     Row("community.propose", "GET", lambda w: "/games/neopets-tcg/propose/card/the-thieves-code", signed_in()),
     Row("community.propose", "POST", lambda w: "/games/neopets-tcg/propose/card/the-thieves-code", signed_in(400),
         data={"source_kind": "url", "source_url": ""}),
@@ -159,6 +165,9 @@ MATRIX = [
     Row("goldfish.start", "GET", lambda w: f"/goldfish/decks/{w.private}", alices()),
     Row("goldfish.start", "POST", lambda w: f"/goldfish/decks/{w.private}", alices(302), data={"seed": "5"}),
     Row("collection.add_missing", "POST", lambda w: f"/collection/decks/{w.private}/add-missing", alices(303)),
+    Row("card_values.deck_form", "GET", lambda w: f"/card-values/decks/{w.neopets}", alices()),
+    Row("card_values.deck_form", "POST", lambda w: f"/card-values/decks/{w.neopets}", alices(302),
+        data={"cv__chocolate-korbats__type": "Item"}),
     # ------------------------------------------------------------------ alice's public deck
     Row("decks.show", "GET", lambda w: f"/decks/{w.public}", everyone()),
     Row("decks.versions", "GET", lambda w: f"/decks/{w.public}/versions", everyone()),
@@ -232,6 +241,9 @@ MATRIX = [
     Row("api_v1.deck_simulations", "POST", lambda w: f"/api/decks/{w.public}/simulations", api_own(202, other=403),
         json={"games": 5, "seed": 1}),
     Row("api_v1.get_simulation", "GET", lambda w: f"/api/simulations/{w.run}", api_own()),
+    Row("api_v1.card_values_route", "GET", lambda w: "/api/card-values?game=neopets-tcg", signed_in(anon=401)),
+    Row("api_v1.card_values_route", "PUT", lambda w: "/api/card-values", signed_in(anon=401),
+        json={"game": "neopets-tcg", "values": {"tomatoes": {"type": "Item", "text": None}}}),
     Row("api_v1.get_collection", "GET", lambda w: "/api/collection", signed_in(anon=401)),
     Row("api_v1.change_collection", "POST", lambda w: "/api/collection/changes", signed_in(anon=401),
         json={"changes": [{"game": "kaijudo", "card": "argus-vigilant-seer", "delta": 1}]}),
@@ -270,6 +282,9 @@ def _world(app) -> SimpleNamespace:
         _, w.token = api_tokens.create(alice, "alice's script")
         _, w.bob_token = api_tokens.create(bob, "bob's script")
         w.proposal = community.propose_facts(alice, "neopets-tcg", "the-thieves-code", {"bank_value": "2"}, URL).id
+        darigan = read_decklist(DARIGAN, get_game("neopets-tcg"), get_catalogue("neopets-tcg")).deck
+        w.neopets = create_deck(alice.id, "neopets-tcg", "standard", "Alice's Darigan deck", deck=darigan).row.id
+        card_values.put_values(alice.id, "neopets-tcg", {"tomatoes": {"text": SECRET_VALUE}})
     store = UploadStore(app.config["COLLECTION_UPLOAD_DIR"])
     counter = itertools.count(3)
 
@@ -338,6 +353,7 @@ def _fingerprint(w) -> tuple:
             list(models.Proposal.select(models.Proposal.id, models.Proposal.status)
                  .where(models.Proposal.proposer == uid).order_by(models.Proposal.id).tuples()),
             _uploads(w),
+            card_values.values_of(uid, "neopets-tcg"),
         )
 
 
@@ -410,7 +426,7 @@ def test_authorization_matrix(matrix_app):
                                 f"{response.location or response.get_data(as_text=True)[:120]!r}")
             if role not in ("owner", "owner_token"):
                 body = response.get_data(as_text=True)
-                for secret in (SECRET_DECK, w.token[:12]):
+                for secret in (SECRET_DECK, w.token[:12], SECRET_VALUE):
                     if secret in body:
                         failures.append(f"{where}: the answer shows alice's {secret!r}")
                 if not (role == "curator" and row.curator_writes) and _fingerprint(w) != before:

@@ -18,6 +18,7 @@ AREAS = [
     ("deckhub.web.community", "bp"),
     ("deckhub.web.api_v1", "bp"),
     ("deckhub.web.account", "bp"),
+    ("deckhub.web.card_values", "bp"),
 ]
 
 # Stateless JSON endpoints that change nothing take no CSRF token.
@@ -31,6 +32,7 @@ NAV_LINKS = [
     ("My decks", "decks.index", True),
     ("Collection", "collection.overview", True),
     ("Goldfish", "goldfish.index", True),
+    ("My card values", "card_values.index", True),
     ("Review", "community.review", "curator"),
     ("Account", "account.index", True),
 ]
