@@ -72,7 +72,7 @@ def _resolve_key(catalogue: Catalogue, key: str, by_name: bool) -> str:
         raise CardValuesError(f"{key[:120]!r} names several cards ({', '.join(c.key for c in found[:4])}): "
                               "use a card key")
     hint = f" (did you mean {found[0].key!r}?)" if found else ""
-    raise CardValuesError(f"{key[:120]!r} is not a card of the {catalogue.game} catalogue{hint}")
+    raise CardValuesError(f"{key[:120]!r} is not a card of the {get_game(catalogue.game).name} catalogue{hint}")
 
 
 def check_values(engine: Engine, catalogue: Catalogue, raw: Any, *, allow_null: bool = False,
@@ -97,8 +97,8 @@ def check_values(engine: Engine, catalogue: Catalogue, raw: Any, *, allow_null: 
         for name, value in entry.items():
             spec = fields.get(name) if isinstance(name, str) else None
             if spec is None:
-                raise CardValuesError(f"{card_key}: {engine.game} has no card value {str(name)[:60]!r} "
-                                      f"(the values it uses: {', '.join(fields)})")
+                raise CardValuesError(f"{card_key}: {get_game(engine.game).name} cards have no value "
+                                      f"{str(name)[:60]!r} (the values its engine uses: {', '.join(fields)})")
             if value is None:
                 if not allow_null:
                     raise CardValuesError(f"{card_key}.{name}: give a value (null only deletes one in a PUT).")
@@ -127,6 +127,16 @@ def values_of(user_id: int | None, slug: str) -> dict[str, dict[str, Any]]:
     for key, name, value in query:
         out.setdefault(key, {})[name] = value
     return out
+
+
+def card_rows(user_id: int | None, slug: str, card: Card) -> list[ValueRow]:
+    """My values of one card beside the catalogue's (for its card page); [] when I have none."""
+    if not user_id or not enterable(slug):
+        return []
+    table = models.UserCardValue
+    query = (table.select(table.field, table.value)
+             .where((table.owner == user_id) & (table.game == slug) & (table.card_key == card.key)).tuples())
+    return _rows(engine_for(slug), card, dict(query))
 
 
 def _write(user_id: int, slug: str, checked: Mapping[str, Mapping[str, Any]]) -> None:
@@ -276,9 +286,26 @@ class FormField:
     for_types: tuple[str, ...] = ()
 
 
+_FORM_FIELDS: dict[tuple[str, str], tuple[Card, list]] = {}
+
+
 def form_fields(engine: Engine, card: Card) -> list[FormField]:
     """Everything the engine may need of `card` that the catalogue does not know, asked at once: when
-    the type is unknown, the type and, for each type it could be, the fields that type brings."""
+    the type is unknown, the type and, for each type it could be, the fields that type brings.
+
+    Trying every type compiles the card once per type, so the answer is kept per catalogue card
+    (a new catalogue has new Card objects, and the identity check then recomputes it)."""
+    cached = _FORM_FIELDS.get((engine.game, card.key))
+    if cached is not None and cached[0] is card:
+        return cached[1]
+    fields = _form_fields(engine, card)
+    if len(_FORM_FIELDS) > 20_000:
+        _FORM_FIELDS.clear()
+    _FORM_FIELDS[(engine.game, card.key)] = (card, fields)
+    return fields
+
+
+def _form_fields(engine: Engine, card: Card) -> list[FormField]:
     type_field = value_field(engine, "type")
     if card.type is None and type_field is not None and type_field.kind == "choice":
         out: list[FormField] = [FormField(type_field)]
@@ -345,14 +372,20 @@ def listing(user_id: int, slug: str) -> list[ValueRow]:
     rows = []
     for key, entry in values_of(user_id, slug).items():
         card = catalogue.get(key)
-        if card is None:
-            continue
-        for name, value in entry.items():
-            known = card.type if name == "type" else card.text if name == "text" else card.attrs.get(name)
-            rows.append(ValueRow(card, value_field(engine, name), name, value, known,
-                                 card.provenance.get(name) if known is not None else None))
+        if card is not None:
+            rows.extend(_rows(engine, card, entry))
     rows.sort(key=lambda r: (r.card.display_name.casefold(), r.card.key, order.get(r.name, 99)))
     return rows
+
+
+def _rows(engine: Engine, card: Card, entry: Mapping[str, Any]) -> list[ValueRow]:
+    order = {f.name: i for i, f in enumerate(value_fields(engine))}
+    rows = []
+    for name, value in entry.items():
+        known = card.type if name == "type" else card.text if name == "text" else card.attrs.get(name)
+        rows.append(ValueRow(card, value_field(engine, name), name, value, known,
+                             card.provenance.get(name) if known is not None else None))
+    return sorted(rows, key=lambda r: order.get(r.name, 99))
 
 
 def propose(user: models.User, slug: str, selection: list[tuple[str, str]], source: str, **limits) -> list[models.Proposal]:

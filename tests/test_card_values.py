@@ -78,7 +78,7 @@ def test_put_is_all_or_nothing_and_names_the_first_bad_entry(people):
         ({"meaty-pie": {"type": "Item"}, "stale-bread": {"bank_value": "lots"}}, "stale-bread: bank value must be a whole number"),
         ({"meaty-pie": {"bank_value": 100}}, "meaty-pie: bank value must be at most 99"),
         ({"meaty-pie": {"type": "Dragon"}}, "meaty-pie: card type must be one of"),
-        ({"meaty-pie": {"colour": "red"}}, "meaty-pie: neopets-tcg has no card value 'colour'"),
+        ({"meaty-pie": {"colour": "red"}}, "meaty-pie: Neopets TCG cards have no value 'colour'"),
         ({"no-such-card": {"type": "Item"}}, "'no-such-card' is not a card"),
         ({"meaty-pie": {}}, "meaty-pie: give an object"),
         ({"meaty-pie": {"bank_value": True}}, "whole number"),
@@ -231,6 +231,9 @@ def test_a_reviewed_catalogue_value_wins_and_the_page_says_they_differ(people):
     assert curator.post(f"/review/{pid}/approve", data={"reason": "checked"}).status_code == 302
     page = text(pat.get(f"/card-values/{NEO}"))
     assert "differs from yours; the catalogue's value is used" in page
+    card = text(pat.get(f"/games/{NEO}/cards/the-thieves-code"))
+    assert "My values Bank value: 4 yours, not reviewed — the catalogue says 2, and its value is used" in card
+    assert "My values" not in text(curator.get(f"/games/{NEO}/cards/the-thieves-code"))
     with database.connection_context():
         user = models.User.get(username="pat")
         catalogue = card_values.catalogue_for(user.id, NEO)
