@@ -354,3 +354,15 @@ def test_values_given_with_a_user_are_kept_as_theirs(values_file, databases, mon
     assert nobody.exit_code == 2 and "no user named 'nobody'" in nobody.stderr
     if not database.is_closed():
         database.close()
+
+
+def test_the_form_of_a_battledome_card_of_unknown_type_asks_each_types_fields():
+    import dataclasses
+    from deckhub.core.engine import get_engine
+    from deckhub.importers.catalogue import load_catalogue
+
+    engine = get_engine("neopets-battledome")
+    card = dataclasses.replace(load_catalogue("neopets-battledome").get("starry-acara"), type=None)
+    fields = {ff.field.name: ff.for_types for ff in card_values.form_fields(engine, card)}
+    assert fields["type"] == () and "Neopet" in fields["hp"] and "Codestone" in fields["attack_bonus"]
+    assert "Petpet" in fields["level_requirement"] and "Neopet" not in fields["level_requirement"]
