@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from deckhub import models
+from deckhub import card_values, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, IllegalAction, State, get_engine, play_out, replay
+from deckhub.db import database
 
 MAX_ACTIONS = 5_000  # a session longer than any real game; stops a script from growing rows forever
 MAX_SEED = 2**31 - 1
@@ -39,19 +40,26 @@ def random_seed() -> int:
 
 
 def start(owner_id: int, deck_row: models.Deck | None, deck: Deck, options: dict, seed: int | None = None) -> models.GoldfishSession:
-    """Start a game; options are checked by the engine (a bad one raises GoldfishError)."""
+    """Start a game; options are checked by the engine (a bad one raises GoldfishError).
+
+    Card values given in `options["card_values"]` are kept as the player's own values; the game
+    plays with all of the player's values for the deck's cards (the catalogue's known ones win)."""
     engine = get_engine(deck.game)
     seed = random_seed() if seed is None else seed
     if not 0 <= seed <= MAX_SEED:
         raise GoldfishError(f"A seed is a whole number from 0 to {MAX_SEED}.")
+    catalogue = get_catalogue(deck.game)
     try:
+        options, typed = card_values.game_options(owner_id, engine, deck, catalogue, options)
         options = engine.normalize_options(options)
-        replay(deck.game, deck, get_catalogue(deck.game), seed, options, [])
-    except (EngineError, IllegalAction) as exc:
+        replay(deck.game, deck, catalogue, seed, options, [])
+    except (EngineError, IllegalAction, card_values.CardValuesError) as exc:
         raise GoldfishError(str(exc)) from None
     data = deck.to_json()
-    return models.GoldfishSession.create(owner=owner_id, deck=deck_row, game=deck.game, deck_data=data,
-                                         seed=seed, options=options, actions=[])
+    with database.atomic():
+        card_values.remember(owner_id, deck.game, typed)
+        return models.GoldfishSession.create(owner=owner_id, deck=deck_row, game=deck.game, deck_data=data,
+                                             seed=seed, options=options, actions=[])
 
 
 def own_session(session_id: int, user) -> models.GoldfishSession | None:

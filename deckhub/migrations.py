@@ -26,6 +26,16 @@ def _community_and_api(db) -> None:
     db.create_tables([models.Proposal, models.FactChange, models.ApiToken, models.RateLimitHit])
 
 
+def _user_card_values(db) -> None:
+    """Step 4: each player's own card values, and which values a simulation played without."""
+    from playhouse.migrate import SchemaMigrator, migrate as run
+
+    db.create_tables([models.UserCardValue])
+    table = models.SimulationRun._meta.table_name
+    if "unknown" not in {c.name for c in db.get_columns(table)}:  # step 2 makes the table as models.py says now
+        run(SchemaMigrator.from_database(db).add_column(table, "unknown", models.SimulationRun.unknown))
+
+
 def _batches_and_scans(db) -> None:
     """Step 5: proposal batches (the set editor saves many cells at once) and card scans."""
     from playhouse.migrate import SchemaMigrator, migrate as run
@@ -80,6 +90,7 @@ STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
     (3, _community_and_api),
+    (4, _user_card_values),
     (5, _batches_and_scans),
     (6, _accounts_and_sessions),
     (7, _job_queue),

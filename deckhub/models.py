@@ -178,6 +178,7 @@ class SimulationRun(BaseModel):
     result = JSONText(null=True)
     stuck = JSONText(null=True)  # [[card name, games, share], ...]
     error = TextField(null=True)
+    unknown = JSONText(null=True)  # played with --allow-unknown: {card key: [fields]} the engine lacked
     created_at = DateTimeField(default=utcnow)
     updated_at = DateTimeField(default=utcnow)
 
@@ -378,7 +379,22 @@ class TuningChunk(BaseModel):
         indexes = ((("run", "round", "number"), True), (("state", "updated_at"), False))
 
 
+class UserCardValue(BaseModel):
+    """A value a player supplied for a card field the catalogue does not know: theirs, not reviewed,
+    used in all their games, simulations and checks of that game (see deckhub.card_values)."""
+
+    owner = ForeignKeyField(User, backref="card_values", on_delete="CASCADE")
+    game = CharField(max_length=40)
+    card_key = CharField(max_length=200)
+    field = CharField(max_length=60)
+    value = JSONText()
+    updated_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("owner", "game", "card_key", "field"), True),)
+
+
 ALL_MODELS = [SchemaVersion, User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadRow,
-              TuningRun, TuningChunk]
+              TuningRun, TuningChunk, UserCardValue]

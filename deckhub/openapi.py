@@ -89,7 +89,15 @@ def document() -> dict[str, Any]:
                            "description": "The lines of a deck list that could not be read."},
                 "unknown_cards": {"type": "array", "items": {"type": "string"}},
                 "version": {"type": "integer", "description": "On a 409 for a deck: its latest version's number."},
+                "unknown_values": {"type": "array", "items": _ref("UnknownValue"),
+                                   "description": "A simulation refused: the card values its engine lacks."},
             },
+        },
+        "UnknownValue": {
+            "type": "object", "required": ["card", "name", "fields"],
+            "properties": {"card": {"type": "string", "description": "The card key."}, "name": {"type": "string"},
+                           "fields": {"type": "array", "items": {"type": "string"},
+                                      "description": "The fields the engine needs that nobody gave."}},
         },
         "GameSummary": {
             "type": "object", "required": ["slug", "name", "cards", "printings", "sets"],
@@ -180,9 +188,12 @@ def document() -> dict[str, Any]:
             },
         },
         "CheckReport": {
-            "type": "object", "required": ["game", "format", "legal", "counts", "violations"],
+            "type": "object", "required": ["game", "format", "legal", "verified", "counts", "violations"],
             "properties": {
                 "game": {"type": "string"}, "format": {"type": "string"}, "legal": {"type": "boolean"},
+                "verified": {"type": "boolean",
+                             "description": "False when any violation is unverified (a card value the check needs "
+                                            "is unknown): then a legal deck is only legal so far."},
                 "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
                 "violations": {"type": "array", "items": _ref("Violation")},
                 "errors": {"type": "array", "items": _ref("LineError"),
@@ -307,13 +318,18 @@ def document() -> dict[str, Any]:
                 "games": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES, "default": 1000},
                 "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1,
                          "description": "Same deck version, games, seed and options: same results."},
-                "options": {"type": "object", "description": "The game's goldfish options (as on the start page)."},
+                "options": {"type": "object", "description": "The game's goldfish options (as on the start page); "
+                                                             "card_values given here are kept as my values."},
+                "allow_unknown": {"type": "boolean", "default": False,
+                                  "description": "Play even though the engine lacks some card values (without it "
+                                                 "such a run is refused with 400 naming them); the run says how "
+                                                 "many cards it played without their values."},
             },
         },
         "Simulation": {
             "type": "object",
             "required": ["id", "deck", "version", "game", "games", "seed", "options", "status", "done", "result",
-                         "stuck", "error", "created_at", "updated_at"],
+                         "stuck", "error", "unknown", "created_at", "updated_at"],
             "properties": {
                 "id": {"type": "integer"}, "deck": {"type": "integer"},
                 "version": {"type": "integer", "description": "The deck version it plays."},
@@ -325,6 +341,11 @@ def document() -> dict[str, Any]:
                            "description": "When done: wins, win_rate, losses by reason, win_turn statistics and histogram."},
                 "stuck": {"type": ["array", "null"], "description": "[card name, games, share] left in hand most often."},
                 "error": {"type": ["string", "null"]},
+                "unknown": {"type": ["object", "null"], "required": ["cards", "values"],
+                            "description": "Played without some card values: how many cards, and which values; "
+                                           "its results are not the deck's real odds. Null: every value known.",
+                            "properties": {"cards": {"type": "integer"},
+                                           "values": {"type": "array", "items": _ref("UnknownValue")}}},
                 "created_at": timestamp, "updated_at": timestamp,
             },
         },
@@ -360,6 +381,26 @@ def document() -> dict[str, Any]:
                                           "verdict, settings}."},
                 "error": {"type": ["string", "null"]},
                 "created_at": timestamp, "updated_at": timestamp,
+        "CardValues": {
+            "type": "object", "required": ["game", "values"],
+            "properties": {
+                "game": {"type": "string"},
+                "values": {"type": "object", "description": 'My values by card key: {"tomatoes": {"type": "Item", '
+                                                            '"bank_value": 2}}.',
+                           "additionalProperties": {"type": "object", "additionalProperties": {
+                               "type": ["integer", "string"]}}},
+            },
+        },
+        "CardValuesPut": {
+            "type": "object", "required": ["game", "values"], "additionalProperties": False,
+            "properties": {
+                "game": {"type": "string", "enum": games},
+                "values": {"type": "object",
+                           "description": "Merged into my values; a null value deletes that field. Every card key, "
+                                          "field and value is checked as the game's engine checks it; the first bad "
+                                          "entry refuses the whole request (400, naming it).",
+                           "additionalProperties": {"type": "object", "additionalProperties": {
+                               "type": ["integer", "string", "null"]}}},
             },
         },
         "SimulationList": {"type": "object", "required": ["simulations"],
@@ -495,6 +536,17 @@ def document() -> dict[str, Any]:
                          _responses("200", _json(_ref("Tuning"), "The run, cancelled (or as it ended)."),
                                     "400", "401", "404"), tag="simulations"),
         },
+        "/api/card-values": {
+            "get": op("My own values for cards the catalogue does not know (private; yours, not reviewed).",
+                      _responses("200", _json(_ref("CardValues"), "My values of the game."), "400", "401"),
+                      tag="card values",
+                      parameters=[{"name": "game", "in": "query", "required": True,
+                                   "schema": {"type": "string", "enum": games}}]),
+            "put": op("Merge values into mine (null deletes one): all of them or none.",
+                      _responses("200", _json(_ref("CardValues"), "My values of the game after the change."),
+                                 "400", "401", "413"),
+                      tag="card values", requestBody=body("CardValuesPut")),
+        },
         "/api/collection": {
             "get": op("What I own, want and trade: every printing with a quantity, by printing id.",
                       _responses("200", _json(_ref("CollectionPage"), "One page of entries and the total."),
@@ -519,7 +571,8 @@ def document() -> dict[str, Any]:
         "must carry a live token, or it is refused with 401 on every `/api/` path. Token requests need no "
         "CSRF token. The site's session cookie works too, but then every write (POST, PATCH, DELETE) must "
         "send the page's CSRF token in an `X-CSRFToken` header.\n\n"
-        "**Who sees what.** Catalogue and check are public. Decks are private unless public: anyone may read "
+        "**Who sees what.** Catalogue and check are public; a user's card values are theirs alone. "
+        "Decks are private unless public: anyone may read "
         "a public deck, only its owner may change it (403 for others); a private deck, a collection and a "
         "simulation are their owner's alone (404 for everyone else).\n\n"
         "**Errors** are `{\"error\": message, \"status\": code}`. Every body is checked whole before "
@@ -529,7 +582,7 @@ def document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "DeckHub API", "version": __version__, "description": description},
-        "tags": [{"name": t} for t in ("catalogue", "decks", "collection", "simulations", "meta")],
+        "tags": [{"name": t} for t in ("catalogue", "decks", "collection", "card values", "simulations", "meta")],
         "paths": paths,
         "components": {
             "schemas": schemas,

@@ -12,10 +12,11 @@ import datetime as dt
 
 from peewee import fn
 
-from deckhub import jobs, models
+from deckhub import card_values, jobs, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine
+from deckhub.core.session_values import CARD_VALUES
 from deckhub.core.simulate import MAX_GAMES, merge, play_games
 from deckhub.db import database
 from deckhub.jobs import huey
@@ -42,19 +43,40 @@ def set_chunk_games(n: int) -> None:
     _chunk_games["n"] = max(1, int(n))
 
 
+class UnknownValues(SimulationError):
+    """The engine needs card values nobody gave: `missing` is {card key: [field, ...]}."""
+
+    def __init__(self, message: str, missing: dict[str, list[str]]):
+        super().__init__(message)
+        self.missing = missing
+
+
 def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, games: int, seed: int,
-          options: dict) -> models.SimulationRun:
+          options: dict, allow_unknown: bool = False) -> models.SimulationRun:
+    """Store a run and start it. It plays with the owner's card values (values typed with the options
+    are kept as theirs); while the engine still lacks some, it does not start (UnknownValues naming
+    them) unless `allow_unknown`, and then the run records which values it played without."""
     if not 1 <= games <= MAX_GAMES:
         raise SimulationError(f"A simulation plays 1 to {MAX_GAMES:,} games.")
+    engine = get_engine(deck_row.game)
+    catalogue = get_catalogue(deck_row.game)
+    deck = Deck.from_json(version.data)
     try:
-        options = get_engine(deck_row.game).normalize_options(options)
-    except EngineError as exc:
+        options, typed = card_values.game_options(owner_id, engine, deck, catalogue, options)
+        options = engine.normalize_options(options)
+        missing = card_values.deck_missing(engine, deck, catalogue, options.get(CARD_VALUES) or {})
+    except (EngineError, card_values.CardValuesError) as exc:
         raise SimulationError(str(exc)) from None
+    card_values.remember(owner_id, deck_row.game, typed)
+    if missing and not allow_unknown:
+        raise UnknownValues(f"This simulation needs values the catalogue does not know for {len(missing)} card"
+                            f"{'s' if len(missing) != 1 else ''}: {card_values.describe_missing(catalogue, engine, missing, 12)}. "
+                            "Enter them, or play anyway with unknown values (the results will say so).", missing)
     size = _chunk_games["n"]
     with jobs.exclusive(LOCK_KEY):
         check_active_limits(owner_id)
         run = models.SimulationRun.create(deck=deck_row, version=version.number, owner=owner_id, game=deck_row.game,
-                                          games=games, seed=seed, options=options)
+                                          games=games, seed=seed, options=options, unknown=missing or None)
         models.SimulationChunk.insert_many(
             [{"run": run.id, "number": n, "start": s, "stop": min(games, s + size)}
              for n, s in enumerate(range(0, games, size))]).execute()

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub import jobs, models, simulations
+from deckhub import card_values, jobs, models, simulations
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine
 from deckhub.core.legality import check_deck
-from deckhub.core.session_values import apply_card_values, missing_values
+from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
 from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, play_range
 from deckhub.db import database
 from deckhub.games import get_game
@@ -65,7 +65,7 @@ def _tuner(game: str, deck: Deck, candidates: list[str], budget: int, seed: int,
            format_id: str | None) -> Tuner:
     spec = get_game(game)
     engine = get_engine(game)
-    catalogue = apply_card_values(engine, get_catalogue(game), (options or {}).get("card_values"))
+    catalogue = apply_card_values(engine, get_catalogue(game), (options or {}).get(CARD_VALUES))
     fmt = spec.format(format_id)
 
     def legal(variant: Deck) -> bool:
@@ -79,17 +79,20 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
     if not 1 <= budget <= MAX_BUDGET:
         raise TuningStartError(f"A tuning run plays 1 to {MAX_BUDGET:,} games.")
     deck = Deck.from_json(version.data)
-    try:
-        engine = get_engine(deck_row.game)
+    engine = get_engine(deck_row.game)
+    base = get_catalogue(deck_row.game)
+    try:  # the owner's own card values play too, as in their simulations
+        options, typed = card_values.game_options(owner_id, engine, deck, base, options)
         options = engine.normalize_options(options)
-        catalogue = apply_card_values(engine, get_catalogue(deck_row.game), options.get("card_values"))
+        catalogue = apply_card_values(engine, base, options.get(CARD_VALUES))
         unknown = missing_values(engine, deck, catalogue)
-    except EngineError as exc:
+    except (EngineError, card_values.CardValuesError) as exc:
         raise TuningStartError(str(exc)) from None
+    card_values.remember(owner_id, deck_row.game, typed)
     if unknown and not allow_unknown:
-        names = ", ".join(f"{catalogue.cards[k].display_name} ({', '.join(f)})" for k, f in list(unknown.items())[:8])
-        raise TuningStartError(f"{len(unknown)} cards of this deck lack values the engine needs: {names}. Give their "
-                               "values, or tune anyway (the suggestions will say they rest on unknowns).")
+        raise TuningStartError(f"{len(unknown)} cards of this deck lack values the engine needs: "
+                               f"{card_values.describe_missing(catalogue, engine, unknown, 8)}. Enter them, or tune "
+                               "anyway (the suggestions will say they rest on unknowns).")
     keys = candidate_keys(owner_id, deck_row.game, deck, candidates)
     if not allow_unknown:
         keys = [k for k in keys if not _needs_values(engine, catalogue, k)]

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from deckhub import api_tokens, community, models, simulations, tunings
+from deckhub import api_tokens, card_values, community, models, simulations, tunings
 from deckhub import goldfish as goldfish_store
 from deckhub.accounts import create_user
 from deckhub.catalogue_store import get_catalogue
@@ -47,6 +47,8 @@ URL = "https://example.org/neopets-tcg/checklist"
 FACTS_CSV = b"game,set,number,name,bank_value,source\nneopets-tcg,,,The Thieves Code,4,https://example.org/facts\n"
 PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde\x00"
        b"\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")  # 1 x 1
+DARIGAN = (Path(__file__).resolve().parents[1] / "data" / "neopets-tcg" / "decks" / "darigan-theme-deck.txt").read_bytes()
+SECRET_VALUE = "Alice's own rules text 41c9"  # one of her card values: private
 
 LOGIN = "login"  # a redirect to the log-in page
 ROLES = ("anon", "other", "curator", "owner")
@@ -143,6 +145,10 @@ MATRIX = [
         data={"current": "not the password", "password": "a new long secret", "confirm": "a new long secret"}),
     Row("account.sign_out_everywhere", "POST", lambda w: "/account/sign-out-everywhere", signed_in(303), relogin=True),
     Row("community.mine", "GET", lambda w: "/proposals", signed_in()),
+    Row("card_values.index", "GET", lambda w: "/card-values/", signed_in(302)),
+    Row("card_values.game", "GET", lambda w: "/card-values/neopets-tcg", signed_in()),
+    Row("card_values.game", "POST", lambda w: "/card-values/neopets-tcg", signed_in(400),
+        data={"action": "delete"}),
     Row("community.propose", "GET", lambda w: "/games/neopets-tcg/propose/card/the-thieves-code", signed_in()),
     Row("community.propose", "POST", lambda w: "/games/neopets-tcg/propose/card/the-thieves-code", signed_in(400),
         data={"source_kind": "url", "source_url": ""}),
@@ -187,6 +193,9 @@ MATRIX = [
     Row("goldfish.start", "POST", lambda w: f"/goldfish/decks/{w.private}", alices(302), data={"seed": "5"}),
     Row("collection.add_missing", "POST", lambda w: f"/collection/decks/{w.private}/add-missing", alices(303)),
     Row("collection.add_deck", "POST", lambda w: f"/collection/decks/{w.private}/add-to-collection", alices(303)),
+    Row("card_values.deck_form", "GET", lambda w: f"/card-values/decks/{w.neopets}", alices()),
+    Row("card_values.deck_form", "POST", lambda w: f"/card-values/decks/{w.neopets}", alices(302),
+        data={"cv__chocolate-korbats__type": "Item"}),
     # ------------------------------------------------------------------ alice's public deck
     Row("decks.show", "GET", lambda w: f"/decks/{w.public}", everyone()),
     Row("decks.versions", "GET", lambda w: f"/decks/{w.public}/versions", everyone()),
@@ -273,6 +282,9 @@ MATRIX = [
         json={"budget": 300, "seed": 1}),
     Row("api_v1.tuning", "GET", lambda w: f"/api/tunings/{w.tuning}", api_own()),
     Row("api_v1.tuning", "DELETE", lambda w: f"/api/tunings/{w.new_tuning()}", api_own()),
+    Row("api_v1.card_values_route", "GET", lambda w: "/api/card-values?game=neopets-tcg", signed_in(anon=401)),
+    Row("api_v1.card_values_route", "PUT", lambda w: "/api/card-values", signed_in(anon=401),
+        json={"game": "neopets-tcg", "values": {"tomatoes": {"type": "Item", "text": None}}}),
     Row("api_v1.get_collection", "GET", lambda w: "/api/collection", signed_in(anon=401)),
     Row("api_v1.change_collection", "POST", lambda w: "/api/collection/changes", signed_in(anon=401),
         json={"changes": [{"game": "kaijudo", "card": "argus-vigilant-seer", "delta": 1}]}),
@@ -317,6 +329,9 @@ def _world(app) -> SimpleNamespace:
         shown = community.propose_facts(alice, "neopets-tcg", "commander-garoo", {}, URL, scan=PNG)
         community.approve(shown.id, models.User.get(username="curator"))
         w.approved_scan = models.Scan.get(models.Scan.proposal == shown.id).id
+        darigan = read_decklist(DARIGAN, get_game("neopets-tcg"), get_catalogue("neopets-tcg")).deck
+        w.neopets = create_deck(alice.id, "neopets-tcg", "standard", "Alice's Darigan deck", deck=darigan).row.id
+        card_values.put_values(alice.id, "neopets-tcg", {"tomatoes": {"text": SECRET_VALUE}})
     counter = itertools.count(3)
     made_runs: list[int] = []
     made_uploads: list[int] = []
@@ -421,6 +436,7 @@ def _fingerprint(w) -> tuple:
             list(models.Proposal.select(models.Proposal.id, models.Proposal.status)
                  .where(models.Proposal.proposer == uid).order_by(models.Proposal.id).tuples()),
             _uploads(w),
+            card_values.values_of(uid, "neopets-tcg"),
         )
 
 
@@ -488,7 +504,7 @@ def test_authorization_matrix(matrix_app):
                                 f"{response.location or response.get_data(as_text=True)[:120]!r}")
             if role not in ("owner", "owner_token"):
                 body = response.get_data().decode("utf-8", "replace")  # binary answers (the favicon) too
-                for secret in (SECRET_DECK, w.token[:12]):
+                for secret in (SECRET_DECK, w.token[:12], SECRET_VALUE):
                     if secret in body:
                         failures.append(f"{where}: the answer shows alice's {secret!r}")
                 if not (role == "curator" and row.curator_writes) and _fingerprint(w) != before:

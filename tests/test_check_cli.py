@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import glob
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from test_legality import cat as fixture_cat
 
 KAIJUDO_DECKS = sorted(glob.glob("data/kaijudo/decks/*.o8d"))
 THEME_DECKS = ["data/neopets-tcg/decks/darigan-theme-deck.txt", "data/neopets-tcg/decks/meridell-theme-deck.txt"]
-JSON_KEYS = ["game", "format", "legal", "counts", "violations", "errors"]
+JSON_KEYS = ["game", "format", "legal", "verified", "counts", "violations", "errors"]
 
 
 def run(*args, input=None):
@@ -45,7 +46,19 @@ def test_rulebook_theme_decks_are_legal(path):
     assert doc["legal"] is True and doc["errors"] == []
     assert doc["counts"] == {"Neopet Stack": 10, "Deck": 40}
     assert {v["severity"] for v in doc["violations"]} <= {"warning", "unverified"}
+    assert doc["verified"] is False  # most of their cards' types are unknown
     assert "read as" in result.stderr  # Jeran's Armor / Kass's Charm spelt as in the rulebook
+
+
+def test_a_deck_checked_on_unknown_values_is_legal_so_far_not_legal():
+    result = run("--game", "neopets-tcg", THEME_DECKS[0])
+    assert result.exit_code == 0  # the exit code is unchanged: no error
+    verdict = result.stdout.splitlines()[0]
+    assert re.search(r": legal so far: \d+ cards unverified \(Neopet Stack 10, Deck 40\)$", verdict), verdict
+    n = int(re.search(r"(\d+) cards unverified", verdict).group(1))
+    doc = json.loads(run("--game", "neopets-tcg", "--json", THEME_DECKS[0]).stdout)
+    named = {c for v in doc["violations"] if v["severity"] == "unverified" for c in v["cards"]}
+    assert n == len(named) > 0
 
 
 def test_stdin_and_o8d_recognised_by_content():
@@ -58,7 +71,7 @@ def test_json_shape_exactly():
     result = run("--game", "kaijudo", "--json", KAIJUDO_DECKS[0])
     doc = json.loads(result.stdout)
     assert list(doc) == JSON_KEYS
-    assert doc == {"game": "kaijudo", "format": "standard", "legal": True, "counts": {"Deck": 40},
+    assert doc == {"game": "kaijudo", "format": "standard", "legal": True, "verified": True, "counts": {"Deck": 40},
                    "violations": [], "errors": []}
 
 

@@ -175,15 +175,15 @@ def test_bad_options_and_seeds_are_explained(player):
         assert response.status_code == 400 and 'class="flash error"' in response.get_data(as_text=True)
 
 
-def test_values_the_catalogue_lacks_are_asked_for_and_used_for_that_game_only(player):
+def test_values_the_catalogue_lacks_are_asked_for_at_once_and_kept_as_the_players_own(player):
     text = (__import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "neopets-tcg" / "decks"
             / "darigan-theme-deck.txt").read_text()
     deck_id = int(player.post("/decks/import", data={"name": "Darigan", "game": "neopets-tcg", "format": "",
                                                      "decklist": text}).location.rsplit("/", 1)[1])
     page = player.get(f"/goldfish/decks/{deck_id}").get_data(as_text=True)
     assert "Values the catalogue does not know" in page and 'name="cv__chocolate-korbats__type"' in page
-    preview = player.post(f"/goldfish/decks/{deck_id}", data={"preview": "1", "cv__chocolate-korbats__type": "Item"})
-    assert 'name="cv__chocolate-korbats__bank_value"' in preview.get_data(as_text=True)  # an Item needs a bank value
+    # one form: with the type unknown, the fields each possible type brings are there already
+    assert 'name="cv__chocolate-korbats__bank_value"' in page and 'name="cv__chocolate-korbats__species"' in page
     bad = player.post(f"/goldfish/decks/{deck_id}", data={"seed": "1", "cv__chocolate-korbats__type": "Item",
                                                           "cv__chocolate-korbats__bank_value": "lots"})
     assert bad.status_code == 400 and "must be a whole number" in bad.get_data(as_text=True)
@@ -192,4 +192,8 @@ def test_values_the_catalogue_lacks_are_asked_for_and_used_for_that_game_only(pl
                                             "cv__chocolate-korbats__bank_value": "3"}).location
     assert player.get(board).status_code == 200
     catalogue_card = player.get("/api/cards/neopets-tcg/chocolate-korbats").get_json()
-    assert catalogue_card["type"] is None  # the session's values never reach the catalogue
+    assert catalogue_card["type"] is None  # the player's values never reach the catalogue by themselves
+    mine = player.get("/api/card-values?game=neopets-tcg").get_json()["values"]
+    assert mine["chocolate-korbats"] == {"type": "Item", "bank_value": 3}
+    again = player.get(f"/goldfish/decks/{deck_id}").get_data(as_text=True)
+    assert 'name="cv__chocolate-korbats__type"' not in again  # not asked twice

@@ -376,7 +376,8 @@ def test_violation_json_is_exactly_the_issue_shape():
     assert d["section"] == "Deck" and "Evil Action" in d["cards"] and "Good Hero 1, Version 1" in d["cards"]
     assert set(v.keys) >= {"evil-action"}
     json.dumps(report.to_json())
-    assert set(report.to_json()) == {"game", "format", "legal", "counts", "violations"}
+    assert set(report.to_json()) == {"game", "format", "legal", "verified", "counts", "violations"}
+    assert report.to_json()["verified"] is True
 
 
 def test_copies_count_name_and_version_in_huntik_but_name_elsewhere():

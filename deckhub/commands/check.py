@@ -5,8 +5,9 @@
 FILE may be `-` for standard input. Exit status: 0 legal (warnings and unverified allowed),
 1 illegal, 2 the input cannot be read or a line names an unknown card (errors on standard error,
 each with its line number). `--json` prints
-`{"game", "format", "legal", "counts", "violations", "errors"}`; `POST /api/check` answers the same
-dict through `check_text`.
+`{"game", "format", "legal", "verified", "counts", "violations", "errors"}` (`verified` is false while a
+check needs a card value the catalogue does not know: the deck is legal so far, not known to be legal);
+`POST /api/check` answers the same dict through `check_text`.
 """
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ class CheckResult:
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game.slug, "format": self.format.id, "legal": self.legal,
-                "counts": dict(self.report.counts),
+                "verified": self.report.verified, "counts": dict(self.report.counts),
                 "violations": [v.to_json() for v in self.report.violations],
                 "errors": [e.to_json() for e in self.parse.errors]}
 
@@ -100,7 +101,7 @@ def check_source(game_slug: str, data: str | bytes, format: str | None = None, p
 
 def check_text(game_slug: str, text: str | bytes, format: str | None = None, packs: int | None = None,
                catalogue: Catalogue | None = None) -> dict[str, Any]:
-    """The `--json` answer for a deck list: {"game", "format", "legal", "counts", "violations", "errors"}.
+    """The `--json` answer for a deck list: {"game", "format", "legal", "verified", "counts", "violations", "errors"}.
 
     `legal` is false while any line has an error (the deck is not fully known). Raises CheckError
     for an unknown game or format or a pack count the format cannot use.
@@ -110,7 +111,14 @@ def check_text(game_slug: str, text: str | bytes, format: str | None = None, pac
 
 def _human(result: CheckResult) -> str:
     counts = ", ".join(f"{s} {n}" for s, n in result.report.counts.items())
-    verdict = "legal" if result.legal else ("not checked fully: fix the lines above" if result.parse.errors else "illegal")
+    if result.parse.errors:
+        verdict = "not checked fully: fix the lines above"
+    elif not result.legal:
+        verdict = "illegal"
+    elif not result.report.verified:
+        verdict = f"legal so far: {len(result.report.unverified_cards())} cards unverified"
+    else:
+        verdict = "legal"
     lines = [f"{result.game.name}, {result.format.name}: {verdict} ({counts})"]
     for v in result.report.violations:
         where = f" [{v.section}]" if v.section else ""

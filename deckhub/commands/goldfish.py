@@ -3,6 +3,7 @@ and report how much of a game's card text the engine automates.
 
     deckhub goldfish --game SLUG --deck FILE [--seed N] [--first|--second] [--json]
                      [--option KEY=VALUE ...] [--mission NAME] [--dummy-hp N --dummy-defence N --dummy-agility N]
+                     [--values FILE.json] [--user NAME]
     deckhub coverage --game SLUG [--json]
 
 The seed defaults to 0, so the same command always prints the same game. `--json` prints
@@ -10,7 +11,9 @@ The seed defaults to 0, so the same command always prints the same game. `--json
 game exactly (`deckhub.core.engine.replay`). Every game option is given as `--option KEY=VALUE`
 and goes to the game's engine, which refuses the ones it does not have; `--first/--second`,
 `--mission` and `--dummy-hp/--dummy-defence/--dummy-agility` are documented shorthands for
-`--option first=...`, `--option mission=...` and `--option dummy_hp=...`.
+`--option first=...`, `--option mission=...` and `--option dummy_hp=...`; when the engine lacked card values the deck needs, the JSON also has
+`"unknown_values": {card key: [field, ...]}`. `--values FILE.json` gives card values (keys or names); with
+`--user NAME` the user's own values are used too and the file's are kept as theirs (see deckhub.card_values).
 Exit status: 0 when a game was played (won or lost), 2 when the game, deck or options are unusable.
 """
 from __future__ import annotations
@@ -71,6 +74,79 @@ def read_deck_file(spec, catalogue, deck_path: str):
     return parsed.deck
 
 
+def read_values_file(path: str) -> dict:
+    """The `--values` file: the `values` mapping of a `PUT /api/card-values` body (the whole body is
+    accepted too), `{card key or name: {field: value}}`; exit 2 when it cannot be read."""
+    try:
+        with click.open_file(path, "rb") as fh:
+            data = json.loads(fh.read())
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror or exc}")
+    except ValueError as exc:
+        _fail(f"{path} is not JSON: {exc}")
+    if isinstance(data, dict) and isinstance(data.get("values"), dict) and set(data) <= {"game", "values"}:
+        data = data["values"]
+    if not isinstance(data, dict):
+        _fail(f'{path} must hold a JSON object: {{"card key or name": {{"field": value}}}}')
+    return data
+
+
+def with_card_values(spec, engine, catalogue, deck, options: dict, values_path: str | None,
+                     username: str | None) -> tuple[dict, dict]:
+    """(options, missing): the game options with the card values to play with — the `--values` file's,
+    over the values of `--user` (whose own values the file's then become) — and the values the engine
+    still lacks for the deck, `{card key: [field, ...]}`. Exit 2 on a bad value or an unknown user."""
+    from deckhub import card_values
+    from deckhub.core.engine import EngineError
+    from deckhub.core.session_values import CARD_VALUES
+
+    typed = dict(read_values_file(values_path)) if values_path else {}
+    if not engine.option(CARD_VALUES):
+        if typed:
+            _fail(f"{spec.name} has no card values a player can set")
+        return options, {}
+    if isinstance(options.get(CARD_VALUES), str):
+        try:
+            typed = {**engine.option(CARD_VALUES).coerce(options.pop(CARD_VALUES)), **typed}
+        except EngineError as exc:
+            _fail(str(exc))
+    try:
+        checked = card_values.check_values(engine, catalogue, typed, by_name=True)
+    except card_values.CardValuesError as exc:
+        _fail(f"{values_path or '--option card_values'}: {exc}")
+    user_id = None
+    if username:
+        from deckhub import models
+        from deckhub.cli import open_app
+        from deckhub.db import database
+
+        open_app()
+        database.connect(reuse_if_open=True)
+        user = models.User.get_or_none(models.User.username ** username.strip())
+        if user is None:
+            _fail(f"there is no user named {username!r} (create one with `deckhub user add`)")
+        user_id = user.id
+        card_values.remember(user_id, spec.slug, checked)
+    values = (card_values.game_values(user_id, spec.slug, deck, checked, catalogue) if user_id
+              else card_values.effective_values(catalogue, checked, deck))
+    options = {**options, CARD_VALUES: values} if values else options
+    try:
+        missing = card_values.deck_missing(engine, deck, catalogue, values)
+    except EngineError as exc:
+        _fail(str(exc))
+    return options, missing
+
+
+def missing_words(spec, engine, catalogue, missing: dict) -> str:
+    from deckhub.card_values import describe_missing
+    return describe_missing(catalogue, engine, missing)
+
+
+_VALUES_HELP = ("card values for this game, a JSON file {\"card key or name\": {\"field\": value}} "
+                "(the values of PUT /api/card-values)")
+_USER_HELP = "use this site user's own card values too, and keep the --values given as theirs"
+
+
 @click.command("goldfish")
 @click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
 @click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
@@ -83,7 +159,10 @@ def read_deck_file(spec, catalogue, deck_path: str):
 @click.option("--dummy-hp", type=int, default=None, help="shorthand for --option dummy_hp=N (Battledome)")
 @click.option("--dummy-defence", type=int, default=None, help="shorthand for --option dummy_defence=N (Battledome)")
 @click.option("--dummy-agility", type=int, default=None, help="shorthand for --option dummy_agility=N (Battledome)")
-def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_hp, dummy_defence, dummy_agility):
+@click.option("--values", "values_path", default=None, type=click.Path(dir_okay=False, allow_dash=True), help=_VALUES_HELP)
+@click.option("--user", "username", default=None, help=_USER_HELP)
+def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_hp, dummy_defence, dummy_agility,
+             values_path, username):
     """Play one automated goldfish game with the game's built-in policy."""
     from deckhub.core.engine import EngineError, IllegalAction, new_game, play_out
     from deckhub.catalogue_store import command_catalogue
@@ -92,19 +171,25 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_h
     options = game_options(first, pairs, mission, dummy_hp, dummy_defence, dummy_agility)
     catalogue = command_catalogue(spec.slug)
     deck = read_deck_file(spec, catalogue, deck_path)
+    options, missing = with_card_values(spec, engine, catalogue, deck, options, values_path, username)
     try:
         state = play_out(new_game(spec.slug, deck, catalogue, seed, options))
     except (EngineError, IllegalAction) as exc:
         _fail(str(exc))
     outcome = state.outcome
     if as_json:
-        click.echo(json.dumps({"game": spec.slug, "seed": seed, "result": outcome.result, "turn": outcome.turn,
-                               "reason": outcome.reason, "actions": state.actions, "log": state.log_lines()}))
+        doc = {"game": spec.slug, "seed": seed, "result": outcome.result, "turn": outcome.turn,
+               "reason": outcome.reason, "actions": state.actions, "log": state.log_lines()}
+        if missing:
+            doc["unknown_values"] = missing
+        click.echo(json.dumps(doc))
         return
     for line in state.log_lines():
         click.echo(line)
     unit = "round" if state.view().get("round_based") else "turn"
     click.echo(f"Result: {outcome.result} on {unit} {outcome.turn}: {outcome.reason} (seed {seed})")
+    if missing:
+        click.echo(f"played without their values: {len(missing)} cards ({missing_words(spec, engine, catalogue, missing)})")
 
 
 @click.command("coverage")

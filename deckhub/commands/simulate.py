@@ -1,9 +1,15 @@
 """`deckhub simulate`: many automated goldfish games of one deck, summarised.
 
     deckhub simulate --game SLUG --deck FILE [--games N] [--seed S] [--workers W] [--json]
+                     [--values FILE.json] [--user NAME] [--allow-unknown]
 
 `--json` prints {"game", "games", "seed", "wins", "win_rate", "losses": {reason: n},
-"win_turn": {"mean", "median", "p10", "p90", "histogram": {turn: count}}, "games_per_second"}.
+"win_turn": {"mean", "median", "p10", "p90", "histogram": {turn: count}}, "games_per_second"}, and
+with --allow-unknown on a deck whose values are not all known also
+"unknown_values": {"cards": n, "values": {card key: [field, ...]}}.
+While the engine lacks card values the deck needs, nothing is played and the command exits 2 naming
+them (card and field); `--values FILE.json` gives them (as `deckhub goldfish`), `--allow-unknown`
+plays anyway and every summary says how many cards were played without their values.
 The same inputs give the same numbers whatever --workers is (only games_per_second varies).
 """
 from __future__ import annotations
@@ -14,7 +20,8 @@ import sys
 
 import click
 
-from deckhub.commands.goldfish import _engine, _fail, game_options, read_deck_file
+from deckhub.commands.goldfish import (_USER_HELP, _VALUES_HELP, _engine, _fail, game_options, missing_words,
+                                       read_deck_file, with_card_values)
 
 
 @click.command("simulate")
@@ -29,16 +36,26 @@ from deckhub.commands.goldfish import _engine, _fail, game_options, read_deck_fi
 @click.option("--first/--second", "first", default=None, help="go first or second in every game")
 @click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="any other game option")
 @click.option("--mission", default=None, help="Huntik: the mission to play")
-def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, mission):
+@click.option("--values", "values_path", default=None, type=click.Path(dir_okay=False, allow_dash=True), help=_VALUES_HELP)
+@click.option("--user", "username", default=None, help=_USER_HELP)
+@click.option("--allow-unknown", is_flag=True,
+              help="play even though the engine lacks some card values (the summary says how many cards)")
+def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, mission, values_path, username,
+             allow_unknown):
     """Play many automated games of a deck and report win rate, losses and the winning turn."""
     from deckhub.core.engine import EngineError, IllegalAction
     from deckhub.core.simulate import simulate as run
     from deckhub.catalogue_store import command_catalogue
 
-    spec, _ = _engine(game_slug)
+    spec, engine = _engine(game_slug)
     options = game_options(first, pairs, mission, None, None, None)
     catalogue = command_catalogue(spec.slug)
     deck = read_deck_file(spec, catalogue, deck_path)
+    options, missing = with_card_values(spec, engine, catalogue, deck, options, values_path, username)
+    unknown = missing_words(spec, engine, catalogue, missing) if missing else ""
+    if missing and not allow_unknown:
+        _fail(f"the engine needs values nobody gave for {len(missing)} cards: {unknown}; give them with "
+              "--values FILE.json, or play anyway with --allow-unknown; no game played")
     workers = min(workers, os.cpu_count() or 1)
     bar = None
     if sys.stderr.isatty() and not as_json:
@@ -58,11 +75,16 @@ def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, 
         if bar is not None:
             bar.__exit__(None, None, None)
     data = summary.to_json()
+    if missing:  # (only then: the JSON of a fully known deck keeps its documented keys)
+        data["unknown_values"] = {"cards": len(missing), "values": missing}
     if as_json:
         click.echo(json.dumps(data))
         return
     turn = data["win_turn"]
-    click.echo(f"{spec.name}: {summary.wins} of {games} games won ({summary.win_rate:.1%}), seed {seed}")
+    without = f"; {len(missing)} cards played without their values" if missing else ""
+    click.echo(f"{spec.name}: {summary.wins} of {games} games won ({summary.win_rate:.1%}), seed {seed}{without}")
+    if missing:
+        click.echo(f"played without their values ({len(missing)} cards): {unknown}; these are not the deck's real odds")
     if summary.wins:
         click.echo(f"winning {spec.extras.get('turn_unit', 'turn')}: mean {turn['mean']:.2f}, median {turn['median']}, 10th percentile {turn['p10']}, "
                    f"90th percentile {turn['p90']}")

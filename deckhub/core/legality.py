@@ -89,12 +89,25 @@ class Report:
     def unverified(self) -> list[Violation]:
         return self.by_severity(UNVERIFIED)
 
+    @property
+    def verified(self) -> bool:
+        """False while a check could not be made for want of a card value: "legal so far", not legal."""
+        return not any(v.severity == UNVERIFIED for v in self.violations)
+
+    def unverified_cards(self) -> list[str]:
+        """The cards the unverified checks name (display names, each once, in the order named)."""
+        seen: dict[str, None] = {}
+        for v in self.violations:
+            if v.severity == UNVERIFIED:
+                seen.update(dict.fromkeys(v.cards))
+        return list(seen)
+
     def rules(self, severity: str | None = None) -> set[str]:
         return {v.rule for v in self.violations if severity is None or v.severity == severity}
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "format": self.format, "legal": self.legal, "counts": dict(self.counts),
-                "violations": [v.to_json() for v in self.violations]}
+        return {"game": self.game, "format": self.format, "legal": self.legal, "verified": self.verified,
+                "counts": dict(self.counts), "violations": [v.to_json() for v in self.violations]}
 
 
 # --------------------------------------------------------------------------- format data

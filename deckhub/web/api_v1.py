@@ -29,7 +29,7 @@ from flask import Blueprint, current_app, g, jsonify, request
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from deckhub import api_tokens, collection, models, simulations, tunings
+from deckhub import api_tokens, card_values, collection, models, simulations, tunings
 from deckhub import decks as deck_store
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
@@ -208,6 +208,32 @@ def me():
     user = _user()
     return jsonify({"username": user.username, "is_curator": bool(user.is_curator),
                     "auth": "token" if g.get("api_token") else "session"})
+
+
+# --------------------------------------------------------------------------- my card values
+
+@bp.route("/card-values", methods=["GET", "PUT"])
+def card_values_route():
+    """My own values for cards the catalogue does not know: private, merged by PUT (null deletes)."""
+    user = _user()
+    if request.method == "GET":
+        slug = request.args.get("game")
+        if not slug:
+            fail(400, "Name the game: ?game=neopets-tcg.")
+        try:
+            get_game(slug)
+        except UnknownGame:
+            fail(400, f"There is no game called {slug[:80]!r}.")
+        return jsonify({"game": slug, "values": card_values.values_of(user.id, slug)})
+    body = json_body()
+    _unknown_fields(body, ("game", "values"))
+    if "values" not in body:
+        fail(400, '"values" is required: {"card-key": {"field": value or null}}.')
+    try:
+        after = card_values.put_values(user.id, body.get("game"), body["values"])
+    except card_values.CardValuesError as exc:
+        fail(400, str(exc))
+    return jsonify({"game": body["game"], "values": after})
 
 
 # --------------------------------------------------------------------------- decks
@@ -456,8 +482,9 @@ def check_stored_deck(deck_id: int):
     """The construction check of a stored deck (its latest version), as in POST /api/check."""
     stored = _visible(deck_id)
     spec = get_game(stored.row.game)
-    report = check_deck(stored.deck, spec, spec.format(stored.row.format), get_catalogue(spec.slug),
-                        packs=stored.row.packs)
+    user_id = current_user.id if current_user.is_authenticated else None
+    report = check_deck(stored.deck, spec, spec.format(stored.row.format),
+                        card_values.catalogue_for(user_id, spec.slug, stored.deck), packs=stored.row.packs)
     return jsonify(report.to_json())
 
 
@@ -581,7 +608,18 @@ def run_json(run: models.SimulationRun) -> dict:
     return {"id": run.id, "deck": run.deck_id, "version": run.version, "game": run.game, "games": run.games,
             "seed": run.seed, "options": run.options, "status": run.status, "done": run.done,
             "result": run.result, "stuck": run.stuck, "error": run.error,
+            "unknown": _unknown_json(run.game, run.unknown),
             "created_at": _time(run.created_at), "updated_at": _time(run.updated_at)}
+
+
+def _unknown_json(game: str, missing: dict | None) -> dict | None:
+    """What a run played without: how many cards, and each card's unknown fields (null: nothing)."""
+    if not missing:
+        return None
+    catalogue = get_catalogue(game)
+    return {"cards": len(missing), "values": [
+        {"card": key, "name": catalogue.get(key).display_name if catalogue.get(key) else key, "fields": fields}
+        for key, fields in missing.items()]}
 
 
 @bp.route("/decks/<int:deck_id>/simulations", methods=["GET", "POST"])
@@ -600,11 +638,14 @@ def start_simulation(deck_id: int):
     user = _user()
     stored = _own(deck_id)
     body = json_body()
-    _unknown_fields(body, ("games", "seed", "options"))
+    _unknown_fields(body, ("games", "seed", "options", "allow_unknown"))
     games = _int(body.get("games", 1000), "games", 1, MAX_GAMES)
     seed = body.get("seed")
     seed = random.SystemRandom().randrange(1, MAX_SEED) if seed is None else _int(seed, "seed", 0, MAX_SEED)
     options = body.get("options", {})
+    allow_unknown = body.get("allow_unknown", False)
+    if not isinstance(allow_unknown, bool):
+        fail(400, '"allow_unknown" must be true or false.')
     if not isinstance(options, dict):
         fail(400, '"options" must be an object of the game\'s goldfish options.')
     if len(json.dumps(options)) > MAX_OPTIONS_JSON:
@@ -612,7 +653,9 @@ def start_simulation(deck_id: int):
     if find_engine(get_game(stored.row.game)) is None:
         fail(400, f"{get_game(stored.row.game).name} has no goldfish engine yet.")
     try:
-        run = simulations.start(user.id, stored.row, stored.version, games, seed, options)
+        run = simulations.start(user.id, stored.row, stored.version, games, seed, options, allow_unknown)
+    except simulations.UnknownValues as exc:
+        fail(400, str(exc), unknown_values=_unknown_json(stored.row.game, exc.missing)["values"])
     except simulations.SimulationError as exc:
         fail(exc.status, str(exc))
     except (TypeError, ValueError, AttributeError) as exc:  # an option value of the wrong shape

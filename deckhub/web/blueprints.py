@@ -19,6 +19,7 @@ AREAS = [
     ("deckhub.web.api_v1", "bp"),
     ("deckhub.web.account", "bp"),
     ("deckhub.web.facts", "bp"),
+    ("deckhub.web.card_values", "bp"),
 ]
 
 # Stateless JSON endpoints that change nothing take no CSRF token.
@@ -33,6 +34,7 @@ NAV_LINKS = [
     ("My decks", "decks.index", True),
     ("Collection", "collection.overview", True),
     ("Goldfish", "goldfish.index", True),
+    ("My card values", "card_values.index", True),
     ("Review", "community.review", "curator"),
     ("Account", "account.index", True),
 ]

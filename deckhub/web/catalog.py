@@ -9,6 +9,7 @@ import re
 from urllib.parse import quote
 
 from flask import Blueprint, abort, current_app, g, render_template, request, send_from_directory, url_for
+from flask_login import current_user
 from markupsafe import Markup, escape
 
 from deckhub.catalogue_store import get_catalogue
@@ -86,9 +87,11 @@ def card(slug: str, key: str):
     spec = game_or_404(slug)
     catalogue = get_catalogue(spec.slug)
     card = _card_or_404(spec, catalogue, key)
+    from deckhub.card_values import card_rows
     from deckhub.community import field_origins
+    mine = card_rows(current_user.id, spec.slug, card) if current_user.is_authenticated else []
     return render_template("catalog/card.html", game=spec, catalogue=catalogue, card=card,
-                           origins=field_origins(card))
+                           origins=field_origins(card), mine=mine)
 
 
 @bp.route("/cards")

@@ -10,7 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from deckhub import collection
+from deckhub import card_values, collection
 from deckhub import decks as store
 from deckhub.web import charts
 from deckhub.catalogue_store import get_catalogue
@@ -79,8 +79,15 @@ def _visible(deck_id: int) -> store.StoredDeck:
 
 
 def _report(stored: store.StoredDeck, catalogue):
+    """The deck's check, with the viewer's own card values where the catalogue knows nothing
+    (`report.yours`: how many of them it used; they are not reviewed, so the page says so)."""
     spec = get_game(stored.row.game)
-    return check_deck(stored.deck, spec, spec.format(stored.row.format), catalogue, packs=stored.row.packs)
+    user_id = current_user.id if current_user.is_authenticated else None
+    checked = card_values.catalogue_for(user_id, spec.slug, stored.deck, catalogue)
+    report = check_deck(stored.deck, spec, spec.format(stored.row.format), checked, packs=stored.row.packs)
+    report.yours = len(getattr(checked, "values", None) or ()) if checked is not catalogue else 0
+    report.enterable = card_values.enterable(spec.slug)
+    return report
 
 
 def _rows(deck: Deck, catalogue, spec, report):
@@ -384,7 +391,8 @@ def api_check():
         abort(400, '"format" must be a string and "packs" a whole number.')
     try:
         get_game(game)
-        return jsonify(check_text(game, text, fmt, packs, get_catalogue(game)))
+        user_id = current_user.id if current_user.is_authenticated else None
+        return jsonify(check_text(game, text, fmt, packs, card_values.catalogue_for(user_id, game)))
     except LookupError as exc:
         abort(400, str(exc).strip("'\""))
     except CheckError as exc:

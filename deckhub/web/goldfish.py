@@ -10,12 +10,14 @@ import json
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
+from deckhub import card_values
 from deckhub import decks as deck_store
 from deckhub import goldfish as store
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.engine import MANUAL_KINDS, EngineError, find_engine
-from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values, value_field
+from deckhub.core.session_values import CARD_VALUES
 from deckhub.games import get_game
+from deckhub.web.card_values import typed_values
 
 bp = Blueprint("goldfish", __name__, url_prefix="/goldfish")
 
@@ -42,14 +44,10 @@ def _step() -> int | None:
 def options_from_form(engine) -> dict:
     """The engine's options as the form sent them (unchecked boxes are false).
 
-    Card values the player supplies for this game come as `cv__<card key>__<field>` fields."""
+    Card values the player types come as `cv__<card key>__<field>` fields (the values form); the
+    goldfish and simulation services keep them as the player's own."""
     options = {}
-    values: dict[str, dict[str, str]] = {}
-    for name, value in request.form.items():
-        if name.startswith("cv__") and value.strip():
-            _, key, field = name.split("__", 2) if name.count("__") >= 2 else (None, None, None)
-            if key and field:
-                values.setdefault(key, {})[field] = value.strip()[:2000]
+    values = typed_values(request.form)
     if values and engine.option(CARD_VALUES):
         options[CARD_VALUES] = values
     for spec in engine.options:
@@ -80,9 +78,7 @@ def start(deck_id: int):
         abort(404, f"{spec.name} has no goldfish engine yet.")
     seed = store.random_seed()
     error = None
-    if request.method == "POST" and request.form.get("preview"):
-        pass  # re-show the form: fields the entered values make necessary (an Item's bank value) appear
-    elif request.method == "POST":
+    if request.method == "POST":
         try:
             seed_text = (request.form.get("seed") or "").strip()
             seed = int(seed_text) if seed_text else store.random_seed()
@@ -92,30 +88,21 @@ def start(deck_id: int):
             error = str(exc) if isinstance(exc, store.GoldfishError) else "A seed is a whole number."
         else:
             return redirect(url_for("goldfish.board", session_id=session.id))
+    rows, used = values_rows(engine, stored.deck, spec)
     return render_template("goldfish/start.html", stored=stored, spec=spec, engine=engine, seed=seed,
-                           error=error, form=request.form, missing=_missing(engine, stored.deck, spec)), (400 if error else 200)
+                           error=error, form=request.form, rows=rows, used=used), (400 if error else 200)
 
 
-def _missing(engine, deck, spec) -> list[tuple]:
-    """(card, [ValueField, ...]) for each card whose values the engine needs and the catalogue lacks,
-    counting the values already entered in the form (and keeping their fields on the form)."""
+def values_rows(engine, deck, spec) -> tuple[list, int]:
+    """(the values form's rows for `deck`, how many of my values the game will use): every card whose
+    values the engine needs and neither the catalogue nor my values know, with what was typed kept."""
     if not engine.option(CARD_VALUES):
-        return []
+        return [], 0
     catalogue = get_catalogue(spec.slug)
-    entered = options_from_form(engine).get(CARD_VALUES, {}) if request.method == "POST" else {}
-    try:
-        applied = apply_card_values(engine, catalogue, entered)
-    except EngineError:
-        applied = catalogue  # the start button reports the bad value; the form still shows every field
-    needed = missing_values(engine, deck, applied)
-    rows = []
-    for key in sorted(set(needed) | set(entered)):
-        card = catalogue.get(key)
-        if card is None:
-            continue
-        names = list(entered.get(key, {})) + [n for n in needed.get(key, []) if n not in entered.get(key, {})]
-        rows.append((card, [f for f in (value_field(engine, name) for name in names) if f is not None]))
-    return rows
+    mine = card_values.values_of(current_user.id, spec.slug)
+    typed = typed_values(request.form) if request.method == "POST" else {}
+    used = sum(len(v) for v in card_values.effective_values(catalogue, mine, deck).values())
+    return card_values.values_form(engine, deck, catalogue, mine, typed), used
 
 
 def _on_tile(label: str, name: str) -> str:

@@ -8,13 +8,13 @@ from flask_login import current_user, login_required
 
 from deckhub import decks as deck_store
 from deckhub import models
-from deckhub import simulations, tunings
+from deckhub import card_values, simulations, tunings
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.core.odds import DrawModel, group_predicate, odds_table
 from deckhub.games import get_game
 from deckhub.web import charts
-from deckhub.web.goldfish import options_from_form
+from deckhub.web.goldfish import options_from_form, values_rows
 
 bp = Blueprint("stats", __name__, url_prefix="/decks/<int:deck_id>/stats")
 
@@ -71,7 +71,10 @@ def show(deck_id: int):
         compare = next((r for r in runs + others if r.id == wanted), None)
     tuning_runs = tunings.runs_for(stored.row) if owner else []
     running = any(r.status in ("queued", "running") for r in runs + tuning_runs)
+    rows, used = values_rows(engine, stored.deck, spec) if owner and engine else ([], 0)
     return render_template("stats/show.html", stored=stored, spec=spec, engine=engine, model=model, groups=groups,
+                           rows=rows, used=used,
+                           unknown_words=lambda run: card_values.describe_missing(catalogue, engine, run.unknown or {}, 8),
                            kind=kind, value=value, k=k, first=first, table=table, sample=sample, owner=owner,
                            runs=runs, compare=compare, others=others, running=running, job_status=simulations.job_status,
                            tuning_runs=tuning_runs, tuning_status=tunings.job_status, default_budget=tunings.DEFAULT_BUDGET,
@@ -90,7 +93,11 @@ def start(deck_id: int):
     try:
         games = int(request.form.get("games") or 1000)
         seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, 2**31 - 1))
-        run = simulations.start(current_user.id, stored.row, stored.version, games, seed, options_from_form(engine))
+        run = simulations.start(current_user.id, stored.row, stored.version, games, seed, options_from_form(engine),
+                                allow_unknown=request.form.get("allow_unknown") in ("on", "1", "y", "true"))
+    except simulations.UnknownValues as exc:  # the values typed were kept; the form asks for the rest
+        flash(f"{exc} They are asked for below.", "error")
+        return redirect(url_for("stats.show", deck_id=deck_id, _anchor="simulate"))
     except ValueError as exc:
         flash(str(exc) if isinstance(exc, simulations.SimulationError) else "Games and seed are whole numbers.", "error")
         return redirect(url_for("stats.show", deck_id=deck_id, _anchor="simulate"))
@@ -116,7 +123,8 @@ def run_status(deck_id: int, run_id: int):
     run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None) if stored else None
     if run is None:
         abort(404, "No such simulation of yours.")
-    return {"id": run.id, "status": run.status, "done": run.done, "games": run.games, "result": run.result}
+    return {"id": run.id, "status": run.status, "done": run.done, "games": run.games, "result": run.result,
+            "unknown": run.unknown}
 
 
 @bp.route("/simulations/<int:run_id>/histogram.svg")

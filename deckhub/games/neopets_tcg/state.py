@@ -95,6 +95,16 @@ class NeopetsState(NeopetsOps, State):
         new.attached = {k: v.copy() for k, v in self.attached.items()}
         new.contested = self.contested.copy()
 
+    def lose(self, reason: str) -> None:
+        """A loss says when unknown values may have caused it (nothing could be banked for them)."""
+        unbankable = {self.names[i] for i in range(len(self.cards))
+                      if "bank_value" in self.missing[i] or "type" in self.missing[i]}
+        if unbankable and self.outcome is None:
+            reason += (f" ({self.counters['points']} points banked: {len(unbankable)} card"
+                       f"{'s' if len(unbankable) != 1 else ''} in this deck "
+                       f"{'have' if len(unbankable) != 1 else 'has'} no known bank value)")
+        super().lose(reason)
+
     # -- queries ------------------------------------------------------------------------------------
     def unknown(self, iid: int) -> list[str]:
         """The needed values of this card that are unknown (see `needed_values`)."""

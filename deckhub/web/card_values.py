@@ -1,0 +1,124 @@
+"""*My card values*: list, edit, delete and propose my own card values; the one values form of a deck.
+
+The rules live in `deckhub.card_values`; these views parse forms, call it and render. Everything
+is the signed-in user's own: nobody else's values are ever read here.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from deckhub import card_values as service
+from deckhub import community
+from deckhub import decks as deck_store
+from deckhub.catalogue_store import get_catalogue
+from deckhub.core.engine import find_engine
+from deckhub.games import all_games, get_game
+from deckhub.web.catalog import game_or_404
+
+bp = Blueprint("card_values", __name__, url_prefix="/card-values")
+
+
+def typed_values(form) -> dict[str, dict[str, str]]:
+    """The values form's `cv__<card key>__<field>` inputs that hold something: {key: {field: text}}."""
+    values: dict[str, dict[str, str]] = {}
+    for name, value in form.items():
+        if name.startswith("cv__") and name.count("__") >= 2 and value.strip():
+            _, key, field = name.split("__", 2)
+            if key and field:
+                values.setdefault(key[:200], {})[field[:60]] = value.strip()[:2000]
+    return values
+
+
+def safe_next(default: str) -> str:
+    """Where to go after the form: a path of this site only."""
+    target = request.values.get("next") or ""
+    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else default
+
+
+def _games():
+    return [g for g in all_games() if service.enterable(g.slug)]
+
+
+@bp.route("/")
+@login_required
+def index():
+    games = _games()
+    if not games:
+        abort(404, "No game here lets players set card values.")
+    counts = {g.slug: len(service.values_of(current_user.id, g.slug)) for g in games}
+    best = max(games, key=lambda g: counts[g.slug])  # the game I have values of (the first if none)
+    return redirect(url_for("card_values.game", slug=best.slug))
+
+
+def _render_game(spec, status: int = 200, error: str | None = None, form=None):
+    rows = service.listing(current_user.id, spec.slug)
+    counts = {g.slug: sum(len(v) for v in service.values_of(current_user.id, g.slug).values()) for g in _games()}
+    return render_template("card_values/game.html", spec=spec, rows=rows, games=_games(), counts=counts,
+                           error=error, form=form or {}, printed=community.PRINTED), status
+
+
+@bp.route("/<slug>", methods=["GET", "POST"])
+@login_required
+def game(slug: str):
+    spec = game_or_404(slug)
+    if not service.enterable(spec.slug):
+        abort(404, f"{spec.name} has no card values a player can set.")
+    if request.method == "GET":
+        return _render_game(spec)
+    action = request.form.get("action")
+    selection = [tuple(item.split("|", 1)) for item in request.form.getlist("select") if "|" in item][:5000]
+    try:
+        if action == "save":
+            listed = [tuple(item.split("|", 1)) for item in request.form.getlist("listed") if "|" in item][:5000]
+            typed = typed_values(request.form)
+            changes: dict[str, dict] = {}
+            for key, field in listed:  # an emptied input deletes that value
+                changes.setdefault(key, {})[field] = typed.get(key, {}).get(field)
+            service.put_values(current_user.id, spec.slug, changes)
+            flash("Your values are saved.", "info")
+        elif action == "delete":
+            if not selection:
+                raise service.CardValuesError("Choose the values to delete.")
+            n = service.delete_values(current_user.id, spec.slug, selection)
+            flash(f"{n} value{'s' if n != 1 else ''} deleted.", "info")
+        elif action == "propose":
+            printed = request.form.get("source_kind") == "printed"
+            source = community.PRINTED if printed else (request.form.get("source_url") or "").strip()
+            made = service.propose(current_user, spec.slug, selection, source)
+            flash(f"{len(made)} proposal{'s' if len(made) != 1 else ''} sent to the curators "
+                  f"({sum(len(p.values) for p in made)} values). They stay yours until a curator approves them.", "info")
+        else:
+            raise service.CardValuesError("Choose what to do: save, delete or propose.")
+    except service.CardValuesError as exc:
+        return _render_game(spec, 400, str(exc), request.form)
+    return redirect(url_for("card_values.game", slug=spec.slug))
+
+
+@bp.route("/decks/<int:deck_id>", methods=["GET", "POST"])
+@login_required
+def deck_form(deck_id: int):
+    """Every value a deck still needs, in one form, pre-filled from mine; saved as mine."""
+    stored = deck_store.visible_deck(deck_id, current_user)
+    if stored is None:
+        abort(404, "No deck with that number is visible to you.")
+    spec = get_game(stored.row.game)
+    if not service.enterable(spec.slug):
+        abort(404, f"{spec.name} has no card values a player can set.")
+    engine = find_engine(spec)
+    catalogue = get_catalogue(spec.slug)
+    back = safe_next(url_for("decks.show", deck_id=deck_id))
+    error = None
+    typed = typed_values(request.form) if request.method == "POST" else {}
+    if request.method == "POST":
+        try:
+            service.remember(current_user.id, spec.slug,
+                             service.check_values(engine, catalogue, typed))
+        except service.CardValuesError as exc:
+            error = str(exc)
+        else:
+            flash(f"{sum(len(v) for v in typed.values())} values saved as yours (not reviewed).", "info")
+            return redirect(back)
+    rows = service.values_form(engine, stored.deck, catalogue, service.values_of(current_user.id, spec.slug), typed)
+    return render_template("card_values/deck.html", stored=stored, spec=spec, rows=rows, back=back, error=error,
+                           form=request.form), (400 if error else 200)
