@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "tests" / "install-chromium.sh"
+SCRIPT = ROOT / "tests" / "install-test-tools.sh"
 
 
 def readme_command(heading: str) -> str:
@@ -37,7 +37,7 @@ def test_readme_holds_one_test_command_that_installs_everything_and_runs_pytest(
     steps = [s.strip() for s in command.split("&&")]
     assert steps[0].startswith("python3 -m venv .venv")
     assert "pip install -e '.[test]'" in steps
-    assert "sh tests/install-chromium.sh" in steps
+    assert "sh tests/install-test-tools.sh" in steps
     assert steps[-1] == "python -m pytest"
 
 
@@ -66,32 +66,34 @@ def _fake_apt(tmp_path: Path) -> tuple[dict, Path]:
     log = tmp_path / "apt.log"
     (bin_dir / "apt-get").write_text(f"#!/bin/sh\necho \"$@\" >> {log}\n")
     (bin_dir / "apt-get").chmod(0o755)
-    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", DECKHUB_CHROMIUM=str(tmp_path / "no-chromium"))
+    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", DECKHUB_CHROMIUM=str(tmp_path / "no-chromium"),
+               DECKHUB_REDIS_SERVER=str(tmp_path / "no-redis-server"))
     return env, log
 
 
-def test_install_chromium_does_nothing_when_chromium_is_there(tmp_path):
-    fake = tmp_path / "chromium"
-    fake.write_text("#!/bin/sh\n")
-    fake.chmod(0o755)
+def test_install_test_tools_does_nothing_when_both_are_there(tmp_path):
     env, log = _fake_apt(tmp_path)
-    env["DECKHUB_CHROMIUM"] = str(fake)
+    for name, var in (("chromium", "DECKHUB_CHROMIUM"), ("redis-server", "DECKHUB_REDIS_SERVER")):
+        fake = tmp_path / name
+        fake.write_text("#!/bin/sh\n")
+        fake.chmod(0o755)
+        env[var] = str(fake)
     done = subprocess.run(["sh", str(SCRIPT)], env=env, capture_output=True, text=True)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert not log.exists()
 
 
-def test_install_chromium_as_root_uses_apt_get(tmp_path):
+def test_install_test_tools_as_root_uses_apt_get(tmp_path):
     if os.geteuid() != 0:
         pytest.skip("needs root to take the apt-get branch")  # CI and the README's machines run as root
     env, log = _fake_apt(tmp_path)
     done = subprocess.run(["sh", str(SCRIPT)], env=env, capture_output=True, text=True)
-    assert "install -y -qq chromium" in log.read_text()
+    assert "install -y -qq chromium redis-server" in log.read_text()
     assert done.returncode == 1  # the fake apt-get installed nothing, and the script says so
     assert "still missing" in done.stderr
 
 
-def test_install_chromium_as_a_user_stops_at_once_and_names_the_command(tmp_path):
+def test_install_test_tools_as_a_user_stops_at_once_and_names_the_command(tmp_path):
     env, log = _fake_apt(tmp_path)
     command = ["sh", str(SCRIPT)]
     if os.geteuid() == 0:
@@ -99,5 +101,5 @@ def test_install_chromium_as_a_user_stops_at_once_and_names_the_command(tmp_path
         command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=10)
     assert done.returncode == 1
-    assert "sudo apt-get install -y chromium" in done.stderr
+    assert "sudo apt-get install -y chromium redis-server" in done.stderr
     assert not log.exists()
