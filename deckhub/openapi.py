@@ -381,6 +381,8 @@ def document() -> dict[str, Any]:
                                           "verdict, settings}."},
                 "error": {"type": ["string", "null"]},
                 "created_at": timestamp, "updated_at": timestamp,
+            },
+        },
         "CardValues": {
             "type": "object", "required": ["game", "values"],
             "properties": {
