@@ -67,6 +67,7 @@ def decks():
     _fill(bd, "Neopet Deck", [c for c in cards if c.type == "Neopet"], 3, 1)
     yield "neopets-battledome", "standard", None, bd, b
     yield "neopets-battledome", "rb-1.4", None, bd, b
+    yield "neopets-battledome", "forbidden-limited", None, bd, b  # Standard plus the ban list's three checks
 
 
 def per_call_us(fn, iterations: int, repeats: int = 7) -> float:

@@ -80,6 +80,7 @@ class CardList:
 
 
 _LISTS: dict[tuple[str, str], CardList] = {}
+_UNSEEN = object()
 
 
 def card_list(ctx: CheckContext, spec: CheckSpec) -> CardList:
@@ -107,45 +108,65 @@ def _listed(facts: CardFacts, names: Iterable[str]) -> str | None:
     return next((a for a in map(normalize_name, facts.card.aliases) if a in names), None)
 
 
-def _deck_totals(ctx: CheckContext) -> dict[str, tuple[list[CardFacts], int]]:
-    """Copies of each card (by the game's copy key) across every section of the deck."""
-    totals: dict[str, tuple[list[CardFacts], int]] = {}
+def _hits(ctx: CheckContext, spec: CheckSpec, which: str) -> tuple[CardList, dict[str, tuple[tuple, int]]]:
+    """The deck's cards on the list's `which` part ("banned" or "limited"), by copy key: (cards, copies
+    across every section). Whether a card is listed is worked out once per catalogue and format."""
+    fl = card_list(ctx, spec)
+    names = getattr(fl, which)
+    listed: dict[str, str | None] = ctx.remember((which, spec.params.get("list")), dict)  # card key -> entry
+    hits: dict[str, tuple[tuple, int]] = {}
     for rows in ctx.rows.values():
         for facts, qty in rows:
-            group, n = totals.get(facts.copy_key, ([], 0))
-            if facts not in group:
-                group.append(facts)
-            totals[facts.copy_key] = (group, n + qty)
-    return totals
+            entry = listed.get(facts.key, _UNSEEN)
+            if entry is _UNSEEN:
+                entry = listed[facts.key] = _listed(facts, names)
+            if entry is None:
+                continue
+            group, n = hits.get(facts.copy_key, ((), 0))
+            hits[facts.copy_key] = (group if facts in group else (*group, facts), n + qty)
+    return fl, hits
 
 
 def banned_cards(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
-    fl = card_list(ctx, spec)
-    out = []
-    for group, total in _deck_totals(ctx).values():
-        if any(_listed(f, fl.banned) for f in group):
+    fl, hits = _hits(ctx, spec, "banned")
+    if not hits:
+        return ()
+
+    def word() -> tuple[Violation, ...]:
+        out = []
+        for group, total in hits.values():
             names, keys = names_keys(group)
             out.append(Violation(spec.rule, spec.severity, None,
                                  cited(f"{' / '.join(names)} is banned: a deck may hold no copies; this one has "
                                        f"{total}.", fl.cite),
                                  names, {"max": 0}, total, keys))
-    return out
+        return tuple(out)
+    return ctx.remember((spec.rule, spec.params.get("list"),
+                         tuple((tuple(f.key for f in g), n) for g, n in hits.values())), word)
 
 
 def limited_cards(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
-    fl = card_list(ctx, spec)
-    out = []
-    for group, total in _deck_totals(ctx).values():
-        limits = [fl.limited[e] for e in (_listed(f, fl.limited) for f in group) if e is not None]
-        if limits and total > min(limits):
-            limit = min(limits)
+    fl, hits = _hits(ctx, spec, "limited")
+    over = {}
+    for ck, (group, total) in hits.items():
+        limit = min(fl.limited[_listed(f, fl.limited)] for f in group)
+        if total > limit:
+            over[ck] = (group, total, limit)
+    if not over:
+        return ()
+
+    def word() -> tuple[Violation, ...]:
+        out = []
+        for group, total, limit in over.values():
             names, keys = names_keys(group)
             out.append(Violation(spec.rule, spec.severity, None,
                                  cited(f"{' / '.join(names)} is limited to {limit} "
                                        f"{'copy' if limit == 1 else 'copies'} per deck; this one has {total}.",
                                        fl.cite),
                                  names, {"max": limit}, total, keys))
-    return out
+        return tuple(out)
+    return ctx.remember((spec.rule, spec.params.get("list"),
+                         tuple((tuple(f.key for f in g), n) for g, n, _limit in over.values())), word)
 
 
 def limited_brush_types(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
