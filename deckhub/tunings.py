@@ -156,18 +156,6 @@ def _rebuilt(run: models.TuningRun) -> Tuner:
     return tuner
 
 
-_tuners: dict[int, Tuner] = {}
-
-
-def _arm_decks(run: models.TuningRun) -> Tuner:
-    """A run's Tuner for playing its chunks, kept per worker process (chunks of a run share it)."""
-    if run.id not in _tuners:
-        if len(_tuners) > 16:
-            _tuners.clear()
-        _tuners[run.id] = _rebuilt(run)
-    return _tuners[run.id]
-
-
 @huey.task()
 def play_tuning_chunk(chunk_id: int) -> None:
     with database.connection_context():
@@ -188,7 +176,7 @@ def _play_chunk(chunk_id: int) -> None:
         return
     R.update(status="running", updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
     try:
-        tuner = _arm_decks(run)
+        tuner = _rebuilt(run)  # its variants' decks; rebuilt per chunk, nothing kept between tasks
         result = [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.options, run.seed, tuner.limit,
                              first, stop) for arm, first, stop in chunk.ranges]
     except Exception as exc:  # the run's page says why; the site keeps going

@@ -172,7 +172,6 @@ def test_darigan_values_entered_once_are_used_by_a_second_goldfish_game_and_a_si
     assert re.search(r"yours, not reviewed: [a-z ,]*bank value", text(board))
     r = pat.post(f"/decks/{deck_id}/stats/simulations", data={"games": "40", "seed": "3"})
     assert r.status_code == 302 and "needs values" not in text(pat.get(f"/decks/{deck_id}/stats/"))
-    simulations.wait_all()
     with database.connection_context():
         run = models.SimulationRun.get(models.SimulationRun.deck == deck_id)
         assert run.status == "done" and run.unknown is None and run.result["wins"] > 0
@@ -201,7 +200,6 @@ def test_a_simulation_with_unknown_values_is_refused_listing_them_or_played_and_
     anyway = pat.post(f"/api/decks/{deck_id}/simulations", json={"games": 10, "seed": 3, "allow_unknown": True})
     assert anyway.status_code == 202 and anyway.get_json()["unknown"]["cards"] == 23
     pat.post(f"/decks/{deck_id}/stats/simulations", data={"games": "10", "seed": "4", "allow_unknown": "on"})
-    simulations.wait_all()
     run = pat.get(f"/api/simulations/{anyway.get_json()['id']}").get_json()
     assert run["status"] == "done" and run["unknown"]["cards"] == 23 and run["result"]["wins"] == 0
     page = text(pat.get(f"/decks/{deck_id}/stats/"))
