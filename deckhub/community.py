@@ -806,28 +806,34 @@ def batch_diff(batch_id: int) -> BatchView:
 def review_batch(batch_id: int, reviewer: models.User, decisions: Mapping[int, str],
                  reason: str = "") -> dict[str, list[int]]:
     """Approve and reject a batch's waiting proposals: {proposal id: "approve" | "reject"}; ids not
-    named stay waiting. Each approval is its own transaction, as a single approval is (one that
-    fails its checks again is reported, the others go on); rejections need `reason`.
+    named stay waiting; rejections need `reason`. One transaction and one catalogue change for the
+    whole review (a 234-card batch must not rebuild every worker's catalogue 234 times); a card
+    whose approval fails its checks again is rolled back alone and reported, the others go on.
 
     Returns {"approved": [...], "rejected": [...], "failed": [...]} of proposal ids."""
     _require_curator(reviewer)
     batch = get_batch(batch_id)
-    waiting = {p.id for p in batch_proposals(batch.id) if p.status == "pending"}
-    if any(pid not in waiting or d not in ("approve", "reject") for pid, d in decisions.items()):
+    proposals = {p.id: p for p in batch_proposals(batch.id) if p.status == "pending"}
+    if any(pid not in proposals or d not in ("approve", "reject") for pid, d in decisions.items()):
         raise CommunityError("Decide only on this batch's waiting proposals (approve or reject); nothing was changed.")
     rejecting = [pid for pid, d in decisions.items() if d == "reject"]
     reject_reason = _clean_reason(reason, required=bool(rejecting))
+    approve_reason = _clean_reason(reason, required=False)
     done: dict[str, list[int]] = {"approved": [], "rejected": [], "failed": []}
-    for pid, decision in sorted(decisions.items()):
-        try:
-            if decision == "approve":
-                approve(pid, reviewer, reason)
-                done["approved"].append(pid)
+    with database.atomic():
+        for pid, decision in sorted(decisions.items()):
+            try:
+                with database.atomic():  # a savepoint: a failing card leaves the others standing
+                    if decision == "approve":
+                        _approve_in(proposals[pid], reviewer, approve_reason)
+                    else:
+                        _claim(pid, reviewer, "rejected", reject_reason)
+            except (CommunityError, IntegrityError):
+                done["failed"].append(pid)
             else:
-                reject(pid, reviewer, reject_reason)
-                done["rejected"].append(pid)
-        except CommunityError:
-            done["failed"].append(pid)
+                done["approved" if decision == "approve" else "rejected"].append(pid)
+        if done["approved"]:
+            bump_stamp(batch.game)
     return done
 
 
@@ -1049,26 +1055,38 @@ def approve(proposal_id: int, reviewer: models.User, reason: str = "") -> models
     _require_curator(reviewer)
     reason = _clean_reason(reason, required=False)
     proposal = get_proposal(proposal_id)
-    if proposal.status != "pending":
-        raise CommunityError(f"This proposal was {proposal.status} already; nothing was changed.")
-    values, new_card, errors = revalidate(proposal)
-    if errors:
-        raise ProposalInvalid(errors, "Cannot approve: " + "; ".join(errors.values()))
-    now = models.utcnow()
+    _check_approvable(proposal)
     try:
         with database.atomic():
-            if new_card is not None:
-                key = _create_card(proposal, new_card, values, reviewer, now)
-                _claim(proposal.id, reviewer, "approved", reason, card_key=key)
-            else:
-                _claim(proposal.id, reviewer, "approved", reason)
-                _apply_facts(proposal, values, reviewer, now)
-            _show_scans(proposal, new_card, True)
+            _approve_in(proposal, reviewer, reason)
             bump_stamp(proposal.game)
     except IntegrityError:  # the same missing card approved twice at once
         raise CommunityError("The catalogue changed while this was approved (the card exists now?); "
                              "nothing was changed.") from None
     return get_proposal(proposal_id)
+
+
+def _check_approvable(proposal: models.Proposal) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """(values, new card) of a pending proposal whose every value passes its checks again."""
+    if proposal.status != "pending":
+        raise CommunityError(f"This proposal was {proposal.status} already; nothing was changed.")
+    values, new_card, errors = revalidate(proposal)
+    if errors:
+        raise ProposalInvalid(errors, "Cannot approve: " + "; ".join(errors.values()))
+    return values, new_card
+
+
+def _approve_in(proposal: models.Proposal, reviewer: models.User, reason: str) -> None:
+    """The writes of an approval, inside the caller's transaction (which bumps the stamp once)."""
+    values, new_card = _check_approvable(proposal)
+    now = models.utcnow()
+    if new_card is not None:
+        key = _create_card(proposal, new_card, values, reviewer, now)
+        _claim(proposal.id, reviewer, "approved", reason, card_key=key)
+    else:
+        _claim(proposal.id, reviewer, "approved", reason)
+        _apply_facts(proposal, values, reviewer, now)
+    _show_scans(proposal, new_card, True)
 
 
 def _show_scans(proposal: models.Proposal, new_card: Mapping[str, Any] | None, shown: bool) -> None:

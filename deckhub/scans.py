@@ -46,7 +46,7 @@ def clean_image(data: bytes) -> CleanImage:
     if not data:
         raise ScanRefused("The scan is empty: choose a JPEG, PNG or WebP picture of the card.")
     if len(data) > MAX_BYTES:
-        raise ScanRefused(f"The scan is {len(data) / 1048576:.1f} MB; at most {MAX_BYTES // 1048576} MB is accepted.")
+        raise ScanRefused(f"The scan is larger than {MAX_BYTES // 1048576} MB; at most {MAX_BYTES // 1048576} MB is accepted.")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)

@@ -208,3 +208,21 @@ def test_a_new_cards_scan_shows_the_printing_its_approval_adds(people):
     (proposal,) = community.batch_proposals(batch.id)
     community.approve(proposal.id, curator)
     assert scans.card_image(NEO, "made-up-scanned-card", SET).by == "pat"
+
+
+def test_a_batch_review_is_one_catalogue_change_and_a_failing_card_leaves_the_others(people):
+    curator, player = people
+    batch = community.propose_batch(player, NEO, [
+        ("aisha-myriad", "strength", "3"), ("commander-garoo", "strength", "5"), ("the-ensorcellator", "magic", "2")],
+        URL, set_code=SET)
+    ids = [p.id for p in community.batch_proposals(batch.id)]
+    # stored as it may have been before a rule tightened: approval checks it again and refuses it
+    models.Proposal.update(values={"strength": 500}).where(models.Proposal.id == ids[1]).execute()
+    stamp = models.CatalogueStamp.get(models.CatalogueStamp.game == NEO).version
+    done = community.review_batch(batch.id, curator, {pid: "approve" for pid in ids})
+    assert done == {"approved": [ids[0], ids[2]], "rejected": [], "failed": [ids[1]]}
+    assert models.CatalogueStamp.get(models.CatalogueStamp.game == NEO).version == stamp + 1
+    assert models.Proposal.get_by_id(ids[1]).status == "pending"
+    catalogue = get_catalogue(NEO)
+    assert catalogue.get("aisha-myriad").attrs["strength"] == 3 and catalogue.get("the-ensorcellator").attrs["magic"] == 2
+    assert models.FactChange.select().where(models.FactChange.proposal == ids[1]).count() == 0

@@ -317,7 +317,7 @@ def history(slug: str, key: str):
 
 # ---------------------------------------------------------------------------------- set editor
 
-NEW_ROWS = 3      # blank rows for missing cards in the page as sent (JavaScript can add more)
+NEW_ROWS = 3      # blank rows for missing cards (a page sent back with errors keeps as many as were filled)
 MAX_NEW_ROWS = 50
 _NEW_CELL = re.compile(r"^n:(\d{1,2}):(.+)$")
 
