@@ -40,7 +40,7 @@ from deckhub.importers.facts_csv import (FactsFileError, FactsRow, cell_text, pa
 MAX_FILE_PROPOSALS = 500  # proposals one file may make (a set has at most a few hundred cards)
 HEADLINE = 5  # fields a set's summary line counts: the type and four others
 
-__all__ = ["FactsFileError", "FactsPreview", "ImportRejected", "preview_import", "commit_import", "export_csv",
+__all__ = ["FactsFileError", "FactsPreview", "ImportRejected", "UnknownSet", "preview_import", "commit_import", "export_csv",
            "field_keys", "game_completeness", "most_wanted", "Wanted", "MAX_FILE_PROPOSALS"]
 
 
@@ -249,31 +249,42 @@ def write_proposals(user: models.User, items: Iterable[tuple[str, str, Mapping[s
 
 # --------------------------------------------------------------------------- export
 
-def export_rows(slug: str) -> list[list[Any]]:
+class UnknownSet(LookupError):
+    """The game has no set of that code."""
+
+
+def export_rows(slug: str, set_code: str | None = None) -> list[list[Any]]:
     """One row per card: its first printing in set order (set code, number), name, version, every
-    field's known value, an empty source. Cards with no printing come last, by name."""
+    field's known value, an empty source. Cards with no printing come last, by name. With `set_code`,
+    the cards of that set only, each with its number there (UnknownSet if the game has no such set)."""
     game = get_game(slug)
     catalogue = get_catalogue(game.slug)
+    if set_code is not None and set_code not in catalogue.sets:
+        raise UnknownSet(f"{game.name} has no set {set_code[:80]!r}; its sets are "
+                         + ", ".join(s.code for s in core_search.set_summaries(catalogue)) + ".")
     keys = field_keys(game.slug)
     rows: list[list[Any]] = []
     done: set[str] = set()
 
-    def add(card: Card, set_code: str, number: str | None) -> None:
+    def add(card: Card, code: str, number: str | None) -> None:
         done.add(card.key)
-        rows.append([game.slug, set_code, number or "", card.name, card.version or "",
+        rows.append([game.slug, code, number or "", card.name, card.version or "",
                      *(community.current_value(card, k) for k in keys), ""])
 
     for summary in core_search.set_summaries(catalogue):
+        if set_code is not None and summary.code != set_code:
+            continue
         for row in core_search.set_rows(catalogue, summary.code):
             if row.card.key not in done:
                 add(row.card, summary.code, row.number)
-    for card in sorted((c for c in catalogue if c.key not in done), key=lambda c: (c.name.casefold(), c.key)):
-        add(card, "", None)
+    if set_code is None:
+        for card in sorted((c for c in catalogue if c.key not in done), key=lambda c: (c.name.casefold(), c.key)):
+            add(card, "", None)
     return rows
 
 
-def export_csv(slug: str, bom: bool = True) -> str:
-    return write_facts_csv(field_keys(get_game(slug).slug), export_rows(slug), bom=bom)
+def export_csv(slug: str, set_code: str | None = None, bom: bool = True) -> str:
+    return write_facts_csv(field_keys(get_game(slug).slug), export_rows(slug, set_code), bom=bom)
 
 
 # --------------------------------------------------------------------------- completeness

@@ -174,6 +174,10 @@ def test_game_and_set_pages_show_the_bars(app):
     set_page = client.get(f"/games/{NEO}/sets/{code}")
     page = text(set_page)
     assert "Facts known" in page and line in page and f"Bank value {banked} of {cards}" in page
+    assert f'href="/games/{NEO}/facts.csv?set={code}"' in set_page.get_data(as_text=True)
+    one_set = client.get(f"/games/{NEO}/facts.csv?set={code}")
+    assert one_set.status_code == 200 and one_set.get_data(as_text=True).count(f"\r\n{NEO},{code},") == cards
+    assert client.get(f"/games/{NEO}/facts.csv?set=atlantis").status_code == 404
     assert text(client.get("/games/kaijudo")).count(" typed") >= 1
 
 
