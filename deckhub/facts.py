@@ -311,10 +311,18 @@ def headline_fields(slug: str) -> tuple[str, ...]:
     return tuple(k for k in field_keys(game.slug) if k in wanted)[:HEADLINE]
 
 
+def completeness_json(slug: str) -> dict[str, Any]:
+    """The completeness API's answer: the counts, and each field's label as the pages show it."""
+    return {**game_completeness(slug).to_json(), "labels": _labels(slug)}
+
+
+def _labels(slug: str) -> dict[str, str]:
+    return {f.key: f.label for f in community.proposable_fields(slug)}
+
+
 def known_facts(slug: str) -> dict[str, Any]:
     """For the game and set pages' bars: the counts, the summary line's fields, every field's label."""
-    return {"counts": game_completeness(slug), "headline": headline_fields(slug),
-            "labels": {f.key: f.label for f in community.proposable_fields(slug)}}
+    return {"counts": game_completeness(slug), "headline": headline_fields(slug), "labels": _labels(slug)}
 
 
 # --------------------------------------------------------------------------- most wanted

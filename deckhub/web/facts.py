@@ -121,9 +121,7 @@ def completeness(slug: str):
         game = get_game(slug)
     except UnknownGame:
         abort(404, description=f"No game {slug[:80]!r}; the games are {', '.join(g.slug for g in all_games())}.")
-    out = service.game_completeness(game.slug).to_json()
-    out["labels"] = {f.key: f.label for f in community.proposable_fields(game.slug)}
-    return jsonify(out)
+    return jsonify(service.completeness_json(game.slug))
 
 
 @bp.route("/most-wanted")
