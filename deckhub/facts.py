@@ -371,8 +371,8 @@ def most_wanted(slug: str | None = None, limit: int = 100) -> list[Wanted]:
     site (counts only; no deck is named). Kept per worker until a deck, a game or a catalogue changes."""
     games = [get_game(slug)] if slug else list(all_games())
     slugs = [g.slug for g in games]
-    key = (id(database.obj), tuple(slugs), limit)
-    state = _site_state(slugs)
+    key = (tuple(slugs), limit)
+    state = (database.obj, *_site_state(slugs))  # the database object itself: ids repeat across databases
     cached = _wanted_cache.get(key)
     if cached is not None and cached[0] == state:
         return cached[1]
@@ -384,16 +384,19 @@ def most_wanted(slug: str | None = None, limit: int = 100) -> list[Wanted]:
     return ranked
 
 
-_keys_cache: dict[tuple[int, str], dict[int, frozenset[str]]] = {}  # (database, kind) -> row id -> card keys
+# kind -> (the database they were read from, kept so its identity stays unique; row id -> card keys)
+_keys_cache: dict[str, tuple[Any, dict[int, frozenset[str]]]] = {}
 _MAX_KEYS_CACHED = 500_000
 
 
 def _row_keys(kind: str, ids: list[int], fetch) -> dict[int, frozenset[str]]:
     """The card keys of each deck version or goldfish game: read and parsed once per worker (neither
     ever changes), so a new ranking reads only the rows made since the last one."""
-    store = _keys_cache.setdefault((id(database.obj), kind), {})
-    if len(store) > _MAX_KEYS_CACHED:
-        store.clear()
+    db = database.obj
+    held = _keys_cache.get(kind)
+    if held is None or held[0] is not db or len(held[1]) > _MAX_KEYS_CACHED:  # ids repeat across databases
+        held = _keys_cache[kind] = (db, {})
+    store = held[1]
     missing = [i for i in ids if i not in store]
     shared: dict[frozenset[str], frozenset[str]] = {}
     for start in range(0, len(missing), 500):
