@@ -17,7 +17,8 @@ catalogue knows, and which unknown facts hold the site's players back most.
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
+import threading
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
@@ -40,7 +41,7 @@ from deckhub.importers.facts_csv import (FactsFileError, FactsRow, cell_text, pa
 MAX_FILE_PROPOSALS = 500  # proposals one file may make (a set has at most a few hundred cards)
 HEADLINE = 5  # fields a set's summary line counts: the type and four others
 
-__all__ = ["FactsFileError", "FactsPreview", "ImportRejected", "preview_import", "commit_import", "export_csv",
+__all__ = ["FactsFileError", "FactsPreview", "ImportRejected", "UnknownSet", "preview_import", "commit_import", "export_csv",
            "field_keys", "game_completeness", "most_wanted", "Wanted", "MAX_FILE_PROPOSALS"]
 
 
@@ -248,31 +249,42 @@ def write_proposals(user: models.User, items: Iterable[tuple[str, str, Mapping[s
 
 # --------------------------------------------------------------------------- export
 
-def export_rows(slug: str) -> list[list[Any]]:
+class UnknownSet(LookupError):
+    """The game has no set of that code."""
+
+
+def export_rows(slug: str, set_code: str | None = None) -> list[list[Any]]:
     """One row per card: its first printing in set order (set code, number), name, version, every
-    field's known value, an empty source. Cards with no printing come last, by name."""
+    field's known value, an empty source. Cards with no printing come last, by name. With `set_code`,
+    the cards of that set only, each with its number there (UnknownSet if the game has no such set)."""
     game = get_game(slug)
     catalogue = get_catalogue(game.slug)
+    if set_code is not None and set_code not in catalogue.sets:
+        raise UnknownSet(f"{game.name} has no set {set_code[:80]!r}; its sets are "
+                         + ", ".join(s.code for s in core_search.set_summaries(catalogue)) + ".")
     keys = field_keys(game.slug)
     rows: list[list[Any]] = []
     done: set[str] = set()
 
-    def add(card: Card, set_code: str, number: str | None) -> None:
+    def add(card: Card, code: str, number: str | None) -> None:
         done.add(card.key)
-        rows.append([game.slug, set_code, number or "", card.name, card.version or "",
+        rows.append([game.slug, code, number or "", card.name, card.version or "",
                      *(community.current_value(card, k) for k in keys), ""])
 
     for summary in core_search.set_summaries(catalogue):
+        if set_code is not None and summary.code != set_code:
+            continue
         for row in core_search.set_rows(catalogue, summary.code):
             if row.card.key not in done:
                 add(row.card, summary.code, row.number)
-    for card in sorted((c for c in catalogue if c.key not in done), key=lambda c: (c.name.casefold(), c.key)):
-        add(card, "", None)
+    if set_code is None:
+        for card in sorted((c for c in catalogue if c.key not in done), key=lambda c: (c.name.casefold(), c.key)):
+            add(card, "", None)
     return rows
 
 
-def export_csv(slug: str, bom: bool = True) -> str:
-    return write_facts_csv(field_keys(get_game(slug).slug), export_rows(slug), bom=bom)
+def export_csv(slug: str, set_code: str | None = None, bom: bool = True) -> str:
+    return write_facts_csv(field_keys(get_game(slug).slug), export_rows(slug, set_code), bom=bom)
 
 
 # --------------------------------------------------------------------------- completeness
@@ -298,10 +310,18 @@ def headline_fields(slug: str) -> tuple[str, ...]:
     return tuple(k for k in field_keys(game.slug) if k in wanted)[:HEADLINE]
 
 
+def completeness_json(slug: str) -> dict[str, Any]:
+    """The completeness API's answer: the counts, and each field's label as the pages show it."""
+    return {**game_completeness(slug).to_json(), "labels": _labels(slug)}
+
+
+def _labels(slug: str) -> dict[str, str]:
+    return {f.key: f.label for f in community.proposable_fields(slug)}
+
+
 def known_facts(slug: str) -> dict[str, Any]:
     """For the game and set pages' bars: the counts, the summary line's fields, every field's label."""
-    return {"counts": game_completeness(slug), "headline": headline_fields(slug),
-            "labels": {f.key: f.label for f in community.proposable_fields(slug)}}
+    return {"counts": game_completeness(slug), "headline": headline_fields(slug), "labels": _labels(slug)}
 
 
 # --------------------------------------------------------------------------- most wanted
@@ -329,48 +349,95 @@ def _card_keys(data: Any) -> set[str]:
         return set()
 
 
+def _site_state(slugs: list[str]) -> tuple:
+    """What the most-wanted ranking depends on, cheaply: the catalogues in use and, for decks and
+    goldfish games, the highest row id and the number of rows (a save, a new game or a deletion
+    changes one of them)."""
+    V, S = models.DeckVersion, models.GoldfishSession
+    versions = V.select(fn.MAX(V.id), fn.COUNT(V.id)).tuples().first()
+    sessions = S.select(fn.MAX(S.id), fn.COUNT(S.id)).tuples().first()
+    # the catalogues themselves (compared by identity, and kept alive by the cache so no id is reused)
+    return (tuple(get_catalogue(s) for s in slugs), tuple(versions or ()), tuple(sessions or ()))
+
+
+_wanted_cache: dict[tuple, tuple[tuple, list["Wanted"]]] = {}
+_wanted_lock = threading.Lock()
+
+
 def most_wanted(slug: str | None = None, limit: int = 100) -> list[Wanted]:
     """Unknown facts that a game's engine needs to play a card (`session_values.unknown_values`),
     most blocking first: counted over every deck's latest version and every goldfish game on the
-    site (counts only; no deck is named)."""
+    site (counts only; no deck is named). Kept per worker until a deck, a game or a catalogue changes."""
+    games = [get_game(slug)] if slug else list(all_games())
+    slugs = [g.slug for g in games]
+    key = (tuple(slugs), limit)
+    state = (database.obj, *_site_state(slugs))  # the database object itself: ids repeat across databases
+    cached = _wanted_cache.get(key)
+    if cached is not None and cached[0] == state:
+        return cached[1]
+    ranked = _rank_wanted(games)[:limit]
+    with _wanted_lock:
+        if len(_wanted_cache) > 64:
+            _wanted_cache.clear()
+        _wanted_cache[key] = (state, ranked)
+    return ranked
+
+
+# kind -> (the database they were read from, kept so its identity stays unique; row id -> card keys)
+_keys_cache: dict[str, tuple[Any, dict[int, frozenset[str]]]] = {}
+_MAX_KEYS_CACHED = 500_000
+
+
+def _row_keys(kind: str, ids: list[int], fetch) -> dict[int, frozenset[str]]:
+    """The card keys of each deck version or goldfish game: read and parsed once per worker (neither
+    ever changes), so a new ranking reads only the rows made since the last one."""
+    db = database.obj
+    held = _keys_cache.get(kind)
+    if held is None or held[0] is not db or len(held[1]) > _MAX_KEYS_CACHED:  # ids repeat across databases
+        held = _keys_cache[kind] = (db, {})
+    store = held[1]
+    missing = [i for i in ids if i not in store]
+    shared: dict[frozenset[str], frozenset[str]] = {}
+    for start in range(0, len(missing), 500):
+        for row_id, data in fetch(missing[start:start + 500]):
+            keys = frozenset(_card_keys(data))
+            store[row_id] = shared.setdefault(keys, keys)
+    return store
+
+
+def _rank_wanted(games) -> list[Wanted]:
     from deckhub.core.engine import find_engine
     from deckhub.core.session_values import unknown_values
 
-    games = [get_game(slug)] if slug else list(all_games())
     slugs = [g.slug for g in games]
-    newest = (models.DeckVersion.select(models.DeckVersion.deck.alias("deck_id"), fn.MAX(models.DeckVersion.number).alias("n"))
-              .join(models.Deck).where(models.Deck.game.in_(slugs)).group_by(models.DeckVersion.deck))
-    V = models.DeckVersion
-    deck_rows = (V.select(models.Deck.game, V.data).join(models.Deck)
-                 .join(newest, on=((V.deck == newest.c.deck_id) & (V.number == newest.c.n))).tuples())
-    uses: dict[str, list[tuple[str, set[str]]]] = defaultdict(list)  # game -> [("deck"|"game", keys)]
-    for game, data in deck_rows:
-        uses[game].append(("deck", _card_keys(data)))
-    sessions = (models.GoldfishSession.select(models.GoldfishSession.game, models.GoldfishSession.deck_data)
-                .where(models.GoldfishSession.game.in_(slugs)).tuples())
-    for game, data in sessions:
-        uses[game].append(("game", _card_keys(data)))
+    V, S = models.DeckVersion, models.GoldfishSession
+    newest = (V.select(V.deck.alias("deck_id"), fn.MAX(V.number).alias("n"))
+              .join(models.Deck).where(models.Deck.game.in_(slugs)).group_by(V.deck))
+    latest = list(V.select(V.id, models.Deck.game).join(models.Deck)
+                  .join(newest, on=((V.deck == newest.c.deck_id) & (V.number == newest.c.n))).tuples())
+    played = list(S.select(S.id, S.game).where(S.game.in_(slugs)).tuples())
+    deck_keys = _row_keys("deck", [i for i, _ in latest],
+                          lambda ids: V.select(V.id, V.data).where(V.id.in_(ids)).tuples())
+    game_keys = _row_keys("game", [i for i, _ in played],
+                          lambda ids: S.select(S.id, S.deck_data).where(S.id.in_(ids)).tuples())
+    counts: dict[str, tuple[Counter, Counter]] = defaultdict(lambda: (Counter(), Counter()))
+    for row_id, game in latest:
+        counts[game][0].update(deck_keys.get(row_id, ()))
+    for row_id, game in played:
+        counts[game][1].update(game_keys.get(row_id, ()))
     found: dict[tuple[str, str, str], Wanted] = {}
     for game in games:
         engine = find_engine(game.slug)
-        if engine is None or not uses.get(game.slug):
+        if engine is None or game.slug not in counts:
             continue
         catalogue = get_catalogue(game.slug)
         labels = community.fields_by_key(game.slug)
-        gaps: dict[str, list[str]] = {}
-        for kind, keys in uses[game.slug]:
-            for key in keys:
-                if key not in gaps:
-                    card = catalogue.get(key)
-                    gaps[key] = unknown_values(engine, card) if card is not None else []
-                for name in gaps[key]:
-                    item = found.get((game.slug, key, name))
-                    if item is None:
-                        label = labels[name].label if name in labels else name.replace("_", " ")
-                        item = found[(game.slug, key, name)] = Wanted(game.slug, catalogue.get(key), name, label)
-                    if kind == "deck":
-                        item.decks += 1
-                    else:
-                        item.games += 1
-    ranked = sorted(found.values(), key=lambda w: (-w.blocking, -w.decks, w.card.name.casefold(), w.field))
-    return ranked[:limit]
+        in_decks, in_games = counts[game.slug]
+        for key in in_decks.keys() | in_games.keys():
+            card = catalogue.get(key)
+            if card is None:
+                continue
+            for name in unknown_values(engine, card):
+                label = labels[name].label if name in labels else name.replace("_", " ")
+                found[(game.slug, key, name)] = Wanted(game.slug, card, name, label, in_decks[key], in_games[key])
+    return sorted(found.values(), key=lambda w: (-w.blocking, -w.decks, w.card.name.casefold(), w.field))

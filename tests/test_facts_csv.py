@@ -201,3 +201,18 @@ def test_parse_and_write_are_inverse_for_formula_cells():
         parse_facts_csv("game,name,source\nneopets-tcg,x,y\n", {"type": "type"})  # no field column
     with pytest.raises(FactsFileError):
         parse_facts_csv('game,name,type\n"unclosed,x,Item\n', {"type": "type"})
+
+
+def test_export_of_one_set(cli, tmp_path):
+    out = tmp_path / "meridell.csv"
+    result = cli("export", NEO, "--set", "battle-for-meridell", str(out))
+    assert result.exit_code == 0, result.output
+    rows = read_rows(out)
+    with database.connection_context():
+        in_set = [c for c in get_catalogue(NEO) if any(p.set_code == "battle-for-meridell" for p in c.printings)]
+    assert len(rows) == len(in_set) and {r["set"] for r in rows} == {"battle-for-meridell"}
+    assert [int(r["number"]) for r in rows if r["number"].isdigit()] == \
+        sorted(int(r["number"]) for r in rows if r["number"].isdigit())
+    assert cli("import", "--user", "alice", str(out)).exit_code == 0
+    result = cli("export", NEO, "--set", "atlantis", str(tmp_path / "x.csv"))
+    assert result.exit_code == 2 and "has no set 'atlantis'" in result.output

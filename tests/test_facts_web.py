@@ -174,6 +174,10 @@ def test_game_and_set_pages_show_the_bars(app):
     set_page = client.get(f"/games/{NEO}/sets/{code}")
     page = text(set_page)
     assert "Facts known" in page and line in page and f"Bank value {banked} of {cards}" in page
+    assert f'href="/games/{NEO}/facts.csv?set={code}"' in set_page.get_data(as_text=True)
+    one_set = client.get(f"/games/{NEO}/facts.csv?set={code}")
+    assert one_set.status_code == 200 and one_set.get_data(as_text=True).count(f"\r\n{NEO},{code},") == cards
+    assert client.get(f"/games/{NEO}/facts.csv?set=atlantis").status_code == 404
     assert text(client.get("/games/kaijudo")).count(" typed") >= 1
 
 
@@ -217,3 +221,24 @@ def test_most_wanted_ranks_unknown_facts_by_the_decks_and_games_they_block(app, 
 
     assert "waiting for an unknown fact" in text(app.test_client().get("/most-wanted?game=kaijudo"))
     assert app.test_client().get("/most-wanted?game=chess").status_code == 404
+
+
+def test_most_wanted_never_mixes_up_two_databases_whose_ids_repeat(databases):
+    """A worker (or the test run) may serve several databases; the cached card keys follow the database."""
+    from conftest import make_app
+    from deckhub import facts
+    from deckhub.accounts import create_user
+    from deckhub.decks import create_deck
+
+    seen = []
+    for name in ("first", "second"):
+        app = make_app(databases.with_catalogues())
+        with app.app_context(), database.connection_context():
+            catalogue = get_catalogue(NEO)
+            card = [c for c in catalogue if c.type is None][0 if name == "first" else 1]
+            deck = Deck(NEO)
+            deck.add("Deck", card.key, 3)
+            create_deck(create_user(name, "correct horse").id, NEO, "standard", name, deck=deck)  # deck version id 1
+            seen.append(([w.card.key for w in facts.most_wanted(NEO)], card.key))
+        database.close() if not database.is_closed() else None
+    assert seen[0][0] == [seen[0][1]] and seen[1][0] == [seen[1][1]]

@@ -1,7 +1,7 @@
 """`deckhub facts import|export`: card facts as CSV, from the command line.
 
     deckhub facts import --user NAME [--dry-run] FILE.csv      (FILE may be `-`)
-    deckhub facts export GAME FILE.csv                           (FILE may be `-`)
+    deckhub facts export GAME [--set CODE] FILE.csv              (FILE may be `-`)
 
 Import checks every row exactly as the upload page does and stores one proposal per changed card,
 all in one transaction (curators then review them). Exit status, as `deckhub collection import`:
@@ -82,7 +82,8 @@ def import_command(username: str, dry_run: bool, file: str) -> None:
 @facts.command("export")
 @click.argument("game", type=click.Choice(game_slugs()))
 @click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
-def export_command(game: str, file: str) -> None:
+@click.option("--set", "set_code", default=None, help="Only the cards of this set (its code).")
+def export_command(game: str, file: str, set_code: str | None) -> None:
     """Write what the catalogue knows of GAME's cards as a facts CSV (`-`: standard output);
     `facts import` reads it back, proposing only the cells that were changed."""
     from deckhub import facts as service
@@ -91,7 +92,11 @@ def export_command(game: str, file: str) -> None:
 
     open_app()
     with database.connection_context():
-        rows = service.export_rows(game)
+        try:
+            rows = service.export_rows(game, set_code)
+        except service.UnknownSet as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_UNREADABLE)
         text = service.write_facts_csv(service.field_keys(game), rows, bom=file != "-")
     if file == "-":
         sys.stdout.write(text)

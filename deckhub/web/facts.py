@@ -13,6 +13,7 @@ from flask import Blueprint, Response, abort, current_app, flash, jsonify, redir
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from werkzeug.utils import secure_filename
 
 from deckhub import community
 from deckhub import facts as service
@@ -98,11 +99,17 @@ def import_commit():
 
 @bp.route("/games/<slug>/facts.csv")
 def export(slug: str):
-    """What the catalogue knows of a game's cards, as a facts CSV to fill in and upload again."""
+    """What the catalogue knows of a game's cards (`?set=CODE`: one set's), as a facts CSV to fill in
+    and upload again."""
     game = _game_or_404(slug)
-    body = service.export_csv(game.slug)
+    code = request.args.get("set") or None
+    try:
+        body = service.export_csv(game.slug, code)
+    except service.UnknownSet as exc:
+        abort(404, description=str(exc))
+    name = f"deckhub-facts-{game.slug}{'-' + secure_filename(code) if code else ''}.csv"
     return Response(body.encode("utf-8"), mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="deckhub-facts-{game.slug}.csv"',
+        "Content-Disposition": f'attachment; filename="{name}"',
         "X-Content-Type-Options": "nosniff",
     })
 
@@ -114,9 +121,7 @@ def completeness(slug: str):
         game = get_game(slug)
     except UnknownGame:
         abort(404, description=f"No game {slug[:80]!r}; the games are {', '.join(g.slug for g in all_games())}.")
-    out = service.game_completeness(game.slug).to_json()
-    out["labels"] = {f.key: f.label for f in community.proposable_fields(game.slug)}
-    return jsonify(out)
+    return jsonify(service.completeness_json(game.slug))
 
 
 @bp.route("/most-wanted")
