@@ -654,7 +654,10 @@ class State(ABC):
                 if action not in self._rules_now():
                     raise IllegalAction(self._why_illegal(action), action)
             else:
-                reason = self.rule_refusal(action)
+                for value in action.values():  # (rule_refusal, inlined: this runs for every action)
+                    if value.__class__ is bool:
+                        raise IllegalAction(self.rule_refusal(action), action)
+                reason = self.check_rule(action)
                 if reason is not None:
                     raise IllegalAction(reason, action)
             self._legal = None
@@ -673,7 +676,7 @@ class State(ABC):
         refuses what no game accepts (true/false where a card id or a zone is expected: Python
         would take True for 1); the engine's `check_rule` judges the rest."""
         for key, value in action.items():
-            if value is True or value is False:
+            if value.__class__ is bool:
                 return f"{action['kind']}: {key!r} must be a card id, a number or a name, not {json.dumps(value)}"
         return self.check_rule(action)
 
