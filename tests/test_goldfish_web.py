@@ -197,3 +197,65 @@ def test_values_the_catalogue_lacks_are_asked_for_at_once_and_kept_as_the_player
     assert mine["chocolate-korbats"] == {"type": "Item", "bank_value": 3}
     again = player.get(f"/goldfish/decks/{deck_id}").get_data(as_text=True)
     assert 'name="cv__chocolate-korbats__type"' not in again  # not asked twice
+
+
+
+def _play_until(client, board: str, done, limit: int = 60) -> str:
+    """Summon or charge when the board offers it, else its last rules action, until `done(page)` holds."""
+    page = client.get(board).get_data(as_text=True)
+    for step in range(limit):
+        if done(page):
+            return page
+        offered = actions_on(page)
+        rank = {"summon": 0, "charge": 1}
+        chosen = min(offered, key=lambda a: (rank.get(a["kind"], 2), -offered.index(a)))
+        client.post(f"{board}/act", data={"step": str(step), "action": json.dumps(chosen)})
+        page = client.get(board).get_data(as_text=True)
+    raise AssertionError("the board never got there")
+
+
+def test_manual_moves_are_grouped_by_zone_and_face_down_cards_are_counted(player):
+    board = start(player, deck_for(player, "kaijudo"), seed=3)
+    page = player.get(board).get_data(as_text=True)
+    assert "a face-down card (#" not in page
+    select = re.search(r'<select name="card">(.*?)</select>', page, re.S).group(1)
+    groups = re.findall(r'<optgroup label="([^"]+)">', select)
+    hand = next(g for g in groups if g.startswith("Hand ("))
+    in_hand = int(re.fullmatch(r"Hand \((\d+)\)", hand).group(1))
+    deck = next(g for g in groups if g.startswith("Deck ("))
+    assert re.fullmatch(r"Deck \(\d+ face down\)", deck)
+    assert "the top card of Deck" in select and "the bottom card of Deck" in select
+    top = re.search(r'<option value="(\d+)">the top card of Deck</option>', select).group(1)
+    response = player.post(f"{board}/act", data={"step": "0", "kind": "manual.move", "card": top, "to": "hand"})
+    assert response.status_code == 302
+    assert f'<optgroup label="Hand ({in_hand + 1})">' in player.get(board).get_data(as_text=True)
+
+
+def test_kaijudo_tiles_show_keywords_and_why_a_creature_cannot_attack(player):
+    board = start(player, deck_for(player, "kaijudo"), seed=3)
+    page = _play_until(player, board, lambda p: 'class="tile-flag attack-block"' in p)
+    reason = html.unescape(re.search(r'class="tile-flag attack-block">([^<]+)<', page).group(1))
+    assert re.search(r"is tapped|has Guard|has Skirmisher|entered the battle zone this turn", reason), reason
+    from deckhub.games.kaijudo.state import keywords as _keywords
+    from deckhub.games.kaijudo.effects import Program
+    prog = Program("k", "K", "Creature", 3, ("fire",), (), 3000, True, blocker=True, breaker=2)
+    assert _keywords(prog) == ["Blocker", "Double Breaker"]
+
+
+def test_long_action_labels_are_cut_with_the_whole_text_as_their_name(app):
+    with app.test_request_context():
+        from flask import render_template_string
+        label = "Choose " + "a very long description of a target " * 4
+        html_out = render_template_string(
+            "{% from 'goldfish/_tile.html' import act_button with context %}"
+            "{{ act_button(label|truncate(60, false, '…', 4), '{}', '', label) }}",
+            label=label, game=type("G", (), {"session": type("S", (), {"id": 1})})(), step=0, csrf_token=lambda: "t")
+    shown = re.search(r"<button[^>]*>([^<]+)</button>", html_out).group(1)
+    assert len(shown) <= 61 and shown.endswith("…")
+    assert f'title="{label}"' in html_out and f'aria-label="{label}"' in html_out
+
+
+def test_the_board_lists_its_keyboard_shortcuts(player):
+    board = start(player, deck_for(player, "kaijudo"), seed=3)
+    page = player.get(board).get_data(as_text=True)
+    assert '<details class="shortcuts" id="shortcuts">' in page and "<kbd>?</kbd>" in page and "undo one step" in page

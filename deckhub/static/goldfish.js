@@ -1,5 +1,6 @@
 // Progressive enhancement for the goldfish board: actions post in the background and the board is
-// redrawn in place (no page jump); "u" undoes, "e" takes the main action (end the phase).
+// redrawn in place (no page jump); "u" undoes, "e" takes the main action (end the phase), "?" shows
+// the shortcuts (a <details> list that also opens by a click without this script).
 // Without this script every button is a plain form post, and the page works the same.
 (function () {
   "use strict";
@@ -36,6 +37,12 @@
   document.addEventListener("keydown", function (event) {
     var tag = (event.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "select" || tag === "textarea" || event.ctrlKey || event.metaKey || event.altKey) return;
+    var help = document.getElementById("shortcuts");
+    if (help && (event.key === "?" || (event.key === "Escape" && help.open))) {
+      event.preventDefault();
+      help.open = event.key === "?" ? !help.open : false;
+      return;
+    }
     var button = null;
     if (event.key === "u") button = document.querySelector('#board button[data-key="u"]:not([disabled])');
     if (event.key === "e") button = document.querySelector("#board .general-actions button.primary");

@@ -111,6 +111,24 @@ def _on_tile(label: str, name: str) -> str:
     return short[:1].upper() + short[1:] if short else label
 
 
+def _move_groups(state) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The cards a manual move can take, zone by zone: face-up cards by name; a face-down zone as its
+    top and bottom card and a count, not one line per hidden card."""
+    groups = []
+    for z in type(state).ZONES:
+        ids = state.zones.get(z.name) or []
+        if not ids:
+            continue
+        if z.hidden:
+            options = [(ids[-1], f"the top card of {z.label}")]
+            if len(ids) > 1:
+                options.append((ids[0], f"the bottom card of {z.label}"))
+            groups.append((f"{z.label} ({len(ids)} face down)", options))
+        else:
+            groups.append((f"{z.label} ({len(ids)})", [(i, state.cards[i].display_name) for i in reversed(ids)]))
+    return groups
+
+
 def _board_context(game, replay_step: int | None = None):
     state = game.state
     view = state.view()
@@ -132,11 +150,10 @@ def _board_context(game, replay_step: int | None = None):
             if entry[1] not in seen:
                 seen.add(entry[1])
                 manual.append(entry)
-    cards = [(i, state.name_of(i)) for i in range(len(state.cards))]
     zones = [(z.name, z.label) for z in type(state).ZONES if z.manual_target]
     spec = get_game(game.session.game)
     return {"game": game, "view": view, "by_card": by_card, "general": general, "manual": manual,
-            "move_cards": cards, "move_zones": zones, "spec": spec, "engine": find_engine(spec),
+            "move_groups": _move_groups(state), "move_zones": zones, "spec": spec, "engine": find_engine(spec),
             "step": game.step, "replay_step": replay_step,
             "deck_row": game.session.deck}
 

@@ -64,3 +64,28 @@ def test_goldfish_a_deck_to_a_win(live_server, page, engine):
     page.reload()  # the game survives a reload: it is stored as (deck, seed, options, actions)
     expect(page.locator("#board .result")).to_be_visible()
     assert not problems, problems
+
+
+def test_question_mark_shows_the_keyboard_shortcuts_and_escape_hides_them(live_server, page):
+    from deckhub import goldfish as goldfish_store
+    from deckhub import models
+    from deckhub.decks import create_deck
+    username = live_server.signup(page)
+    user = models.User.get(models.User.username == username)
+    engine = next(e for e in engines() if e.game == "kaijudo")
+    name, deck = engine.decks()[0]
+    stored = create_deck(user.id, "kaijudo", "standard", name, deck=deck)
+    session = goldfish_store.start(user.id, stored.row, deck, {}, seed=3)
+    page.goto(f"{live_server.url}/goldfish/{session.id}")
+    overlay = page.get_by_role("dialog", name="Keyboard shortcuts")
+    expect(overlay).to_be_hidden()
+    page.keyboard.press("?")
+    expect(overlay).to_be_visible()
+    expect(overlay).to_contain_text("undo one step")
+    page.keyboard.press("Escape")
+    expect(overlay).to_be_hidden()
+    page.get_by_text("Keyboard shortcuts").click()  # a plain <details>: it opens without the shortcut too
+    expect(overlay).to_be_visible()
+    # a face-down zone is one group with its count, not a line per hidden card
+    expect(page.locator('select[name="card"] optgroup[label^="Deck ("]')).to_have_attribute(
+        "label", re.compile(r"Deck \(\d+ face down\)"))

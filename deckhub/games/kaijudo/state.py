@@ -461,10 +461,12 @@ class KaijudoState(KaijudoOps, State):
             "race": list(card.attrs.get("race") or []), "printed_power": card.attrs.get("power"),
             "automated": prog.automation, "manual_text": list(prog.manual_text),
             "tapped": self.tapped[iid] if self.where[iid] in ("battle", "mana") else False,
+            "keywords": keywords(prog),
         }
         if self.where[iid] == "battle" and iid not in self.beneath:
+            block = self.attack_block(iid)
             view.update(power=self.power(iid), breaks=self.breaks(iid), sick=self.sick(iid),
-                        can_attack=self.phase == "attack" and self.attack_block(iid) is None,
+                        can_attack=self.phase == "attack" and block is None, attack_block=block,
                         under=[self.card_view(b) for b in self.under.get(iid, ())])
         if self.where[iid] == "hand":
             view.update(cost=self.cost(iid), playable=self.phase == "main" and self.cast_block(iid) is None)
@@ -483,3 +485,15 @@ class KaijudoState(KaijudoOps, State):
             "charged_this_turn": self.charged, "first": self.first, "turn_limit": self.turn_limit,
             "dummy": {"shields": self.counters["dummy_shields"], "creatures": 0},
         }}
+
+
+def keywords(prog) -> list[str]:
+    """The card's printed keywords as players name them, for its tile on the board."""
+    words = [word for flag, word in ((prog.evolution is not None, "Evolution"), (prog.blocker, "Blocker"),
+                                     (prog.fast, "Fast Attack"), (prog.guard, "Guard"),
+                                     (prog.skirmisher, "Skirmisher"), (prog.slayer, "Slayer")) if flag]
+    if prog.breaker > 1:
+        words.append({2: "Double Breaker", 3: "Triple Breaker"}.get(prog.breaker, f"breaks {prog.breaker}"))
+    if prog.powerful_attack:
+        words.append(f"Powerful Attack +{prog.powerful_attack}")
+    return words
