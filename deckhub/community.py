@@ -34,7 +34,7 @@ import copy
 import datetime as dt
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -647,7 +647,6 @@ def propose_batch(user: models.User, game_slug: str, changes: Iterable[tuple[Any
         errors["source"] = str(exc)
     if set_code is not None and set_code not in catalogue.sets:
         raise NotFound(f"{game.name} has no set {str(set_code)[:80]!r}.")
-    fields = fields_by_key(game.slug)
     cells: dict[str | NewCard, dict[str, Any]] = {}
     count = 0
     for item in changes:

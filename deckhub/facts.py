@@ -32,7 +32,7 @@ from deckhub.core import completeness as core_completeness
 from deckhub.core import search as core_search
 from deckhub.core.cards import Card, normalize_name
 from deckhub.core.decklist import Deck
-from deckhub.db import write_transaction
+from deckhub.db import database, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import GameIndex, Problem, decode, game_lookup, resolve, unknown_card
 from deckhub.importers.facts_csv import (FactsFileError, FactsRow, cell_text, parse_facts_csv,

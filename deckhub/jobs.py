@@ -203,4 +203,4 @@ def load_tasks() -> None:
     """Import every module that defines tasks, so a consumer knows them all by name."""
     import deckhub.collection_imports  # noqa: F401
     import deckhub.simulations  # noqa: F401
-    import deckhub.tunings  # noqa: F401
+    import deckhub.tunings  # noqa: F401 — registers its tasks

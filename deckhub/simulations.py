@@ -8,7 +8,6 @@ is exactly `deckhub simulate`'s for the same deck, seed and options, whatever th
 """
 from __future__ import annotations
 
-import datetime as dt
 
 from peewee import fn
 

@@ -158,3 +158,29 @@ def test_tuning_a_deck_with_unknown_values_is_refused_unless_allowed(app, client
     assert "lack values the engine needs" in page and "Enter them, or tune anyway" in page
     with database.connection_context():
         assert models.TuningRun.select().count() == 0
+
+
+def test_tune_command_takes_a_users_collection_as_candidates(app, monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from deckhub.accounts import create_user
+    from deckhub.commands.tune import tune as tune_command
+
+    monkeypatch.setenv("DATABASE_URL", app.config["DATABASE_URL"])
+    with database.connection_context():
+        carol = create_user("carol", "a long password 7")
+        printing = (models.Printing.select().join(models.Card)
+                    .where((models.Card.game == "kaijudo") & (models.Card.name == "Halo Hawk")).first())
+        collection.adjust(carol, printing.id, "quantity", 1)
+    deck = tmp_path / "weak.txt"
+    deck.write_text(WEAK_SPOT)
+    runner = CliRunner()
+    result = runner.invoke(tune_command, ["--game", "kaijudo", "--deck", str(deck), "--candidates", "collection",
+                                          "--user", "carol", "--budget", "600", "--json"])
+    assert result.exit_code == 0, result.output
+    import json
+    data = json.loads(result.output)
+    assert {s["in"] for s in data["suggestions"]} == {"Halo Hawk"}
+    assert runner.invoke(tune_command, ["--game", "kaijudo", "--deck", str(deck), "--candidates", "collection"]).exit_code == 2
+    assert runner.invoke(tune_command, ["--game", "kaijudo", "--deck", str(deck), "--candidates", "collection",
+                                        "--user", "nobody"]).exit_code == 2

@@ -114,18 +114,8 @@ def with_card_values(spec, engine, catalogue, deck, options: dict, values_path: 
         checked = card_values.check_values(engine, catalogue, typed, by_name=True)
     except card_values.CardValuesError as exc:
         _fail(f"{values_path or '--option card_values'}: {exc}")
-    user_id = None
-    if username:
-        from deckhub import models
-        from deckhub.cli import open_app
-        from deckhub.db import database
-
-        open_app()
-        database.connect(reuse_if_open=True)
-        user = models.User.get_or_none(models.User.username ** username.strip())
-        if user is None:
-            _fail(f"there is no user named {username!r} (create one with `deckhub user add`)")
-        user_id = user.id
+    user_id = site_user_id(username) if username else None
+    if user_id:
         card_values.remember(user_id, spec.slug, checked)
     values = (card_values.game_values(user_id, spec.slug, deck, checked, catalogue) if user_id
               else card_values.effective_values(catalogue, checked, deck))
@@ -135,6 +125,20 @@ def with_card_values(spec, engine, catalogue, deck, options: dict, values_path: 
     except EngineError as exc:
         _fail(str(exc))
     return options, missing
+
+
+def site_user_id(username: str) -> int:
+    """The id of the site's user called `username` (the site database is opened); exit 2 if none."""
+    from deckhub import models
+    from deckhub.cli import open_app
+    from deckhub.db import database
+
+    open_app()
+    database.connect(reuse_if_open=True)
+    user = models.User.get_or_none(models.User.username ** username.strip())
+    if user is None:
+        _fail(f"there is no user named {username!r} (create one with `deckhub user add`)")
+    return user.id
 
 
 def missing_words(spec, engine, catalogue, missing: dict) -> str:

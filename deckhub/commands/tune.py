@@ -1,12 +1,14 @@
 """`deckhub tune`: which one-for-one swap makes a deck win faster, by paired simulation.
 
-    deckhub tune --game SLUG --deck FILE [--candidates catalogue|FILE] [--budget GAMES] [--seed S]
-                 [--format NAME] [--option K=V] [--values FILE.json] [--allow-unknown] [--workers W] [--json]
+    deckhub tune --game SLUG --deck FILE [--candidates collection|catalogue|FILE] [--user NAME]
+                 [--budget GAMES] [--seed S] [--format NAME] [--option K=V] [--values FILE.json]
+                 [--allow-unknown] [--workers W] [--json]
 
-Candidates: `catalogue` (the default) takes the game's cards whose civilizations, team or faerie
-are all among the deck's (every card, for a game without one); a FILE is a deck list whose cards are
-the candidates (quantities ignored). `--values` gives card values the catalogue lacks (the same
-`{card key or name: {field: value}}` mapping as a goldfish game's). A deck whose cards lack values
+Candidates: `collection` takes the cards of the game that `--user` owns; `catalogue` (the default)
+takes the game's cards whose civilizations, team or faerie are all among the deck's (every card,
+for a game without one); a FILE is a deck list whose cards are the candidates (quantities ignored).
+`--values` gives card values the catalogue lacks (the same `{card key or name: {field: value}}`
+mapping as `deckhub goldfish`); with `--user` that user's own values play too. A deck whose cards lack values
 the engine needs is not tuned unless `--allow-unknown`, and then the result says how many cards
 played without them. `--json` prints {"game", "deck", "seed", "baseline": {"win_rate", "mean_turn"},
 "suggestions": [{"out", "in", "mean_turn", "delta", "ci": [lo, hi], "games", ...}], "games_played", ...}.
@@ -17,37 +19,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
 
 import click
 
-from deckhub.commands.goldfish import _engine, _fail, game_options, read_deck_file
-
-
-def _read_values(path: str | None, catalogue) -> dict[str, dict[str, Any]]:
-    """`{card key: {field: value}}` from a JSON file whose keys are card keys or card names."""
-    if not path:
-        return {}
-    try:
-        with click.open_file(path, "r", encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError) as exc:
-        _fail(f"cannot read the values in {path}: {exc}")
-    if isinstance(data, dict) and isinstance(data.get("values"), dict):
-        data = data["values"]
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        _fail(f"{path} must hold a JSON object {{card: {{field: value}}}}")
-    values: dict[str, dict[str, Any]] = {}
-    for name, fields in data.items():
-        card = catalogue.get(name)
-        if card is None:
-            found = catalogue.lookup(name)
-            if len(found) != 1:
-                _fail(f"{path}: {name!r} is not a card of this game" if not found
-                      else f"{path}: {name!r} names {len(found)} cards; use a card key")
-            card = found[0]
-        values.setdefault(card.key, {}).update(fields)
-    return values
+from deckhub.commands.goldfish import (_USER_HELP, _engine, _fail, game_options, read_deck_file, site_user_id,
+                                      with_card_values)
 
 
 def catalogue_candidates(spec, deck, catalogue) -> list[str]:
@@ -71,7 +47,8 @@ def catalogue_candidates(spec, deck, catalogue) -> list[str]:
 @click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="deck list: text, OCTGN .o8d or JSON ('-' reads standard input)")
 @click.option("--candidates", default="catalogue", show_default=True,
-              help="'catalogue', or a deck-list FILE whose cards may come in")
+              help="'collection' (the --user's cards), 'catalogue', or a deck-list FILE whose cards may come in")
+@click.option("--user", "username", default=None, help=_USER_HELP + "; --candidates collection takes their cards")
 @click.option("--budget", default=20_000, show_default=True, type=click.IntRange(1, 1_000_000),
               help="games to spend in all (the deck's own included)")
 @click.option("--seed", default=0, show_default=True, type=int, help="master seed; every variant plays the same seeds")
@@ -84,7 +61,7 @@ def catalogue_candidates(spec, deck, catalogue) -> list[str]:
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="processes to share the games")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 100), help="suggestions to list")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-def tune(game_slug, deck_path, candidates, budget, seed, format_name, pairs, mission, values_path,
+def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, pairs, mission, values_path,
          allow_unknown, workers, top, as_json):
     """Suggest one-for-one swaps that make a deck win faster, each with a paired 95% interval."""
     from deckhub.catalogue_store import command_catalogue
@@ -104,11 +81,9 @@ def tune(game_slug, deck_path, candidates, budget, seed, format_name, pairs, mis
     except CheckError as exc:
         _fail(str(exc))
     options = game_options(None, pairs, mission, None, None, None)
-    values = _read_values(values_path, base_catalogue)
-    if values:
-        options[CARD_VALUES] = values
+    options, _missing = with_card_values(spec, engine, base_catalogue, deck, options, values_path, username)
     try:
-        catalogue = apply_card_values(engine, base_catalogue, values)
+        catalogue = apply_card_values(engine, base_catalogue, options.get(CARD_VALUES))
         unknown = missing_values(engine, deck, catalogue)
     except EngineError as exc:
         _fail(str(exc))
@@ -119,6 +94,11 @@ def tune(game_slug, deck_path, candidates, budget, seed, format_name, pairs, mis
               "or tune anyway with --allow-unknown")
     if candidates == "catalogue":
         pool = catalogue_candidates(spec, deck, catalogue)
+    elif candidates == "collection":
+        if not username:
+            _fail("--candidates collection takes the cards of a site user: give --user NAME")
+        from deckhub.tunings import collection_candidates
+        pool = collection_candidates(site_user_id(username), spec.slug)
     else:
         pool = [key for _s, key, _q in read_deck_file(spec, base_catalogue, candidates).entries()]
     if not allow_unknown:  # a candidate the engine cannot play automatically would be tuned on unknowns
