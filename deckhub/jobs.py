@@ -141,6 +141,15 @@ def _fresh_connections() -> None:
         huey.storage._conn = None  # the parent's connection must not be shared across fork
 
 
+def before_fork() -> None:
+    """Close this process's database and queue connections before it forks workers: an SQLite
+    connection must never be used on both sides of a fork. Each process opens its own later."""
+    if database.obj is not None and hasattr(database.obj, "close_all"):
+        database.obj.close_all()
+    if isinstance(huey.storage, SqliteStorage):
+        huey.storage.close()
+
+
 def recover() -> None:
     """Run again what died with a worker (every job kind registers how)."""
     for fn in _recoverers:
@@ -170,8 +179,7 @@ def run_consumer(workers: int = 1) -> None:
     from huey.consumer import Consumer
     load_tasks()
     recover()
-    if database.obj is not None and hasattr(database.obj, "close_all"):
-        database.obj.close_all()
+    before_fork()
     consumer = Consumer(huey, workers=workers, worker_type="process", periodic=True,
                         initial_delay=0.05, max_delay=1.0, backoff=1.5)
     consumer.run()
