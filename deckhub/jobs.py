@@ -118,10 +118,6 @@ class JobStatus:
     def active(self) -> bool:
         return self.state in ACTIVE
 
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.done / self.total if self.total else 0.0
-
     def describe(self) -> str:
         if self.state == "queued":
             return "queued: waiting for a worker"
@@ -170,7 +166,7 @@ def recoverer(fn):
 
 @huey.periodic_task(crontab(minute="*"))
 def sweep() -> None:
-    """Every minute: requeue lost work, expire what is left waiting too long."""
+    """Every minute: run again what a dead worker left (uploads expire on their own schedule)."""
     recover()
 
 
