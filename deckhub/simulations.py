@@ -94,18 +94,11 @@ def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.Sim
     return models.SimulationRun.get_by_id(run_id)
 
 
-_decks: dict[tuple[int, int], Deck] = {}
-
-
 def _deck(run: models.SimulationRun) -> Deck:
-    """The deck version a run plays, kept per worker process (chunks of a run share it)."""
-    key = (run.deck_id, run.version)
-    if key not in _decks:
-        row = models.DeckVersion.get((models.DeckVersion.deck == run.deck_id) & (models.DeckVersion.number == run.version))
-        if len(_decks) > 64:
-            _decks.clear()
-        _decks[key] = Deck.from_json(row.data)
-    return _decks[key]
+    """The deck version a run plays, read for each chunk: one indexed row, nothing next to a
+    chunk's games, and never stale (a deleted deck's id may be used again on SQLite)."""
+    row = models.DeckVersion.get((models.DeckVersion.deck == run.deck_id) & (models.DeckVersion.number == run.version))
+    return Deck.from_json(row.data)
 
 
 @huey.task()
