@@ -104,8 +104,8 @@ def serve(host: str, port: int, workers: int) -> None:
     with database.connection_context():
         ensure_catalogues()
         warm_catalogues()  # built once here, inherited by every worker: no first-request stall
-    if hasattr(database.obj, "close_all"):
-        database.obj.close_all()  # a forked worker must not share the parent's connections
+    from deckhub import jobs
+    jobs.before_fork()  # a forked worker must not share the parent's database or queue connections
     click.echo(f"DeckHub is running on http://{host}:{port}/ (Ctrl+C stops it)")
     if workers:
         click.echo("Production mode starts no queue worker: run `deckhub worker` beside it (see the README).")

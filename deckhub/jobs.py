@@ -140,10 +140,6 @@ class JobStatus:
     def active(self) -> bool:
         return self.state in ACTIVE
 
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.done / self.total if self.total else 0.0
-
     def describe(self) -> str:
         if self.state == "queued":
             return "queued: waiting for a worker"
@@ -161,6 +157,15 @@ def _fresh_connections() -> None:
         database.obj.close_all()
     if isinstance(huey.storage, SqliteStorage):
         huey.storage._conn = None  # the parent's connection must not be shared across fork
+
+
+def before_fork() -> None:
+    """Close this process's database and queue connections before it forks workers: an SQLite
+    connection must never be used on both sides of a fork. Each process opens its own later."""
+    if database.obj is not None and hasattr(database.obj, "close_all"):
+        database.obj.close_all()
+    if isinstance(huey.storage, SqliteStorage):
+        huey.storage.close()
 
 
 def recover() -> None:
@@ -183,7 +188,7 @@ def recoverer(fn):
 
 @huey.periodic_task(crontab(minute="*"))
 def sweep() -> None:
-    """Every minute: requeue lost work, expire what is left waiting too long."""
+    """Every minute: run again what a dead worker left (uploads expire on their own schedule)."""
     recover()
 
 
@@ -192,8 +197,7 @@ def run_consumer(workers: int = 1) -> None:
     from huey.consumer import Consumer
     load_tasks()
     recover()
-    if database.obj is not None and hasattr(database.obj, "close_all"):
-        database.obj.close_all()
+    before_fork()
     consumer = Consumer(huey, workers=workers, worker_type="process", periodic=True,
                         initial_delay=0.05, max_delay=1.0, backoff=1.5)
     consumer.run()

@@ -124,8 +124,8 @@ def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.Sim
 
 
 def _deck(run: models.SimulationRun) -> Deck:
-    """The deck version a run plays (one small query a chunk: a worker may serve several databases'
-    runs over its life, so nothing is kept between chunks)."""
+    """The deck version a run plays, read for each chunk: one indexed row, nothing next to a
+    chunk's games, and never stale (a deleted deck's id may be used again on SQLite)."""
     row = models.DeckVersion.get((models.DeckVersion.deck == run.deck_id) & (models.DeckVersion.number == run.version))
     return Deck.from_json(row.data)
 
