@@ -38,20 +38,13 @@ from deckhub.core.legality import check_deck
 from deckhub.core.simulate import MAX_GAMES
 from deckhub.db import database, write_transaction
 from deckhub.games import UnknownGame, all_games, get_game
-from deckhub.importers.collection_csv import MAX_QUANTITY
+from deckhub.limits import (MAX_BODY, MAX_COLLECTION_CHANGES as MAX_CHANGES, MAX_DECK_ENTRIES, MAX_DECKLIST,
+                            MAX_DESCRIPTION, MAX_ID, MAX_PACKS, MAX_QUANTITY, MAX_SEED)
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api")
 
-MAX_BODY = 1024 * 1024  # bytes of any API request body (a 1,000-entry deck is about 50 kB)
-MAX_DESCRIPTION = 5000
-MAX_DECK_ENTRIES = 1000  # distinct (section, card) entries in one deck
-MAX_DECKLIST = 200_000  # characters of a pasted deck list (as POST /api/check)
-MAX_PACKS = 60
-MAX_CHANGES = 1000  # collection changes in one request
 MAX_PER_PAGE = 1000
 DEFAULT_PER_PAGE = 100
-MAX_SEED = 2**31 - 1
-MAX_ID = 2**31 - 1  # as the `<int:...>` URL converter: ids fit a 32-bit integer column
 MAX_RUNNING = 3  # simulations of one user queued or running at once
 MAX_OPTIONS_JSON = 20_000
 DECK_FIELDS = ("name", "game", "format", "packs", "is_public", "description", "sections", "decklist")

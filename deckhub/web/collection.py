@@ -26,6 +26,7 @@ from wtforms.validators import DataRequired, NumberRange, Optional, Regexp
 from deckhub import collection as service
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS, CollectionFileError
+from deckhub.limits import MAX_ID
 
 bp = Blueprint("collection", __name__, url_prefix="/collection")
 
@@ -45,7 +46,7 @@ class ImportForm(FlaskForm):
 class AdjustForm(FlaskForm):
     """One change: `field` and `delta`, or both in one button value, `step` = "foil_quantity:-1"."""
 
-    printing = IntegerField(validators=[DataRequired(), NumberRange(min=1)])
+    printing = IntegerField(validators=[DataRequired(), NumberRange(1, MAX_ID)])
     step = StringField(validators=[Optional(), Regexp(r"^[a-z_]+:[+-]?\d{1,7}$")])
     field = StringField(validators=[Optional()])
     delta = IntegerField(validators=[Optional(), NumberRange(-MAX_QUANTITY, MAX_QUANTITY)])

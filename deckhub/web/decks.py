@@ -10,7 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from deckhub import collection
+from deckhub import collection, limits
 from deckhub import decks as store
 from deckhub.web import charts
 from deckhub.catalogue_store import get_catalogue
@@ -26,7 +26,7 @@ from deckhub.importers.decklists import read_decklist, write_json, write_o8d, wr
 
 bp = Blueprint("decks", __name__, url_prefix="/decks")
 
-MAX_PASTE = 200_000  # characters; a deck list is a few kilobytes
+MAX_PASTE = limits.MAX_DECKLIST  # characters; a deck list is a few kilobytes
 
 
 class NewDeckForm(FlaskForm):
@@ -56,7 +56,7 @@ class PasteForm(FlaskForm):
 
 class SettingsForm(FlaskForm):
     name = StringField("Deck name", validators=[DataRequired(), Length(1, store.MAX_NAME)])
-    description = TextAreaField("Notes", validators=[Optional(), Length(max=5000)])
+    description = TextAreaField("Notes", validators=[Optional(), Length(max=limits.MAX_DESCRIPTION)])
     format = SelectField("Format", validate_choice=False)
     packs = IntegerField("Packs (Limited only)", validators=[Optional(), NumberRange(1, 60)])
     is_public = BooleanField("Public: anyone with the link can view (read-only) and copy it")
@@ -339,8 +339,10 @@ def versions(deck_id: int):
     stored = _visible(deck_id)
     rows = store.versions(stored.row)
     newest = rows[0].number
-    a = request.args.get("from", type=int) or max(1, newest - 1)
-    b = request.args.get("to", type=int) or newest
+    a, b = (limits.int_in_range(request.args.get(name), 1, limits.MAX_ID) if request.args.get(name) else default
+            for name, default in (("from", max(1, newest - 1)), ("to", newest)))
+    if a is None or b is None:
+        abort(400, "?from= and ?to= are version numbers (1, 2, ...).")
     old, new = store.version(stored.row, a), store.version(stored.row, b)
     if old is None or new is None:
         abort(404, "That deck has no such version.")

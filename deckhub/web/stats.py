@@ -12,6 +12,7 @@ from deckhub.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.core.odds import DrawModel, group_predicate, odds_table
 from deckhub.games import get_game
+from deckhub.limits import MAX_SEED
 from deckhub.web import charts
 from deckhub.web.goldfish import options_from_form
 
@@ -86,7 +87,9 @@ def start(deck_id: int):
         abort(404, "This game has no goldfish engine yet.")
     try:
         games = int(request.form.get("games") or 1000)
-        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, 2**31 - 1))
+        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
+        if not 0 <= seed <= MAX_SEED:
+            raise simulations.SimulationError(f"A seed is a whole number from 0 to {MAX_SEED:,}.")
         run = simulations.start(current_user.id, stored.row, stored.version, games, seed, options_from_form(engine))
     except ValueError as exc:
         flash(str(exc) if isinstance(exc, simulations.SimulationError) else "Games and seed are whole numbers.", "error")
