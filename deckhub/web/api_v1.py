@@ -29,17 +29,17 @@ from flask import Blueprint, current_app, g, jsonify, request
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from deckhub import api_tokens, collection, models, simulations
+from deckhub import api_tokens, checks, collection, models, simulations
 from deckhub import decks as deck_store
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import find_engine
-from deckhub.core.legality import check_deck
 from deckhub.core.simulate import MAX_GAMES
 from deckhub.db import database, write_transaction
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.limits import (MAX_BODY, MAX_COLLECTION_CHANGES as MAX_CHANGES, MAX_DECK_ENTRIES, MAX_DECKLIST,
                             MAX_DESCRIPTION, MAX_ID, MAX_PACKS, MAX_QUANTITY, MAX_SEED)
+from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api")
 
@@ -222,10 +222,7 @@ def deck_json(stored: deck_store.StoredDeck) -> dict:
 
 
 def _visible(deck_id: int) -> deck_store.StoredDeck:
-    stored = deck_store.visible_deck(deck_id, current_user)
-    if stored is None:
-        fail(404, "No deck with that number is visible to you (private decks are seen by their owner only).")
-    return stored
+    return deck_or_404(deck_id)
 
 
 def _own(deck_id: int) -> deck_store.StoredDeck:
@@ -447,11 +444,7 @@ def deck_version(deck_id: int, number: int):
 @bp.route("/decks/<int:deck_id>/check")
 def check_stored_deck(deck_id: int):
     """The construction check of a stored deck (its latest version), as in POST /api/check."""
-    stored = _visible(deck_id)
-    spec = get_game(stored.row.game)
-    report = check_deck(stored.deck, spec, spec.format(stored.row.format), get_catalogue(spec.slug),
-                        packs=stored.row.packs)
-    return jsonify(report.to_json())
+    return jsonify(checks.check_stored(_visible(deck_id)).to_json())
 
 
 # --------------------------------------------------------------------------- collection

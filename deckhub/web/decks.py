@@ -10,15 +10,15 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from deckhub import collection, limits
+from deckhub import checks, collection, limits
 from deckhub import decks as store
 from deckhub.web import charts
+from deckhub.web.lookups import deck_or_404
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.deckdiff import diff_decks
 from deckhub.core.decklist import Deck
 from deckhub.core.deckstats import deck_stats
 from deckhub.core.engine import find_engine
-from deckhub.core.legality import check_deck
 from deckhub.core.search import search_cards
 from deckhub.db import database
 from deckhub.games import all_games, get_game
@@ -65,22 +65,15 @@ class SettingsForm(FlaskForm):
 # --------------------------------------------------------------------------- helpers
 
 def _own(deck_id: int) -> store.StoredDeck:
-    stored = store.own_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck of yours has that number.")
-    return stored
+    return deck_or_404(deck_id, mine=True)
 
 
 def _visible(deck_id: int) -> store.StoredDeck:
-    stored = store.visible_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck with that number is visible to you. Private decks are seen by their owner only.")
-    return stored
+    return deck_or_404(deck_id)
 
 
 def _report(stored: store.StoredDeck, catalogue):
-    spec = get_game(stored.row.game)
-    return check_deck(stored.deck, spec, spec.format(stored.row.format), catalogue, packs=stored.row.packs)
+    return checks.check_stored(stored, catalogue)
 
 
 def _rows(deck: Deck, catalogue, spec, report):
@@ -372,7 +365,6 @@ def api_check():
 
     Stateless and read-only, so it takes no CSRF token (it is exempted in `register`).
     """
-    from deckhub.commands.check import CheckError, check_text
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         abort(400, 'Send a JSON object: {"game": "kaijudo", "decklist": "4 Card Name\\n..."}.')
@@ -386,8 +378,8 @@ def api_check():
         abort(400, '"format" must be a string and "packs" a whole number.')
     try:
         get_game(game)
-        return jsonify(check_text(game, text, fmt, packs, get_catalogue(game)))
+        return jsonify(checks.check_text(game, text, fmt, packs, get_catalogue(game)))
     except LookupError as exc:
         abort(400, str(exc).strip("'\""))
-    except CheckError as exc:
+    except checks.CheckError as exc:
         abort(400, str(exc))

@@ -15,14 +15,12 @@ from deckhub.games import get_game
 from deckhub.limits import MAX_SEED
 from deckhub.web import charts
 from deckhub.web.goldfish import options_from_form
+from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("stats", __name__, url_prefix="/decks/<int:deck_id>/stats")
 
 def _visible(deck_id: int):
-    stored = deck_store.visible_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck with that number is visible to you.")
-    return stored
+    return deck_or_404(deck_id)
 
 
 def _groups(stored, catalogue, spec):
@@ -79,9 +77,7 @@ def show(deck_id: int):
 @bp.route("/simulations", methods=["POST"])
 @login_required
 def start(deck_id: int):
-    stored = deck_store.own_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck of yours has that number.")
+    stored = deck_or_404(deck_id, mine=True)
     engine = find_engine(get_game(stored.row.game))
     if engine is None:
         abort(404, "This game has no goldfish engine yet.")
@@ -101,8 +97,8 @@ def start(deck_id: int):
 @bp.route("/simulations/<int:run_id>.json")
 @login_required
 def run_status(deck_id: int, run_id: int):
-    stored = deck_store.own_deck(deck_id, current_user)
-    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None) if stored else None
+    stored = deck_or_404(deck_id, mine=True)
+    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None)
     if run is None:
         abort(404, "No such simulation of yours.")
     return {"id": run.id, "status": simulations.status(run), "done": run.done, "games": run.games, "result": run.result}
@@ -111,8 +107,8 @@ def run_status(deck_id: int, run_id: int):
 @bp.route("/simulations/<int:run_id>/histogram.svg")
 @login_required
 def histogram(deck_id: int, run_id: int):
-    stored = deck_store.own_deck(deck_id, current_user)
-    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None) if stored else None
+    stored = deck_or_404(deck_id, mine=True)
+    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None)
     if run is None or not run.result:
         abort(404, "No finished simulation of yours has that number.")
     hist = run.result["win_turn"]["histogram"]
