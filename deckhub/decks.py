@@ -183,6 +183,18 @@ def update_settings(stored: StoredDeck, name: str, description: str, format_id: 
      .where(models.Deck.id == stored.row.id).execute())
 
 
+def update_deck(stored: StoredDeck, name: str, description: str, format_id: str, packs: int | None,
+                is_public: bool, deck: Deck | None = None, edited: int | None = None,
+                note: str = "updated") -> StoredDeck:
+    """Change a deck's settings and, with `deck`, its cards, in one transaction: all of it or nothing
+    (a VersionConflict when `edited` is not the latest version any more)."""
+    with write_transaction():
+        if deck is not None:
+            save_version(stored, deck, note, edited=edited)
+        update_settings(stored, name, description, format_id, packs, is_public)
+    return load(models.Deck.get_by_id(stored.row.id))
+
+
 def copy_deck(stored: StoredDeck, owner) -> StoredDeck:
     return create_deck(owner, stored.row.game, stored.row.format, f"Copy of {stored.row.name}",
                        stored.row.packs, stored.deck, note=f"copied from deck {stored.row.id}",

@@ -404,15 +404,12 @@ def update_deck(deck_id: int):
     elif "version" in body:
         _int(body["version"], "version", 1, MAX_ID)
     try:
-        with write_transaction():
-            if deck is not None:
-                deck_store.save_version(stored, deck, "updated through the API", edited=edited)
-            deck_store.update_settings(stored, name if name is not None else row.name,
-                                       description if description is not None else row.description,
-                                       fmt.id, packs, is_public)
+        updated = deck_store.update_deck(stored, name if name is not None else row.name,
+                                         description if description is not None else row.description,
+                                         fmt.id, packs, is_public, deck, edited, "updated through the API")
     except deck_store.VersionConflict as exc:
         fail(409, str(exc), version=exc.latest)
-    return jsonify(deck_json(deck_store.load(models.Deck.get_by_id(deck_id))))
+    return jsonify(deck_json(updated))
 
 
 def delete_deck(deck_id: int):
