@@ -16,9 +16,7 @@ from deckhub import models
 from deckhub.core.decklist import Deck
 from deckhub.db import lock, write_transaction
 from deckhub.games import get_game
-
-MAX_COPIES_PER_ENTRY = 999
-MAX_NAME = 120
+from deckhub.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_NAME as MAX_NAME, MAX_DESCRIPTION
 
 
 class DeckError(ValueError):
@@ -180,9 +178,21 @@ def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int)
 def update_settings(stored: StoredDeck, name: str, description: str, format_id: str,
                     packs: int | None, is_public: bool) -> None:
     fmt = get_game(stored.row.game).format(format_id)
-    (models.Deck.update(name=_clean_name(name), description=(description or "")[:5000], format=fmt.id,
+    (models.Deck.update(name=_clean_name(name), description=(description or "")[:MAX_DESCRIPTION], format=fmt.id,
                         packs=packs, is_public=is_public, updated_at=models.utcnow())
      .where(models.Deck.id == stored.row.id).execute())
+
+
+def update_deck(stored: StoredDeck, name: str, description: str, format_id: str, packs: int | None,
+                is_public: bool, deck: Deck | None = None, edited: int | None = None,
+                note: str = "updated") -> StoredDeck:
+    """Change a deck's settings and, with `deck`, its cards, in one transaction: all of it or nothing
+    (a VersionConflict when `edited` is not the latest version any more)."""
+    with write_transaction():
+        if deck is not None:
+            save_version(stored, deck, note, edited=edited)
+        update_settings(stored, name, description, format_id, packs, is_public)
+    return load(models.Deck.get_by_id(stored.row.id))
 
 
 def copy_deck(stored: StoredDeck, owner) -> StoredDeck:

@@ -16,9 +16,9 @@ from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, IllegalAction, State, get_engine, play_out, replay
 from deckhub.db import database
+from deckhub.limits import MAX_SEED
 
 MAX_ACTIONS = 5_000  # a session longer than any real game; stops a script from growing rows forever
-MAX_SEED = 2**31 - 1
 
 
 class GoldfishError(ValueError):

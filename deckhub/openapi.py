@@ -11,9 +11,10 @@ from functools import lru_cache
 from typing import Any
 
 from deckhub import __version__
+from deckhub.limits import (MAX_BODY, MAX_COLLECTION_CHANGES, MAX_COPIES_PER_ENTRY, MAX_DECK_NAME, MAX_DECKLIST,
+                            MAX_DESCRIPTION, MAX_ID, MAX_PACKS, MAX_QUANTITY, MAX_SEED)
 
 JSON = "application/json"
-MAX_QUANTITY = 1_000_000
 
 
 def _ref(name: str) -> dict:
@@ -34,7 +35,7 @@ ERRORS = {
     "403": "A public deck of someone else: readable, not writable.",
     "404": "No such thing visible to you (private decks, collections and simulations are their owner's alone).",
     "409": "The data changed while the request was written; nothing was changed, try again.",
-    "413": "The request body is too large (at most 1 MiB; a deck list at most 200,000 characters).",
+    "413": f"The request body is too large (at most {MAX_BODY // 1024 // 1024} MiB; a deck list at most {MAX_DECKLIST:,} characters).",
     "429": "Too many simulations queued or running at once (at most 3 of yours, and a bound for the whole site).",
 }
 
@@ -53,7 +54,7 @@ AUTH = [{"bearerAuth": []}, {"sessionCookie": []}]
 
 def _id_param(name: str, description: str) -> dict:
     return {"name": name, "in": "path", "required": True, "description": description,
-            "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1}}
+            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}
 
 
 DECK_ID = _id_param("deck_id", "The deck's number.")
@@ -167,7 +168,7 @@ def document() -> dict[str, Any]:
             "type": "object", "required": ["game", "decklist"],
             "properties": {
                 "game": {"type": "string", "enum": games},
-                "decklist": {"type": "string", "maxLength": 200_000,
+                "decklist": {"type": "string", "maxLength": MAX_DECKLIST,
                              "description": 'One card a line ("3 Card Name"), section headers allowed; or OCTGN .o8d or DeckHub JSON.'},
                 "format": {"type": ["string", "null"], "description": "A format id or name; default the game's own."},
                 "packs": {"type": ["integer", "null"], "minimum": 1},
@@ -209,7 +210,7 @@ def document() -> dict[str, Any]:
             "type": "object", "required": ["card", "qty"], "additionalProperties": False,
             "properties": {"card": {"type": "string", "minLength": 1, "maxLength": 200,
                                     "description": "A card id (the `id` of GET /api/cards)."},
-                           "qty": {"type": "integer", "minimum": 1, "maximum": 999}},
+                           "qty": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES_PER_ENTRY}},
         },
         "Sections": {
             "type": "object", "description": 'The game\'s sections by name, e.g. {"Deck": [...], "Neopet Stack": [...]}.',
@@ -236,31 +237,31 @@ def document() -> dict[str, Any]:
             "type": "object", "required": ["name", "game"], "additionalProperties": False,
             "description": 'The cards come as "sections" or as a "decklist" text (not both); none: an empty deck.',
             "properties": {
-                "name": {"type": "string", "minLength": 1, "maxLength": 120, "pattern": r"\S"},
+                "name": {"type": "string", "minLength": 1, "maxLength": MAX_DECK_NAME, "pattern": r"\S"},
                 "game": {"type": "string", "enum": games},
                 "format": {"type": ["string", "null"], "enum": [*formats, None],
                            "description": "A format id of the deck's game; null or absent: the game's default."},
-                "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": 60,
+                "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_PACKS,
                           "description": "Packs used, for a Limited format only."},
                 "is_public": {"type": "boolean", "default": False},
-                "description": {"type": "string", "maxLength": 5000},
+                "description": {"type": "string", "maxLength": MAX_DESCRIPTION},
                 "sections": _ref("Sections"),
-                "decklist": {"type": "string", "maxLength": 200_000},
+                "decklist": {"type": "string", "maxLength": MAX_DECKLIST},
             },
         },
         "DeckUpdate": {
             "type": "object", "additionalProperties": False,
             "description": "Only the fields sent change. New cards keep a new version; the game cannot change.",
             "properties": {
-                "name": {"type": "string", "minLength": 1, "maxLength": 120, "pattern": r"\S"},
+                "name": {"type": "string", "minLength": 1, "maxLength": MAX_DECK_NAME, "pattern": r"\S"},
                 "game": {"type": "string", "enum": games, "description": "Accepted only when it is the deck's game."},
                 "format": {"type": ["string", "null"], "enum": [*formats, None]},
-                "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": 60},
+                "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_PACKS},
                 "is_public": {"type": "boolean"},
-                "description": {"type": "string", "maxLength": 5000},
+                "description": {"type": "string", "maxLength": MAX_DESCRIPTION},
                 "sections": _ref("Sections"),
-                "decklist": {"type": "string", "maxLength": 200_000},
-                "version": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1,
+                "decklist": {"type": "string", "maxLength": MAX_DECKLIST},
+                "version": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
                             "description": "The version you edited (the deck's `version` when you read it). "
                                            "Required with `sections` or `decklist`: if the deck has a newer "
                                            "version, the answer is 409 and nothing changes."},
@@ -293,7 +294,7 @@ def document() -> dict[str, Any]:
             "description": 'Name the printing by "printing" (an id), or by "game" and "card" (the card id), '
                            'adding "set" and "number" when the card has several printings.',
             "properties": {
-                "printing": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+                "printing": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
                 "game": {"type": "string", "enum": games}, "card": {"type": "string", "minLength": 1},
                 "set": {"type": "string"}, "number": {"type": "string"},
                 "field": {"type": "string", "enum": fields, "default": "quantity"},
@@ -304,7 +305,7 @@ def document() -> dict[str, Any]:
         },
         "CollectionChanges": {
             "type": "object", "required": ["changes"], "additionalProperties": False,
-            "properties": {"changes": {"type": "array", "minItems": 1, "maxItems": 1000,
+            "properties": {"changes": {"type": "array", "minItems": 1, "maxItems": MAX_COLLECTION_CHANGES,
                                        "items": _ref("CollectionChange")}},
         },
         "CollectionChangeResult": {
@@ -316,7 +317,7 @@ def document() -> dict[str, Any]:
             "type": "object", "additionalProperties": False,
             "properties": {
                 "games": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES, "default": 1000},
-                "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1,
+                "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED,
                          "description": "Same deck version, games, seed and options: same results."},
                 "options": {"type": "object", "description": "The game's goldfish options (as on the start page); "
                                                              "card_values given here are kept as my values."},

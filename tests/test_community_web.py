@@ -259,4 +259,10 @@ def test_control_characters_in_a_missing_card_never_reach_the_database(users):
                                  "source_kind": "printed"})
     assert response.status_code == 400
     page = text(response)
+    assert "may not contain NUL characters" in page  # refused at the door, before the form is read
+    response = player.post("/games/neopets-battledome/propose/new-card",
+                           data={"name": "Bell\x07Card", "card_set": "defenders-\x01", "number": "1",
+                                 "source_kind": "printed"})
+    assert response.status_code == 400
+    page = text(response)
     assert "one line without control characters" in page and "has no such set" in page

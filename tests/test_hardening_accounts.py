@@ -98,9 +98,17 @@ def test_upgrading_keeps_the_oldest_of_two_names_differing_in_case(fresh_databas
     db = init_database(fresh_database_url)
     with db.connection_context():
         migrations.migrate(db, upto=3)
-        first = models.User.insert(username="bob", name_key=None, password_hash="-").execute()
-        second = models.User.insert(username="Bob", name_key=None, password_hash="-").execute()
+        # step 1 made today's table: take it back to the version-3 columns an older DeckHub made
+        db.execute_sql('DROP INDEX user_name_key')
+        db.execute_sql('ALTER TABLE "user" DROP COLUMN name_key')
+        db.execute_sql('ALTER TABLE "user" DROP COLUMN session_version')
+        for name in ("bob", "Bob"):
+            db.execute_sql('INSERT INTO "user" (username, password_hash, is_curator, created_at) '
+                           f"VALUES ('{name}', '-', false, '2025-01-01 00:00:00')")
+        first, second = (models.User.select(models.User.id).where(models.User.username == n).scalar()
+                         for n in ("bob", "Bob"))
         assert migrations.migrate(db) == migrations.LATEST
+        assert models.User.get_by_id(first).session_version == 1
         assert accounts.find_user("BOB").id == first
         assert models.User.get_by_id(second).name_key == f"bob#{second}"
     if hasattr(db, "close_all"):

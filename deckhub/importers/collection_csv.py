@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
+from deckhub.limits import MAX_QUANTITY
 
 COLUMNS = ("game", "set", "number", "name", "version",
            "quantity", "foil_quantity", "want_quantity", "trade_quantity")
 QTY_COLUMNS = ("quantity", "foil_quantity", "want_quantity", "trade_quantity")
 QTY_LABELS = {"quantity": "quantity", "foil_quantity": "foil", "want_quantity": "want", "trade_quantity": "trade"}
-MAX_QUANTITY = 1_000_000
 MAX_ROWS = 200_000
 MAX_NAME = 200  # longer than any card name: reported as unknown without fuzzy matching
 MAX_SUGGESTED = 200  # unknown names that get "did you mean" suggestions (fuzzy matching costs ~1 ms each)

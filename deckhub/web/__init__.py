@@ -1,7 +1,7 @@
 """The web layer: database per request, accounts, CSRF, one blueprint per area, error pages."""
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, abort, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -11,6 +11,7 @@ from werkzeug.routing import IntegerConverter
 
 from deckhub import models
 from deckhub.db import database, init_database
+from deckhub.limits import MAX_BODY
 from deckhub.migrations import migrate
 
 csrf = CSRFProtect()
@@ -56,6 +57,13 @@ def init_app(app: Flask) -> None:
     db = init_database(app.config["DATABASE_URL"])
     with db.connection_context():
         migrate(db)
+
+    @app.before_request
+    def _refuse_nul_bytes():
+        """No text DeckHub keeps may hold a NUL character (PostgreSQL refuses it with an error, SQLite
+        cuts text at it): refused at the door for the path, query, form fields and JSON bodies."""
+        if _has_nul():
+            abort(400, "Text may not contain NUL characters (\\0); nothing was changed.")
 
     @app.before_request
     def _connect():
@@ -123,6 +131,19 @@ def storage_refused(exc: BaseException) -> bool:
         return True
     text = str(exc).lower()
     return any(phrase in text for phrase in _REFUSALS)
+
+
+def _has_nul() -> bool:
+    if "\x00" in request.path or any("\x00" in k or "\x00" in v for k, v in request.args.items(multi=True)):
+        return True
+    if request.mimetype == "application/json" or request.path.startswith("/api/"):
+        if (request.content_length or 0) > MAX_BODY:
+            return False  # refused as too large by the API (413) without being read
+        raw = request.get_data(cache=True)
+        return b"\x00" in raw or b"\\u0000" in raw.lower()
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        return any("\x00" in k or "\x00" in v for k, v in request.form.items(multi=True))
+    return False
 
 
 def _error_page(code: int, message: str):

@@ -29,29 +29,22 @@ from flask import Blueprint, current_app, g, jsonify, request
 from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from deckhub import api_tokens, card_values, collection, models, simulations, tunings
+from deckhub import api_tokens, card_values, checks, collection, models, simulations, tunings
 from deckhub import decks as deck_store
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import find_engine
-from deckhub.core.legality import check_deck
 from deckhub.core.simulate import MAX_GAMES
 from deckhub.db import database, write_transaction
 from deckhub.games import UnknownGame, all_games, get_game
-from deckhub.importers.collection_csv import MAX_QUANTITY
+from deckhub.limits import (MAX_BODY, MAX_COLLECTION_CHANGES as MAX_CHANGES, MAX_DECK_ENTRIES, MAX_DECKLIST,
+                            MAX_DESCRIPTION, MAX_ID, MAX_PACKS, MAX_QUANTITY, MAX_SEED)
+from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api")
 
-MAX_BODY = 1024 * 1024  # bytes of any API request body (a 1,000-entry deck is about 50 kB)
-MAX_DESCRIPTION = 5000
-MAX_DECK_ENTRIES = 1000  # distinct (section, card) entries in one deck
-MAX_DECKLIST = 200_000  # characters of a pasted deck list (as POST /api/check)
-MAX_PACKS = 60
-MAX_CHANGES = 1000  # collection changes in one request
 MAX_PER_PAGE = 1000
 DEFAULT_PER_PAGE = 100
-MAX_SEED = 2**31 - 1
-MAX_ID = 2**31 - 1  # as the `<int:...>` URL converter: ids fit a 32-bit integer column
 MAX_OPTIONS_JSON = 20_000
 MAX_TUNING_BUDGET = 1_000_000
 DECK_FIELDS = ("name", "game", "format", "packs", "is_public", "description", "sections", "decklist")
@@ -255,10 +248,7 @@ def deck_json(stored: deck_store.StoredDeck) -> dict:
 
 
 def _visible(deck_id: int) -> deck_store.StoredDeck:
-    stored = deck_store.visible_deck(deck_id, current_user)
-    if stored is None:
-        fail(404, "No deck with that number is visible to you (private decks are seen by their owner only).")
-    return stored
+    return deck_or_404(deck_id)
 
 
 def _own(deck_id: int) -> deck_store.StoredDeck:
@@ -440,15 +430,12 @@ def update_deck(deck_id: int):
     elif "version" in body:
         _int(body["version"], "version", 1, MAX_ID)
     try:
-        with write_transaction():
-            if deck is not None:
-                deck_store.save_version(stored, deck, "updated through the API", edited=edited)
-            deck_store.update_settings(stored, name if name is not None else row.name,
-                                       description if description is not None else row.description,
-                                       fmt.id, packs, is_public)
+        updated = deck_store.update_deck(stored, name if name is not None else row.name,
+                                         description if description is not None else row.description,
+                                         fmt.id, packs, is_public, deck, edited, "updated through the API")
     except deck_store.VersionConflict as exc:
         fail(409, str(exc), version=exc.latest)
-    return jsonify(deck_json(deck_store.load(models.Deck.get_by_id(deck_id))))
+    return jsonify(deck_json(updated))
 
 
 def delete_deck(deck_id: int):
@@ -481,11 +468,8 @@ def deck_version(deck_id: int, number: int):
 def check_stored_deck(deck_id: int):
     """The construction check of a stored deck (its latest version), as in POST /api/check."""
     stored = _visible(deck_id)
-    spec = get_game(stored.row.game)
     user_id = current_user.id if current_user.is_authenticated else None
-    report = check_deck(stored.deck, spec, spec.format(stored.row.format),
-                        card_values.catalogue_for(user_id, spec.slug, stored.deck), packs=stored.row.packs)
-    return jsonify(report.to_json())
+    return jsonify(checks.check_stored(stored, user_id=user_id).to_json())
 
 
 # --------------------------------------------------------------------------- collection

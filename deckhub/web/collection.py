@@ -25,6 +25,8 @@ from deckhub import collection as service
 from deckhub import collection_imports as uploads
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
+from deckhub.limits import MAX_ID
+from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("collection", __name__, url_prefix="/collection")
 
@@ -60,7 +62,7 @@ class PasteListForm(FlaskForm):
 class AdjustForm(FlaskForm):
     """One change: `field` and `delta`, or both in one button value, `step` = "foil_quantity:-1"."""
 
-    printing = IntegerField(validators=[DataRequired(), NumberRange(min=1)])
+    printing = IntegerField(validators=[DataRequired(), NumberRange(1, MAX_ID)])
     step = StringField(validators=[Optional(), Regexp(r"^([a-z_]+:[+-]?\d{1,7}|set)$")])
     field = StringField(validators=[Optional()])
     delta = IntegerField(validators=[Optional(), NumberRange(-MAX_QUANTITY, MAX_QUANTITY)])
@@ -206,10 +208,7 @@ def adjust():
 def add_missing(deck_id: int):
     """Put what a deck (mine, or a public one) still needs on my want list."""
     from deckhub.catalogue_store import get_catalogue
-    from deckhub.decks import visible_deck
-    stored = visible_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, description="No deck with that number is visible to you.")
+    stored = deck_or_404(deck_id)
     own = stored.row.owner_id == current_user.id
     added = service.add_missing_to_wants(current_user, stored.version.data, get_catalogue(stored.row.game),
                                          deck_id=stored.row.id if own else None,

@@ -10,15 +10,15 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from deckhub import card_values, collection
+from deckhub import card_values, checks, collection, limits
 from deckhub import decks as store
 from deckhub.web import charts
+from deckhub.web.lookups import deck_or_404
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.deckdiff import diff_decks
 from deckhub.core.decklist import Deck
 from deckhub.core.deckstats import deck_stats
 from deckhub.core.engine import find_engine
-from deckhub.core.legality import check_deck
 from deckhub.core.search import search_cards
 from deckhub.db import database
 from deckhub.games import all_games, get_game
@@ -26,7 +26,7 @@ from deckhub.importers.decklists import read_decklist, write_json, write_o8d, wr
 
 bp = Blueprint("decks", __name__, url_prefix="/decks")
 
-MAX_PASTE = 200_000  # characters; a deck list is a few kilobytes
+MAX_PASTE = limits.MAX_DECKLIST  # characters; a deck list is a few kilobytes
 
 
 class NewDeckForm(FlaskForm):
@@ -56,7 +56,7 @@ class PasteForm(FlaskForm):
 
 class SettingsForm(FlaskForm):
     name = StringField("Deck name", validators=[DataRequired(), Length(1, store.MAX_NAME)])
-    description = TextAreaField("Notes", validators=[Optional(), Length(max=5000)])
+    description = TextAreaField("Notes", validators=[Optional(), Length(max=limits.MAX_DESCRIPTION)])
     format = SelectField("Format", validate_choice=False)
     packs = IntegerField("Packs (Limited only)", validators=[Optional(), NumberRange(1, 60)])
     is_public = BooleanField("Public: anyone with the link can view (read-only) and copy it")
@@ -65,29 +65,17 @@ class SettingsForm(FlaskForm):
 # --------------------------------------------------------------------------- helpers
 
 def _own(deck_id: int) -> store.StoredDeck:
-    stored = store.own_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck of yours has that number.")
-    return stored
+    return deck_or_404(deck_id, mine=True)
 
 
 def _visible(deck_id: int) -> store.StoredDeck:
-    stored = store.visible_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck with that number is visible to you. Private decks are seen by their owner only.")
-    return stored
+    return deck_or_404(deck_id)
 
 
 def _report(stored: store.StoredDeck, catalogue):
-    """The deck's check, with the viewer's own card values where the catalogue knows nothing
-    (`report.yours`: how many of them it used; they are not reviewed, so the page says so)."""
-    spec = get_game(stored.row.game)
-    user_id = current_user.id if current_user.is_authenticated else None
-    checked = card_values.catalogue_for(user_id, spec.slug, stored.deck, catalogue)
-    report = check_deck(stored.deck, spec, spec.format(stored.row.format), checked, packs=stored.row.packs)
-    report.yours = len(getattr(checked, "values", None) or ()) if checked is not catalogue else 0
-    report.enterable = card_values.enterable(spec.slug)
-    return report
+    """The deck's check, with the viewer's own card values where the catalogue knows nothing (see
+    `checks.check_stored`)."""
+    return checks.check_stored(stored, catalogue, current_user.id if current_user.is_authenticated else None)
 
 
 def _rows(deck: Deck, catalogue, spec, report):
@@ -346,8 +334,10 @@ def versions(deck_id: int):
     stored = _visible(deck_id)
     rows = store.versions(stored.row)
     newest = rows[0].number
-    a = request.args.get("from", type=int) or max(1, newest - 1)
-    b = request.args.get("to", type=int) or newest
+    a, b = (limits.int_in_range(request.args.get(name), 1, limits.MAX_ID) if request.args.get(name) else default
+            for name, default in (("from", max(1, newest - 1)), ("to", newest)))
+    if a is None or b is None:
+        abort(400, "?from= and ?to= are version numbers (1, 2, ...).")
     old, new = store.version(stored.row, a), store.version(stored.row, b)
     if old is None or new is None:
         abort(404, "That deck has no such version.")
@@ -377,7 +367,6 @@ def api_check():
 
     Stateless and read-only, so it takes no CSRF token (it is exempted in `register`).
     """
-    from deckhub.commands.check import CheckError, check_text
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         abort(400, 'Send a JSON object: {"game": "kaijudo", "decklist": "4 Card Name\\n..."}.')
@@ -392,8 +381,8 @@ def api_check():
     try:
         get_game(game)
         user_id = current_user.id if current_user.is_authenticated else None
-        return jsonify(check_text(game, text, fmt, packs, card_values.catalogue_for(user_id, game)))
+        return jsonify(checks.check_text(game, text, fmt, packs, card_values.catalogue_for(user_id, game)))
     except LookupError as exc:
         abort(400, str(exc).strip("'\""))
-    except CheckError as exc:
+    except checks.CheckError as exc:
         abort(400, str(exc))

@@ -11,13 +11,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 
 from deckhub import card_values
-from deckhub import decks as deck_store
 from deckhub import goldfish as store
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.engine import MANUAL_KINDS, EngineError, find_engine
 from deckhub.core.session_values import CARD_VALUES
 from deckhub.games import get_game
 from deckhub.web.card_values import typed_values
+from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("goldfish", __name__, url_prefix="/goldfish")
 
@@ -69,9 +69,7 @@ def index():
 @bp.route("/decks/<int:deck_id>", methods=["GET", "POST"])
 @login_required
 def start(deck_id: int):
-    stored = deck_store.visible_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck with that number is visible to you.")
+    stored = deck_or_404(deck_id)
     spec = get_game(stored.row.game)
     engine = find_engine(spec)
     if engine is None:

@@ -13,16 +13,15 @@ from deckhub.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.core.odds import DrawModel, group_predicate, odds_table
 from deckhub.games import get_game
+from deckhub.limits import MAX_SEED
 from deckhub.web import charts
 from deckhub.web.goldfish import options_from_form, values_rows
+from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("stats", __name__, url_prefix="/decks/<int:deck_id>/stats")
 
 def _visible(deck_id: int):
-    stored = deck_store.visible_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck with that number is visible to you.")
-    return stored
+    return deck_or_404(deck_id)
 
 
 def _groups(stored, catalogue, spec):
@@ -84,15 +83,15 @@ def show(deck_id: int):
 @bp.route("/simulations", methods=["POST"])
 @login_required
 def start(deck_id: int):
-    stored = deck_store.own_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck of yours has that number.")
+    stored = deck_or_404(deck_id, mine=True)
     engine = find_engine(get_game(stored.row.game))
     if engine is None:
         abort(404, "This game has no goldfish engine yet.")
     try:
         games = int(request.form.get("games") or 1000)
-        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, 2**31 - 1))
+        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
+        if not 0 <= seed <= MAX_SEED:
+            raise simulations.SimulationError(f"A seed is a whole number from 0 to {MAX_SEED:,}.")
         run = simulations.start(current_user.id, stored.row, stored.version, games, seed, options_from_form(engine),
                                 allow_unknown=request.form.get("allow_unknown") in ("on", "1", "y", "true"))
     except simulations.UnknownValues as exc:  # the values typed were kept; the form asks for the rest
@@ -119,8 +118,8 @@ def cancel(deck_id: int, run_id: int):
 @bp.route("/simulations/<int:run_id>.json")
 @login_required
 def run_status(deck_id: int, run_id: int):
-    stored = deck_store.own_deck(deck_id, current_user)
-    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None) if stored else None
+    stored = deck_or_404(deck_id, mine=True)
+    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None)
     if run is None:
         abort(404, "No such simulation of yours.")
     return {"id": run.id, "status": run.status, "done": run.done, "games": run.games, "result": run.result,
@@ -130,8 +129,8 @@ def run_status(deck_id: int, run_id: int):
 @bp.route("/simulations/<int:run_id>/histogram.svg")
 @login_required
 def histogram(deck_id: int, run_id: int):
-    stored = deck_store.own_deck(deck_id, current_user)
-    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None) if stored else None
+    stored = deck_or_404(deck_id, mine=True)
+    run = next((r for r in simulations.runs_for(stored.row, 1000) if r.id == run_id), None)
     if run is None or not run.result:
         abort(404, "No finished simulation of yours has that number.")
     hist = run.result["win_turn"]["histogram"]

@@ -1,0 +1,108 @@
+"""The deck-check service: one use case for every front end that checks a deck.
+
+`deckhub check` (the CLI), `POST /api/check`, the deck page's validation panel and
+`GET /api/decks/<id>/check` all call these, so a list or a stored deck is judged the same way
+everywhere. `check_text` answers `{"game", "format", "legal", "verified", "counts", "violations", "errors"}`;
+`verified` is false while a check needs a card value nobody knows (the deck is legal so far).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from deckhub.core.cards import Catalogue
+from deckhub.core.legality import Format, Report, check_deck
+from deckhub.games import UnknownGame, get_game
+from deckhub.games.spec import GameSpec
+from deckhub.importers.decklists import DeckParse, read_decklist
+
+
+class CheckError(ValueError):
+    """The request itself is wrong (unknown game or format, a pack count the format cannot use)."""
+
+
+def _catalogue(slug: str) -> Catalogue:
+    """The catalogue the check reads cards from: the site's (community facts included) or data/."""
+    from deckhub.catalogue_store import command_catalogue
+
+    return command_catalogue(slug)
+
+
+def choose_format(game: GameSpec, name: str | None, packs: int | None) -> Format:
+    """The named format (default: the game's default, or its pack format when packs are given)."""
+    if packs is not None and packs < 1:
+        raise CheckError(f"--packs must be a positive whole number, not {packs}")
+    if name is None and packs is not None:
+        with_packs = [f for f in game.formats if f.needs_packs]
+        if with_packs:
+            return with_packs[0]
+    try:
+        fmt = game.format(name)
+    except LookupError as exc:
+        raise CheckError(str(exc)) from None
+    if fmt.needs_packs and packs is None:
+        raise CheckError(f"the {game.name} {fmt.name} format needs the number of packs used (--packs N)")
+    if packs is not None and not fmt.needs_packs:
+        raise CheckError(f"the {game.name} {fmt.name} format is not played with packs; drop --packs")
+    return fmt
+
+
+@dataclass
+class CheckResult:
+    game: GameSpec
+    format: Format
+    parse: DeckParse
+    report: Report
+
+    @property
+    def legal(self) -> bool:
+        return self.report.legal and not self.parse.errors
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game.slug, "format": self.format.id, "legal": self.legal,
+                "verified": self.report.verified, "counts": dict(self.report.counts),
+                "violations": [v.to_json() for v in self.report.violations],
+                "errors": [e.to_json() for e in self.parse.errors]}
+
+
+def check_source(game_slug: str, data: str | bytes, format: str | None = None, packs: int | None = None,
+                 catalogue: Catalogue | None = None, filename: str | None = None) -> CheckResult:
+    """Parse and check one deck list; the result keeps the parse (deck, errors, notices) and the report.
+
+    Raises CheckError for an unknown game or format or a pack count the format cannot use.
+    """
+    try:
+        game = get_game(game_slug)
+    except UnknownGame as exc:
+        raise CheckError(str(exc)) from None
+    fmt = choose_format(game, format, packs)
+    cat = catalogue if catalogue is not None else _catalogue(game.slug)
+    others = None if catalogue is not None else _catalogue
+    parse = read_decklist(data, game, cat, filename, others=others)
+    report = check_deck(parse.deck, game, fmt, cat, packs=packs)
+    return CheckResult(game, fmt, parse, report)
+
+
+def check_text(game_slug: str, text: str | bytes, format: str | None = None, packs: int | None = None,
+               catalogue: Catalogue | None = None) -> dict[str, Any]:
+    """The `--json` answer for a deck list: {"game", "format", "legal", "verified", "counts", "violations", "errors"}.
+
+    `legal` is false while any line has an error (the deck is not fully known). Raises CheckError
+    for an unknown game or format or a pack count the format cannot use.
+    """
+    return check_source(game_slug, text, format, packs, catalogue).to_json()
+
+
+def check_stored(stored, catalogue: Catalogue | None = None, user_id: int | None = None) -> Report:
+    """The construction report of a stored deck's latest version (a `decks.StoredDeck`), in its format,
+    with `user_id`'s own card values where the catalogue knows nothing. `report.yours` counts the
+    values used (not reviewed, so pages say so); `report.enterable` whether players can enter any."""
+    from deckhub import card_values
+    from deckhub.catalogue_store import get_catalogue
+    spec = get_game(stored.row.game)
+    base = catalogue if catalogue is not None else get_catalogue(spec.slug)
+    checked = card_values.catalogue_for(user_id, spec.slug, stored.deck, base)
+    report = check_deck(stored.deck, spec, spec.format(stored.row.format), checked, packs=stored.row.packs)
+    report.yours = len(getattr(checked, "values", None) or ()) if checked is not base else 0
+    report.enterable = card_values.enterable(spec.slug)
+    return report

@@ -1,0 +1,33 @@
+"""Every size and range limit that more than one front end enforces, defined once.
+
+The web forms, the JSON API, the services and the OpenAPI document import these, so a limit
+cannot say one thing in the document and do another in a view. No Flask, no peewee here.
+"""
+from __future__ import annotations
+
+MAX_ID = 2**31 - 1          # ids and version numbers fit a 32-bit integer column (SQLite and PostgreSQL)
+MAX_SEED = 2**31 - 1        # goldfish and simulation seeds
+MAX_DECK_NAME = 120
+MAX_DESCRIPTION = 5000      # a deck's notes
+MAX_DECKLIST = 200_000      # characters of a pasted deck list (web form, POST /api/check, the API)
+MAX_PACKS = 60              # packs of a Limited format
+MAX_COPIES_PER_ENTRY = 999  # copies of one card in one section
+MAX_DECK_ENTRIES = 1000     # distinct (section, card) entries of a deck sent whole
+MAX_QUANTITY = 1_000_000    # any collection quantity
+MAX_COLLECTION_CHANGES = 1000  # collection changes in one API request
+MAX_BODY = 1024 * 1024      # bytes of any API request body
+
+
+def int_in_range(text, low: int, high: int) -> int | None:
+    """`text` as a whole number within [low, high], or None (not a number, or out of range)."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        value = text
+    else:
+        text = str(text or "").strip()
+        digits = text[1:] if text[:1] in "+-" else text
+        if not digits or len(digits) > 12 or not (digits.isascii() and digits.isdigit()):
+            return None
+        value = int(text)
+    return value if low <= value <= high else None
