@@ -65,7 +65,7 @@ def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, 
          allow_unknown, workers, top, as_json):
     """Suggest one-for-one swaps that make a deck win faster, each with a paired 95% interval."""
     from deckhub.catalogue_store import command_catalogue
-    from deckhub.commands.check import CheckError, choose_format
+    from deckhub.checks import CheckError, choose_format
     from deckhub.core.engine import EngineError
     from deckhub.core.legality import check_deck
     from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values

@@ -10,11 +10,11 @@ from flask_login import current_user, login_required
 
 from deckhub import card_values as service
 from deckhub import community
-from deckhub import decks as deck_store
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.games import all_games, get_game
 from deckhub.web.catalog import game_or_404
+from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("card_values", __name__, url_prefix="/card-values")
 
@@ -99,9 +99,7 @@ def game(slug: str):
 @login_required
 def deck_form(deck_id: int):
     """Every value a deck still needs, in one form, pre-filled from mine; saved as mine."""
-    stored = deck_store.visible_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck with that number is visible to you.")
+    stored = deck_or_404(deck_id)
     spec = get_game(stored.row.game)
     if not service.enterable(spec.slug):
         abort(404, f"{spec.name} has no card values a player can set.")

@@ -264,10 +264,7 @@ def import_paste():
 @login_required
 def add_deck(deck_id: int):
     """“Add this deck to my collection” (mine or a public one): its cards added, through the CSV dry run."""
-    from deckhub.decks import visible_deck
-    stored = visible_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, description="No deck with that number is visible to you.")
+    stored = deck_or_404(deck_id)
     counts = service.deck_counts(stored.version.data)
     if not counts:
         flash("This deck has no cards to add yet.", "info")

@@ -107,8 +107,8 @@ def start(deck_id: int):
 @bp.route("/simulations/<int:run_id>/cancel", methods=["POST"])
 @login_required
 def cancel(deck_id: int, run_id: int):
-    stored = deck_store.own_deck(deck_id, current_user)
-    run = simulations.cancel(current_user.id, run_id, deck_id) if stored else None
+    deck_or_404(deck_id, mine=True)
+    run = simulations.cancel(current_user.id, run_id, deck_id)
     if run is None:
         abort(404, "No such simulation of yours.")
     flash(f"Simulation #{run.id} cancelled." if run.status == "cancelled" else f"Simulation #{run.id} had already ended ({run.status}).", "info")
@@ -142,15 +142,8 @@ def histogram(deck_id: int, run_id: int):
 
 # --------------------------------------------------------------------------- tuning
 
-def _own_or_404(deck_id: int):
-    stored = deck_store.own_deck(deck_id, current_user)
-    if stored is None:
-        abort(404, "No deck of yours has that number.")
-    return stored
-
-
 def _own_tuning(deck_id: int, run_id: int):
-    stored = _own_or_404(deck_id)
+    stored = deck_or_404(deck_id, mine=True)
     run = models.TuningRun.get_or_none((models.TuningRun.id == run_id) & (models.TuningRun.deck == stored.row.id)
                                        & (models.TuningRun.owner == current_user.id))
     if run is None:
@@ -161,7 +154,7 @@ def _own_tuning(deck_id: int, run_id: int):
 @bp.route("/tunings", methods=["POST"])
 @login_required
 def start_tuning(deck_id: int):
-    stored = _own_or_404(deck_id)
+    stored = deck_or_404(deck_id, mine=True)
     engine = find_engine(get_game(stored.row.game))
     if engine is None:
         abort(404, "This game has no goldfish engine yet.")
