@@ -277,9 +277,9 @@ MATRIX = [
     Row("api_v1.simulation", "GET", lambda w: f"/api/simulations/{w.run}", api_own()),
     Row("api_v1.simulation", "DELETE", lambda w: f"/api/simulations/{w.new_run()}", api_own()),
     Row("api_v1.start_tuning", "POST", lambda w: f"/api/decks/{w.private}/tunings", api_own(202),
-        json={"budget": 300, "seed": 1}),
+        json={"budget": 1000, "seed": 1}),
     Row("api_v1.start_tuning", "POST", lambda w: f"/api/decks/{w.public}/tunings", api_own(202, other=403),
-        json={"budget": 300, "seed": 1}),
+        json={"budget": 1000, "seed": 1}),
     Row("api_v1.tuning", "GET", lambda w: f"/api/tunings/{w.tuning}", api_own()),
     Row("api_v1.tuning", "DELETE", lambda w: f"/api/tunings/{w.new_tuning()}", api_own()),
     Row("api_v1.card_values_route", "GET", lambda w: "/api/card-values?game=neopets-tcg", signed_in(anon=401)),
@@ -369,6 +369,9 @@ def _world(app) -> SimpleNamespace:
         """A checked upload of alice's; the earlier ones made here are dropped first, so they do not
         count against her limit of uploads waiting at once."""
         models.CollectionUpload.delete().where(models.CollectionUpload.id.in_(made_uploads)).execute()
+        # and those the rows' own requests made (uploads, pasted lists, "add this deck"), but the shared one
+        models.CollectionUpload.delete().where((models.CollectionUpload.owner == w.alice)
+                                               & (models.CollectionUpload.token != getattr(w, "upload", ""))).execute()
         upload = collection_imports.create(w.alice, CSV, "mine.csv", None)
         made_uploads.append(upload.id)
         return upload.token

@@ -73,7 +73,7 @@ def test_one_bad_cell_refuses_the_whole_batch_naming_every_problem(people):
     assert "no card" in errors["no-such-card:card"]
     assert "already has" in errors["new:0:name"]
     assert models.Proposal.select().count() == 0 and models.ProposalBatch.select().count() == 0
-    assert models.RateLimitHit.select().count() == 0
+    assert models.RateLimitHit.select().where(models.RateLimitHit.bucket.startswith("proposal:")).count() == 0
     with pytest.raises(community.ProposalInvalid, match="Say where"):
         community.propose_batch(player, NEO, [("aisha-myriad", "strength", "3")], "", set_code=SET)
     with pytest.raises(community.ProposalInvalid, match="Nothing to propose"):
@@ -85,11 +85,11 @@ def test_a_batch_counts_once_against_the_rate_limit(people):
     cells = [(row_key, "strength", "4") for row_key in ("aisha-myriad", "commander-garoo", "the-darkest-faerie",
                                                         "the-ensorcellator", "faerie-slingshot")]
     community.propose_batch(player, NEO, cells, URL, set_code=SET, rate_limit=2)
-    assert models.Proposal.select().count() == 5 and models.RateLimitHit.select().count() == 1
+    assert models.Proposal.select().count() == 5 and models.RateLimitHit.select().where(models.RateLimitHit.bucket.startswith("proposal:")).count() == 1
     community.propose_facts(player, NEO, "fire-shoyru", {"strength": 1}, URL, rate_limit=2)
     with pytest.raises(community.RateLimited, match="2 proposals"):
         community.propose_batch(player, NEO, [("ferocious-negg", "strength", "1")], URL, rate_limit=2)
-    assert models.Proposal.select().count() == 6 and models.RateLimitHit.select().count() == 2
+    assert models.Proposal.select().count() == 6 and models.RateLimitHit.select().where(models.RateLimitHit.bucket.startswith("proposal:")).count() == 2
 
 
 def test_the_rate_limit_holds_when_requests_arrive_at_once(app, people):
