@@ -143,5 +143,6 @@ def test_paste_a_list_and_add_a_deck_to_the_collection_through_the_dry_run(live_
     expect(page.get_by_role("heading", name="Ready to import")).to_be_visible()
     expect(page.locator(".coll-preview")).to_contain_text("3 → 7")
     page.get_by_role("button", name="Import 1 change").click()
+    expect(page.get_by_role("heading", name="Imported")).to_be_visible()  # the commit is a queue job
     page.goto(live_server.url + "/collection/")
     expect(page.locator(".coll-game").filter(has_text="Kaijudo")).to_contain_text("9 cards")
