@@ -1,0 +1,147 @@
+"""Card text read right (issue 17): each error a rules audit found, with the rule or the card text
+it breaks, and the class guards over whole catalogues. TEST FIXTURE cards are invented; the text
+they carry is the wording the audit quoted."""
+from __future__ import annotations
+
+import pytest
+
+from deckhub.core.cards import Card, Catalogue
+from deckhub.core.decklist import Deck
+from deckhub.core.effects import AUTO, MANUAL
+from deckhub.core.engine import new_game
+from deckhub.games.neopets_tcg.contest import ARENAS
+from deckhub.games.neopets_tcg.effects import compile_card as neo_compile
+from deckhub.importers.catalogue import load_catalogue
+from test_neopets_engine import Dice, choose, clear_arenas, ids, to_main
+
+NEO = "neopets-tcg"
+
+
+def neo_card(key, type_, text=None, **attrs):
+    """A TEST FIXTURE Neopets TCG card."""
+    return Card(key=key, game=NEO, name="Fixture " + key, type=type_, text=text, attrs=attrs)
+
+
+# --------------------------------------------------------------------------- Neopets TCG
+
+def test_sentences_are_split_before_a_bonus_too():
+    """'+2 strength. +2 agility.' is two bonuses, not one unread sentence worth +0/+0."""
+    prog = neo_compile(neo_card("two", "Equipment", "+2 strength. +2 agility."))
+    assert [s for _, s in prog.abilities] == [AUTO, AUTO]
+    assert prog.bonus == {"strength": 2, "agility": 2, "magic": 0, "intelligence": 0}
+
+
+def test_a_tapping_cost_before_a_bonus_keeps_both():
+    """'Tap 1 of your Neopets to play this. +2 strength.': the cost is read, so the Equipment is not
+    offered with every Neopet tapped, and the bonus is +2, not +0."""
+    prog = neo_compile(neo_card("tapper", "Equipment", "Tap 1 of your Neopets to play this. +2 strength."))
+    assert prog.tap == "any" and prog.bonus["strength"] == 2 and prog.automation == "full"
+
+
+@pytest.mark.parametrize("text, arenas", [
+    ("+2 strength for each Neopet you have in play.", {"strength"}),
+    ("Your Neopet gets +1 to all stats while it is tapped.", set(ARENAS)),
+    ("If you have a Fire Neopet, +3 magic.", {"magic"}),
+])
+def test_a_bonus_no_pattern_read_is_unknown_never_a_silent_zero(text, arenas):
+    prog = neo_compile(neo_card("odd", "Equipment", text))
+    assert prog.automation != "full"
+    assert {a for a in ARENAS if prog.bonus[a] is None} == arenas
+    assert all(prog.bonus[a] == 0 for a in ARENAS if a not in arenas)
+
+
+@pytest.mark.parametrize("text", ["Tap 2 of your Neopets to play this.",
+                                  "To play this, tap a Neopet that has an Equipment attached."])
+def test_a_cost_no_pattern_read_is_unknown_never_no_cost(text):
+    for type_ in ("Equipment", "Item", "Something Has Happened!"):
+        prog = neo_compile(neo_card("cost", type_, text))
+        assert prog.tap is None and prog.automation != "full"
+
+
+def test_every_neopets_card_has_no_silent_bonus_or_cost():
+    """The class guard over the whole catalogue (and each card with a bonus-like sentence added):
+    a sentence no pattern read never leaves a 0 bonus or a 'none' cost behind."""
+    for card in load_catalogue(NEO):
+        for extra in (None, "+2 strength for each card in your hand.", "Tap 2 of your Neopets to play this."):
+            text = card.text if extra is None else " ".join(t for t in (card.text, extra) if t)
+            if text is None:
+                continue
+            attrs = {k: v for k, v in card.attrs.items() if k != "tap_to_play" and not k.endswith("_bonus")}
+            prog = neo_compile(Card(card.key, NEO, card.name, type=card.type, text=text, attrs=attrs))
+            for sentence, status in prog.abilities:
+                if status is MANUAL and "strength" in sentence and card.type in ("Equipment", "Item"):
+                    assert prog.bonus["strength"] is None, (card.key, sentence)
+                if status is MANUAL and sentence.startswith("Tap 2") and card.type != "Hero":
+                    assert prog.tap is None, (card.key, sentence)
+
+
+def test_you_and_your_opponent_each_draw_still_draws_you_two():
+    prog = neo_compile(neo_card("both", "Something Has Happened!", "You and your opponent each draw 2 cards."))
+    assert prog.on_play == (("draw", 2),) and prog.abilities[0][1] is AUTO
+
+
+def _neo_game(cards, stack, deck, seed=1):
+    cat = Catalogue(NEO, cards)
+    d = Deck(NEO)
+    for key in stack:
+        d.add("Neopet Stack", key)
+    for key in deck:
+        d.add("Deck", key)
+    return to_main(new_game(NEO, d, cat, seed, {"first": True}))
+
+
+PETS = [neo_card("pet", "Basic Neopet", species="Blorb", faerie="Fire", strength=5, agility=4, magic=3, intelligence=2),
+        neo_card("villain", "Villain", strength=9, agility=9, magic=9, intelligence=9),
+        neo_card("taxing-item", "Item", "Tap 1 of your Neopets to play this. +4 strength.", bank_value=1),
+        neo_card("filler", "Item", bank_value=1, strength_bonus=0, agility_bonus=0, magic_bonus=0, intelligence_bonus=0)]
+
+
+def _move(state, iid, zone):
+    state.apply_action({"kind": "manual.move", "card": iid, "to": zone})
+
+
+def test_an_items_tapping_cost_is_paid_in_a_villain_contest():
+    """An Item that taps a Neopet to play is offered only with an untapped Neopet to tap, and taps it."""
+    state = _neo_game(PETS, ["pet"] * 4, ["villain"] + ["taxing-item"] * 2 + ["filler"] * 10)
+    clear_arenas(state)
+    a, b = ids(state, "pet")[:2]
+    _move(state, a, "strength")
+    villain = ids(state, "villain")[0]
+    _move(state, villain, "strength")
+    item = ids(state, "taxing-item")[0]
+    _move(state, item, "hand")
+    # no other untapped Neopet: the Item cannot be played
+    state.rng = Dice(1)
+    state.apply_action({"kind": "contest", "arena": "strength", "with": [a]})
+    assert state.pending.op[0] == "villain_item"  # the filler Items in hand may be played
+    assert not [v for v, _ in state.pending.options if isinstance(v, list) or v == item]
+    state.apply_action({"kind": "decline"})
+    assert state.where[villain] == "strength"  # 5 + 1 loses to 9
+    # with an untapped Neopet elsewhere, it is offered tapping that Neopet
+    state.tapped[a] = False  # a new turn's untap, by hand
+    _move(state, b, "magic")
+    state.tapped[b] = False
+    state.rng = Dice(6)
+    state.apply_action({"kind": "contest", "arena": "strength", "with": [a]})
+    assert state.pending.op[0] == "villain_item"
+    assert [v for v, _ in state.pending.options if isinstance(v, list)] == [[i, b] for i in ids(state, "taxing-item", "hand")]
+    choose(state, [item, b])
+    assert state.tapped[b] and state.where[villain] == "discard"  # 5 + 4 + 6 beats 9
+
+
+def test_move_one_of_your_neopets_taps_an_untapped_one():
+    """Glossary, 'move': tap one of your untapped Neopets and put it in a new arena."""
+    map_card = neo_card("map", "Something Has Happened!", "Move 1 of your Neopets to another arena.")
+    state = _neo_game(PETS + [map_card], ["pet"] * 4, ["map"] * 2 + ["filler"] * 10)
+    clear_arenas(state)
+    a, b = ids(state, "pet")[:2]
+    _move(state, a, "strength")
+    _move(state, b, "magic")
+    state.tapped[a], state.tapped[b] = True, False
+    card = ids(state, "map")[0]
+    _move(state, card, "hand")
+    state.apply_action({"kind": "happen", "card": card})
+    assert state.pending.op[0] == "move_one"
+    assert {v[0] for v, _ in state.pending.options} == {b}  # the tapped Neopet cannot move
+    choose(state, [b, "agility"])
+    assert state.where[b] == "agility" and state.tapped[b]
