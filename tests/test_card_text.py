@@ -145,3 +145,90 @@ def test_move_one_of_your_neopets_taps_an_untapped_one():
     assert {v[0] for v, _ in state.pending.options} == {b}  # the tapped Neopet cannot move
     choose(state, [b, "agility"])
     assert state.where[b] == "agility" and state.tapped[b]
+
+
+# --------------------------------------------------------------------------- Kaijudo
+
+from deckhub.games.kaijudo.effects import compile_card as kai_compile  # noqa: E402
+from test_kaijudo_engine import CAT as KCAT, attacks, game as kgame, put as kput, step, to_phase  # noqa: E402
+
+
+def kkey(name):
+    (card,) = KCAT.lookup(name)
+    return card.key
+
+
+def kprog(name):
+    return kai_compile(KCAT.get(kkey(name)))
+
+
+def test_skeeter_swarmer_has_guard_and_cannot_attack():
+    """Kaijudo 12, Guard. The card data runs 'Guard (This creature can't attack.)' into 'Angry Swarm'."""
+    prog = kprog("Skeeter Swarmer")
+    assert prog.guard and len(prog.abilities) == 3
+    state = kgame({kkey("Skeeter Swarmer"): 4, "toothed-grubling": 36})
+    skeeter = kput(state, kkey("Skeeter Swarmer"), "battle")
+    step(state, "next")
+    to_phase(state, "attack")
+    assert skeeter not in attacks(state)
+
+
+@pytest.mark.parametrize("name, looked", [("Reinforce", 3), ("Broodmother", 2), ("Veil Rift", 3)])
+def test_any_number_of_creatures_is_not_a_race_called_of(name, looked):
+    """'You may reveal any number of creatures from among them and put those creatures into your hand.'"""
+    prog = kprog(name)
+    ops = prog.spell or prog.triggers["etb"]
+    (look,) = ops
+    assert look[0] == "look" and look[1] == looked
+    (dest, filt, count, optional), = look[2]
+    assert dest == "hand" and ("creature", True) in filt and not any(k == "race" for k, _ in filt)
+    assert count == looked and optional
+
+
+def test_reinforce_puts_the_creatures_it_reveals_into_your_hand():
+    state = kgame({"toothed-grubling": 39, kkey("Reinforce"): 1})
+    spell = kput(state, kkey("Reinforce"), "hand")
+    hand = len(state.zones["hand"])
+    state.push(kprog("Reinforce").spell, spell)
+    state.run()
+    while state.pending is not None:  # every creature among the top 3 may go to the hand
+        state.apply_action({"kind": "choose", "option": state.pending.options[0][0]})
+    assert len(state.zones["hand"]) == hand + 3
+
+
+def test_finbarrs_dreadnought_returns_your_other_banished_creatures():
+    """'Each time one of your other creatures would be banished, return it to your hand instead.'"""
+    state = kgame({kkey("Finbarr's Dreadnought"): 4, "toothed-grubling": 36})
+    kput(state, kkey("Finbarr's Dreadnought"), "battle")
+    grub = kput(state, "toothed-grubling", "battle")
+    state.banish(grub)
+    assert state.where[grub] == "hand"
+
+
+def test_armored_sentinel_gives_protector_creatures_2000_power():
+    """'Each of your other creatures that has "Protector" gets +2000 power.'"""
+    state = kgame({kkey("Armored Sentinel"): 4, kkey("Broodmother"): 4, "toothed-grubling": 32})
+    sentinel = kput(state, kkey("Armored Sentinel"), "battle")
+    brood = kput(state, kkey("Broodmother"), "battle")
+    grub = kput(state, "toothed-grubling", "battle")
+    assert state.power(brood) == kprog("Broodmother").power + 2000
+    assert state.power(grub) == kprog("Toothed Grubling").power
+    assert state.power(sentinel) == kprog("Armored Sentinel").power  # "other"
+
+
+def test_the_mystic_of_light_returns_a_light_spell_from_the_discard_pile():
+    (etb,) = kprog("The Mystic of Light").triggers["etb"]
+    assert etb[:3] == ("pick", "discard", "hand") and set(etb[3]) == {("spell", True), ("civ", "light")}
+
+
+def test_meteor_rider_offers_to_banish_itself():
+    """'When this creature enters the battle zone, you may banish it. If you do, ...'"""
+    (may,) = kprog("Meteor Rider").triggers["etb"]
+    assert may[0] == "may" and may[2][0] == ("banish_self",)
+    state = kgame({kkey("Meteor Rider"): 4, "toothed-grubling": 36})
+    rider = kput(state, kkey("Meteor Rider"), "battle")
+    state.push(kprog("Meteor Rider").triggers["etb"], rider)
+    state.run()
+    assert state.pending.op[0] == "may"
+    state.apply_action({"kind": "choose", "option": "yes"})
+    assert state.where[rider] == "discard"

@@ -286,6 +286,17 @@ EFFECTS.row("draw then discard", full(r"draw (\d+|a|one|two|three) cards?(?:,|\.
     lambda m: (("draw", _num(m.group(1))), ("pick", "hand", "discard", (), _num(m.group(2)), False, ())))
 EFFECTS.row("swap a shield", full(r"you may choose one of your shields and put it into your hand\. if you do, put a card from your hand into your shield zone (face )?down as a? ?new shield"))(
     lambda m: (("pick", "shields", "hand", (), 1, True, (("pick", "hand", "shields", (), 1, False, ()),)),))
+
+
+@EFFECTS.row("you may banish it, if you do", full(r"you may banish (?:it|this creature)\. if you do, (.+)"))
+def _(m):
+    """Meteor Rider: the choice to banish itself is offered even when what follows only hits enemies."""
+    inner = effect_ops(m.group(1))
+    if inner is None:
+        return None
+    return _may((("banish_self",),) + tuple(op for op in inner if op != NOOP), "banish this creature")
+
+
 EFFECTS.row("look at or search the deck", lambda body: _look_ops(body))(lambda ops: ops)
 
 
@@ -323,6 +334,7 @@ def _(keyword, prog):
         prog.breaker = max(prog.breaker, value)
         return AUTO
     if value is None:
+        setattr(prog, attr, True)  # no effect against the dummy, but 'creatures that have "Protector"' ask
         return NO_EFFECT
     setattr(prog, attr, value)
     return AUTO if attr in ("fast", "guard", "skirmisher") else NO_EFFECT
@@ -380,9 +392,10 @@ STATICS.row("banished after attacking", exact("when this creature attacks, banis
 
 @STATICS.row("group power", full(r"each of your (other )?(.+?) gets? \+(\d+) power"))
 def _(m, prog):
-    group = m.group(2)
-    matcher = ("any", True) if group == "creatures" else group_matcher(group)
-    prog.buffs += (((matcher,), int(m.group(3)), bool(m.group(1))),)
+    filt = _group_filter(m.group(2))
+    if filt is None:
+        return PASS
+    prog.buffs += ((filt or (("any", True),), int(m.group(3)), bool(m.group(1))),)
     return AUTO
 
 
@@ -478,12 +491,14 @@ STATICS.row("no effect against the dummy", contains(
 ))(lambda m, prog: NO_EFFECT)
 
 
-@STATICS.row("group replaces banish", full(r"each time one of your (.+?) would be banished, (?:put it into your (mana zone)|return it to your (hand)) instead"))
+@STATICS.row("group replaces banish", full(r"each time one of your (other )?(.+?) would be banished, (?:put it into your (mana zone)|return it to your (hand)) instead"))
 def _(m, prog):
-    filt = _group_filter(m.group(1))
+    filt = _group_filter(m.group(2))
     if filt is None:
         return PASS
-    prog.grants += ((filt, "replace_banish", "mana" if m.group(2) else "hand"),)
+    if m.group(1):
+        filt = filt + (("other", True),)
+    prog.grants += ((filt, "replace_banish", "mana" if m.group(3) else "hand"),)
     return AUTO
 
 

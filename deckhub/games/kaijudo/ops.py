@@ -501,6 +501,11 @@ class KaijudoOps:
         if self.progs[iid].banish_after_attack and self.where[iid] == "battle" and iid not in self.beneath:
             self.banish(iid)
 
+    def _op_banish_self(self, op, source):
+        """'you may banish it': the creature whose ability it is, if it is still in the battle zone."""
+        if source is not None and self.where[source] == "battle" and source not in self.beneath:
+            self.banish(source)
+
     def _op_self_to(self, op, source):
         if source is not None and self.where[source] == "battle" and source not in self.beneath:
             self.note(f"{self.names[source]} returns to your {self.zone_label(op[1]).lower()}")

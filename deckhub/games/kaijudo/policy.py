@@ -69,6 +69,8 @@ def _answer(state: KaijudoState, choice: Choice) -> Action:
     if kind in ("may", "unleash"):
         if kind == "may" and deck_left <= 3 and any(o[0] in ("draw", "pick") for o in op[2]):
             return {"kind": "decline"}
+        if kind == "may" and any(o[0] == "banish_self" for o in op[2]):
+            return {"kind": "decline"}  # against the dummy, banishing your own creature gains nothing
         if kind == "may":
             return {"kind": "choose", "option": "yes"}
     if kind == "pick" and choice.optional and op[2] == "discard" and deck_left <= 3:
