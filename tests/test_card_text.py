@@ -75,6 +75,15 @@ def test_every_neopets_card_has_no_silent_bonus_or_cost():
                     assert prog.tap is None, (card.key, sentence)
 
 
+def test_neopets_coverage_counts_the_bonuses_and_costs_no_pattern_read():
+    from deckhub.games.neopets_tcg.effects import coverage
+
+    cards = [neo_card("a", "Equipment", "+2 strength for each Neopet you have in play."),
+             neo_card("b", "Item", "Tap 2 of your Neopets to play this."), neo_card("c", "Equipment", "+1 magic.")]
+    assert coverage(cards)["self_checks"] == {"stat bonus no pattern read (unknown)": 1,
+                                              "tapping cost no pattern read (unknown)": 1}
+
+
 def test_you_and_your_opponent_each_draw_still_draws_you_two():
     prog = neo_compile(neo_card("both", "Something Has Happened!", "You and your opponent each draw 2 cards."))
     assert prog.on_play == (("draw", 2),) and prog.abilities[0][1] is AUTO
@@ -232,3 +241,27 @@ def test_meteor_rider_offers_to_banish_itself():
     assert state.pending.op[0] == "may"
     state.apply_action({"kind": "choose", "option": "yes"})
     assert state.where[rider] == "discard"
+
+
+def test_every_kaijudo_ability_names_only_races_and_civilizations_the_catalogue_has():
+    """The class guard's self-check over the whole catalogue: no automated ability's compiled form
+    names a race or civilization no card has, and coverage reports how many cards failed it."""
+    from deckhub.games.kaijudo.effects import _names, coverage, vocabulary
+
+    words = vocabulary(KCAT)
+    for card in KCAT:
+        prog = kai_compile(card)
+        found = _names((tuple(prog.__dict__.values()),), set())
+        assert not words.unknown(found), (card.name, words.unknown(found))
+    assert coverage(KCAT)["self_checks"] == {}
+
+
+def test_an_ability_naming_a_race_no_card_has_is_manual_and_counted():
+    from deckhub.games.kaijudo.effects import coverage, vocabulary
+
+    odd = Card(key="fixture-odd-lord", game="kaijudo", name="Fixture Odd Lord", type="Creature",
+               text="Blocker\nEach of your purple creatures gets +1000 power.",  # TEST FIXTURE: no "purple" race
+               attrs={"level": 3, "civilizations": ["Fire"], "race": ["Dragon"], "power_value": 3000})
+    prog = kai_compile(odd, words=vocabulary([*KCAT, odd]))
+    assert prog.buffs == () and prog.abilities[1][1] is MANUAL and prog.unknown_names == ("race 'purple'",)
+    assert coverage([*KCAT, odd])["self_checks"] == {"unknown race or civilization": 1}

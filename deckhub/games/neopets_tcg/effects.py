@@ -63,6 +63,7 @@ class Program(core_effects.Program):
     on_win: tuple = ()
     before_turn: tuple = ()
     abilities: list[tuple[str, str]] = field(default_factory=list)  # (sentence, AUTO | NO_EFFECT | MANUAL)
+    unread: tuple = ()  # "stat bonus" / "tapping cost": text that looks like one but that no pattern read
 
     def __post_init__(self) -> None:
         self.neopet = self.type in NEOPET_TYPES  # a Basic or Experienced Neopet (not Heroes, not Villains)
@@ -240,6 +241,7 @@ def _compile(card: Any) -> Program:
             prog.tap = text_tap
         elif ctype == "Equipment":
             prog.tap = "none"  # the whole text is known and names no tapping cost
+    prog.unread = (("stat bonus",) if unread_bonus else ()) + (("tapping cost",) if unread_tap else ())
     prog.on_play, prog.on_bank = tuple(triggers["on_play"]), tuple(triggers["on_bank"])
     prog.on_win, prog.before_turn = tuple(triggers["on_win"]), tuple(triggers["before_turn"])
     return prog
@@ -286,7 +288,8 @@ def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
             known["stats"] += 1
         return rated._replace(gaps=tuple(gaps))
 
-    result = core_effects.coverage("neopets-tcg", catalogue, compile_card, rate=rate, phrase=phrase_of)
+    result = core_effects.coverage("neopets-tcg", catalogue, compile_card, rate=rate, phrase=phrase_of,
+                                   checks=lambda prog: tuple(f"{what} no pattern read (unknown)" for what in prog.unread))
     result["known"] = {"text": known["text"], "type": known["type"], "bankable": known["bankable"],
                        "bank_value": known["bank"], "stat_bonus": known["bonus"], "stats": known["stats"]}
     result["notes"] = [
