@@ -265,3 +265,50 @@ def test_an_ability_naming_a_race_no_card_has_is_manual_and_counted():
     prog = kai_compile(odd, words=vocabulary([*KCAT, odd]))
     assert prog.buffs == () and prog.abilities[1][1] is MANUAL and prog.unknown_names == ("race 'purple'",)
     assert coverage([*KCAT, odd])["self_checks"] == {"unknown race or civilization": 1}
+
+
+# --------------------------------------------------------------------------- Huntik
+
+from test_huntik_engine import act as hact, game as hgame, keep as hkeep, legal as hlegal, put as hput  # noqa: E402
+
+
+def test_bladestorm_kos_stunned_heroes_too():
+    """Bladestorm: 'KO all heroes in my zone'; a stunned hero stays in its zone (Huntik 407), so it is KO'd."""
+    s = hgame({"bladestorm": 1, "janus-knight-dark-charger": 2, "daktari-seeker": 1})
+    janus = hput(s, "janus-knight-dark-charger", "z4")
+    daktari = hput(s, "daktari-seeker", "z4")
+    hkeep(s)
+    hact(s, "manual.stun", card=daktari)
+    s.push((("bladestorm",),), janus)
+    s.run()
+    assert s.where[daktari] != "z4" and s.where[janus] != "z4"
+
+
+def test_hoplite_teamwork_counts_stunned_friends_and_never_enemies():
+    """Teamwork: '+1 ATK and +1 DEF for each other friendly minor hero in my zone' (Huntik 401, 407)."""
+    s = hgame({"hoplite-lionhearted": 1, "daktari-seeker": 1, "enderby-casterwill-tutor": 1})
+    hoplite = hput(s, "hoplite-lionhearted", "z2")
+    friend = hput(s, "daktari-seeker", "z2")
+    enemy = hput(s, "enderby-casterwill-tutor", "deck")
+    hkeep(s)
+    s.place_enemy_hero(enemy, 2)
+    assert s._stats(hoplite) == (3, 3)  # 2/2, +1/+1 for the friend, nothing for the enemy
+    hact(s, "manual.stun", card=friend)
+    assert s._stats(hoplite) == (3, 3)  # a stunned friend is still in the zone
+    hact(s, "manual.move", card=friend, to="discard")
+    assert s._stats(hoplite) == (2, 2)  # the enemy alone gives nothing
+
+
+@pytest.mark.parametrize("key", ["kyroptero-stone-guardian", "riverjaw-crocodile-guardian"])
+def test_a_hero_that_cant_move_on_its_own_starts_combat_only_by_its_power(key):
+    """'I can't move on my own': no move, not even of 0 zones to start a combat (Huntik 600); its
+    printed 'Exhaust Action: Start a combat in my zone' is offered instead."""
+    s = hgame({key: 1, "enderby-casterwill-tutor": 1})
+    hero = hput(s, key, "z3")
+    enemy = hput(s, "enderby-casterwill-tutor", "deck")
+    hkeep(s)
+    s.place_enemy_hero(enemy, 3)
+    while s.phase != "turn" or s.pending is not None:
+        hact(s, "pass") if s.pending is None else s.apply_action({"kind": "decline"})
+    assert not hlegal(s, "fight", card=hero)
+    assert any(a.get("kind") == "power" and a.get("card") == hero for a in s.legal_actions(manual=False))
