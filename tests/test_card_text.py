@@ -312,3 +312,68 @@ def test_a_hero_that_cant_move_on_its_own_starts_combat_only_by_its_power(key):
         hact(s, "pass") if s.pending is None else s.apply_action({"kind": "decline"})
     assert not hlegal(s, "fight", card=hero)
     assert any(a.get("kind") == "power" and a.get("card") == hero for a in s.legal_actions(manual=False))
+
+
+# --------------------------------------------------------------------------- Battledome
+
+from deckhub.games.neopets_battledome.effects import compile_card as bd_compile  # noqa: E402
+import test_battledome_engine as bd  # noqa: E402
+
+BD = "neopets-battledome"
+
+
+def bd_card(key, type_, text, **attrs):
+    """A TEST FIXTURE Battledome card (the text is the wording the audit quoted)."""
+    return Card(key=f"fx-{key}", game=BD, name=f"Fixture {key}", type=type_, text=text, attrs=attrs)
+
+
+TT_SWORD = bd_card("tt-sword", "Equipment", "+2 Attack this turn.", level_requirement=0)
+WARD = bd_card("ward", "Equipment", "Reduce the damage your Neopet would take by 1.", level_requirement=0)
+PREVENT = bd_card("prevent", "Potion", "Prevent 1 damage.", level_requirement=0)
+
+
+def _bd_game(extra, pets=("kougra",), **options):
+    cat = Catalogue(BD, [*bd.FX, *extra])
+    filler = dict(bd.FILLER)
+    for card in extra:
+        filler[card.key[3:]] = 1
+    filler["atk-stone"] -= len(extra)
+    options.setdefault("opening_hand", 0)
+    return new_game(BD, bd.fixture_deck(filler, pets), cat, 1, options)
+
+
+def test_this_turn_on_equipment_lasts_the_turn_only():
+    """'+2 Attack this turn.' on an Equipment: the bonus is not permanent."""
+    prog = bd_compile(TT_SWORD)
+    assert prog.bonus == () and prog.turn_bonus == (("attack", 2),) and prog.automation == "full"
+    state = _bd_game([TT_SWORD])
+    sword = bd.put(state, "tt-sword")
+    base = state.stat("attack")
+    bd.step(state, "next")
+    bd.step(state, "play", card=sword)
+    assert state.where[sword] == "equipment" and state.stat("attack") == base + 2
+    bd.play_turn(state)
+    assert state.where[sword] == "equipment" and state.stat("attack") == base
+
+
+def test_reduce_the_damage_your_neopet_would_take_is_every_hit_not_one_use():
+    """Equipment 'Reduce the damage your Neopet would take by 1.' is not Red Scorchstone's cash-in."""
+    prog = bd_compile(WARD)
+    assert prog.ward == 1 and prog.reduction == 0
+    state = _bd_game([WARD], pets=("gelert",), dummy_attacks=True, dummy_attack=10, dummy_hp=40, dummy_agility=0)
+    ward = bd.put(state, "ward", "equipment")
+    bd.step(state, "manual.counter", counter="defence_mod", delta=-1)  # no defence dice: every hit lands
+    bd.to_battle(state)
+    bd.step(state, "attack")
+    bd.answer_rerolls(state)
+    bd.step(state, "next")
+    bd.answer_rerolls(state)
+    assert state.pending is None or state.pending.op != ("cash_in",)
+    assert state.where[ward] == "equipment"
+    assert any("reduce the damage by 1" in line for line in state.log_lines())
+
+
+def test_a_potions_prevent_1_damage_is_not_counted_as_automated():
+    """It would expire with your turn, before the dummy's attack, its only use: manual, honestly."""
+    prog = bd_compile(PREVENT)
+    assert prog.automation != "full" and prog.manual_text == ("Prevent 1 damage.",) and prog.reduction == 0
