@@ -377,3 +377,45 @@ def test_a_potions_prevent_1_damage_is_not_counted_as_automated():
     """It would expire with your turn, before the dummy's attack, its only use: manual, honestly."""
     prog = bd_compile(PREVENT)
     assert prog.automation != "full" and prog.manual_text == ("Prevent 1 damage.",) and prog.reduction == 0
+
+
+# --------------------------------------------------------------------------- every game: the coverage walk
+
+import importlib  # noqa: E402
+import re  # noqa: E402
+
+from deckhub.core.engine import get_engine  # noqa: E402
+
+PACKAGES = {"kaijudo": "kaijudo", "huntik": "huntik", "neopets-tcg": "neopets_tcg",
+            "neopets-battledome": "neopets_battledome"}
+
+
+def _plain(text):
+    """Text compared loosely: no markup, one kind of dash, single spaces, lower case."""
+    text = re.sub(r"<[^>]+>", "", text or "")
+    text = re.sub(r"\s*[\u2014\u2013-]\s*", " - ", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+@pytest.mark.parametrize("game", sorted(PACKAGES))
+def test_a_fully_automated_card_has_every_sentence_compiled(game):
+    """Coverage tells the truth: a card counts as fully automated only when every part of its text
+    compiled to something the engine does (or that cannot matter against the dummy); nothing of its
+    text is left over, unread. Walks every card of the catalogue."""
+    effects = importlib.import_module(f"deckhub.games.{PACKAGES[game]}.effects")
+    catalogue = load_catalogue(game)
+    full = 0
+    for card in catalogue:
+        prog = effects.compile_card(card)
+        if prog.automation != "full":
+            continue
+        full += 1
+        rest = _plain(card.text)
+        for text, status in prog.abilities:
+            assert status is not MANUAL, (card.key, text)
+            rest = rest.replace(_plain(text), " ", 1)
+        rest = re.sub(r"\([^()]*\)", " ", rest)  # reminder text
+        assert not re.search(r"[a-z]{3,}", rest), (card.key, rest)
+    report = get_engine(game).coverage(catalogue)
+    assert report["full"] <= full  # coverage never counts more cards as full than the walk holds
+    assert set(report["abilities"]) == {"automated", "no_effect", "manual"}
