@@ -419,3 +419,27 @@ def test_a_fully_automated_card_has_every_sentence_compiled(game):
     report = get_engine(game).coverage(catalogue)
     assert report["full"] <= full  # coverage never counts more cards as full than the walk holds
     assert set(report["abilities"]) == {"automated", "no_effect", "manual"}
+
+
+def test_abilities_that_trigger_at_once_resolve_in_the_order_you_choose():
+    """Kaijudo 13: you choose the order of your abilities that trigger at once. With Mana Lightning
+    cast, King Nautilus's attack can put the top card into mana first, then draw 2 cards."""
+    state = kgame({kkey("King Nautilus"): 4, kkey("Mana Lightning"): 4, "toothed-grubling": 32})
+    nautilus = kput(state, kkey("King Nautilus"), "battle")
+    to_phase(state, "attack")
+    step(state, "next")  # a new turn: no longer summoning sick
+    to_phase(state, "main")
+    spell = kput(state, kkey("Mana Lightning"), "hand")
+    state.push(kprog("Mana Lightning").spell, spell)
+    state.run()
+    to_phase(state, "attack")
+    state.apply_action({"kind": "attack", "card": nautilus})
+    assert state.pending.op[0] == "order_triggers" and len(state.pending.options) == 2
+    lightning = next(v for v, label in state.pending.options if "mana zone" in label)
+    top = state.zones["deck"][-1]
+    mana, hand = len(state.zones["mana"]), len(state.zones["hand"])
+    state.apply_action({"kind": "choose", "option": lightning})
+    state.apply_action({"kind": "choose", "option": "yes"})  # the top card into mana
+    assert state.where[top] == "mana" and len(state.zones["mana"]) == mana + 1
+    state.apply_action({"kind": "choose", "option": "yes"})  # then draw 2
+    assert len(state.zones["hand"]) == hand + 2

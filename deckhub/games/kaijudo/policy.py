@@ -64,6 +64,8 @@ def _answer(state: KaijudoState, choice: Choice) -> Action:
     op = choice.op
     kind = op[0]
     deck_left = len(state.zones["deck"])
+    if kind == "order_triggers":
+        return {"kind": "choose", "option": 0}  # in the order they are printed and listed
     if kind == "peek_bottom":
         return {"kind": "choose", "option": "yes"} if card_value(state, state.zones["deck"][-1]) < 8 else {"kind": "decline"}
     if kind in ("may", "unleash"):
