@@ -10,7 +10,7 @@ from deckhub.core.decklist import Deck
 from deckhub.core.effects import AUTO, MANUAL
 from deckhub.core.engine import new_game
 from deckhub.games.neopets_tcg.contest import ARENAS
-from deckhub.games.neopets_tcg.effects import compile_card as neo_compile
+from deckhub.games.neopets_tcg.effects import PAID_TYPES, compile_card as neo_compile
 from deckhub.importers.catalogue import load_catalogue
 from test_neopets_engine import Dice, choose, clear_arenas, ids, to_main
 
@@ -58,6 +58,16 @@ def test_a_cost_no_pattern_read_is_unknown_never_no_cost(text):
         assert prog.tap is None and prog.automation != "full"
 
 
+def test_an_unread_cost_is_asked_for_like_any_unknown_value():
+    from deckhub.games.neopets_tcg.state import NeopetsState
+
+    for type_ in ("Item", "Something Has Happened!", "Location", "Equipment"):
+        card = neo_card("cost", type_, "Tap 2 of your Neopets to play this.", bank_value=1)
+        assert "tap_to_play" in NeopetsState.needed_values(card)
+        read = neo_card("read", type_, "Tap 1 of your Neopets to play this.", bank_value=1)
+        assert "tap_to_play" not in NeopetsState.needed_values(read)
+
+
 def test_every_neopets_card_has_no_silent_bonus_or_cost():
     """The class guard over the whole catalogue (and each card with a bonus-like sentence added):
     a sentence no pattern read never leaves a 0 bonus or a 'none' cost behind."""
@@ -71,7 +81,7 @@ def test_every_neopets_card_has_no_silent_bonus_or_cost():
             for sentence, status in prog.abilities:
                 if status is MANUAL and "strength" in sentence and card.type in ("Equipment", "Item"):
                     assert prog.bonus["strength"] is None, (card.key, sentence)
-                if status is MANUAL and sentence.startswith("Tap 2") and card.type != "Hero":
+                if status is MANUAL and sentence.startswith("Tap 2") and card.type in PAID_TYPES:
                     assert prog.tap is None, (card.key, sentence)
 
 

@@ -41,6 +41,7 @@ TYPES = ("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equip
          "Something Has Happened!", "Location")
 NEOPET_TYPES = ("Basic Neopet", "Experienced Neopet")
 TAP_CHOICES = ("none", "any") + FAERIES
+PAID_TYPES = ("Equipment", "Item", "Something Has Happened!", "Location")  # a card's own text may give a tapping cost
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "1": 1, "two": 2, "2": 2, "three": 3, "3": 3, "four": 4, "4": 4, "five": 5, "5": 5}
 _N = r"(a|an|one|two|three|four|five|\d)"
@@ -225,7 +226,7 @@ def _compile(card: Any) -> Program:
                     status = NO_EFFECT
         if status is MANUAL and ctype in ("Equipment", "Item") and _BONUS_HINT.search(sentence):
             unread_bonus.update(_unread_arenas(sentence))
-        if status is MANUAL and ctype != "Hero" and _TAP_HINT.search(sentence):
+        if status is MANUAL and ctype in PAID_TYPES and _TAP_HINT.search(sentence):
             unread_tap = True
         prog.abilities.append((sentence, status))
     if ctype in ("Equipment", "Item"):
