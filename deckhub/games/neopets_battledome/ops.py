@@ -69,6 +69,9 @@ class BattledomeOps:
     @staticmethod
     def _bonus_text(prog: Program, when: str = "") -> str:
         parts = [f"{v:+d} {STAT_LABELS[k]}" for k, v in prog.bonus]
+        parts += [f"{v:+d} {STAT_LABELS[k]} this turn" for k, v in prog.turn_bonus]
+        if prog.ward:
+            parts.append(f"{prog.ward} less damage from every hit")
         if prog.reduction and prog.role in ("food", "one_shot"):
             parts.append(f"{prog.reduction} less damage")
         return f": {', '.join(parts)}{when}" if parts else ""
