@@ -244,3 +244,12 @@ def test_fuzzy_suggestions_are_bounded_for_files_full_of_unknown_names(indexes):
     assert all(suggested[:MAX_SUGGESTED]) and not any(suggested[MAX_SUGGESTED:])
     assert all(r.problems[0].kind == "unknown-card" for r in p.rows)
     assert len(p.rows[-1].problems[0].message) < 300
+
+
+def test_a_name_cell_may_name_its_printing_as_a_deck_list_does(indexes):
+    """Issue 17: `Name (SET) NUMBER` in the name cell is the set and number columns, by code or set name."""
+    p = plan("game,name,quantity\ntoy,Twice Printed (beta) 7,1\ntoy,Twice Printed (Alpha Set) 2,3\n", indexes)
+    assert p.ok
+    assert [indexes["toy"].printings[r.printing.id].number for r in p.rows] == ["7", "2"]
+    found = problems(plan("game,name,quantity\ntoy,Twice Printed (beta) 9,1\n", indexes))
+    assert [k for k, _ in found[2]] == ["bad-number"]

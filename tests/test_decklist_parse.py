@@ -303,3 +303,49 @@ def test_fuzz_xml_and_json_prefixes(prefix, text):
 def test_fuzz_bytes(data):
     p = read_decklist(data, BATTLEDOME, fixture_cat("neopets-battledome"))
     _check_errors(p, n_lines(data.decode("latin-1")))
+
+
+# --------------------------------------------------------------------------- naming a printing (issue 17)
+
+def test_the_two_ymir_missions_are_named_by_set_code_or_name_and_number():
+    """Huntik SAS 145 and 151 are both "Defeat Ymir: Frost King": `N Name (SET) NUMBER` names one."""
+    cat = load_catalogue("huntik")
+    parse = read_decklist("1 Defeat Ymir: Frost King (SAS) 145\n"
+                          "2 Defeat Ymir: Frost King (Secrets and Seekers) 151 (foil)\n", HUNTIK, cat)
+    assert parse.ok, parse.errors
+    assert parse.deck.sections["Deck"] == {"defeat-ymir-frost-king-145": 1, "defeat-ymir-frost-king-151": 2}
+
+
+def test_an_ambiguous_name_shows_how_to_write_each_candidate():
+    cat = load_catalogue("huntik")
+    (error,) = read_decklist("1 Defeat Ymir: Frost King\n", HUNTIK, cat).errors
+    assert error.suggestions == ("Defeat Ymir: Frost King (SAS) 145", "Defeat Ymir: Frost King (SAS) 151")
+    for written in error.suggestions:  # each suggestion reads back as one card
+        assert read_decklist(f"1 {written}\n", HUNTIK, cat).ok
+
+
+def test_a_printing_that_names_nothing_says_which_part_is_wrong():
+    cat = load_catalogue("huntik")
+    (bad_number,) = read_decklist("1 Defeat Ymir: Frost King (SAS) 146\n", HUNTIK, cat).errors
+    assert "no printing numbered '146'" in bad_number.message
+    (bad_set,) = read_decklist("1 Defeat Ymir: Frost King (XYZ) 145\n", HUNTIK, cat).errors
+    assert "no set 'XYZ'" in bad_set.message
+    # a card with one printing may name it too, and an unambiguous name needs none
+    assert parse_k(f"2 {key_printing('Rock Bite')}\n").ok
+
+
+def key_printing(name):
+    from deckhub.core.decklist import printing_label
+    (card,) = kcat().lookup(name)
+    return printing_label(card)
+
+
+def test_the_text_export_names_a_printing_only_where_the_name_is_ambiguous():
+    cat = load_catalogue("huntik")
+    deck = Deck("huntik")
+    deck.add("Deck", "defeat-ymir-frost-king-151", 1)
+    other = next(c for c in cat if len(cat.lookup(c.display_name)) == 1 and c.type != "Mission")
+    deck.add("Deck", other.key, 2)
+    text = write_text(deck, cat)
+    assert "1 Defeat Ymir: Frost King (SAS) 151" in text and f"2 {other.display_name}\n" in text
+    assert read_decklist(text, HUNTIK, cat).deck.sections == deck.sections

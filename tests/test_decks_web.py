@@ -232,3 +232,17 @@ def test_public_deck_pages_for_visitors_follow_every_change(app, client, alice):
     assert "Renamed" in visitor.get(f"/decks/{deck_id}").get_data(as_text=True)
     client.post(f"/decks/{deck_id}/settings", data={"name": "Renamed", "format": "standard"})
     assert visitor.get(f"/decks/{deck_id}").status_code == 404
+
+
+def test_a_huntik_deck_names_either_ymir_mission_by_its_printing(client, alice):
+    """Issue 17: the bare name shows how to write each of the two missions; `(SAS) 151` names one,
+    and the text export writes the printing back."""
+    bare = import_deck(client, "1 Defeat Ymir: Frost King\n", game="huntik")
+    page = bare.get_data(as_text=True)
+    assert bare.status_code == 400
+    assert "Defeat Ymir: Frost King (SAS) 145" in page and "Defeat Ymir: Frost King (SAS) 151" in page
+    named = import_deck(client, "1 Defeat Ymir: Frost King (SAS) 151\n", game="huntik")
+    assert named.status_code == 302
+    deck_id = int(named.location.split("/")[2])
+    text = client.get(f"/decks/{deck_id}/export.txt").get_data(as_text=True)
+    assert "1 Defeat Ymir: Frost King (SAS) 151" in text

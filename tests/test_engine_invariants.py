@@ -170,7 +170,8 @@ def test_engine_invariants(engine):
             assert not undone.is_terminal()
 
 
-COVERAGE_KEYS = {"game", "cards", "full", "partial", "none", "vanilla", "abilities", "top_unautomated", "notes", "patterns"}
+COVERAGE_KEYS = {"game", "cards", "full", "partial", "none", "vanilla", "abilities", "top_unautomated", "notes", "patterns",
+                 "self_checks"}
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])

@@ -490,9 +490,9 @@ def test_text_patterns_stat_bonus_draw_bank_and_movement():
     assert any("drew" in line for line in before)
     mapcard = in_hand(state, "fx-map")
     state.apply_action({"kind": "happen", "card": mapcard})
-    assert state.pending.op[0] == "move_free"
+    assert state.pending.op[0] == "move_one"
     choose(state, [pet, "intelligence"])
-    assert state.where[pet] == "intelligence" and not state.tapped[pet]  # moved without tapping
+    assert state.where[pet] == "intelligence" and state.tapped[pet]  # glossary "move": tapping an untapped Neopet
     assert compile_card(FX.get("fx-rumour")).automation == "none"  # text unknown
     supplied = {"fx-rumour": {"text": "Draw a card. Your opponent discards a card."}}  # TEST FIXTURE text
     compiled = compile_card(apply_card_values(ENGINE, FX, supplied).get("fx-rumour"))

@@ -212,13 +212,17 @@ class CoverageReport:
 
 def coverage(game: str, catalogue: Iterable[Any], compile: Callable[[Any], Program], *,
              rate: Callable[[Any, Program], Rated] = rate, phrase: Callable[[str], str] = default_phrase,
-             notes: Iterable[str] = (), tables: Iterable[Rules] = ()) -> dict[str, Any]:
+             notes: Iterable[str] = (), tables: Iterable[Rules] = (),
+             checks: Callable[[Program], Iterable[str]] | None = None) -> dict[str, Any]:
     """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps, and
     how many texts each row of the game's pattern `tables` reads ("patterns").
+    `checks(prog)` names the self-checks a card's program failed (an ability left manual because
+    its compiled form named something no card has); "self_checks" counts cards per check.
     `compile` is the game's card compiler, `rate` how a card counts (default: its program's own
     statuses), `phrase` how a manual text is grouped."""
     report = CoverageReport(game, notes=list(notes))
     phrases: Counter = Counter()
+    failed: Counter = Counter()
     with counting(tables) as counts:
         for card in catalogue:
             prog = compile(card)  # afresh, not from the catalogue's memo: the rows count what they read
@@ -231,5 +235,8 @@ def coverage(game: str, catalogue: Iterable[Any], compile: Callable[[Any], Progr
                 if status is MANUAL:
                     phrases[phrase(text)] += 1
             phrases.update(rated.gaps)
+            if checks is not None:
+                failed.update(set(checks(prog)))
     report.phrases = dict(phrases)
-    return {**report.to_json(), "patterns": {name: dict(rows) for name, rows in counts.items()}}
+    return {**report.to_json(), "patterns": {name: dict(rows) for name, rows in counts.items()},
+            "self_checks": dict(sorted(failed.items()))}

@@ -22,12 +22,14 @@ The reading side is split in two so each step is testable on its own:
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
+from deckhub.core.decklist import split_printing
 from deckhub.limits import MAX_QUANTITY
 
 COLUMNS = ("game", "set", "number", "name", "version",
@@ -369,6 +371,10 @@ def resolve(row: CsvRow, index: GameIndex, others: Sequence[GameIndex] = (),
             suggest: bool = True) -> tuple[PrintingRef | None, list[Problem]]:
     """The one printing a row names in this game, or the reasons it names none
     (with "did you mean" suggestions for unknown names unless `suggest` is false)."""
+    if row.name and not row.set and not row.number and not index.cards_named(row.name, row.version):
+        printing = split_printing(row.name)  # a name cell written as a deck list writes it: `Name (SET) NUMBER`
+        if printing is not None:
+            row = dataclasses.replace(row, name=printing[0], set=printing[1], number=printing[2])
     if row.set and row.number and row.name:  # fast path: set, number and exact name (what an export writes)
         code = index.find_set(row.set)
         refs = index.by_set_number.get((code, norm_number(row.number))) if code else None

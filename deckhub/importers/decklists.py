@@ -14,6 +14,8 @@ Text lists (the format players paste and the Neopets TCG rulebook prints):
   part of a name), blank lines;
 - a trailing note in parentheses (`(foil)`) does not change the card;
 - Huntik versions as `Name, Version` or `Name - Version`;
+- a printing after the name, `Name (SET) NUMBER` (set code or name, collector number), which is how
+  a list names one of two cards that share a name (the Huntik missions "Defeat Ymir: Frost King");
 - names match ignoring case, accents, curly vs straight quotes and punctuation, or by a printed
   alias; a close misspelling of exactly one card is accepted with a notice;
 - a first line that is neither a card nor a section (`Darigan Deck`) is the deck's name.
@@ -31,7 +33,7 @@ from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
-from deckhub.core.decklist import Deck
+from deckhub.core.decklist import Deck, cards_printed, find_set, needs_printing, printing_label, split_printing
 from deckhub.games.spec import GameSpec
 
 DECK_FORMAT = "deckhub-deck"
@@ -108,8 +110,17 @@ class _Resolver:
                     notices.append(f"line {line}: {stripped!r} read as {card.display_name}")
                 return card
             if len(found) > 1:
-                errors.append(LineError(line, f"{stripped!r} could be several cards; name one",
-                                        tuple(c.display_name for c in found[:3])))
+                errors.append(LineError(line, f"{stripped!r} could be several cards ({len(found)}); name one "
+                                              f"as written below", tuple(_name(c.key, self.catalogue) for c in found[:6])))
+                return None
+            printing = split_printing(name)
+            if printing is not None:
+                if find_set(self.catalogue, printing[1]) is not None:
+                    return self._printed(printing, line, errors)
+                unknown_set = printing[1]
+                sets = ", ".join(s.code for s in list(self.catalogue.sets.values())[:8])
+                errors.append(LineError(line, f"{self.game.name} has no set {unknown_set!r} (its sets include "
+                                              f"{sets}), and no card is called {name!r}"))
                 return None
         if not normalize_name(stripped):
             errors.append(LineError(line, f"no card name in {typed!r}"))
@@ -124,6 +135,24 @@ class _Resolver:
             errors.append(LineError(line, f"{stripped!r} is a {other} card, not a {self.game.name} card", suggestions))
         else:
             errors.append(LineError(line, f"unknown {self.game.name} card {stripped!r}", suggestions))
+        return None
+
+    def _printed(self, printing: tuple[str, str, str], line: int, errors: list[LineError]) -> Card | None:
+        """The card a `Name (SET) NUMBER` line names, or an error saying which part names nothing."""
+        name, set_text, number = printing
+        found = cards_printed(self.catalogue, name, set_text, number) or []
+        if len(found) == 1:
+            return found[0]
+        named = self.catalogue.lookup(name)
+        if not named:
+            suggestions = tuple(c.display_name for c, _ in self.catalogue.suggest(name, limit=3))
+            errors.append(LineError(line, f"unknown {self.game.name} card {name!r}", suggestions))
+        elif not found:
+            errors.append(LineError(line, f"{name!r} has no printing numbered {number!r} in {set_text!r}",
+                                    tuple(printing_label(c) for c in named[:6])))
+        else:
+            errors.append(LineError(line, f"{name!r} is printed as {number!r} in {set_text!r} by several cards",
+                                    tuple(c.key for c in found[:6])))
         return None
 
     def _close_match(self, name: str) -> Card | None:
@@ -405,8 +434,11 @@ def _read_json(text: str, game: GameSpec, catalogue: Catalogue, resolver: _Resol
 # --------------------------------------------------------------------------- writers
 
 def _name(key: str, catalogue: Catalogue) -> str:
+    """The card's name, with its printing only where the name alone would be ambiguous."""
     card = catalogue.get(key)
-    return card.display_name if card else key
+    if card is None:
+        return key
+    return printing_label(card) if needs_printing(catalogue, card) else card.display_name
 
 
 def write_text(deck: Deck, catalogue: Catalogue) -> str:

@@ -151,7 +151,8 @@ class HuntikActions:
                 fwd, back = self.move_range(u)
                 for z in self.reach(u, fwd, back, self.unblockable(u)):
                     actions.append({"kind": "move", "card": u, "to": z})
-                if self.enemies_in(self.zone_of(u)):
+                # starting a combat is a move of 0 zones (Huntik 600): not for a card that can't move on its own
+                if (fwd or back) and self.enemies_in(self.zone_of(u)):
                     actions.append({"kind": "fight", "card": u})
         for u in self.lead_units() + [f for f in self.fprog if self.where[f] in ZONE_NO and f not in self.face_down
                                       and self.fprog[f].powers] + list(self.zones["discard"]):
@@ -210,11 +211,13 @@ class HuntikActions:
                 return f"{self.label(card)} is stunned: it can't move (Huntik 407)"
             if self.exhausted[card]:
                 return f"{self.label(card)} is exhausted: only a ready card moves (Huntik 403)"
-            if kind == "fight":
-                return f"there is no enemy hero or obstacle in {self.label(card)}'s zone to fight (Huntik 600)"
             fwd, back = self.move_range(card)
             if fwd == 0 and back == 0:
-                return f"{self.label(card)} can't move on its own"
+                return (f"{self.label(card)} can't move on its own, so it can't move 0 zones to start a combat "
+                        f"either (Huntik 600): use its own power" if kind == "fight" else
+                        f"{self.label(card)} can't move on its own")
+            if kind == "fight":
+                return f"there is no enemy hero or obstacle in {self.label(card)}'s zone to fight (Huntik 600)"
             to = action.get("to")
             z = self.zone_of(card)
             if isinstance(to, int) and to > z and not self.unblockable(card):

@@ -609,7 +609,8 @@ class HuntikOps:
     def _op_bladestorm(self, op, source):
         if source is None or self.where[source] not in ZONE_NO:
             return
-        for t in [t for t in self.zones[self.where[source]] if self.is_hero(t) and not self.stunned[t]]:
+        # "KO all heroes in my zone": stunned heroes too, they stay in their zone (Huntik 407)
+        for t in [t for t in self.zones[self.where[source]] if self.is_hero(t)]:
             self.ko(t, combat=self.combat is not None)
 
     def _op_start_combat_here(self, op, source):

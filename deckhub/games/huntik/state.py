@@ -267,8 +267,11 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
                     d += 2
                 if "teamwork" in statics:
                     zone = self.where[iid]
+                    # "each other friendly minor hero in my zone" (Huntik 401): stunned ones stay there
+                    # and count; enemy ones do not
+                    side = self.controller(iid)
                     mates = sum(1 for j in self.zones.get(zone, ()) if j != iid and j not in self.fprog
-                                and self.progs[j].kind == "minor" and not self.stunned[j])
+                                and self.progs[j].kind == "minor" and self.controller(j) == side)
                     a += mates
                     d += mates
         for f, h in self.carrier.items():

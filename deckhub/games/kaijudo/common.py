@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from deckhub.core.engine import EngineError
-from deckhub.games.kaijudo.effects import compile_card
+from deckhub.games.kaijudo.effects import compiler
 
 
 PHASE_LABELS = {"mana": "End the mana phase", "main": "Go to the attack phase", "attack": "End the turn"}
@@ -14,6 +14,7 @@ _CIV_NAMES = {"light": "Light", "water": "Water", "darkness": "Darkness", "fire"
 def _compiled_deck(entries: dict[str, int], catalogue) -> list[tuple]:
     """(card, program, name) per copy of a deck section, kept on the catalogue: dealing only shuffles."""
     def build() -> list[tuple]:
+        compile_card = compiler(catalogue)
         found = []
         for card_key, qty in entries.items():
             card = catalogue.get(card_key)

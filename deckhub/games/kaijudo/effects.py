@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from functools import partial
+from typing import Any, Callable, Iterable, NamedTuple
 
 from deckhub.core import effects as core_effects
 from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT, PASS, Rules, contains, exact, full, starts
@@ -65,6 +66,7 @@ class Program(core_effects.Program):
     abilities: tuple = ()  # ((text, Status), ...)
     useful: bool = True  # a spell whose automated effect does something for you
     has_text: bool = False
+    unknown_names: tuple = ()  # races / civilizations no catalogue card has, named by manual abilities
 
 
 # --- filters ----------------------------------------------------------------------------------
@@ -286,6 +288,17 @@ EFFECTS.row("draw then discard", full(r"draw (\d+|a|one|two|three) cards?(?:,|\.
     lambda m: (("draw", _num(m.group(1))), ("pick", "hand", "discard", (), _num(m.group(2)), False, ())))
 EFFECTS.row("swap a shield", full(r"you may choose one of your shields and put it into your hand\. if you do, put a card from your hand into your shield zone (face )?down as a? ?new shield"))(
     lambda m: (("pick", "shields", "hand", (), 1, True, (("pick", "hand", "shields", (), 1, False, ()),)),))
+
+
+@EFFECTS.row("you may banish it, if you do", full(r"you may banish (?:it|this creature)\. if you do, (.+)"))
+def _(m):
+    """Meteor Rider: the choice to banish itself is offered even when what follows only hits enemies."""
+    inner = effect_ops(m.group(1))
+    if inner is None:
+        return None
+    return _may((("banish_self",),) + tuple(op for op in inner if op != NOOP), "banish this creature")
+
+
 EFFECTS.row("look at or search the deck", lambda body: _look_ops(body))(lambda ops: ops)
 
 
@@ -323,6 +336,7 @@ def _(keyword, prog):
         prog.breaker = max(prog.breaker, value)
         return AUTO
     if value is None:
+        setattr(prog, attr, True)  # no effect against the dummy, but 'creatures that have "Protector"' ask
         return NO_EFFECT
     setattr(prog, attr, value)
     return AUTO if attr in ("fast", "guard", "skirmisher") else NO_EFFECT
@@ -380,9 +394,10 @@ STATICS.row("banished after attacking", exact("when this creature attacks, banis
 
 @STATICS.row("group power", full(r"each of your (other )?(.+?) gets? \+(\d+) power"))
 def _(m, prog):
-    group = m.group(2)
-    matcher = ("any", True) if group == "creatures" else group_matcher(group)
-    prog.buffs += (((matcher,), int(m.group(3)), bool(m.group(1))),)
+    filt = _group_filter(m.group(2))
+    if filt is None:
+        return PASS
+    prog.buffs += ((filt or (("any", True),), int(m.group(3)), bool(m.group(1))),)
     return AUTO
 
 
@@ -478,12 +493,14 @@ STATICS.row("no effect against the dummy", contains(
 ))(lambda m, prog: NO_EFFECT)
 
 
-@STATICS.row("group replaces banish", full(r"each time one of your (.+?) would be banished, (?:put it into your (mana zone)|return it to your (hand)) instead"))
+@STATICS.row("group replaces banish", full(r"each time one of your (other )?(.+?) would be banished, (?:put it into your (mana zone)|return it to your (hand)) instead"))
 def _(m, prog):
-    filt = _group_filter(m.group(1))
+    filt = _group_filter(m.group(2))
     if filt is None:
         return PASS
-    prog.grants += ((filt, "replace_banish", "mana" if m.group(2) else "hand"),)
+    if m.group(1):
+        filt = filt + (("other", True),)
+    prog.grants += ((filt, "replace_banish", "mana" if m.group(3) else "hand"),)
     return AUTO
 
 
@@ -623,9 +640,58 @@ def _modal(modes: list[str]) -> tuple | None:
 TABLES = (STATICS, TRIGGERS, EFFECTS, SENTENCES)
 
 
-def compile_card(card: Any) -> Program:
+class Vocabulary(NamedTuple):
+    """The races and civilizations the cards of one catalogue have: a compiled filter naming
+    anything else read its text wrong ("any number of creatures" as a race called "of")."""
+
+    races: frozenset
+    civs: frozenset
+
+    def unknown(self, found: Iterable[tuple]) -> list[str]:
+        """The names of `found` filter pairs no card of the catalogue has."""
+        wrong = []
+        for kind, value in found:
+            if kind == "race" and value not in self.races and not (
+                    value == "dragon" and any(r.endswith("dragon") for r in self.races)):
+                wrong.append(f"race {value!r}")
+            elif kind == "civ" and value not in self.civs:
+                wrong.append(f"civilization {value!r}")
+        return wrong
+
+
+def vocabulary(cards: Iterable[Any]) -> Vocabulary:
+    races, civs = set(), set()
+    for card in cards:
+        races.update(r.lower() for r in card.attrs.get("race") or ())
+        civs.update(c.lower() for c in card.attrs.get("civilizations") or ())
+    return Vocabulary(frozenset(races), frozenset(civs))
+
+
+def compiler(catalogue: Any) -> Callable[[Any], Program]:
+    """`compile_card` checked against this catalogue's races and civilizations (one per catalogue,
+    so `Catalogue.compiled` keeps its programs)."""
+    return catalogue.memo("kaijudo.compiler", lambda: partial(compile_card, words=vocabulary(catalogue)))
+
+
+def _names(value: Any, found: set) -> set:
+    """Every ("race", x) and ("civ", x) pair inside a program's fields."""
+    if isinstance(value, tuple):
+        if len(value) == 2 and value[0] in ("race", "civ") and isinstance(value[1], str):
+            found.add(value)
+        else:
+            for v in value:
+                _names(v, found)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _names(v, found)
+    return found
+
+
+def compile_card(card: Any, words: Vocabulary | None = None) -> Program:
     """The Program of a catalogue Card. Engines keep it on the catalogue (`Catalogue.compiled`),
-    so a corrected level, power or civilization (a new catalogue) is compiled afresh."""
+    so a corrected level, power or civilization (a new catalogue) is compiled afresh. With the
+    catalogue's `words`, an ability whose compiled form names a race or civilization no card has
+    is left manual (and undone), and listed in `prog.unknown_names`."""
     attrs = card.attrs
     ctype = card.type or ""
     prog = Program(
@@ -636,29 +702,21 @@ def compile_card(card: Any) -> Program:
     )
     abilities: list[tuple[str, str]] = []
     spell_ops: list[tuple] = []
+    unknown: list[str] = []
     for raw, body, modes, name in split_abilities(card.text):
-        if name == "unleash" and prog.creature:
-            ops = effect_ops(body)
-            status = MANUAL if ops is None else NO_EFFECT if _is_noop(ops) else AUTO
-            if status == AUTO:
-                prog.unleash = ops
-            abilities.append((raw, status))
-            continue
-        status = _classify_static(prog, body)
-        if status is None:
-            status = _classify_trigger(prog, body, modes)
-        if status is None and not prog.creature:
-            ops = _modal(modes) if body.endswith("choose one:") else effect_ops(body)
-            if ops is None:
-                status = MANUAL
-            elif _is_noop(ops):
-                status = NO_EFFECT
-            else:
-                status = AUTO
-                spell_ops.extend(ops)
-        if status is None:
-            status = MANUAL
-        abilities.append((raw, status))
+        if words is not None:
+            saved, saved_triggers, saved_ops = dict(prog.__dict__), dict(prog.triggers), len(spell_ops)
+            before = _names((tuple(saved.values()), tuple(spell_ops)), set())
+        _ability(prog, raw, body, modes, name, abilities, spell_ops)
+        if words is not None and abilities[-1][1] is AUTO:
+            wrong = words.unknown(_names((tuple(prog.__dict__.values()), tuple(spell_ops)), set()) - before)
+            if wrong:
+                prog.__dict__.update(saved)
+                prog.triggers = saved_triggers
+                del spell_ops[saved_ops:]
+                abilities[-1] = (raw, MANUAL)
+                unknown.extend(wrong)
+    prog.unknown_names = tuple(unknown)
     if prog.evolution is None and "Evolution" in ctype:
         abilities.append(("(evolution target not found in the text)", MANUAL))
     prog.spell = tuple(spell_ops)
@@ -668,9 +726,44 @@ def compile_card(card: Any) -> Program:
     return prog
 
 
+def _ability(prog: Program, raw: str, body: str, modes: list[str], name: str,
+             abilities: list, spell_ops: list) -> None:
+    """Compile one ability into `prog` (or `spell_ops`) and append (raw, status) to `abilities`."""
+    if name == "unleash" and prog.creature:
+        ops = effect_ops(body)
+        status = MANUAL if ops is None else NO_EFFECT if _is_noop(ops) else AUTO
+        if status == AUTO:
+            prog.unleash = ops
+        abilities.append((raw, status))
+        return
+    status = _classify_static(prog, body)
+    if status is None:
+        status = _classify_trigger(prog, body, modes)
+    if status is None and not prog.creature:
+        ops = _modal(modes) if body.endswith("choose one:") else effect_ops(body)
+        if ops is None:
+            status = MANUAL
+        elif _is_noop(ops):
+            status = NO_EFFECT
+        else:
+            status = AUTO
+            spell_ops.extend(ops)
+    if status is None:
+        status = MANUAL
+    abilities.append((raw, status))
+
+
+def _checks(prog: Program) -> tuple[str, ...]:
+    return ("unknown race or civilization",) if prog.unknown_names else ()
+
+
 def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
     """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps."""
-    return core_effects.coverage("kaijudo", catalogue, compile_card, phrase=phrase_of, tables=TABLES, notes=(
+    cards = list(catalogue)
+    compile = partial(compile_card, words=vocabulary(cards))
+    return core_effects.coverage("kaijudo", cards, compile, phrase=phrase_of, tables=TABLES, checks=_checks, notes=(
+        "an ability whose compiled form names a race or civilization that no card of the catalogue has is "
+        "counted as manual (self_checks: the cards it happened to)",
         "full = every ability is automated or cannot matter against the dummy (it has no creatures and never acts); "
         "vanilla cards (no rules text) count as full",
         "no_effect abilities: targets only enemy creatures, blocking, battles, the opponent's hand, deck or spells",

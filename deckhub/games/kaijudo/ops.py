@@ -70,8 +70,26 @@ class KaijudoOps:
                 for filt, t_ops in self.progs[t].other_etb:
                     if match_all(prog, filt):
                         ops.append((t_ops, t))
-        for trigger_ops, source in reversed(ops):
-            self.push(trigger_ops, source)
+        self._push_triggers(ops)
+
+    def _push_triggers(self, queued: list[tuple[tuple, int]]) -> None:
+        """Abilities that trigger at once: you choose the order they resolve in (Kaijudo 13, the
+        rulebook's Argus / Chief Thorn-Bringer example), so one alone is queued as it is."""
+        if len(queued) > 1:
+            self.push((("order_triggers", tuple(queued)),))
+        elif queued:
+            self.push(*queued[0])
+
+    def _op_order_triggers(self, op, source):
+        queued = op[1]
+        options = [(n, f"{self.names[src]}: {_ops_label(ops)}") for n, (ops, src) in enumerate(queued)]
+        self.ask("Several abilities trigger at once: which resolves first? (Kaijudo 13)", options, op)
+
+    def _res_order_triggers(self, op, source, value):
+        queued = list(op[1])
+        ops, src = queued.pop(value)
+        self._push_triggers(queued)  # the rest, after this one
+        self.push(ops, src)
 
     def _flag_manual(self, iid: int) -> None:
         prog = self.progs[iid]
@@ -110,8 +128,7 @@ class KaijudoOps:
             if event == "ally_attack":
                 queued.append((ops, t))
         self.push((("resolve_attack", iid), ("attack_end", iid)), iid)
-        for ops, source in reversed(queued):
-            self.push(ops, source)
+        self._push_triggers(queued)
 
     def banish(self, iid: int) -> None:
         prog = self.progs[iid]
@@ -501,7 +518,20 @@ class KaijudoOps:
         if self.progs[iid].banish_after_attack and self.where[iid] == "battle" and iid not in self.beneath:
             self.banish(iid)
 
+    def _op_banish_self(self, op, source):
+        """'you may banish it': the creature whose ability it is, if it is still in the battle zone."""
+        if source is not None and self.where[source] == "battle" and source not in self.beneath:
+            self.banish(source)
+
     def _op_self_to(self, op, source):
         if source is not None and self.where[source] == "battle" and source not in self.beneath:
             self.note(f"{self.names[source]} returns to your {self.zone_label(op[1]).lower()}")
             self._leave(source, op[1])
+
+
+def _ops_label(ops: tuple) -> str:
+    """A triggered ability's effect in a few words, for the choice of order."""
+    first = ops[0] if ops else ("nothing",)
+    if first[0] == "may":
+        return f"you may {first[1]}"
+    return ", ".join(str(op[0]).replace("_", " ") for op in ops)

@@ -64,11 +64,15 @@ def _answer(state: KaijudoState, choice: Choice) -> Action:
     op = choice.op
     kind = op[0]
     deck_left = len(state.zones["deck"])
+    if kind == "order_triggers":
+        return {"kind": "choose", "option": 0}  # in the order they are printed and listed
     if kind == "peek_bottom":
         return {"kind": "choose", "option": "yes"} if card_value(state, state.zones["deck"][-1]) < 8 else {"kind": "decline"}
     if kind in ("may", "unleash"):
         if kind == "may" and deck_left <= 3 and any(o[0] in ("draw", "pick") for o in op[2]):
             return {"kind": "decline"}
+        if kind == "may" and any(o[0] == "banish_self" for o in op[2]):
+            return {"kind": "decline"}  # against the dummy, banishing your own creature gains nothing
         if kind == "may":
             return {"kind": "choose", "option": "yes"}
     if kind == "pick" and choice.optional and op[2] == "discard" and deck_left <= 3:

@@ -90,6 +90,9 @@ def _filter_from(words: str) -> tuple | None:
         filt.append(("creature", True))
     elif w in ("spell", "spells"):
         filt.append(("spell", True))
+    elif re.fullmatch(rf"(?:{'|'.join(CIVS)}) (?:spell|creature)s?", w):
+        civ, kind = w.split()
+        filt += [("spell", True) if kind.startswith("spell") else ("creature", True), ("civ", civ)]
     elif w in ("evolution creature", "evolution creatures"):
         filt += [("creature", True), ("evolution", True)]
     elif re.fullmatch(r"[a-z\- ]+", w) and len(w.split()) <= 3:
@@ -111,6 +114,8 @@ def split_abilities(text: str | None) -> list[tuple[str, str, list[str], str]]:
     """(original text, normalized body without its name or reminder text, modes, ability name) per ability."""
     if not text:
         return []
+    # a reminder text's ")" run into the next ability's name ("...can't attack.)Angry Swarm"): a new line
+    text = re.sub(r"\)(?=[A-Z])", ")\n", text)
     lines = [l.strip() for l in text.split("\n")]
     out: list[tuple[str, str, list[str], str]] = []
     i = 0
@@ -240,7 +245,7 @@ def _look_ops(body: str) -> tuple | None:
         specs = []
         for part in re.split(r", and ", what):
             part = part.strip().rstrip(".")
-            pm = re.fullmatch(r"(you may )?(?:put|reveal) (one|\d+|an?|any number) (?:of them|(.+?) from among them(?: that (?:each )?(?:has|have) power (\d+) or more)?)(?: and put (?:it|them|those creatures))?\s(?:in)?to (?:your hand|the battle zone)", part)
+            pm = re.fullmatch(r"(you may )?(?:put|reveal) (one|\d+|an?|any number of|any number) (?:of them|(.+?) from among them(?: that (?:each )?(?:has|have) power (\d+) or more)?)(?: and put (?:it|them|those creatures))?\s(?:in)?to (?:your hand|the battle zone)", part)
             if not pm:
                 pm2 = re.fullmatch(r"(you may )?reveal (any number of|an?) (.+?) from among them(?: that (?:each )?(?:has|have) power (\d+) or more)? and put (?:it|them|those creatures) into your hand", part)
                 if not pm2:

@@ -53,6 +53,8 @@ class Program(core_effects.Program):
     heal: int = 0
     reduction: int = 0
     draw: int = 0
+    turn_bonus: tuple[tuple[str, int], ...] = ()  # an Equipment's / Faerie's "this turn" bonus: the turn it is played
+    ward: int = 0  # "reduce the damage your Neopet would take by N": every hit, while the card is in play
     missing: tuple[str, ...] = ()  # needed values still unknown
     behaviour_known: bool = True  # False: no text and no effect values (what it does is unknown)
     abilities: tuple[tuple[str, str], ...] = ()  # (sentence, AUTO | MANUAL)
@@ -78,7 +80,7 @@ class Program(core_effects.Program):
 
     @property
     def useful(self) -> bool:
-        return bool(self.bonus or self.heal or self.reduction or self.draw)
+        return bool(self.bonus or self.heal or self.reduction or self.draw or self.turn_bonus or self.ward)
 
 
 def role_of(card_type: str | None) -> str:
@@ -159,14 +161,22 @@ def read_sentence(sentence: str) -> list[tuple[str, Any]] | None:
             m = pattern.match(piece)
             if not m:
                 continue
+            # "this turn" is kept: on a card that stays in play, the bonus lasts only the turn it is played
+            bonus_kind = "turn_bonus" if re.search(r"this turn|end of (?:the )?turn", piece) else "bonus"
             if kind == "bonus":
-                found.append(("bonus", (_stat_name(m.group(2)), int(m.group(1)))))
+                found.append((bonus_kind, (_stat_name(m.group(2)), int(m.group(1)))))
             elif kind == "gain":
-                found.append(("bonus", (_stat_name(m.group(2)), _number(m.group(1)))))
+                found.append((bonus_kind, (_stat_name(m.group(2)), _number(m.group(1)))))
             elif kind == "heal":
                 found.append(("heal", _number(m.group(1))))
             elif kind == "reduce":
-                found.append(("reduce", _number(next(g for g in m.groups() if g))))
+                amount = _number(next(g for g in m.groups() if g))
+                if "would take" in piece and "next" not in piece and "this turn" not in piece:
+                    found.append(("ward", amount))  # every time, not once
+                elif re.fullmatch(rf"prevent {_NUM} damage", piece):
+                    found.append(("prevent", amount))  # when it ends is not said
+                else:
+                    found.append(("reduce", amount))
             elif kind == "draw":
                 found.append(("draw", _number(m.group(1))))
             break
@@ -186,16 +196,29 @@ def compile_card(card: Any) -> Program:
     heal = attrs.get("heal") or 0
     reduction = attrs.get("damage_reduction") or 0
     draw = attrs.get("draw") or 0
+    turn_bonus: dict[str, int] = {}
+    ward = 0
+    stays = role in ("equipment", "petpet", "slot", "play_area")  # in play past the turn it is played
     abilities: list[tuple[str, str]] = []
     for sentence in sentences(card.text):
         effects = read_sentence(sentence)
+        if effects is not None and not stays and any(k in ("ward", "prevent") for k, _ in effects):
+            # a one-turn card's damage prevention would end with your turn, before the dummy's
+            # attack (its only use): how long it lasts is the card's, so it is left to manual moves
+            effects = None
         if effects is None:
             abilities.append((sentence, MANUAL))
             continue
         abilities.append((sentence, AUTO))
         for kind, value in effects:
-            if kind == "bonus":
+            if kind == "turn_bonus" and stays:
+                turn_bonus[value[0]] = turn_bonus.get(value[0], 0) + value[1]
+            elif kind in ("bonus", "turn_bonus"):
                 bonus[value[0]] = bonus.get(value[0], 0) + value[1]
+            elif kind == "ward":
+                ward += value
+            elif kind == "prevent":
+                reduction += value
             elif kind == "heal":
                 heal += value
             elif kind == "reduce":
@@ -205,7 +228,7 @@ def compile_card(card: Any) -> Program:
     stats = tuple((s, attrs[s]) for s in STATS if isinstance(attrs.get(s), int) and role in ("neopet", "petpet"))
     level = attrs.get("level_requirement")
     missing = tuple(f for f in needed(card) if (card.type if f == "type" else attrs.get(f)) is None)
-    has_effect = bool(bonus or heal or reduction or draw or card.text)
+    has_effect = bool(bonus or heal or reduction or draw or turn_bonus or ward or card.text)
     if role == "neopet":
         behaviour_known = True  # it fights with its stats; text, when there is some, is read above
     elif role == "codestone":
@@ -218,6 +241,7 @@ def compile_card(card: Any) -> Program:
         behaviour_known = has_effect
     return Program(role=role, level=level if isinstance(level, int) else None, stats=stats,
                    bonus=tuple(bonus.items()), heal=int(heal), reduction=int(reduction), draw=int(draw),
+                   turn_bonus=tuple(turn_bonus.items()), ward=ward,
                    missing=missing, behaviour_known=behaviour_known,
                    abilities=tuple(abilities), species=attrs.get("species"))
 

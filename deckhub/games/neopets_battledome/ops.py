@@ -69,12 +69,17 @@ class BattledomeOps:
     @staticmethod
     def _bonus_text(prog: Program, when: str = "") -> str:
         parts = [f"{v:+d} {STAT_LABELS[k]}" for k, v in prog.bonus]
+        parts += [f"{v:+d} {STAT_LABELS[k]} this turn" for k, v in prog.turn_bonus]
+        if prog.ward:
+            parts.append(f"{prog.ward} less damage from every hit")
         if prog.reduction and prog.role in ("food", "one_shot"):
             parts.append(f"{prog.reduction} less damage")
         return f": {', '.join(parts)}{when}" if parts else ""
 
     def _enter_effects(self, iid: int) -> None:
         prog = self.progs[iid]
+        for k, v in prog.turn_bonus:  # "this turn" on a card that stays in play
+            self.turn_mods[k] = self.turn_mods.get(k, 0) + v
         if prog.heal:
             self._heal(prog.heal, iid)
         if prog.draw:
@@ -352,6 +357,11 @@ class BattledomeOps:
         fight["result"] = result
         amount = result.damage
         if fight["attacker"] == "dummy":
+            ward = sum(self.progs[i].ward for z in ("equipment", "faerie", "play_area") for i in self.zones[z])
+            if ward and amount:
+                cut = min(ward, amount)
+                amount -= cut
+                self.note(f"your cards in play reduce the damage by {cut}")
             shield = self.turn_mods.get("reduction", 0)
             if shield and amount:
                 cut = min(shield, amount)

@@ -9,17 +9,21 @@ Text patterns automated (sentence by sentence; text comes from the catalogue or 
 value, so the same patterns work as soon as text is known):
   stat bonuses       "+2 intelligence", "strength +3", "+1 to all stats" (Equipment: while attached;
                      Item: to the contest total)
-  draw effects       "draw a card", "draw 2 cards"
+  draw effects       "draw a card", "draw 2 cards", "you and your opponent each draw 2 cards" (you draw;
+                     the dummy's draw cannot matter)
   bank effects       "put an Item or Equipment from your hand into your bank", "bank the top card of
                      your deck" (its value counts when known)
-  movement effects   "move 1 of your Neopets to another arena" (without tapping), "untap 1 of your
-                     Neopets"
+  movement effects   "move 1 of your Neopets to another arena" (the glossary's move: tap an untapped
+                     Neopet and put it in a new arena), "... without tapping it" (any of them, left
+                     as it is), "untap 1 of your Neopets"
   timing             "before your turn, ...", "when you bank this card, ...", "when this Neopet (or
                      Hero) wins a contest, ...", "when you play this card, ..." and plain sentences
                      of Something Has Happened! cards and Locations (on play); "you may ..." asks.
   play costs         "tap 1 of your Neopets to play this", "tap a Fire Neopet to play this"
   no effect          sentences about the opponent's cards or rivals: the dummy has none.
-Anything else is left to manual moves and counted by `deckhub coverage`.
+Anything else is left to manual moves and counted by `deckhub coverage`. A sentence that looks like a
+stat bonus or a tapping cost but that no pattern read leaves that bonus or cost unknown (None), never
+a silent 0 or "no cost".
 """
 from __future__ import annotations
 
@@ -37,6 +41,7 @@ TYPES = ("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equip
          "Something Has Happened!", "Location")
 NEOPET_TYPES = ("Basic Neopet", "Experienced Neopet")
 TAP_CHOICES = ("none", "any") + FAERIES
+PAID_TYPES = ("Equipment", "Item", "Something Has Happened!", "Location")  # a card's own text may give a tapping cost
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "1": 1, "two": 2, "2": 2, "three": 3, "3": 3, "four": 4, "4": 4, "five": 5, "5": 5}
 _N = r"(a|an|one|two|three|four|five|\d)"
@@ -59,6 +64,7 @@ class Program(core_effects.Program):
     on_win: tuple = ()
     before_turn: tuple = ()
     abilities: list[tuple[str, str]] = field(default_factory=list)  # (sentence, AUTO | NO_EFFECT | MANUAL)
+    unread: tuple = ()  # "stat bonus" / "tapping cost": text that looks like one but that no pattern read
 
     def __post_init__(self) -> None:
         self.neopet = self.type in NEOPET_TYPES  # a Basic or Experienced Neopet (not Heroes, not Villains)
@@ -94,16 +100,19 @@ def _int(value: Any) -> int | None:
 
 def _sentences(text: str) -> list[str]:
     text = text.replace("\u2019", "'").replace("\n", " ")
-    parts = re.split(r"(?<=[.!])\s+(?=[A-Z(\"])", text.strip())
+    parts = re.split(r"(?<=[.!])\s+(?=[^a-z\s])", text.strip())  # "+2 strength. +2 agility." is two
     return [p.strip() for p in parts if p.strip()]
 
 
 _BONUS_FRONT = re.compile(r"^(?:(?:this neopet or hero|this neopet|this hero|it|you) (?:gets|get|has|have) )?([+-]\d+) (?:to )?(all stats|strength|agility|magic|intelligence)(?: (?:in|for) (?:this|the) contest)?\.?$", re.I)
 _BONUS_BACK = re.compile(r"^(?:(?:this neopet or hero|this neopet|this hero|it) (?:gets|has) )?(all stats|strength|agility|magic|intelligence)\s*([+-]\d+)\.?$", re.I)
-_DRAW = re.compile(rf"^draw {_N} cards?\.?$", re.I)
+_DRAW = re.compile(rf"^(?:you and your opponent each )?draw {_N} cards?\.?$", re.I)
 _BANK_HAND = re.compile(r"^(?:put|bank) (?:1|one|an|a) item or equipment(?: card)? from your hand(?: into your bank)?\.?$", re.I)
 _BANK_TOP = re.compile(rf"^(?:put|bank) the top {_N}? ?cards? of your deck(?: into your bank)?\.?$", re.I)
-_MOVE = re.compile(r"^move (?:1|one) of your neopets(?: or heroes)? (?:to|into) (?:another|any other|a different|any) arena(?: without tapping it)?\.?$", re.I)
+_MOVE = re.compile(r"^move (?:1|one) of your (untapped )?neopets(?: or heroes)? (?:to|into) (?:another|any other|a different|any|a new) arena( without tapping it)?\.?$", re.I)
+# what a bonus or a tapping cost looks like, to tell "no pattern read it" from "the card has none"
+_BONUS_HINT = re.compile(r"[+-]\d|\b(?:strength|agility|magic|intelligence|all stats)\b", re.I)
+_TAP_HINT = re.compile(r"\btap\b.*\bto play\b|\bto play this\b.*\btap\b", re.I)
 _UNTAP = re.compile(r"^untap (?:1|one) of your neopets\.?$", re.I)
 _TAP_COST = re.compile(r"^(?:to play this(?: card)?, )?tap (?:1|one|a|an) (?:of your )?(?:untapped )?(air |dark |earth |fire |light |water )?neopets?(?: to play this(?: card)?)?\.?$", re.I)
 _MAY = re.compile(r"^you may (.+)$", re.I)
@@ -132,8 +141,9 @@ def _effect(body: str) -> tuple | None:
     if m:
         word = (m.group(1) or "1").lower()
         return ("bank_top", int(word) if word.isdigit() else _NUMBERS.get(word, 1))
-    if _MOVE.match(body):
-        return ("move_free",)
+    m = _MOVE.match(body)
+    if m:
+        return ("move_free",) if m.group(2) else ("move_one",)
     if _UNTAP.match(body):
         return ("untap_one",)
     return None
@@ -148,6 +158,12 @@ def _bonus(sentence: str) -> tuple[str, int] | None:
     if m:
         return m.group(1).lower(), int(m.group(2))
     return None
+
+
+def _unread_arenas(sentence: str) -> set[str]:
+    """The arenas a bonus-like sentence no pattern read may give a bonus to (all when it names none)."""
+    named = {a for a in ARENAS if re.search(rf"\b{a}\b", sentence, re.I)}
+    return named if named and not re.search(r"all stats", sentence, re.I) else set(ARENAS)
 
 
 def compile_card(card: Any) -> Program:
@@ -178,6 +194,8 @@ def _compile(card: Any) -> Program:
     text_bonus: dict[str, int] = {}
     text_tap: str | None = None
     plain_is_play = ctype in ("Something Has Happened!", "Location")
+    unread_bonus: set[str] = set()
+    unread_tap = False
     for sentence in _sentences(card.text or ""):
         status = MANUAL
         bonus = _bonus(sentence) if ctype in ("Equipment", "Item") else None
@@ -206,17 +224,25 @@ def _compile(card: Any) -> Program:
                     status = AUTO
                 elif _NO_EFFECT.search(sentence) and not re.search(r"\byour (neopets?|heroes?|hand|deck|bank)\b", sentence, re.I):
                     status = NO_EFFECT
+        if status is MANUAL and ctype in ("Equipment", "Item") and _BONUS_HINT.search(sentence):
+            unread_bonus.update(_unread_arenas(sentence))
+        if status is MANUAL and ctype in PAID_TYPES and _TAP_HINT.search(sentence):
+            unread_tap = True
         prog.abilities.append((sentence, status))
     if ctype in ("Equipment", "Item"):
-        # the whole text is known: an arena it names no bonus for gets none (attrs still win)
+        # the whole text is known: an arena it names no bonus for gets none (attrs still win), unless
+        # a sentence no pattern read may name one: that arena's bonus stays unknown
         for a in ARENAS:
-            if prog.bonus[a] is None:
+            if prog.bonus[a] is None and a not in unread_bonus:
                 prog.bonus[a] = text_bonus.get(a, 0)
     if attrs.get("tap_to_play") not in TAP_CHOICES:  # a value set for the card wins over its text
-        if text_tap is not None:
+        if unread_tap:
+            prog.tap = None  # a cost no pattern read is unknown, not "none"
+        elif text_tap is not None:
             prog.tap = text_tap
         elif ctype == "Equipment":
             prog.tap = "none"  # the whole text is known and names no tapping cost
+    prog.unread = (("stat bonus",) if unread_bonus else ()) + (("tapping cost",) if unread_tap else ())
     prog.on_play, prog.on_bank = tuple(triggers["on_play"]), tuple(triggers["on_bank"])
     prog.on_win, prog.before_turn = tuple(triggers["on_win"]), tuple(triggers["before_turn"])
     return prog
@@ -263,7 +289,8 @@ def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
             known["stats"] += 1
         return rated._replace(gaps=tuple(gaps))
 
-    result = core_effects.coverage("neopets-tcg", catalogue, compile_card, rate=rate, phrase=phrase_of)
+    result = core_effects.coverage("neopets-tcg", catalogue, compile_card, rate=rate, phrase=phrase_of,
+                                   checks=lambda prog: tuple(f"{what} no pattern read (unknown)" for what in prog.unread))
     result["known"] = {"text": known["text"], "type": known["type"], "bankable": known["bankable"],
                        "bank_value": known["bank"], "stat_bonus": known["bonus"], "stats": known["stats"]}
     result["notes"] = [

@@ -111,9 +111,8 @@ class NeopetsOps:
             self.push((("won", arena, tuple(ids)),))
             return
         self.note(f"started a Villain contest in the {arena} arena with {who} against {self.label(villain)}")
-        items = [i for i in self.zones["hand"] if self.progs[i].type == "Item" and self.progs[i].bonus[arena] is not None]
-        if items:
-            options = [(i, f"play {self.names[i]} ({self.progs[i].bonus[arena]:+d} {arena})") for i in items]
+        options = self._villain_items(arena)
+        if options:
             self.ask(f"Villain contest: play an Item? (you may play 1; decline to play none)", options,
                      ("villain_item", arena, tuple(ids), villain), optional=True)
         else:
@@ -230,13 +229,36 @@ class NeopetsOps:
         elif not self._gone(value, "hand"):
             self._bank(value)
 
+    def _villain_items(self, arena: str) -> list[tuple[Any, str]]:
+        """The Items you may play in a Villain contest: bonus known and tapping cost paid (an Item
+        that taps a Neopet to play is offered once per Neopet that can pay; an unknown cost, never)."""
+        options: list[tuple[Any, str]] = []
+        for i in self.zones["hand"]:
+            prog = self.progs[i]
+            if prog.type != "Item" or prog.bonus[arena] is None:
+                continue
+            label = f"play {self.names[i]} ({prog.bonus[arena]:+d} {arena})"
+            payers = self.tappers(prog.tap)
+            if prog.tap == "none":
+                options.append((i, label))
+            elif payers:
+                options.extend(([i, p], f"{label}, tapping {self.names[p]}") for p in payers)
+        return options
+
     def _res_villain_item(self, op, source, value):
         _, arena, ids, villain = op
         item = -1
-        if value is not None and not self._gone(value, "hand"):
-            item = value
-            self.move(item, "limbo")
-            self.note(f"played the Item {self.label(item)}")
+        item_id, payer = (value[0], value[1]) if isinstance(value, list) else (value, None)
+        if item_id is not None and not self._gone(item_id, "hand"):
+            if payer is not None and payer not in (self.tappers(self.progs[item_id].tap) or []):
+                self.note(f"{self.label(payer)} can no longer be tapped to play {self.names[item_id]}: it is not played")
+            else:
+                item = item_id
+                if payer is not None:
+                    self.tapped[payer] = True
+                self.move(item, "limbo")
+                self.note(f"played the Item {self.label(item)}"
+                          + (f", tapping {self.label(payer)}" if payer is not None else ""))
         self.push((("villain_roll", arena, ids, villain, item),))
         if item >= 0:
             self._played(item)
@@ -314,6 +336,24 @@ class NeopetsOps:
             return
         self.note(f"moved {self.label(iid)} to the {arena} arena")
         self._to_arena(iid, arena)
+
+    def _op_move_one(self, op, source):
+        """Card text "move 1 of your Neopets": the glossary's move, tapping an untapped Neopet."""
+        tapped = self.tapped
+        options = [([i, a], f"move {self.names[i]} to the {a} arena, tapping it") for i in self.neopets()
+                   if not tapped[i] for a in ARENAS if a != self.where[i]]
+        if options:
+            self.ask(f"{self.names[source]}: move one of your untapped Neopets (tapping it)", options, op, source)
+        else:
+            self.note(f"{self.names[source]}: no untapped Neopet to move")
+
+    def _res_move_one(self, op, source, value):
+        iid = value[0]
+        if self.where[iid] not in ARENA_SET or self.tapped[iid]:
+            self.note(f"{self.label(iid)} is no longer an untapped Neopet in play: nothing happens")
+            return
+        self._res_move_free(op, source, value)
+        self.tapped[iid] = True
 
     def _op_untap_one(self, op, source):
         options = [(i, f"untap {self.names[i]}") for i in self.neopets() if self.tapped[i]]

@@ -49,7 +49,7 @@ def _answer(state: NeopetsState, choice: Choice) -> Action:
         need = (state.progs[villain].stats[arena] or 0) + 1 - mine  # the die must make up the rest
         if need <= 5:
             return {"kind": "decline"}  # winnable without spending an Item (it is worth points banked)
-        best = max(choice.options, key=lambda o: state.progs[o[0]].bonus[arena])
+        best = max(choice.options, key=lambda o: state.progs[o[0][0] if isinstance(o[0], list) else o[0]].bonus[arena])
         return {"kind": "choose", "option": best[0]}
     if kind == "may":
         draws = any(o[0] in ("draw",) for o in op[2])

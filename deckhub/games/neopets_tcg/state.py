@@ -50,11 +50,10 @@ class NeopetsState(NeopetsOps, State):
             return ("type",)
         if prog.type in ("Basic Neopet", "Experienced Neopet"):
             return ("species",)
-        if prog.type == "Item":
-            return ("bank_value",)
-        if prog.type == "Equipment":
-            return ("bank_value",) + (() if prog.tap is not None else ("tap_to_play",))
-        return ()
+        cost = () if prog.tap is not None else ("tap_to_play",)  # a cost its text has but no pattern read
+        if prog.type in ("Item", "Equipment"):
+            return ("bank_value",) + cost
+        return cost
 
     # -- setup (rulebook: Setup) ------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:

@@ -1,0 +1,455 @@
+"""Card text read right (issue 17): each error a rules audit found, with the rule or the card text
+it breaks, and the class guards over whole catalogues. TEST FIXTURE cards are invented; the text
+they carry is the wording the audit quoted."""
+from __future__ import annotations
+
+import pytest
+
+from deckhub.core.cards import Card, Catalogue
+from deckhub.core.decklist import Deck
+from deckhub.core.effects import AUTO, MANUAL
+from deckhub.core.engine import new_game
+from deckhub.games.neopets_tcg.contest import ARENAS
+from deckhub.games.neopets_tcg.effects import PAID_TYPES, compile_card as neo_compile
+from deckhub.importers.catalogue import load_catalogue
+from test_neopets_engine import Dice, choose, clear_arenas, ids, to_main
+
+NEO = "neopets-tcg"
+
+
+def neo_card(key, type_, text=None, **attrs):
+    """A TEST FIXTURE Neopets TCG card."""
+    return Card(key=key, game=NEO, name="Fixture " + key, type=type_, text=text, attrs=attrs)
+
+
+# --------------------------------------------------------------------------- Neopets TCG
+
+def test_sentences_are_split_before_a_bonus_too():
+    """'+2 strength. +2 agility.' is two bonuses, not one unread sentence worth +0/+0."""
+    prog = neo_compile(neo_card("two", "Equipment", "+2 strength. +2 agility."))
+    assert [s for _, s in prog.abilities] == [AUTO, AUTO]
+    assert prog.bonus == {"strength": 2, "agility": 2, "magic": 0, "intelligence": 0}
+
+
+def test_a_tapping_cost_before_a_bonus_keeps_both():
+    """'Tap 1 of your Neopets to play this. +2 strength.': the cost is read, so the Equipment is not
+    offered with every Neopet tapped, and the bonus is +2, not +0."""
+    prog = neo_compile(neo_card("tapper", "Equipment", "Tap 1 of your Neopets to play this. +2 strength."))
+    assert prog.tap == "any" and prog.bonus["strength"] == 2 and prog.automation == "full"
+
+
+@pytest.mark.parametrize("text, arenas", [
+    ("+2 strength for each Neopet you have in play.", {"strength"}),
+    ("Your Neopet gets +1 to all stats while it is tapped.", set(ARENAS)),
+    ("If you have a Fire Neopet, +3 magic.", {"magic"}),
+])
+def test_a_bonus_no_pattern_read_is_unknown_never_a_silent_zero(text, arenas):
+    prog = neo_compile(neo_card("odd", "Equipment", text))
+    assert prog.automation != "full"
+    assert {a for a in ARENAS if prog.bonus[a] is None} == arenas
+    assert all(prog.bonus[a] == 0 for a in ARENAS if a not in arenas)
+
+
+@pytest.mark.parametrize("text", ["Tap 2 of your Neopets to play this.",
+                                  "To play this, tap a Neopet that has an Equipment attached."])
+def test_a_cost_no_pattern_read_is_unknown_never_no_cost(text):
+    for type_ in ("Equipment", "Item", "Something Has Happened!"):
+        prog = neo_compile(neo_card("cost", type_, text))
+        assert prog.tap is None and prog.automation != "full"
+
+
+def test_an_unread_cost_is_asked_for_like_any_unknown_value():
+    from deckhub.games.neopets_tcg.state import NeopetsState
+
+    for type_ in ("Item", "Something Has Happened!", "Location", "Equipment"):
+        card = neo_card("cost", type_, "Tap 2 of your Neopets to play this.", bank_value=1)
+        assert "tap_to_play" in NeopetsState.needed_values(card)
+        read = neo_card("read", type_, "Tap 1 of your Neopets to play this.", bank_value=1)
+        assert "tap_to_play" not in NeopetsState.needed_values(read)
+
+
+def test_every_neopets_card_has_no_silent_bonus_or_cost():
+    """The class guard over the whole catalogue (and each card with a bonus-like sentence added):
+    a sentence no pattern read never leaves a 0 bonus or a 'none' cost behind."""
+    for card in load_catalogue(NEO):
+        for extra in (None, "+2 strength for each card in your hand.", "Tap 2 of your Neopets to play this."):
+            text = card.text if extra is None else " ".join(t for t in (card.text, extra) if t)
+            if text is None:
+                continue
+            attrs = {k: v for k, v in card.attrs.items() if k != "tap_to_play" and not k.endswith("_bonus")}
+            prog = neo_compile(Card(card.key, NEO, card.name, type=card.type, text=text, attrs=attrs))
+            for sentence, status in prog.abilities:
+                if status is MANUAL and "strength" in sentence and card.type in ("Equipment", "Item"):
+                    assert prog.bonus["strength"] is None, (card.key, sentence)
+                if status is MANUAL and sentence.startswith("Tap 2") and card.type in PAID_TYPES:
+                    assert prog.tap is None, (card.key, sentence)
+
+
+def test_neopets_coverage_counts_the_bonuses_and_costs_no_pattern_read():
+    from deckhub.games.neopets_tcg.effects import coverage
+
+    cards = [neo_card("a", "Equipment", "+2 strength for each Neopet you have in play."),
+             neo_card("b", "Item", "Tap 2 of your Neopets to play this."), neo_card("c", "Equipment", "+1 magic.")]
+    assert coverage(cards)["self_checks"] == {"stat bonus no pattern read (unknown)": 1,
+                                              "tapping cost no pattern read (unknown)": 1}
+
+
+def test_you_and_your_opponent_each_draw_still_draws_you_two():
+    prog = neo_compile(neo_card("both", "Something Has Happened!", "You and your opponent each draw 2 cards."))
+    assert prog.on_play == (("draw", 2),) and prog.abilities[0][1] is AUTO
+
+
+def _neo_game(cards, stack, deck, seed=1):
+    cat = Catalogue(NEO, cards)
+    d = Deck(NEO)
+    for key in stack:
+        d.add("Neopet Stack", key)
+    for key in deck:
+        d.add("Deck", key)
+    return to_main(new_game(NEO, d, cat, seed, {"first": True}))
+
+
+PETS = [neo_card("pet", "Basic Neopet", species="Blorb", faerie="Fire", strength=5, agility=4, magic=3, intelligence=2),
+        neo_card("villain", "Villain", strength=9, agility=9, magic=9, intelligence=9),
+        neo_card("taxing-item", "Item", "Tap 1 of your Neopets to play this. +4 strength.", bank_value=1),
+        neo_card("filler", "Item", bank_value=1, strength_bonus=0, agility_bonus=0, magic_bonus=0, intelligence_bonus=0)]
+
+
+def _move(state, iid, zone):
+    state.apply_action({"kind": "manual.move", "card": iid, "to": zone})
+
+
+def test_an_items_tapping_cost_is_paid_in_a_villain_contest():
+    """An Item that taps a Neopet to play is offered only with an untapped Neopet to tap, and taps it."""
+    state = _neo_game(PETS, ["pet"] * 4, ["villain"] + ["taxing-item"] * 2 + ["filler"] * 10)
+    clear_arenas(state)
+    a, b = ids(state, "pet")[:2]
+    _move(state, a, "strength")
+    villain = ids(state, "villain")[0]
+    _move(state, villain, "strength")
+    item = ids(state, "taxing-item")[0]
+    _move(state, item, "hand")
+    # no other untapped Neopet: the Item cannot be played
+    state.rng = Dice(1)
+    state.apply_action({"kind": "contest", "arena": "strength", "with": [a]})
+    assert state.pending.op[0] == "villain_item"  # the filler Items in hand may be played
+    assert not [v for v, _ in state.pending.options if isinstance(v, list) or v == item]
+    state.apply_action({"kind": "decline"})
+    assert state.where[villain] == "strength"  # 5 + 1 loses to 9
+    # with an untapped Neopet elsewhere, it is offered tapping that Neopet
+    state.tapped[a] = False  # a new turn's untap, by hand
+    _move(state, b, "magic")
+    state.tapped[b] = False
+    state.rng = Dice(6)
+    state.apply_action({"kind": "contest", "arena": "strength", "with": [a]})
+    assert state.pending.op[0] == "villain_item"
+    assert [v for v, _ in state.pending.options if isinstance(v, list)] == [[i, b] for i in ids(state, "taxing-item", "hand")]
+    choose(state, [item, b])
+    assert state.tapped[b] and state.where[villain] == "discard"  # 5 + 4 + 6 beats 9
+
+
+def test_move_one_of_your_neopets_taps_an_untapped_one():
+    """Glossary, 'move': tap one of your untapped Neopets and put it in a new arena."""
+    map_card = neo_card("map", "Something Has Happened!", "Move 1 of your Neopets to another arena.")
+    state = _neo_game(PETS + [map_card], ["pet"] * 4, ["map"] * 2 + ["filler"] * 10)
+    clear_arenas(state)
+    a, b = ids(state, "pet")[:2]
+    _move(state, a, "strength")
+    _move(state, b, "magic")
+    state.tapped[a], state.tapped[b] = True, False
+    card = ids(state, "map")[0]
+    _move(state, card, "hand")
+    state.apply_action({"kind": "happen", "card": card})
+    assert state.pending.op[0] == "move_one"
+    assert {v[0] for v, _ in state.pending.options} == {b}  # the tapped Neopet cannot move
+    choose(state, [b, "agility"])
+    assert state.where[b] == "agility" and state.tapped[b]
+
+
+# --------------------------------------------------------------------------- Kaijudo
+
+from deckhub.games.kaijudo.effects import compile_card as kai_compile  # noqa: E402
+from test_kaijudo_engine import CAT as KCAT, attacks, game as kgame, put as kput, step, to_phase  # noqa: E402
+
+
+def kkey(name):
+    (card,) = KCAT.lookup(name)
+    return card.key
+
+
+def kprog(name):
+    return kai_compile(KCAT.get(kkey(name)))
+
+
+def test_skeeter_swarmer_has_guard_and_cannot_attack():
+    """Kaijudo 12, Guard. The card data runs 'Guard (This creature can't attack.)' into 'Angry Swarm'."""
+    prog = kprog("Skeeter Swarmer")
+    assert prog.guard and len(prog.abilities) == 3
+    state = kgame({kkey("Skeeter Swarmer"): 4, "toothed-grubling": 36})
+    skeeter = kput(state, kkey("Skeeter Swarmer"), "battle")
+    step(state, "next")
+    to_phase(state, "attack")
+    assert skeeter not in attacks(state)
+
+
+@pytest.mark.parametrize("name, looked", [("Reinforce", 3), ("Broodmother", 2), ("Veil Rift", 3)])
+def test_any_number_of_creatures_is_not_a_race_called_of(name, looked):
+    """'You may reveal any number of creatures from among them and put those creatures into your hand.'"""
+    prog = kprog(name)
+    ops = prog.spell or prog.triggers["etb"]
+    (look,) = ops
+    assert look[0] == "look" and look[1] == looked
+    (dest, filt, count, optional), = look[2]
+    assert dest == "hand" and ("creature", True) in filt and not any(k == "race" for k, _ in filt)
+    assert count == looked and optional
+
+
+def test_reinforce_puts_the_creatures_it_reveals_into_your_hand():
+    state = kgame({"toothed-grubling": 39, kkey("Reinforce"): 1})
+    spell = kput(state, kkey("Reinforce"), "hand")
+    hand = len(state.zones["hand"])
+    state.push(kprog("Reinforce").spell, spell)
+    state.run()
+    while state.pending is not None:  # every creature among the top 3 may go to the hand
+        state.apply_action({"kind": "choose", "option": state.pending.options[0][0]})
+    assert len(state.zones["hand"]) == hand + 3
+
+
+def test_finbarrs_dreadnought_returns_your_other_banished_creatures():
+    """'Each time one of your other creatures would be banished, return it to your hand instead.'"""
+    state = kgame({kkey("Finbarr's Dreadnought"): 4, "toothed-grubling": 36})
+    kput(state, kkey("Finbarr's Dreadnought"), "battle")
+    grub = kput(state, "toothed-grubling", "battle")
+    state.banish(grub)
+    assert state.where[grub] == "hand"
+
+
+def test_armored_sentinel_gives_protector_creatures_2000_power():
+    """'Each of your other creatures that has "Protector" gets +2000 power.'"""
+    state = kgame({kkey("Armored Sentinel"): 4, kkey("Broodmother"): 4, "toothed-grubling": 32})
+    sentinel = kput(state, kkey("Armored Sentinel"), "battle")
+    brood = kput(state, kkey("Broodmother"), "battle")
+    grub = kput(state, "toothed-grubling", "battle")
+    assert state.power(brood) == kprog("Broodmother").power + 2000
+    assert state.power(grub) == kprog("Toothed Grubling").power
+    assert state.power(sentinel) == kprog("Armored Sentinel").power  # "other"
+
+
+def test_the_mystic_of_light_returns_a_light_spell_from_the_discard_pile():
+    (etb,) = kprog("The Mystic of Light").triggers["etb"]
+    assert etb[:3] == ("pick", "discard", "hand") and set(etb[3]) == {("spell", True), ("civ", "light")}
+
+
+def test_meteor_rider_offers_to_banish_itself():
+    """'When this creature enters the battle zone, you may banish it. If you do, ...'"""
+    (may,) = kprog("Meteor Rider").triggers["etb"]
+    assert may[0] == "may" and may[2][0] == ("banish_self",)
+    state = kgame({kkey("Meteor Rider"): 4, "toothed-grubling": 36})
+    rider = kput(state, kkey("Meteor Rider"), "battle")
+    state.push(kprog("Meteor Rider").triggers["etb"], rider)
+    state.run()
+    assert state.pending.op[0] == "may"
+    state.apply_action({"kind": "choose", "option": "yes"})
+    assert state.where[rider] == "discard"
+
+
+def test_every_kaijudo_ability_names_only_races_and_civilizations_the_catalogue_has():
+    """The class guard's self-check over the whole catalogue: no automated ability's compiled form
+    names a race or civilization no card has, and coverage reports how many cards failed it."""
+    from deckhub.games.kaijudo.effects import _names, coverage, vocabulary
+
+    words = vocabulary(KCAT)
+    for card in KCAT:
+        prog = kai_compile(card)
+        found = _names((tuple(prog.__dict__.values()),), set())
+        assert not words.unknown(found), (card.name, words.unknown(found))
+    assert coverage(KCAT)["self_checks"] == {}
+
+
+def test_an_ability_naming_a_race_no_card_has_is_manual_and_counted():
+    from deckhub.games.kaijudo.effects import coverage, vocabulary
+
+    odd = Card(key="fixture-odd-lord", game="kaijudo", name="Fixture Odd Lord", type="Creature",
+               text="Blocker\nEach of your purple creatures gets +1000 power.",  # TEST FIXTURE: no "purple" race
+               attrs={"level": 3, "civilizations": ["Fire"], "race": ["Dragon"], "power_value": 3000})
+    prog = kai_compile(odd, words=vocabulary([*KCAT, odd]))
+    assert prog.buffs == () and prog.abilities[1][1] is MANUAL and prog.unknown_names == ("race 'purple'",)
+    assert coverage([*KCAT, odd])["self_checks"] == {"unknown race or civilization": 1}
+
+
+# --------------------------------------------------------------------------- Huntik
+
+from test_huntik_engine import act as hact, game as hgame, keep as hkeep, legal as hlegal, put as hput  # noqa: E402
+
+
+def test_bladestorm_kos_stunned_heroes_too():
+    """Bladestorm: 'KO all heroes in my zone'; a stunned hero stays in its zone (Huntik 407), so it is KO'd."""
+    s = hgame({"bladestorm": 1, "janus-knight-dark-charger": 2, "daktari-seeker": 1})
+    janus = hput(s, "janus-knight-dark-charger", "z4")
+    daktari = hput(s, "daktari-seeker", "z4")
+    hkeep(s)
+    hact(s, "manual.stun", card=daktari)
+    s.push((("bladestorm",),), janus)
+    s.run()
+    assert s.where[daktari] != "z4" and s.where[janus] != "z4"
+
+
+def test_hoplite_teamwork_counts_stunned_friends_and_never_enemies():
+    """Teamwork: '+1 ATK and +1 DEF for each other friendly minor hero in my zone' (Huntik 401, 407)."""
+    s = hgame({"hoplite-lionhearted": 1, "daktari-seeker": 1, "enderby-casterwill-tutor": 1})
+    hoplite = hput(s, "hoplite-lionhearted", "z2")
+    friend = hput(s, "daktari-seeker", "z2")
+    enemy = hput(s, "enderby-casterwill-tutor", "deck")
+    hkeep(s)
+    s.place_enemy_hero(enemy, 2)
+    assert s._stats(hoplite) == (3, 3)  # 2/2, +1/+1 for the friend, nothing for the enemy
+    hact(s, "manual.stun", card=friend)
+    assert s._stats(hoplite) == (3, 3)  # a stunned friend is still in the zone
+    hact(s, "manual.move", card=friend, to="discard")
+    assert s._stats(hoplite) == (2, 2)  # the enemy alone gives nothing
+
+
+@pytest.mark.parametrize("key", ["kyroptero-stone-guardian", "riverjaw-crocodile-guardian"])
+def test_a_hero_that_cant_move_on_its_own_starts_combat_only_by_its_power(key):
+    """'I can't move on my own': no move, not even of 0 zones to start a combat (Huntik 600); its
+    printed 'Exhaust Action: Start a combat in my zone' is offered instead."""
+    s = hgame({key: 1, "enderby-casterwill-tutor": 1})
+    hero = hput(s, key, "z3")
+    enemy = hput(s, "enderby-casterwill-tutor", "deck")
+    hkeep(s)
+    s.place_enemy_hero(enemy, 3)
+    while s.phase != "turn" or s.pending is not None:
+        hact(s, "pass") if s.pending is None else s.apply_action({"kind": "decline"})
+    assert not hlegal(s, "fight", card=hero)
+    assert any(a.get("kind") == "power" and a.get("card") == hero for a in s.legal_actions(manual=False))
+
+
+# --------------------------------------------------------------------------- Battledome
+
+from deckhub.games.neopets_battledome.effects import compile_card as bd_compile  # noqa: E402
+import test_battledome_engine as bd  # noqa: E402
+
+BD = "neopets-battledome"
+
+
+def bd_card(key, type_, text, **attrs):
+    """A TEST FIXTURE Battledome card (the text is the wording the audit quoted)."""
+    return Card(key=f"fx-{key}", game=BD, name=f"Fixture {key}", type=type_, text=text, attrs=attrs)
+
+
+TT_SWORD = bd_card("tt-sword", "Equipment", "+2 Attack this turn.", level_requirement=0)
+WARD = bd_card("ward", "Equipment", "Reduce the damage your Neopet would take by 1.", level_requirement=0)
+PREVENT = bd_card("prevent", "Potion", "Prevent 1 damage.", level_requirement=0)
+
+
+def _bd_game(extra, pets=("kougra",), **options):
+    cat = Catalogue(BD, [*bd.FX, *extra])
+    filler = dict(bd.FILLER)
+    for card in extra:
+        filler[card.key[3:]] = 1
+    filler["atk-stone"] -= len(extra)
+    options.setdefault("opening_hand", 0)
+    return new_game(BD, bd.fixture_deck(filler, pets), cat, 1, options)
+
+
+def test_this_turn_on_equipment_lasts_the_turn_only():
+    """'+2 Attack this turn.' on an Equipment: the bonus is not permanent."""
+    prog = bd_compile(TT_SWORD)
+    assert prog.bonus == () and prog.turn_bonus == (("attack", 2),) and prog.automation == "full"
+    state = _bd_game([TT_SWORD])
+    sword = bd.put(state, "tt-sword")
+    base = state.stat("attack")
+    bd.step(state, "next")
+    bd.step(state, "play", card=sword)
+    assert state.where[sword] == "equipment" and state.stat("attack") == base + 2
+    bd.play_turn(state)
+    assert state.where[sword] == "equipment" and state.stat("attack") == base
+
+
+def test_reduce_the_damage_your_neopet_would_take_is_every_hit_not_one_use():
+    """Equipment 'Reduce the damage your Neopet would take by 1.' is not Red Scorchstone's cash-in."""
+    prog = bd_compile(WARD)
+    assert prog.ward == 1 and prog.reduction == 0
+    state = _bd_game([WARD], pets=("gelert",), dummy_attacks=True, dummy_attack=10, dummy_hp=40, dummy_agility=0)
+    ward = bd.put(state, "ward", "equipment")
+    bd.step(state, "manual.counter", counter="defence_mod", delta=-1)  # no defence dice: every hit lands
+    bd.to_battle(state)
+    bd.step(state, "attack")
+    bd.answer_rerolls(state)
+    bd.step(state, "next")
+    bd.answer_rerolls(state)
+    assert state.pending is None or state.pending.op != ("cash_in",)
+    assert state.where[ward] == "equipment"
+    assert any("reduce the damage by 1" in line for line in state.log_lines())
+
+
+def test_a_potions_prevent_1_damage_is_not_counted_as_automated():
+    """It would expire with your turn, before the dummy's attack, its only use: manual, honestly."""
+    prog = bd_compile(PREVENT)
+    assert prog.automation != "full" and prog.manual_text == ("Prevent 1 damage.",) and prog.reduction == 0
+
+
+# --------------------------------------------------------------------------- every game: the coverage walk
+
+import importlib  # noqa: E402
+import re  # noqa: E402
+
+from deckhub.core.engine import get_engine  # noqa: E402
+
+PACKAGES = {"kaijudo": "kaijudo", "huntik": "huntik", "neopets-tcg": "neopets_tcg",
+            "neopets-battledome": "neopets_battledome"}
+
+
+def _plain(text):
+    """Text compared loosely: no markup, one kind of dash, single spaces, lower case."""
+    text = re.sub(r"<[^>]+>", "", text or "")
+    text = re.sub(r"\s*[\u2014\u2013-]\s*", " - ", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+@pytest.mark.parametrize("game", sorted(PACKAGES))
+def test_a_fully_automated_card_has_every_sentence_compiled(game):
+    """Coverage tells the truth: a card counts as fully automated only when every part of its text
+    compiled to something the engine does (or that cannot matter against the dummy); nothing of its
+    text is left over, unread. Walks every card of the catalogue."""
+    effects = importlib.import_module(f"deckhub.games.{PACKAGES[game]}.effects")
+    catalogue = load_catalogue(game)
+    full = 0
+    for card in catalogue:
+        prog = effects.compile_card(card)
+        if prog.automation != "full":
+            continue
+        full += 1
+        rest = _plain(card.text)
+        for text, status in prog.abilities:
+            assert status is not MANUAL, (card.key, text)
+            rest = rest.replace(_plain(text), " ", 1)
+        rest = re.sub(r"\([^()]*\)", " ", rest)  # reminder text
+        assert not re.search(r"[a-z]{3,}", rest), (card.key, rest)
+    report = get_engine(game).coverage(catalogue)
+    assert report["full"] <= full  # coverage never counts more cards as full than the walk holds
+    assert set(report["abilities"]) == {"automated", "no_effect", "manual"}
+
+
+def test_abilities_that_trigger_at_once_resolve_in_the_order_you_choose():
+    """Kaijudo 13: you choose the order of your abilities that trigger at once. With Mana Lightning
+    cast, King Nautilus's attack can put the top card into mana first, then draw 2 cards."""
+    state = kgame({kkey("King Nautilus"): 4, kkey("Mana Lightning"): 4, "toothed-grubling": 32})
+    nautilus = kput(state, kkey("King Nautilus"), "battle")
+    to_phase(state, "attack")
+    step(state, "next")  # a new turn: no longer summoning sick
+    to_phase(state, "main")
+    spell = kput(state, kkey("Mana Lightning"), "hand")
+    state.push(kprog("Mana Lightning").spell, spell)
+    state.run()
+    to_phase(state, "attack")
+    state.apply_action({"kind": "attack", "card": nautilus})
+    assert state.pending.op[0] == "order_triggers" and len(state.pending.options) == 2
+    lightning = next(v for v, label in state.pending.options if "mana zone" in label)
+    top = state.zones["deck"][-1]
+    mana, hand = len(state.zones["mana"]), len(state.zones["hand"])
+    state.apply_action({"kind": "choose", "option": lightning})
+    state.apply_action({"kind": "choose", "option": "yes"})  # the top card into mana
+    assert state.where[top] == "mana" and len(state.zones["mana"]) == mana + 1
+    state.apply_action({"kind": "choose", "option": "yes"})  # then draw 2
+    assert len(state.zones["hand"]) == hand + 2
