@@ -182,5 +182,6 @@ def test_tune_command_takes_a_users_collection_as_candidates(app, monkeypatch, t
     data = json.loads(result.output)
     assert {s["in"] for s in data["suggestions"]} == {"Halo Hawk"}
     assert runner.invoke(tune_command, ["--game", "kaijudo", "--deck", str(deck), "--candidates", "collection"]).exit_code == 2
-    assert runner.invoke(tune_command, ["--game", "kaijudo", "--deck", str(deck), "--candidates", "collection",
-                                        "--user", "nobody"]).exit_code == 2
+    for nobody in ("nobody", "%", "carol%", "c_rol"):  # an exact name, never a LIKE pattern
+        assert runner.invoke(tune_command, ["--game", "kaijudo", "--deck", str(deck), "--candidates", "collection",
+                                            "--user", nobody]).exit_code == 2, nobody

@@ -129,13 +129,13 @@ def with_card_values(spec, engine, catalogue, deck, options: dict, values_path: 
 
 def site_user_id(username: str) -> int:
     """The id of the site's user called `username` (the site database is opened); exit 2 if none."""
-    from deckhub import models
+    from deckhub.accounts import find_user
     from deckhub.cli import open_app
     from deckhub.db import database
 
     open_app()
     database.connect(reuse_if_open=True)
-    user = models.User.get_or_none(models.User.username ** username.strip())
+    user = find_user(username.strip())  # the exact name, whatever its case (never a LIKE pattern)
     if user is None:
         _fail(f"there is no user named {username!r} (create one with `deckhub user add`)")
     return user.id
