@@ -16,6 +16,7 @@ MAX_DECK_ENTRIES = 1000     # distinct (section, card) entries of a deck sent wh
 MAX_QUANTITY = 1_000_000    # any collection quantity
 MAX_COLLECTION_CHANGES = 1000  # collection changes in one API request
 MAX_BODY = 1024 * 1024      # bytes of any API request body
+MAX_PAGE = 10**9            # page numbers of any paginated list
 
 
 def int_in_range(text, low: int, high: int) -> int | None:

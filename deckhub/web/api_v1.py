@@ -38,7 +38,7 @@ from deckhub.core.simulate import MAX_GAMES
 from deckhub.db import database, write_transaction
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.limits import (MAX_BODY, MAX_COLLECTION_CHANGES as MAX_CHANGES, MAX_DECK_ENTRIES, MAX_DECKLIST,
-                            MAX_DESCRIPTION, MAX_ID, MAX_PACKS, MAX_QUANTITY, MAX_SEED)
+                            MAX_DESCRIPTION, MAX_ID, MAX_PACKS, MAX_PAGE, MAX_QUANTITY, MAX_SEED)
 from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("api_v1", __name__, url_prefix="/api")
@@ -181,7 +181,7 @@ def _page_args(default: int = DEFAULT_PER_PAGE) -> tuple[int, int]:
         if not (text.isascii() and text.isdigit()) or len(text) > 9 or int(text) < 1:
             fail(400, f"{name} must be a whole number from 1.")
         return min(int(text), high)
-    return number("page", 1, 10**9), number("per_page", default, MAX_PER_PAGE)
+    return number("page", 1, MAX_PAGE), number("per_page", default, MAX_PER_PAGE)
 
 
 def _time(value: dt.datetime | None) -> str | None:

@@ -25,7 +25,7 @@ from deckhub import collection as service
 from deckhub import collection_imports as uploads
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
-from deckhub.limits import MAX_ID
+from deckhub.limits import MAX_ID, MAX_PAGE, int_in_range
 from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("collection", __name__, url_prefix="/collection")
@@ -308,7 +308,7 @@ def import_preview(token: str):
     show = request.args.get("show") or ("problems" if summary["problems"] else "all")
     if show not in ("all", "problems", "changes"):
         show = "all"
-    page = max(1, request.args.get("page", 1, type=int) or 1)
+    page = int_in_range(request.args.get("page"), 1, MAX_PAGE) or 1
     rows, total = uploads.preview_rows(upload, show, page, PREVIEW_PAGE)
     pages = max(1, -(-total // PREVIEW_PAGE))
     if page > pages:
