@@ -169,7 +169,7 @@ def test_move_one_of_your_neopets_taps_an_untapped_one():
 # --------------------------------------------------------------------------- Kaijudo
 
 from deckhub.games.kaijudo.effects import compile_card as kai_compile  # noqa: E402
-from test_kaijudo_engine import CAT as KCAT, attacks, game as kgame, put as kput, step, to_phase  # noqa: E402
+from test_kaijudo_engine import CAT as KCAT, attacks, game as kgame, mana as kmana, put as kput, step, to_phase  # noqa: E402
 
 
 def kkey(name):
@@ -453,3 +453,37 @@ def test_abilities_that_trigger_at_once_resolve_in_the_order_you_choose():
     assert state.where[top] == "mana" and len(state.zones["mana"]) == mana + 1
     state.apply_action({"kind": "choose", "option": "yes"})  # then draw 2
     assert len(state.zones["hand"]) == hand + 2
+
+
+def test_spell_cast_triggers_resolve_in_the_order_you_choose():
+    """Kaijudo 13: Cyber Seer's and Arcane Glider's "whenever you cast a spell" trigger together; after
+    Logos Scan resolves (draw 2), you pick which goes first: the Glider's +2000, then the Seer's draw."""
+    state = kgame({"cyber-seer": 4, "arcane-glider": 2, "logos-scan": 4, "toothed-grubling": 30})
+    seer = kput(state, "cyber-seer", "battle")
+    glider = kput(state, "arcane-glider", "battle")
+    kmana(state, "cyber-seer", 1) + kmana(state, "toothed-grubling", 2)  # Logos Scan: level 3, Water
+    scan = kput(state, "logos-scan", "hand")
+    to_phase(state, "main")
+    hand = len(state.zones["hand"])
+    state.apply_action({"kind": "cast", "card": scan})
+    assert len(state.zones["hand"]) == hand - 1 + 2  # the spell resolved first: 2 cards drawn
+    assert state.pending.op[0] == "order_triggers"
+    labels = dict(state.pending.options)
+    assert len(labels) == 2 and all(("Cyber Seer" in t) or ("Arcane Glider" in t) for t in labels.values())
+    first = next(v for v, t in labels.items() if "Arcane Glider" in t)
+    power = state.power(glider)
+    state.apply_action({"kind": "choose", "option": first})
+    assert state.power(glider) == power + 2000
+    assert state.pending.op[0] != "order_triggers" and state.pending.source == seer  # then the Seer's "you may draw"
+
+
+def test_copies_of_one_trigger_are_not_put_in_order():
+    """Two Optic Cells' "whenever you draw a card" are the same ability of the same card: their order
+    changes nothing, so the engine asks nothing and both resolve."""
+    state = kgame({"optic-cell": 4, "toothed-grubling": 36})
+    cells = [kput(state, "optic-cell", "battle") for _ in range(2)]
+    powers = [state.power(c) for c in cells]
+    state.draw(1)
+    state.run()
+    assert state.pending is None or state.pending.op[0] != "order_triggers"
+    assert [state.power(c) for c in cells] == [p + 1000 for p in powers]

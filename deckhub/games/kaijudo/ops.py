@@ -74,11 +74,13 @@ class KaijudoOps:
 
     def _push_triggers(self, queued: list[tuple[tuple, int]]) -> None:
         """Abilities that trigger at once: you choose the order they resolve in (Kaijudo 13, the
-        rulebook's Argus / Chief Thorn-Bringer example), so one alone is queued as it is."""
-        if len(queued) > 1:
+        rulebook's Argus / Chief Thorn-Bringer example). One alone, or copies of one card with the same
+        ability, are queued as they are: their order changes nothing, so nobody is asked."""
+        if len({(self.names[src], ops) for ops, src in queued}) > 1:
             self.push((("order_triggers", tuple(queued)),))
-        elif queued:
-            self.push(*queued[0])
+        else:
+            for ops, src in reversed(queued):
+                self.push(ops, src)
 
     def _op_order_triggers(self, op, source):
         queued = op[1]
@@ -99,8 +101,7 @@ class KaijudoOps:
     def _cast(self, iid: int) -> None:
         self._flag_manual(iid)
         triggers = [(self.progs[t].triggers["cast_spell"], t) for t in self.creatures() if "cast_spell" in self.progs[t].triggers]
-        for ops, source in reversed(triggers):
-            self.push(ops, source)
+        self._push_triggers(triggers)  # after the spell, in the order you choose (Kaijudo 13)
         self.push(self.progs[iid].spell + (("spell_done", iid),), iid)
 
     def _attack(self, iid: int) -> None:
@@ -143,10 +144,7 @@ class KaijudoOps:
             self.push(prog.triggers["banished"], iid)
 
     def on_draw(self, iid: int) -> None:
-        for t in self.creatures():
-            ops = self.progs[t].triggers.get("draw")
-            if ops:
-                self.push(ops, t)
+        self._push_triggers([(self.progs[t].triggers["draw"], t) for t in self.creatures() if "draw" in self.progs[t].triggers])
 
     # phase flow
     def _op_begin_turn(self, op, source):
@@ -165,8 +163,7 @@ class KaijudoOps:
             self.phase = "mana"
             return
         self.push((("untap_all",), ("turn_draw",), ("phase", "mana")))
-        for t_ops, t in reversed(starts):
-            self.push(t_ops, t)
+        self._push_triggers(starts)
 
     def _op_untap_all(self, op, source):
         tapped = self.tapped
@@ -188,8 +185,7 @@ class KaijudoOps:
         self.attacking = None
         ends = [(self.progs[t].triggers["end_turn"], t) for t in self.creatures() if "end_turn" in self.progs[t].triggers]
         self.push((("cleanup",), ("begin_turn",)))
-        for t_ops, t in reversed(ends):
-            self.push(t_ops, t)
+        self._push_triggers(ends)
 
     def _op_cleanup(self, op, source):
         self.boosts.clear()
