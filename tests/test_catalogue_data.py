@@ -301,7 +301,8 @@ def test_battledome_cards_without_a_known_set_are_printed_in_the_unknown_set():
 
 
 def test_battledome_sources_that_disagree_stop_the_build():
-    from deckhub.importers.sources import SourceDataError, battledome_catalogue
+    from deckhub.games.neopets_battledome.converter import battledome_catalogue
+    from deckhub.importers.sources import SourceDataError
     products = {"products": {"sets_and_products_seen": []}}
     twice = [{"name": "Naia", "type": "Faerie", "source": "a"}]
     joined = battledome_catalogue(twice, products, rulings=[{"name": "Naia", "source": "b", "note": "n"}])

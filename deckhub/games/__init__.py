@@ -74,6 +74,13 @@ def find_engine(game: Any) -> "Engine | None":
     return _engine_of(game if isinstance(game, str) else game.slug)
 
 
+def find_converter(spec: GameSpec) -> Any:
+    """The game's raw-data converter (its package's `converter` module, with `build(shared, out)`
+    returning the build's warnings), or None for a game whose catalogue is entered by players only."""
+    name = f"{__name__}.{spec.package}.converter"
+    return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
+
+
 def engines() -> list["Engine"]:
     """Every registered game's engine (games without one are left out)."""
     return [e for e in (find_engine(g.slug) for g in all_games()) if e is not None]
