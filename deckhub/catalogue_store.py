@@ -207,18 +207,21 @@ def command_catalogue(game: str) -> core.Catalogue:
     approved facts) when this machine has a site database, else the shipped `data/` files.
 
     A site database exists when DATABASE_URL is set or the default SQLite file is in the instance
-    folder; a command never creates one just to read cards.
+    folder; a command never creates one just to read cards. A process that already has a database
+    open (a command run inside the site or a test) keeps it: opening the site's default here would
+    switch every later query of that process to another database.
     """
     import os
     from pathlib import Path
 
     from deckhub.importers.catalogue import load_catalogue
 
-    default_file = Path(__file__).resolve().parents[1] / "instance" / "deckhub.sqlite3"
-    if not (os.environ.get("DATABASE_URL") or default_file.exists()):
-        return load_catalogue(game)
-    from deckhub import create_app
-    create_app()
+    if database.obj is None:
+        default_file = Path(__file__).resolve().parents[1] / "instance" / "deckhub.sqlite3"
+        if not (os.environ.get("DATABASE_URL") or default_file.exists()):
+            return load_catalogue(game)
+        from deckhub import create_app
+        create_app()
     with database.connection_context():
         if catalogue_is_loaded(game):
             return get_catalogue(game)

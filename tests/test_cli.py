@@ -136,3 +136,17 @@ def test_check_reads_the_site_catalogue_when_there_is_one(cli):
     after = __import__("json").loads(cli("check", "--game", "neopets-tcg", "--json", "-", input=deck).output)
     assert not [v for v in after["violations"] if v["severity"] == "unverified" and "Chomp!" in v["cards"]]
     assert any(v["rule"] == "neopets-tcg.building.copies" for v in after["violations"])
+
+
+def test_a_command_run_inside_a_process_keeps_the_database_it_has_open(app, tmp_path, monkeypatch):
+    """`deckhub simulate` inside the site or a test (the job tests compare a worker's run with it) reads
+    the catalogue from the database already open; it used to open the site's default database (here
+    DATABASE_URL, on a fresh clone the instance folder's) and every later query went there."""
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
+    before = database.database
+    deck = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d"
+    result = CliRunner().invoke(main, ["simulate", "--game", "kaijudo", "--deck", str(deck), "--games", "5", "--json"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert database.database == before
+    assert not (tmp_path / "elsewhere.sqlite3").exists()
