@@ -86,6 +86,14 @@ def _tuning_runs(db) -> None:
     db.create_tables([models.TuningRun, models.TuningChunk])
 
 
+def _deck_edit_sessions(db) -> None:
+    """Step 14: the editor session a deck version belongs to (its ± clicks go into that version)."""
+    from playhouse.migrate import SchemaMigrator, migrate as run
+    table = models.DeckVersion._meta.table_name
+    if "edit_session" not in {c.name for c in db.get_columns(table)}:
+        run(SchemaMigrator.from_database(db).add_column(table, "edit_session", models.DeckVersion.edit_session))
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
@@ -95,6 +103,7 @@ STEPS: list[tuple[int, Callable]] = [
     (6, _accounts_and_sessions),
     (7, _job_queue),
     (12, _tuning_runs),
+    (14, _deck_edit_sessions),
 ]
 LATEST = STEPS[-1][0]
 

@@ -128,6 +128,7 @@ class DeckVersion(BaseModel):
     created_at = DateTimeField(default=utcnow)
     data = JSONText()
     note = CharField(max_length=200, default="")
+    edit_session = CharField(max_length=40, null=True)  # the editor session that may still change it
 
     class Meta:
         indexes = ((("deck", "number"), True),)

@@ -178,6 +178,8 @@ MATRIX = [
     Row("decks.paste", "POST", lambda w: f"/decks/{w.private}/paste", alices(302),
         data={"decklist": "1 Argus, Vigilant Seer", "mode": "add"}),
     Row("decks.copy", "POST", lambda w: f"/decks/{w.private}/copy", alices(302)),
+    Row("decks.save_session", "POST", lambda w: f"/decks/{w.private}/save", alices(303),
+        data={"s": "an-editing-session"}),
     Row("decks.delete", "POST", lambda w: f"/decks/{w.new_deck()}/delete", alices(302)),
     Row("stats.start", "POST", lambda w: f"/decks/{w.private}/stats/simulations", alices(302),
         data={"games": "5", "seed": "3"}),
