@@ -86,12 +86,15 @@ def _tuning_runs(db) -> None:
     db.create_tables([models.TuningRun, models.TuningChunk])
 
 
-def _deck_edit_sessions(db) -> None:
-    """Step 14: the editor session a deck version belongs to (its ± clicks go into that version)."""
+def _edit_sessions_and_upload_fixes(db) -> None:
+    """Step 14: the editor session a deck version belongs to (its ± clicks go into that version), and
+    the suggestions a player picked for the problem rows of a pending collection import."""
     from playhouse.migrate import SchemaMigrator, migrate as run
-    table = models.DeckVersion._meta.table_name
-    if "edit_session" not in {c.name for c in db.get_columns(table)}:
-        run(SchemaMigrator.from_database(db).add_column(table, "edit_session", models.DeckVersion.edit_session))
+    migrator = SchemaMigrator.from_database(db)
+    for model, column in ((models.DeckVersion, "edit_session"), (models.CollectionUpload, "fixes")):
+        table = model._meta.table_name
+        if column not in {c.name for c in db.get_columns(table)}:
+            run(migrator.add_column(table, column, model._meta.fields[column]))
 
 
 STEPS: list[tuple[int, Callable]] = [
@@ -103,7 +106,7 @@ STEPS: list[tuple[int, Callable]] = [
     (6, _accounts_and_sessions),
     (7, _job_queue),
     (12, _tuning_runs),
-    (14, _deck_edit_sessions),
+    (14, _edit_sessions_and_upload_fixes),
 ]
 LATEST = STEPS[-1][0]
 
