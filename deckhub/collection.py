@@ -16,7 +16,7 @@ import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
 
@@ -27,7 +27,7 @@ from deckhub.db import database, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LABELS, CollectionFileError,
                                               ExportRow, GameIndex, ImportPlan, PlannedRow, PrintingRef,
-                                              parse_collection_csv, plan_import, write_collection_csv)
+                                              apply_fixes, parse_collection_csv, plan_import, write_collection_csv)
 
 FIELDS = QTY_COLUMNS  # ("quantity", "foil_quantity", "want_quantity", "trade_quantity")
 CHUNK = 500  # rows per multi-row INSERT (6 parameters each: far below every database's limit)
@@ -348,16 +348,19 @@ class ImportRejected(Exception):
 Progress = Callable[[str, int, int], None]
 
 
-def _plan(data: bytes, default_game: str | None, progress: Progress | None = None) -> tuple[ImportPlan, dict[str, GameIndex]]:
+def _plan(data: bytes, default_game: str | None, progress: Progress | None = None,
+          fixes: Mapping[int, Mapping] | None = None) -> tuple[ImportPlan, dict[str, GameIndex]]:
+    """Parse and resolve a file; `fixes` ({line: fix}) are the player's picks from earlier dry runs."""
     if progress:
         progress("reading", 0, 0)
     parsed = parse_collection_csv(data)
+    pinned = apply_fixes(parsed, fixes or {})
     indexes = all_indexes()
     if default_game and default_game not in indexes:
         raise CollectionFileError(f"unknown game {default_game!r}")
     if progress:
         progress("checking", 0, len(parsed.rows))
-    plan = plan_import(parsed, indexes, default_game)
+    plan = plan_import(parsed, indexes, default_game, pinned)
     return plan, indexes
 
 

@@ -22,7 +22,7 @@ from peewee import IntegrityError
 from deckhub import jobs, models
 from deckhub.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, write_targets)
 from deckhub.db import database
-from deckhub.importers.collection_csv import QTY_COLUMNS, QTY_LABELS
+from deckhub.importers.collection_csv import QTY_COLUMNS, QTY_LABELS, fix_options
 from deckhub.jobs import huey
 
 MAX_PENDING = 5
@@ -85,8 +85,9 @@ def _plan_upload(upload_id: int) -> None:
         return
     upload = U.get_by_id(upload_id)
     try:
+        fixes = {int(line): fix for line, fix in (upload.fixes or {}).items()}
         plan, indexes = _plan(bytes(upload.data), upload.default_game,
-                              lambda phase, done, total: _set(upload_id, phase=phase, done=done, total=total))
+                              lambda phase, done, total: _set(upload_id, phase=phase, done=done, total=total), fixes)
         current = _current(upload.owner_id, plan.targets)
     except CollectionFileError as exc:
         _set(upload_id, state="failed", error=str(exc), data=None)
@@ -106,15 +107,18 @@ def _plan_upload(upload_id: int) -> None:
         rows.append({"upload": upload_id, "position": position, "line": r.row.line, "kind": kind, "data": {
             "text": r.row.describe(), "game": r.row.game, "quantities": r.row.quantities,
             "card": indexes[r.game].describe(r.printing) if r.printing and r.game else "",
-            "problems": [{"kind": p.kind, "message": p.message, "suggestions": list(p.suggestions)} for p in r.problems],
+            "problems": [{"kind": p.kind, "message": p.message, "suggestions": list(p.suggestions),
+                          **({"printings": [list(x) for x in p.printings]} if p.printings else {})} for p in r.problems],
+            "fixed": r.row.line in fixes,
             "first_line": r.first_line, "change": change or ("no change" if kind == "same" and r.ok and r.first_line is None else None)}})
     summary = {"rows": len(plan.rows), "problems": len(plan.problem_rows), "printings": len(plan.targets),
                "changed": changed, "new": new, "warnings": list(plan.warnings)}
     with database.atomic():
         for start in range(0, len(rows), ROW_BATCH):
             models.CollectionUploadRow.insert_many(rows[start:start + ROW_BATCH]).execute()
+        # the file is kept only while rows have problems: a player's picks run its dry run again
         U.update(state="ready", phase="", summary=summary, targets={str(k): v for k, v in plan.targets.items()},
-                 data=None, updated_at=models.utcnow()).where((U.id == upload_id) & (U.state == "planning")).execute()
+                 data=upload.data if plan.problem_rows else None, updated_at=models.utcnow()).where((U.id == upload_id) & (U.state == "planning")).execute()
 
 
 def preview_rows(upload: models.CollectionUpload, show: str, page: int, per_page: int) -> tuple[list[dict], int]:
@@ -131,6 +135,49 @@ def preview_rows(upload: models.CollectionUpload, show: str, page: int, per_page
     return rows, total
 
 
+def row_picks(row: dict) -> list[tuple[str, dict]]:
+    """What a stored problem row offers to pick (label, fix): its first problem that has suggestions."""
+    return next((o for o in map(fix_options, row.get("problems") or ()) if o), [])
+
+
+def choose(user, token: str, picks: dict[int, int]) -> models.CollectionUpload | None:
+    """Apply the player's picks ({line: index of the suggestion picked}) to a checked upload's problem
+    rows and queue its dry run again with them (and the earlier picks); nothing is written to the
+    collection. None: no such upload of the user's; UploadError: a pick that is not offered, or an
+    upload that is not waiting at its dry run (nothing changes then)."""
+    upload = get(user, token)
+    if upload is None:
+        return None
+    if upload.state != "ready":
+        raise UploadError("This import is not waiting at its dry run any more (it is being checked or written, "
+                          "or it was imported); nothing was changed.")
+    if upload.data is None:
+        raise UploadError("This upload no longer keeps its file; upload the file again to pick suggestions.")
+    if not picks:
+        raise UploadError("Pick a suggestion for at least one row; nothing was changed.")
+    R = models.CollectionUploadRow
+    rows = {r.line: r.data for r in R.select(R.line, R.data)
+            .where((R.upload == upload.id) & (R.kind == "problem") & R.line.in_(list(picks)))}
+    fixes = dict(upload.fixes or {})
+    for line, choice in sorted(picks.items()):
+        if line not in rows:
+            raise UploadError(f"Line {line} has no problem to fix in this import; nothing was changed.")
+        options = row_picks(rows[line])
+        if not 0 <= choice < len(options):
+            raise UploadError(f"Line {line} offers no suggestion number {choice + 1}; nothing was changed.")
+        fixes[str(line)] = {**fixes.get(str(line), {}), **options[choice][1]}
+    U = models.CollectionUpload
+    with database.atomic():
+        claimed = (U.update(state="queued", phase="", summary=None, targets=None, done=0, total=0, error=None,
+                            fixes=fixes, updated_at=models.utcnow())
+                   .where((U.id == upload.id) & (U.state == "ready")).execute())
+        if not claimed:
+            raise UploadError("This import changed while you picked (it is being checked or written); nothing was changed.")
+        R.delete().where(R.upload == upload.id).execute()
+    plan_upload(upload.id)
+    return U.get_by_id(upload.id)
+
+
 def commit(user, token: str) -> models.CollectionUpload | None:
     """Queue the commit of a checked upload. A commit already under way is queued again: if its
     worker died, this one writes it at once; if not, the second finds it done and does nothing."""
@@ -139,7 +186,7 @@ def commit(user, token: str) -> models.CollectionUpload | None:
         return None
     if upload.state == "ready" and upload.summary and upload.summary["problems"]:
         raise UploadError(f"{upload.summary['problems']} rows have problems; nothing was imported. "
-                          "Fix them and upload the file again.")
+                          "Pick a suggestion for them, or fix the file and upload it again.")
     U = models.CollectionUpload
     if upload.state in ("ready", "committing"):
         (U.update(state="committing", phase="writing", error=None, done=0, total=len(upload.targets or {}),
@@ -171,7 +218,7 @@ def _commit_upload(upload_id: int) -> None:
             changed = write_targets(upload.owner_id, targets)
             result = {"rows": upload.summary["rows"], "printings": len(targets), "changed": changed,
                       "seconds": round(time.perf_counter() - started, 2)}
-            U.update(state="done", phase="", done=len(targets), result=result, targets=None,
+            U.update(state="done", phase="", done=len(targets), result=result, targets=None, data=None, fixes=None,
                      updated_at=models.utcnow()).where(U.id == upload_id).execute()
         models.CollectionUploadRow.delete().where(models.CollectionUploadRow.upload == upload_id).execute()
     except IntegrityError:

@@ -7,6 +7,8 @@ all count (none is applied to a stale copy) and two saves never race for one ver
 """
 from __future__ import annotations
 
+import datetime as dt
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -128,10 +130,36 @@ def _locked_latest(deck_id: int) -> models.DeckVersion:
             .order_by(models.DeckVersion.number.desc()).get())
 
 
+# One version per editing session: the editor names its session with a random token carried by its
+# forms; a ± click of that session changes the session's version in place while that version is still
+# the latest, was changed less than EDIT_PAUSE ago and no simulation or tuning run was played on it.
+# Any other change (another session's click, a paste, the API) makes a new version as before.
+EDIT_PAUSE = dt.timedelta(minutes=10)
+EDIT_NOTE = "edited in the editor"
+_SESSION_TOKEN = re.compile(r"[A-Za-z0-9_-]{8,40}")
+
+
+def valid_session_token(token: str) -> bool:
+    return bool(_SESSION_TOKEN.fullmatch(token or ""))
+
+
+def _open_session_version(latest: models.DeckVersion, session: str | None, now: dt.datetime) -> bool:
+    """Whether `session`'s next click may change `latest` in place rather than make a new version."""
+    if session is None or latest.edit_session != session or now - latest.created_at > EDIT_PAUSE:
+        return False
+    played = (models.SimulationRun.select().where((models.SimulationRun.deck == latest.deck_id)
+                                                  & (models.SimulationRun.version == latest.number)).exists()
+              or models.TuningRun.select().where((models.TuningRun.deck == latest.deck_id)
+                                                 & (models.TuningRun.version == latest.number)).exists())
+    return not played
+
+
 def _apply(stored: StoredDeck, change: Callable[[Deck], Deck | None], note: str,
-           edited: int | None = None) -> StoredDeck:
+           edited: int | None = None, session: str | None = None) -> StoredDeck:
     """One use case for every change of cards: `change` gets the latest deck and returns the new one
-    (or None: nothing to do). `edited`, when given, must be the latest version's number."""
+    (or None: nothing to do). `edited`, when given, must be the latest version's number. With an
+    editing `session` the change may go into that session's open version (see EDIT_PAUSE); a change
+    that brings it back to the version before drops it, so undoing a session's clicks leaves no trace."""
     row = stored.row
     with write_transaction():
         latest = _locked_latest(row.id)
@@ -141,9 +169,33 @@ def _apply(stored: StoredDeck, change: Callable[[Deck], Deck | None], note: str,
         data = _data(new, row.game) if new is not None else latest.data
         if data == latest.data:
             return StoredDeck(row, latest)
-        version = models.DeckVersion.create(deck=row.id, number=latest.number + 1, data=data, note=note[:200])
-        models.Deck.update(updated_at=models.utcnow()).where(models.Deck.id == row.id).execute()
+        now = models.utcnow()
+        if _open_session_version(latest, session, now):
+            version = _amend(latest, data, now)
+        else:
+            version = models.DeckVersion.create(deck=row.id, number=latest.number + 1, data=data, note=note[:200],
+                                                created_at=now, edit_session=session)
+        models.Deck.update(updated_at=now).where(models.Deck.id == row.id).execute()
     return StoredDeck(models.Deck.get_by_id(row.id), version)
+
+
+def _amend(latest: models.DeckVersion, data: dict, now: dt.datetime) -> models.DeckVersion:
+    """Put `data` into the open session version `latest`, or drop it when `data` is its predecessor's."""
+    previous = (models.DeckVersion.select().where((models.DeckVersion.deck == latest.deck_id)
+                                                  & (models.DeckVersion.number < latest.number))
+                .order_by(models.DeckVersion.number.desc()).first())
+    if previous is not None and previous.data == data:
+        latest.delete_instance()
+        return previous
+    (models.DeckVersion.update(data=data, created_at=now)
+     .where(models.DeckVersion.id == latest.id).execute())
+    return models.DeckVersion.get_by_id(latest.id)
+
+
+def close_session(deck_id: int, session: str) -> None:
+    """Save in the editor: the session's version stays as it is; its next click makes a new version."""
+    (models.DeckVersion.update(edit_session=None)
+     .where((models.DeckVersion.deck == deck_id) & (models.DeckVersion.edit_session == session)).execute())
 
 
 def save_version(stored: StoredDeck, deck: Deck, note: str, edited: int | None = None) -> StoredDeck:
@@ -161,8 +213,10 @@ def add_cards(stored: StoredDeck, entries, note: str) -> StoredDeck:
     return _apply(stored, change, note)
 
 
-def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int) -> StoredDeck:
-    """Add `delta` copies (negative: remove) to the latest version, within 0..MAX_COPIES_PER_ENTRY."""
+def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int,
+                    session: str | None = None) -> StoredDeck:
+    """Add `delta` copies (negative: remove) to the latest version, within 0..MAX_COPIES_PER_ENTRY.
+    Without an editing `session` every click is a version; with one, a session is one version."""
     def change(deck: Deck) -> Deck:
         entries = deck.sections.setdefault(section, {})
         qty = max(0, min(MAX_COPIES_PER_ENTRY, entries.get(card_key, 0) + delta))
@@ -171,6 +225,8 @@ def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int)
         else:
             entries.pop(card_key, None)
         return deck
+    if session is not None:
+        return _apply(stored, change, EDIT_NOTE, session=session)
     verb = "added" if delta > 0 else "removed"
     return _apply(stored, change, f"{verb} {abs(delta)} × {card_key} ({section})")
 

@@ -86,6 +86,17 @@ def _tuning_runs(db) -> None:
     db.create_tables([models.TuningRun, models.TuningChunk])
 
 
+def _edit_sessions_and_upload_fixes(db) -> None:
+    """Step 14: the editor session a deck version belongs to (its ± clicks go into that version), and
+    the suggestions a player picked for the problem rows of a pending collection import."""
+    from playhouse.migrate import SchemaMigrator, migrate as run
+    migrator = SchemaMigrator.from_database(db)
+    for model, column in ((models.DeckVersion, "edit_session"), (models.CollectionUpload, "fixes")):
+        table = model._meta.table_name
+        if column not in {c.name for c in db.get_columns(table)}:
+            run(migrator.add_column(table, column, model._meta.fields[column]))
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
@@ -95,6 +106,7 @@ STEPS: list[tuple[int, Callable]] = [
     (6, _accounts_and_sessions),
     (7, _job_queue),
     (12, _tuning_runs),
+    (14, _edit_sessions_and_upload_fixes),
 ]
 LATEST = STEPS[-1][0]
 

@@ -128,6 +128,7 @@ class DeckVersion(BaseModel):
     created_at = DateTimeField(default=utcnow)
     data = JSONText()
     note = CharField(max_length=200, default="")
+    edit_session = CharField(max_length=40, null=True)  # the editor session that may still change it
 
     class Meta:
         indexes = ((("deck", "number"), True),)
@@ -301,7 +302,8 @@ class CollectionUpload(BaseModel):
     """A CSV collection import waiting for its owner: parsed and planned once by a task.
 
     State: queued, planning, ready (the plan is stored), committing, done, failed, cancelled.
-    `data` (the file) is dropped once planned; `targets` is the plan's {printing id: quantities}."""
+    `data` (the file) is dropped once planned without problems; while rows have problems it is kept,
+    so the dry run can run again with `fixes`, the player's picks ({line: fix}); `targets` is the plan's {printing id: quantities}."""
 
     token = CharField(max_length=64, unique=True)
     owner = ForeignKeyField(User, backref="collection_uploads", on_delete="CASCADE")
@@ -317,6 +319,7 @@ class CollectionUpload(BaseModel):
     summary = JSONText(null=True)  # rows, problems, printings, changed, new, warnings
     targets = JSONText(null=True)
     result = JSONText(null=True)  # rows, printings, changed, seconds
+    fixes = JSONText(null=True)  # {line: {"name"/"version"/"set"/"printing": ...}} picked in the dry run
     worker = CharField(max_length=120, null=True)
     created_at = DateTimeField(default=utcnow, index=True)
     updated_at = DateTimeField(default=utcnow)

@@ -347,6 +347,21 @@ def document() -> dict[str, Any]:
                                            "its results are not the deck's real odds. Null: every value known.",
                             "properties": {"cards": {"type": "integer"},
                                            "values": {"type": "array", "items": _ref("UnknownValue")}}},
+                "settings": {"type": "object", "required": ["deck_version", "games", "seed", "options", "card_values"],
+                             "description": "What the run played with, as a player reads it: every option with its "
+                                            "form label and value in words (`shown`), and the card values it used.",
+                             "properties": {
+                                 "deck_version": {"type": "integer"}, "games": {"type": "integer"},
+                                 "seed": {"type": "integer"},
+                                 "options": {"type": "array", "items": {
+                                     "type": "object", "required": ["name", "label", "value", "shown"],
+                                     "properties": {"name": {"type": "string"}, "label": {"type": "string"},
+                                                    "value": {}, "shown": {"type": "string"}}}},
+                                 "card_values": {"type": "array", "items": {
+                                     "type": "object", "required": ["card", "card_name", "field", "label", "value", "shown"],
+                                     "properties": {"card": {"type": "string"}, "card_name": {"type": "string"},
+                                                    "field": {"type": "string"}, "label": {"type": "string"},
+                                                    "value": {}, "shown": {"type": "string"}}}}}},
                 "created_at": timestamp, "updated_at": timestamp,
             },
         },

@@ -14,8 +14,8 @@ from peewee import fn
 from deckhub import card_values, jobs, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
-from deckhub.core.engine import EngineError, get_engine
-from deckhub.core.session_values import CARD_VALUES
+from deckhub.core.engine import EngineError, get_engine, value_words
+from deckhub.core.session_values import CARD_VALUES, value_field
 from deckhub.core.simulate import MAX_GAMES, merge, play_games
 from deckhub.db import database
 from deckhub.jobs import huey
@@ -217,6 +217,28 @@ def comparable_runs(user, game: str, exclude_deck_id: int, limit: int = 30) -> l
                 .where((models.SimulationRun.owner == user) & (models.SimulationRun.game == game)
                        & (models.SimulationRun.status == "done") & (models.SimulationRun.deck != exclude_deck_id))
                 .order_by(models.SimulationRun.id.desc()).limit(limit))
+
+
+def settings(run: models.SimulationRun) -> dict:
+    """What a run played with, in the words of the forms that set it: every option (a default it was
+    not given included), the card values it used, its seed, games and deck version. For its page and
+    its JSON; `name`/`card`/`field` are the keys a script sends, `label`/`shown` what a player reads."""
+    engine = get_engine(run.game)
+    catalogue = get_catalogue(run.game)
+    chosen = run.options or {}
+    options = [{"name": o.name, "label": o.label, "value": chosen.get(o.name, o.default),
+                "shown": value_words(chosen.get(o.name, o.default))}
+               for o in engine.options if o.name != CARD_VALUES]
+    values = []
+    for key, fields in sorted((chosen.get(CARD_VALUES) or {}).items()):
+        card = catalogue.get(key)
+        for name, value in fields.items():
+            field = value_field(engine, name)
+            values.append({"card": key, "card_name": card.display_name if card else key, "field": name,
+                           "label": field.label if field else name.replace("_", " "), "value": value,
+                           "shown": value_words(value)})
+    return {"deck_version": run.version, "games": run.games, "seed": run.seed, "options": options,
+            "card_values": values}
 
 
 def job_status(run: models.SimulationRun) -> jobs.JobStatus:

@@ -397,6 +397,10 @@ def test_simulations_start_report_and_are_private(alice, bob, anon):
     done = alice("GET", f"/api/simulations/{run['id']}").get_json()
     assert done["status"] == "done" and done["done"] == 20
     assert done["result"]["wins"] + sum(done["result"]["losses"].values()) == 20
+    settings = done["settings"]  # what it played with, in the forms' words
+    assert (settings["deck_version"], settings["games"], settings["seed"]) == (1, 20, 7)
+    assert {"name": "first", "label": "go first (no draw on turn 1) or second (Kaijudo 3)", "value": False,
+            "shown": "no"} in settings["options"]
     assert [r["id"] for r in alice("GET", f"/api/decks/{deck_id}/simulations").get_json()["simulations"]] == [run["id"]]
     assert bob("GET", f"/api/simulations/{run['id']}").status_code == 404
     assert anon("GET", f"/api/simulations/{run['id']}").status_code == 401

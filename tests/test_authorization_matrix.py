@@ -43,6 +43,7 @@ PASSWORD = "correct horse"
 SECRET_DECK = "Alice's secret deck 7f3a"
 BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_bytes()
 CSV = b"game,set,number,name,quantity\nkaijudo,evo-fury,2,Cloudwalker Drone,2\n"
+TYPO_CSV = b"game,name,quantity\nkaijudo,Argus Vigilent Seer,2\n"  # line 2 offers "Argus, Vigilant Seer"
 URL = "https://example.org/neopets-tcg/checklist"
 FACTS_CSV = b"game,set,number,name,bank_value,source\nneopets-tcg,,,The Thieves Code,4,https://example.org/facts\n"
 PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde\x00"
@@ -178,6 +179,8 @@ MATRIX = [
     Row("decks.paste", "POST", lambda w: f"/decks/{w.private}/paste", alices(302),
         data={"decklist": "1 Argus, Vigilant Seer", "mode": "add"}),
     Row("decks.copy", "POST", lambda w: f"/decks/{w.private}/copy", alices(302)),
+    Row("decks.save_session", "POST", lambda w: f"/decks/{w.private}/save", alices(303),
+        data={"s": "an-editing-session"}),
     Row("decks.delete", "POST", lambda w: f"/decks/{w.new_deck()}/delete", alices(302)),
     Row("stats.start", "POST", lambda w: f"/decks/{w.private}/stats/simulations", alices(302),
         data={"games": "5", "seed": "3"}),
@@ -228,6 +231,8 @@ MATRIX = [
     Row("collection.import_status", "GET", lambda w: f"/collection/import/{w.upload}/status", alices()),
     Row("collection.import_discard", "POST", lambda w: f"/collection/import/{w.new_upload()}/discard", alices(303)),
     Row("collection.import_commit", "POST", lambda w: f"/collection/import/{w.new_upload()}/commit", alices(303)),
+    Row("collection.import_choose", "POST", lambda w: f"/collection/import/{w.new_upload(TYPO_CSV)}/choose",
+        alices(303), data={"fix-2": "0"}),
     # ------------------------------------------------------------------ alice's token, alice's proposal
     Row("account.revoke_token", "POST", lambda w: f"/account/tokens/{w.new_token()}/revoke", alices(303)),
     Row("community.proposal", "GET", lambda w: f"/proposals/{w.proposal}", alices() | {"curator": 200}),
@@ -365,14 +370,14 @@ def _world(app) -> SimpleNamespace:
         return run.id
 
     @in_db
-    def new_upload():
+    def new_upload(data=CSV):
         """A checked upload of alice's; the earlier ones made here are dropped first, so they do not
         count against her limit of uploads waiting at once."""
         models.CollectionUpload.delete().where(models.CollectionUpload.id.in_(made_uploads)).execute()
         # and those the rows' own requests made (uploads, pasted lists, "add this deck"), but the shared one
         models.CollectionUpload.delete().where((models.CollectionUpload.owner == w.alice)
                                                & (models.CollectionUpload.token != getattr(w, "upload", ""))).execute()
-        upload = collection_imports.create(w.alice, CSV, "mine.csv", None)
+        upload = collection_imports.create(w.alice, data, "mine.csv", None)
         made_uploads.append(upload.id)
         return upload.token
 

@@ -176,6 +176,12 @@ def test_darigan_values_entered_once_are_used_by_a_second_goldfish_game_and_a_si
         run = models.SimulationRun.get(models.SimulationRun.deck == deck_id)
         assert run.status == "done" and run.unknown is None and run.result["wins"] > 0
     assert "cards without values" not in text(pat.get(f"/decks/{deck_id}/stats/"))
+    # the run names the values it played with, in words
+    used = pat.get(f"/decks/{deck_id}/stats/simulations/{run.id}.json").get_json()["settings"]["card_values"]
+    assert {(v["card"], v["field"]) for v in used} == {(k, f) for k, fields in darigan_values().items() for f in fields}
+    row = next(v for v in used if v["card"] == "chocolate-korbats" and v["field"] == "type")
+    assert row["card_name"] == "Chocolate Korbats" and row["label"] == "card type" and row["shown"] == row["value"]
+    assert f"Chocolate Korbats: card type {row['value']}" in text(pat.get(f"/decks/{deck_id}/stats/"))
 
 
 # --------------------------------------------------------------------------- simulations refuse unknowns

@@ -412,3 +412,73 @@ def test_add_this_deck_to_my_collection_adds_its_cards_after_the_dry_run(client,
     auth.logout()
     auth.signup("bob")
     assert client.post(f"/collection/decks/{deck_id}/add-to-collection").status_code == 404  # a private deck
+
+
+def _ambiguous_name() -> tuple[str, list[int]]:
+    """A Kaijudo card printed more than once: its name alone could be several printings."""
+    with database.connection_context():
+        index = col.game_index(GAME)
+        key, refs = next((k, r) for k, r in index.by_card.items() if len(r) > 1)
+        return index.catalogue.cards[key].name, [r.id for r in refs]
+
+
+def test_problem_rows_are_fixed_by_picking_a_suggestion_then_the_dry_run_runs_again_and_commits(client, auth):
+    auth.signup()
+    name, printings = _ambiguous_name()
+    data = BAD + f'kaijudo,,,"{name}",4,\n'.encode()
+    preview_url = upload(client, data).headers["Location"]
+    html = text(client.get(preview_url))
+    assert "2 rows with problems" in html
+    assert 'name="fix-4" value="0"' in html and "could be" in html  # the typo and the ambiguous row offer picks
+    assert 'name="fix-5" value="0"' in html
+    token = preview_url.rsplit("/", 1)[1]
+    with database.connection_context():
+        upload_row = models.CollectionUpload.get(models.CollectionUpload.token == token)
+    # pick the suggested name for the typo only: checked again, one problem left, nothing written
+    response = client.post(preview_url + "/choose", data={"fix-4": "0", "fix-5": ""})
+    assert response.status_code == 303
+    html = text(client.get(client.get(response.headers["Location"]).headers.get("Location", preview_url)))
+    assert "1 row with problems" in html and "your pick" in html
+    assert owned("alice", pid("evo-fury", "2")) == col.NOTHING
+    # pick the second printing of the ambiguous row: ready, and the picks are kept from one run to the next
+    client.post(preview_url + "/choose", data={"fix-5": "1"})
+    html = text(client.get(preview_url + "?show=all"))
+    assert "Ready to import" in html and html.count("your pick") == 2
+    assert client.post(preview_url + "/commit").status_code == 303
+    assert owned("alice", pid("evo-fury", "2")) == col.Owned(3, 0, 0, 0)  # line 3 and the fixed line 4 add up
+    with database.connection_context():
+        assert col.owned_for(models.User.get(models.User.username == "alice"), [printings[1]])[printings[1]].quantity == 4
+        done = models.CollectionUpload.get_by_id(upload_row.id)
+        assert done.state == "done" and done.data is None  # the file is dropped once imported
+    # the upload is imported: picks for it now are refused and change nothing
+    again = client.post(preview_url + "/choose", data={"fix-5": "0"})
+    assert again.status_code == 400 and "not waiting at its dry run" in again.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("form, message", [
+    ({"fix-4": "7"}, "offers no suggestion number 8"),
+    ({"fix-2": "0"}, "Line 2 has no problem"),
+    ({"fix-4": "x"}, "the number of a suggestion"),
+    ({"fix-x": "0"}, "the number of a suggestion"),
+    ({}, "Pick a suggestion for at least one row"),
+])
+def test_bad_picks_are_refused_with_400_and_change_nothing(client, auth, form, message):
+    auth.signup()
+    preview_url = upload(client, BAD).headers["Location"]
+    client.get(preview_url)  # the welcome message is shown once
+
+    def page():  # the dry run as shown, without the CSRF tokens (they carry the time)
+        return re.sub(r'name="csrf_token" value="[^"]*"', "", text(client.get(preview_url)))
+    before = page()
+    response = client.post(preview_url + "/choose", data=form)
+    assert response.status_code == 400 and message in response.get_data(as_text=True)
+    assert page() == before
+
+
+def test_picks_on_another_users_or_a_stale_import_are_404(client, auth):
+    auth.signup("alice")
+    preview_url = upload(client, BAD).headers["Location"]
+    auth.logout()
+    auth.signup("bob")
+    assert client.post(preview_url + "/choose", data={"fix-4": "0"}).status_code == 404
+    assert client.post("/collection/import/not-a-real-token-at-all-000/choose", data={"fix-4": "0"}).status_code == 404

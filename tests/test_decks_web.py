@@ -246,3 +246,94 @@ def test_a_huntik_deck_names_either_ymir_mission_by_its_printing(client, alice):
     deck_id = int(named.location.split("/")[2])
     text = client.get(f"/decks/{deck_id}/export.txt").get_data(as_text=True)
     assert "1 Defeat Ymir: Frost King (SAS) 151" in text
+
+
+def _versions(deck_id: int) -> list[tuple[int, str]]:
+    from deckhub import models
+    return [(v.number, v.note) for v in models.DeckVersion.select().where(models.DeckVersion.deck == deck_id)
+            .order_by(models.DeckVersion.number)]
+
+
+def _session_token(page: str) -> str:
+    return re.search(r'name="s" value="([^"]+)"', page).group(1)
+
+
+def _click(client, deck_id, card, delta, token):
+    return client.post(f"/decks/{deck_id}/cards", data={"section": "Deck", "card": card, "delta": str(delta), "s": token})
+
+
+def test_plus_minus_clicks_make_one_version_per_editing_session(client, alice, monkeypatch):
+    deck_id = new_deck(client)
+    token = _session_token(client.get(f"/decks/{deck_id}/edit").get_data(as_text=True))
+    for card, delta in [("argus-vigilant-seer", 1), ("argus-vigilant-seer", 1), ("sprout", 1), ("argus-vigilant-seer", -1)]:
+        response = _click(client, deck_id, card, delta, token)
+        assert response.status_code == 302 and f"s={token}" in response.location  # the editor keeps its session
+    assert _versions(deck_id) == [(1, "created"), (2, "edited in the editor")]
+    assert "1 Argus, Vigilant Seer" in client.get(f"/decks/{deck_id}/export.txt").get_data(as_text=True)
+    # the versions page shows the session as one entry with its net change
+    page = client.get(f"/decks/{deck_id}/versions").get_data(as_text=True)
+    assert page.count("<li>Version") == 2
+    assert "+1 Argus, Vigilant Seer (Deck)" in page and "+1 Sprout (Deck)" in page
+
+    # Save closes the session: the next click with the same token is a new version
+    assert client.post(f"/decks/{deck_id}/save", data={"s": token}).status_code == 303
+    _click(client, deck_id, "sprout", 1, token)
+    assert [n for n, _ in _versions(deck_id)] == [1, 2, 3]
+    # leaving the editor and coming back is a new session
+    fresh = _session_token(client.get(f"/decks/{deck_id}/edit").get_data(as_text=True))
+    assert fresh != token
+    for _ in range(2):
+        _click(client, deck_id, "sprout", 1, fresh)
+    assert [n for n, _ in _versions(deck_id)] == [1, 2, 3, 4]
+    # a pause longer than ten minutes starts a new version too
+    from deckhub import decks as store
+    from deckhub import models
+    later = models.utcnow() + store.EDIT_PAUSE + store.dt.timedelta(seconds=1)
+    monkeypatch.setattr(models, "utcnow", lambda: later)
+    _click(client, deck_id, "sprout", 1, fresh)
+    assert [n for n, _ in _versions(deck_id)] == [1, 2, 3, 4, 5]
+
+
+def test_a_click_from_another_session_gets_its_own_version_and_nothing_is_lost(client, alice):
+    deck_id = new_deck(client)
+    one, two = (_session_token(client.get(f"/decks/{deck_id}/edit").get_data(as_text=True)) for _ in range(2))
+    _click(client, deck_id, "sprout", 1, one)
+    _click(client, deck_id, "sprout", 1, two)   # the other session's click: a version of its own
+    _click(client, deck_id, "sprout", 1, one)   # session one's version is no longer the latest: a new one
+    _click(client, deck_id, "sprout", 1, one)   # ...which its next click amends
+    assert [n for n, _ in _versions(deck_id)] == [1, 2, 3, 4]
+    assert "4 Sprout" in client.get(f"/decks/{deck_id}/export.txt").get_data(as_text=True)
+    from deckhub import models
+    assert models.DeckVersion.get((models.DeckVersion.deck == deck_id) & (models.DeckVersion.number == 4)).edit_session == one
+
+
+def test_a_version_a_simulation_played_is_not_changed_afterwards(client, alice):
+    from deckhub import models
+    deck_id = new_deck(client)
+    token = _session_token(client.get(f"/decks/{deck_id}/edit").get_data(as_text=True))
+    _click(client, deck_id, "sprout", 1, token)
+    models.SimulationRun.create(deck=deck_id, version=2, owner=models.Deck.get_by_id(deck_id).owner_id,
+                                game="kaijudo", games=5, seed=1)
+    _click(client, deck_id, "sprout", 1, token)
+    assert [n for n, _ in _versions(deck_id)] == [1, 2, 3]
+    assert models.DeckVersion.get((models.DeckVersion.deck == deck_id) & (models.DeckVersion.number == 2)).data["sections"] == {
+        "Deck": [{"card": "sprout", "qty": 1}]}
+
+
+def test_undoing_a_sessions_clicks_drops_its_version_and_a_bad_session_token_is_refused(client, alice):
+    deck_id = new_deck(client)
+    token = _session_token(client.get(f"/decks/{deck_id}/edit").get_data(as_text=True))
+    _click(client, deck_id, "sprout", 1, token)
+    _click(client, deck_id, "sprout", 1, token)
+    _click(client, deck_id, "sprout", -2, token)
+    assert _versions(deck_id) == [(1, "created")]  # back to where it was: no version for nothing
+    assert "Sprout" not in client.get(f"/decks/{deck_id}/export.txt").get_data(as_text=True)
+    for bad in ("x", "<script>", "a" * 41):
+        response = _click(client, deck_id, "sprout", 1, bad)
+        assert response.status_code == 400 and b"editing session" in response.data
+        assert client.post(f"/decks/{deck_id}/save", data={"s": bad}).status_code == 400
+    assert _versions(deck_id) == [(1, "created")]
+    # without a session (older pages, scripts) each click is a version, as before
+    change(client, deck_id, "sprout", 1)
+    change(client, deck_id, "sprout", 1)
+    assert [n for n, _ in _versions(deck_id)] == [1, 2, 3]

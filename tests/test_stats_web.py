@@ -74,3 +74,24 @@ def test_two_decks_compared_side_by_side_on_the_same_seed(client, deck_id):
     page = client.get(f"/decks/{deck_id}/stats/?compare=1").get_data(as_text=True)
     assert "Run #2 (deck version 1, seed 21)" in page and "Run #1 of “Rocket Storm” (deck version 1, seed 21)" in page
     assert "different seeds" not in page
+
+
+def test_a_run_shows_the_settings_it_used_in_the_forms_words_and_in_its_json(client, deck_id):
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "30", "seed": "7", "opt_turn_limit": "12"})
+    status = client.get(f"/decks/{deck_id}/stats/simulations/1.json").get_json()
+    assert {"id", "status", "done", "games", "result", "unknown"} <= set(status)  # the keys scripts read stay
+    settings = status["settings"]
+    assert (settings["deck_version"], settings["games"], settings["seed"]) == (1, 30, 7)
+    options = {o["name"]: o for o in settings["options"]}
+    assert options["first"]["value"] is False and options["first"]["shown"] == "no"  # an unticked box: second
+    assert options["first"]["label"] == "go first (no draw on turn 1) or second (Kaijudo 3)"
+    assert options["turn_limit"] == {"name": "turn_limit", "label": "Turn limit", "value": 12, "shown": "12"}
+    assert settings["card_values"] == []
+    page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    panel = page.split('id="results"')[1]
+    assert "<dt>Go first (no draw on turn 1) or second (Kaijudo 3)</dt><dd>no</dd>" in panel
+    assert "<dt>Turn limit</dt><dd>12</dd>" in panel and "<dt>Seed</dt><dd>7</dd>" in panel
+    assert "<dt>Deck version</dt><dd>1</dd>" in panel and "<dt>Games</dt><dd>30</dd>" in panel
+    assert "<summary>Settings of #1</summary>" in page  # each run of the table too
+    for internal in ("True", "False", "turn_limit", "first:", "card_values", "{'"):
+        assert internal not in panel.split("</dl>")[0], internal

@@ -149,6 +149,24 @@ class OptionSpec:
         return {"name": self.name, "kind": self.kind, "default": self.default, "help": self.help,
                 "choices": list(self.choices), "minimum": self.minimum, "maximum": self.maximum}
 
+    @property
+    def label(self) -> str:
+        """The option's label on the forms: a box's sentence, or the name in words ("Turn limit")."""
+        if self.kind == "bool" and self.help:
+            return self.help
+        return self.name.replace("_", " ").capitalize()
+
+
+def value_words(value: Any) -> str:
+    """A setting or card value as a player reads it: yes/no, none, words instead of snake_case keys."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None or value == "":
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_words(v) for v in value) or "none"
+    return str(value).replace("_", " ")
+
 
 @dataclass(frozen=True)
 class ZoneSpec:

@@ -38,6 +38,7 @@ QTY_COLUMNS = ("quantity", "foil_quantity", "want_quantity", "trade_quantity")
 QTY_LABELS = {"quantity": "quantity", "foil_quantity": "foil", "want_quantity": "want", "trade_quantity": "trade"}
 MAX_ROWS = 200_000
 MAX_NAME = 200  # longer than any card name: reported as unknown without fuzzy matching
+MAX_PICKS = 12  # printings an ambiguous row offers to pick from
 MAX_SUGGESTED = 200  # unknown names that get "did you mean" suggestions (fuzzy matching costs ~1 ms each)
 
 # Other spellings of the column names that spreadsheets and other sites use.
@@ -285,6 +286,7 @@ class Problem:
     kind: str  # unknown-game, wrong-game, unknown-set, unknown-card, bad-number, ambiguous, missing, bad-cell
     message: str
     suggestions: tuple[str, ...] = ()
+    printings: tuple[tuple[int, str], ...] = ()  # ambiguous: (printing id, description) of each it could be
 
     def __str__(self) -> str:
         if self.suggestions:
@@ -438,7 +440,8 @@ def resolve(row: CsvRow, index: GameIndex, others: Sequence[GameIndex] = (),
         else:
             hint = "they share set, number and name in the catalogue"
         listed = ", ".join(index.describe(p) for p in candidates[:5]) + (" …" if len(candidates) > 5 else "")
-        return None, [Problem("ambiguous", f"{row.describe()} could be {len(candidates)} printings — {hint}: {listed}")]
+        return None, [Problem("ambiguous", f"{row.describe()} could be {len(candidates)} printings — {hint}: {listed}",
+                              printings=tuple((p.id, index.describe(p)) for p in candidates[:MAX_PICKS]))]
     return candidates[0], []
 
 
@@ -489,12 +492,51 @@ class ImportPlan:
         return not any(r.problems for r in self.rows)
 
 
-def plan_import(parsed: ParsedCsv, indexes: Mapping[str, GameIndex], default_game: str | None = None) -> ImportPlan:
+def fix_options(problem: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The fixes a player may pick for a problem (as the dry run stores it), each with its label: the
+    suggested card name, the suggested set, or one of the printings an ambiguous row could be."""
+    if problem.get("printings"):
+        return [(label, {"printing": int(pid)}) for pid, label in problem["printings"]]
+    if problem.get("kind") == "unknown-card":
+        return [(s, {"name": s, "version": ""}) for s in problem.get("suggestions") or ()]
+    if problem.get("kind") == "unknown-set":
+        return [(s, {"set": s}) for s in problem.get("suggestions") or ()]
+    return []
+
+
+def apply_fixes(parsed: ParsedCsv, fixes: Mapping[int, Mapping[str, Any]]) -> dict[int, int]:
+    """Put the player's picks into the rows they fix (a name or set replaced, by line); returns the
+    rows pinned to one printing ({line: printing id}) for `plan_import`."""
+    pinned: dict[int, int] = {}
+    for row in parsed.rows:
+        fix = fixes.get(row.line)
+        if not fix:
+            continue
+        for column in ("name", "version", "set"):
+            if column in fix:
+                setattr(row, column, str(fix[column]))
+        if "printing" in fix:
+            pinned[row.line] = int(fix["printing"])
+    return pinned
+
+
+def _pinned(printing_id: int, indexes: Mapping[str, GameIndex]):
+    for index in indexes.values():
+        ref = index.printings.get(printing_id)
+        if ref is not None:
+            return index.game, ref, []
+    return None, None, [Problem("missing", "the printing picked for this row is no longer in the catalogue")]
+
+
+def plan_import(parsed: ParsedCsv, indexes: Mapping[str, GameIndex], default_game: str | None = None,
+                pinned: Mapping[int, int] | None = None) -> ImportPlan:
     """Resolve every row; quantities of rows naming the same printing add up.
 
     `default_game` is the game for rows without a `game` cell; when it is given, a row naming
     another game is a problem ("wrong game"), so a Kaijudo import never writes Huntik cards.
+    `pinned` ({line: printing id}, see `apply_fixes`) names the printing of rows a player resolved.
     """
+    pinned = pinned or {}
     games = game_lookup(indexes)
     all_indexes = list(indexes.values())
     cache: dict[tuple, tuple[str | None, PrintingRef | None, list[Problem]]] = {}
@@ -504,7 +546,7 @@ def plan_import(parsed: ParsedCsv, indexes: Mapping[str, GameIndex], default_gam
     suggested = 0
     for row in parsed.rows:
         key = (row.game, row.set, row.number, row.name, row.version)
-        hit = cache.get(key)
+        hit = _pinned(pinned[row.line], indexes) if row.line in pinned else cache.get(key)
         if hit is None:
             hit = cache[key] = _resolve_row(row, indexes, games, all_indexes, default_game,
                                             suggested < MAX_SUGGESTED)

@@ -592,7 +592,7 @@ def run_json(run: models.SimulationRun) -> dict:
     return {"id": run.id, "deck": run.deck_id, "version": run.version, "game": run.game, "games": run.games,
             "seed": run.seed, "options": run.options, "status": run.status, "done": run.done,
             "result": run.result, "stuck": run.stuck, "error": run.error,
-            "unknown": _unknown_json(run.game, run.unknown),
+            "unknown": _unknown_json(run.game, run.unknown), "settings": simulations.settings(run),
             "created_at": _time(run.created_at), "updated_at": _time(run.updated_at)}
 
 

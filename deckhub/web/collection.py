@@ -314,8 +314,10 @@ def import_preview(token: str):
     if page > pages:
         page = pages
         rows, total = uploads.preview_rows(upload, show, page, PREVIEW_PAGE)
+    for r in rows:
+        r["picks"] = [label for label, _ in uploads.row_picks(r)]
     return render_template("collection/preview.html", upload=upload, summary=summary, token=token, show=show,
-                           rows=rows, page=page, pages=pages, total_rows=total,
+                           rows=rows, can_pick=any(r["picks"] for r in rows), page=page, pages=pages, total_rows=total,
                            game_names={g.slug: g.name for g in all_games()})
 
 
@@ -327,6 +329,26 @@ def import_commit(token: str):
         uploads.commit(current_user, token)
     except uploads.UploadError as exc:
         flash(str(exc), "error")
+    return redirect(url_for(".import_progress", token=token), code=303)
+
+
+@bp.route("/import/<token>/choose", methods=["POST"])
+@login_required
+def import_choose(token: str):
+    """The suggestions picked for problem rows (`fix-LINE` = the pick's number): the dry run again."""
+    _upload_or_404(token)
+    picks = {}
+    for name, value in request.form.items():
+        line = name.removeprefix("fix-")
+        if line == name or not value:
+            continue
+        if not (line.isdigit() and value.isdigit()) or int(line) > MAX_ID or int(value) > 1000:
+            abort(400, description="Each pick is a row's line and the number of a suggestion it offers.")
+        picks[int(line)] = int(value)
+    try:
+        uploads.choose(current_user, token, picks)
+    except uploads.UploadError as exc:
+        abort(exc.status, description=str(exc))
     return redirect(url_for(".import_progress", token=token), code=303)
 
 

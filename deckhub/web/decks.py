@@ -1,6 +1,7 @@
 """Decks in the browser: my decks, the editor with its validation panel, import/export, versions."""
 from __future__ import annotations
 
+import secrets
 from collections import OrderedDict
 
 from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_template, request,
@@ -218,9 +219,19 @@ def edit(deck_id: int):
     report = _report(stored, catalogue)
     query = (request.args.get("q") or "").strip()[:100]
     results = search_cards(catalogue, spec, query, {})[:20] if query else []
+    token = request.args.get("s") or ""
     return render_template("decks/edit.html", stored=stored, spec=spec, report=report, query=query,
                            results=results, sections=_rows(stored.deck, catalogue, spec, report),
-                           fmt=spec.format(stored.row.format), paste_form=PasteForm())
+                           fmt=spec.format(stored.row.format), paste_form=PasteForm(),
+                           edit_session=token if store.valid_session_token(token) else secrets.token_urlsafe(12))
+
+
+def _edit_session() -> str | None:
+    """The editing session a ± click belongs to (`s`, from the editor's forms), or None: one version a click."""
+    token = request.form.get("s") or None
+    if token is not None and not store.valid_session_token(token):
+        abort(400, "That editing session is not one this site made; open the editor again.")
+    return token
 
 
 @bp.route("/<int:deck_id>/cards", methods=["POST"])
@@ -241,9 +252,22 @@ def change_card(deck_id: int):
         abort(400, f"There is no {spec.name} card {key!r}.")
     if not -store.MAX_COPIES_PER_ENTRY <= delta <= store.MAX_COPIES_PER_ENTRY or delta == 0:
         abort(400, "Change a quantity by 1 to 999 copies at a time.")
-    store.change_quantity(stored, section, key, delta)
+    token = _edit_session()
+    store.change_quantity(stored, section, key, delta, session=token)
     q = request.form.get("q", "")
-    return redirect(url_for("decks.edit", deck_id=deck_id, q=q or None, _anchor=f"card-{key}"))
+    return redirect(url_for("decks.edit", deck_id=deck_id, q=q or None, s=token, _anchor=f"card-{key}"))
+
+
+@bp.route("/<int:deck_id>/save", methods=["POST"])
+@login_required
+def save_session(deck_id: int):
+    """Save: close the editing session (its version stays); the editor opens a new one."""
+    _own(deck_id)
+    token = _edit_session()
+    if token is not None:
+        store.close_session(deck_id, token)
+    flash("Saved. Your next change starts a new version.", "success")
+    return redirect(url_for("decks.edit", deck_id=deck_id), code=303)
 
 
 @bp.route("/<int:deck_id>/paste", methods=["POST"])
@@ -269,7 +293,7 @@ def paste(deck_id: int):
     report = _report(stored, catalogue)
     return render_template("decks/edit.html", stored=stored, spec=spec, report=report, query="", results=[],
                            sections=_rows(stored.deck, catalogue, spec, report), fmt=spec.format(stored.row.format),
-                           paste_form=form, parse=parse), 400
+                           paste_form=form, parse=parse, edit_session=secrets.token_urlsafe(12)), 400
 
 
 @bp.route("/<int:deck_id>/settings", methods=["GET", "POST"])
@@ -343,8 +367,11 @@ def versions(deck_id: int):
         abort(404, "That deck has no such version.")
     catalogue = get_catalogue(stored.row.game)
     changes = diff_decks(Deck.from_json(old.data), Deck.from_json(new.data))
+    # each version's net change from the one before it: an editing session is one entry with its net diff
+    steps = {newer.number: diff_decks(Deck.from_json(older.data), Deck.from_json(newer.data))
+             for newer, older in zip(rows, rows[1:])}
     return render_template("decks/versions.html", stored=stored, versions=rows, changes=changes,
-                           catalogue=catalogue, a=a, b=b)
+                           catalogue=catalogue, a=a, b=b, steps=steps)
 
 
 @bp.route("/<int:deck_id>/charts/<kind>.svg")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from deckhub.core.engine import value_words
 from deckhub.games import all_games, get_game
 
 
@@ -11,14 +12,7 @@ def register(app: Flask) -> None:
     def _globals():
         return {"games": all_games(), "get_game": get_game}
 
-    @app.template_filter("words")
-    def _words(value):
-        """A setting as a player reads it: "yes"/"no" rather than True/False, keys as words ("lose round")."""
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        if value is None or value == "":
-            return "none"
-        return str(value).replace("_", " ")
+    app.add_template_filter(value_words, "words")
 
     @app.template_filter("unknown")
     def _unknown(value, label: str = "unknown"):

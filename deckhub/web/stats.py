@@ -76,6 +76,7 @@ def show(deck_id: int):
                            unknown_words=lambda run: card_values.describe_missing(catalogue, engine, run.unknown or {}, 8),
                            kind=kind, value=value, k=k, first=first, table=table, sample=sample, owner=owner,
                            runs=runs, compare=compare, others=others, running=running, job_status=simulations.job_status,
+                           run_settings=simulations.settings,
                            tuning_runs=tuning_runs, tuning_status=tunings.job_status, default_budget=tunings.DEFAULT_BUDGET,
                            label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
 
@@ -123,7 +124,7 @@ def run_status(deck_id: int, run_id: int):
     if run is None:
         abort(404, "No such simulation of yours.")
     return {"id": run.id, "status": run.status, "done": run.done, "games": run.games, "result": run.result,
-            "unknown": run.unknown}
+            "unknown": run.unknown, "settings": simulations.settings(run)}
 
 
 @bp.route("/simulations/<int:run_id>/histogram.svg")

@@ -146,3 +146,22 @@ def test_paste_a_list_and_add_a_deck_to_the_collection_through_the_dry_run(live_
     expect(page.get_by_role("heading", name="Imported")).to_be_visible()  # the commit is a queue job
     page.goto(live_server.url + "/collection/")
     expect(page.locator(".coll-game").filter(has_text="Kaijudo")).to_contain_text("9 cards")
+
+
+def test_fix_a_misspelt_row_by_picking_its_suggestion_then_import(live_server, page):
+    live_server.signup(page)
+    page.goto(live_server.url + "/collection/import")
+    upload(page, BAD_CSV)
+    expect(page.get_by_role("heading", name="1 row with problems")).to_be_visible()
+    row = page.locator("#line-4")
+    row.get_by_label("Cloudwalker Drone").check()
+    page.get_by_role("button", name="Check again with my picks").click()
+    expect(page.get_by_role("heading", name="Ready to import")).to_be_visible()
+    page.get_by_role("link", name="All rows").click()
+    expect(page.locator("#line-4")).to_contain_text("your pick")
+    expect(page.locator("#line-4")).to_contain_text("added to line 3")
+    page.get_by_role("button", name="Import 2 changes").click()
+    expect(page.get_by_role("heading", name="Imported")).to_be_visible()
+    page.goto(live_server.url + "/collection/kaijudo/sets/evo-fury")
+    row = page.locator("tr", has=page.get_by_role("link", name="Cloudwalker Drone"))
+    expect(row.locator(".coll-have")).to_have_text("3")  # line 3's 2 and the fixed line 4's 1

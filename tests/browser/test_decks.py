@@ -70,3 +70,27 @@ def test_import_a_published_deck_file_and_see_it_legal(live_server, page):
     page.get_by_role("button", name="Import").click()
     expect(page.locator("#validation h2")).to_contain_text("Legal")
     expect(page.locator("#validation")).to_contain_text("Deck: 40")
+
+
+def test_clicks_in_one_editing_session_make_one_version(live_server, page):
+    live_server.signup(page)
+    page.goto(live_server.url + "/decks/")
+    page.get_by_label("Deck name").fill("One session")
+    page.get_by_label("Game").select_option("kaijudo")
+    page.get_by_role("button", name="Create deck").click()
+    page.get_by_label("Find a Kaijudo card").fill("argus vigilent")
+    page.get_by_role("button", name="Search").click()
+    for _ in range(3):
+        page.get_by_role("button", name="Add Argus, Vigilant Seer to Deck").click()
+    page.get_by_role("button", name="− Argus, Vigilant Seer").click()
+    expect(page.locator(".deck-head .meta")).to_contain_text("(version 2)")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_text("Your next change starts a new version")).to_be_visible()
+    page.get_by_role("button", name="− Argus, Vigilant Seer").click()
+    expect(page.locator(".deck-head .meta")).to_contain_text("(version 3)")
+    expect(page.locator("#card-argus-vigilant-seer")).to_contain_text("1")
+    page.get_by_role("link", name="versions").click()
+    versions = page.locator("ol[reversed] > li")
+    expect(versions).to_have_count(3)
+    expect(versions.nth(1)).to_contain_text("+2 Argus, Vigilant Seer (Deck)")
+    expect(versions.nth(0)).to_contain_text("-1 Argus, Vigilant Seer (Deck)")
