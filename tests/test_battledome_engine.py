@@ -552,9 +552,7 @@ def test_sample_decks_play_with_fixture_values_and_the_policy_wins():
     for name, deck in ENGINE.decks():
         for seed in range(10):
             state = play_out(new_game(GAME, deck, catalogue, seed, dict(ENGINE.sample_options)))
-            results.append(state.outcome.result)
-            again = replay(GAME, deck, catalogue, seed, dict(ENGINE.sample_options), state.actions)
-            assert again.outcome == state.outcome
+            results.append(state.outcome.result)  # (replaying them: tests/test_engine_invariants.py)
     assert results.count("win") == len(results)
     assert all(set(v) <= {f.name for f in ENGINE.state_class.VALUE_FIELDS} for v in SAMPLE_CARD_VALUES.values())
 

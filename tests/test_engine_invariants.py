@@ -4,7 +4,10 @@ random-game test): seeded random and policy games, checking after every step tha
 - every card instance is in exactly one zone (none created or lost);
 - every listed legal action is accepted (a sample of them, each on a clone, leaving the original as
   it was: a clone shares no mutable state with its original);
-- OpenSpiel's clone check: the same action applied to a state and to its clone gives equal views;
+- OpenSpiel's clone check: the same action applied to a state and to its clone gives equal views
+  and legal actions, and the clone stays as it was while the original plays on;
+- every mutable container a state holds is declared in the core's or the engine's table
+  (`deckhub.core.tables`), a clone shares none of the copied ones and the fixed ones never change;
 - `rule_refusal` (the core's checks, then the engine's `check_rule`: the fast path `apply_action`
   takes) agrees with `legal_actions` on the listed
   actions and on forged ones (another card, an extra field, a boolean for a number, a list reordered);
@@ -19,12 +22,18 @@ A new engine is covered as soon as its package has `engine.py` with `ENGINE`.
 """
 from __future__ import annotations
 
+import collections.abc
+import copy
+import dataclasses
 import json
 import random
+import sys
+import types
+import typing
 
 import pytest
 
-from deckhub.core.engine import IllegalAction, State, engines, new_game, replay
+from deckhub.core.engine import CoreTable, IllegalAction, State, engines, new_game, replay
 from deckhub.importers.catalogue import load_catalogue
 
 ENGINES = engines()
@@ -92,6 +101,7 @@ def play_checked(engine, deck, catalogue, seed: int, use_policy: bool) -> State:
     rng = random.Random(seed * 7919 + use_policy)
     n = len(state.cards)
     steps = 0
+    set_aside: list[tuple] = []  # clones taken during the game, with their fingerprint and view then
     while not state.is_terminal():
         assert state.check_invariants() == [], f"seed {seed} step {steps}"
         assert len(state.where) == n and sum(len(z) for z in state.zones.values()) == n
@@ -139,8 +149,14 @@ def play_checked(engine, deck, catalogue, seed: int, use_policy: bool) -> State:
         if twin is not None:  # OpenSpiel's clone check: the same action on a clone gives the same state
             twin.apply_action(json.loads(json.dumps(action)))
             assert fingerprint(twin) == fingerprint(state) and twin.view() == state.view(), f"seed {seed} step {steps}"
+            assert twin.legal_actions() == state.legal_actions(), f"seed {seed} step {steps}: the clone's legal actions differ"
+            if steps % 15 == 1 and len(set_aside) < 4:  # ... and stays as it is while the original plays on
+                set_aside.append((steps, twin, fingerprint(twin), twin.view()))
         steps += 1
         assert steps < MAX_STEPS, f"seed {seed}: no end after {MAX_STEPS} actions"
+    for at, twin, print_then, view_then in set_aside:
+        assert fingerprint(twin) == print_then and twin.view() == view_then, \
+            f"seed {seed}: playing on changed the clone taken at step {at}"
     assert state.check_invariants() == []
     assert state.outcome.result in ("win", "loss")
     assert 0 <= state.outcome.turn <= bound_turns(state)
@@ -212,3 +228,114 @@ def test_goldfish_command_is_deterministic_and_replayable(engine, tmp_path):
     assert data["log"] and all(isinstance(line, str) for line in data["log"])
     rebuilt = replay(engine.game, deck, load_catalogue(engine.game), 5, dict(engine.sample_options), data["actions"])
     assert rebuilt.outcome.to_json() == {"result": data["result"], "turn": data["turn"], "reason": data["reason"]}
+
+
+# --- every mutable attribute is declared once, and a clone shares none of them ----------------
+
+def _frozen_dataclass(value) -> bool:
+    params = getattr(type(value), "__dataclass_params__", None)
+    return params is not None and params.frozen
+
+
+def mutable_parts(value, path: str):
+    """(path, object) of every mutable container reachable from `value` (lists, dicts, sets and
+    objects that are not frozen dataclasses), at any depth. A frozen dataclass is a value (a Choice,
+    an Outcome, a Card): shared by clones, as `deckhub.core.tables.copier` shares it."""
+    if isinstance(value, (int, float, str, bytes, type(None), type)) or callable(value) and not hasattr(value, "__dict__"):
+        return
+    if isinstance(value, (list, dict, set, bytearray)):
+        yield path, value
+        items = value.items() if isinstance(value, dict) else enumerate(value) if not isinstance(value, set) else ()
+        for key, item in items:
+            yield from mutable_parts(item, f"{path}[{key!r}]")
+    elif isinstance(value, (tuple, frozenset)):
+        for number, item in enumerate(value):
+            yield from mutable_parts(item, f"{path}[{number}]")
+    elif not callable(value) and not _frozen_dataclass(value):
+        yield path, value
+
+
+def declared_parts(value, tp, path: str):
+    """(path, object) of the mutable containers in `value` that its declared type says a clone copies;
+    fails when a part declared immutable (a tuple, say) holds a mutable container. A part declared
+    `Mapping` is a read-only promise: it is shared, not looked into."""
+    if value is None:
+        return
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is typing.Any:
+        yield from mutable_parts(value, path)
+    elif origin in (typing.Union, types.UnionType):
+        parts = [a for a in args if a is not type(None)]
+        yield from declared_parts(value, parts[0] if len(parts) == 1 else typing.Any, path)
+    elif (origin or tp) in (list, dict, set):
+        yield path, value
+        inner = args[-1] if args else typing.Any
+        items = value.items() if isinstance(value, dict) else enumerate(value) if not isinstance(value, set) else ()
+        for key, item in items:
+            yield from declared_parts(item, inner, f"{path}[{key!r}]")
+    elif (origin or tp) is random.Random:
+        yield path, value
+    elif (origin or tp) is not collections.abc.Mapping:
+        stray = next(mutable_parts(value, path), None)
+        assert stray is None, f"{stray[0]} is mutable but its declared type {tp!r} says it is not"
+
+
+def declaration(state: State) -> dict[str, tuple[str, object]]:
+    """Every declared attribute of a state: name -> (kind, type), the engine's table over the core's."""
+    found = {}
+    for table in (CoreTable, type(state).TABLE):
+        module = vars(sys.modules[table.__module__])
+        for f in dataclasses.fields(table):
+            tp = f.type
+            found[f.name] = (f.metadata.get("kind", "copy"), eval(tp, module) if isinstance(tp, str) and f.metadata.get("kind", "copy") == "copy" else tp)
+    return found
+
+
+def check_declared(state: State, where: str) -> None:
+    declared = declaration(state)
+    missing = set(declared) - set(state.__dict__)
+    assert not missing, f"{where}: declared but never set (a stale declaration?): {sorted(missing)}"
+    for name, value in state.__dict__.items():
+        if name not in declared:
+            stray = next(mutable_parts(value, name), None)
+            assert stray is None, f"{where}: {stray[0]} is mutable and not declared in {type(state).TABLE.__name__}"
+    twin = state.clone()
+    for name, (kind, tp) in declared.items():
+        if kind == "cache":
+            assert twin.__dict__[name] is None, f"{where}: a clone starts without the cached {name}"
+        elif kind == "copy":
+            mine = {id(obj): path for path, obj in declared_parts(state.__dict__[name], tp, name)}
+            shared = [mine[id(obj)] for _, obj in declared_parts(twin.__dict__[name], tp, name) if id(obj) in mine]
+            assert not shared, f"{where}: a clone shares {shared[:5]} with its original"
+
+
+def fixed_values(state: State) -> dict[str, object]:
+    return {name: copy.deepcopy(state.__dict__[name]) for name, (kind, _) in declaration(state).items() if kind == "fixed"}
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
+def test_state_declares_its_mutable_attributes(engine):
+    """After setup and during play (manual moves too), every mutable container a state holds is
+    declared in the core's or the engine's table, a clone shares none of the copied ones, and the
+    fixed ones never change."""
+    catalogue = load_catalogue(engine.game)
+    decks = engine.decks()
+    for seed in range(8):
+        name, deck = decks[seed % len(decks)]
+        state = new_game(engine.game, deck, catalogue, seed, dict(engine.sample_options))
+        fixed = fixed_values(state)
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal() and step < 600:
+            check_declared(state, f"{name} seed {seed} step {step}")
+            if seed % 2:  # the policy reaches what random play seldom does (evolutions, combats)
+                action = engine.policy(state)
+            else:
+                rules = state.legal_actions(manual=False)
+                action = rng.choice(rules) if rules and rng.random() > 0.15 else rng.choice(state.legal_actions())
+            state.apply_action(action)
+            step += 1
+        check_declared(state, f"{name} seed {seed} at the end")
+        now = fixed_values(state)
+        changed = [field for field in fixed if now[field] != fixed[field]]
+        assert not changed, f"{name} seed {seed}: fields declared fixed changed during play: {changed}"

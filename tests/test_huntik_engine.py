@@ -524,7 +524,7 @@ def test_bigfoot_escapes_once_then_is_captured_156():
     hand = len(s.zones["hand"])
     act(s, "fight", card=a)
     act(s, "pass")
-    assert s.where[bigfoot] == "z5" and s.cc[bigfoot]["escape"] == 0 and len(s.zones["hand"]) == hand + 1
+    assert s.where[bigfoot] == "z5" and s.feature_counters[bigfoot]["escape"] == 0 and len(s.zones["hand"]) == hand + 1
     act(s, "fight", card=b)
     act(s, "pass")
     assert s.outcome.result == "win"

@@ -40,7 +40,8 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
    `run_op(op, source)` and `resolve_choice(choice, value)`. Optional: `check_rule(action)` (answer
    legality without building the list; must agree with `rule_actions`), `explain_illegal`,
    `describe`, `card_view` (include "automated" and "manual_text"), `extra_view`, `manual_move`
-   (keep your per-card state right), `extra_manual_actions`/`apply_extra_manual`, `copy_extra`.
+   (keep your per-card state right), `extra_manual_actions`/`apply_extra_manual`. Declare every
+   attribute your State adds in one dataclass (`TABLE`, see `deckhub.core.tables`): `clone` copies it.
    End the game with `self.win(reason)` / `self.lose(reason)`; never loop forever: a turn or round
    limit ends every game.
 2. Export `ENGINE = Engine(game=slug, state_class=..., policy=..., coverage=..., options=(...))`.
@@ -63,6 +64,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from deckhub.core.effects import CoverageReport  # noqa: F401  (engines' coverage reports: one shape)
+from deckhub.core.tables import cache, copy_state, fixed, table_copiers
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.core.cards import Card, Catalogue
@@ -326,6 +328,34 @@ def play_out(state: "State", policy: Callable[["State"], Action] | None = None, 
 
 # --- the State --------------------------------------------------------------------------------
 
+@dataclass
+class CoreTable:
+    """The attributes every State has (see `State.__init__`), declared as engines declare theirs."""
+
+    engine: Engine = fixed()
+    game: str
+    seed: int
+    options: dict[str, Any] = fixed()  # normalized once by new_game, read only after
+    cards: list["Card"] = fixed()  # the instances are all created when the game is dealt
+    rng: random.Random
+    zones: dict[str, list[int]]
+    where: list[str]
+    counters: dict[str, int]
+    log: list[tuple[int, str, str, bool]]
+    actions: list[Mapping[str, Any]]  # the actions applied; never changed once applied
+    queue: list[tuple[tuple, int | None]]  # ops are tuples
+    turn: int
+    phase: str
+    pending: Choice | None
+    outcome: Outcome | None
+    _legal: list[Action] | None = cache()
+
+
+@dataclass
+class NoTable:
+    """The table of an engine that adds no attributes of its own."""
+
+
 class State(ABC):
     """A goldfish game in progress. Engines subclass it; see the module docstring.
 
@@ -349,6 +379,7 @@ class State(ABC):
     # The option bounding every game, and the loss text when it passes ({limit}: its value).
     LIMIT: tuple[str, str] = ("turn_limit", "no win within the turn limit of {limit} turns")
     MAY_PROMPT = "you may {}"  # the question of an optional effect ("may" op), {}: what it does
+    TABLE: type = NoTable  # the engine's own attributes, declared once (see deckhub.core.tables)
     _OP_METHODS: dict[str, Callable] = {}
     _RES_METHODS: dict[str, Callable] = {}
 
@@ -369,6 +400,7 @@ class State(ABC):
         cls._PLAIN_DISPATCH = cls.run_op is State.run_op
         cls._EMPTY_LOSES = cls.EMPTY_DECK[0] == LOSE_WHEN_EMPTY
         cls._AFTER_OP = cls.after_op is not State.after_op
+        cls._COPIERS = table_copiers(CoreTable, cls.TABLE)
 
     def __init__(self, engine: Engine, deck: "Deck", catalogue: "Catalogue", seed: int, options: dict[str, Any]):
         self.engine = engine
@@ -474,9 +506,6 @@ class State(ABC):
     def apply_extra_manual(self, action: Action) -> str:
         """Validate (raise IllegalAction) and apply an engine-specific manual move; returns the log text."""
         raise IllegalAction(f"unknown action kind {action.get('kind')!r}", action)
-
-    def copy_extra(self, new: "State") -> None:
-        """Copy the engine's own mutable attributes into `new` (see `clone`)."""
 
     # -- primitives for engines -----------------------------------------------------------------
     def new_instance(self, card: "Card", zone: str) -> int:
@@ -847,20 +876,10 @@ class State(ABC):
         return [f"T{t} {p or 'setup'}: {'[manual] ' if m else ''}{text}" for t, p, text, m in self.log]
 
     def clone(self) -> "State":
-        """An independent copy (cheaper than a replay; used by tests and search)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.zones = {k: v.copy() for k, v in self.zones.items()}
-        new.where = self.where.copy()
-        new.counters = self.counters.copy()
-        new.log = self.log.copy()
-        new.actions = self.actions.copy()
-        new.queue = self.queue.copy()
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new._legal = None
-        self.copy_extra(new)
-        return new
+        """An independent copy (cheaper than a replay; used by tests and search): the fields that
+        CoreTable and the engine's TABLE declare are copied as deep as their types say, the rest
+        (immutable values, fixed fields) shared."""
+        return copy_state(self, type(self)._COPIERS)
 
     def check_invariants(self) -> list[str]:
         """Problems with the bookkeeping (an instance in no zone or two, `where` out of step)."""

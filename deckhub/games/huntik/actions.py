@@ -20,7 +20,7 @@ class HuntikActions:
                 zones.update(self.zone_of(h) for h in self.lead_units(heroes_only=True))
             if "round_zone" in prog.play_zones and self.round <= 5:
                 zones.add(self.round)
-        for m in self.mods:
+        for m in self.round_mods:
             if m[0] == "play_into" and self.where[m[1]] in ZONE_NO and self.card_ok(m[2], iid):
                 zones.add(self.zone_of(m[1]))
         return sorted(zones)
@@ -41,22 +41,22 @@ class HuntikActions:
             return [(p, None) for p in self.progs[u].powers if p.where == "discard"]
         if zone not in ZONE_NO:
             return found
-        if u in self.fprog:
-            if self.fctrl.get(u) != "lead" and u not in self.face_down:
-                found.extend((p, u) for p in self.fprog[u].powers)
+        if u in self.feature_of:
+            if self.feature_controller.get(u) != "lead" and u not in self.face_down:
+                found.extend((p, u) for p in self.feature_of[u].powers)
             return found
         if self.stunned[u] or not self.controlled_by_lead(u):
             return found
         if self.text_on(u):
             found.extend((p, None) for p in self.progs[u].powers if p.where == "play")
-        for m in self.mods:
+        for m in self.round_mods:
             if m[0] == "grant" and (m[1] == u or m[1] == "all" or (m[1] == "friendly")):
                 found.append((GRANTED[m[2]], None))
         if not self.is_hero(u):
             return found
         my_zone = ZONE_NO[zone]
         major = u not in self.copy_stats and self.progs[u].kind == "major"
-        for f, fp in self.fprog.items():
+        for f, fp in self.feature_of.items():
             fz = self.where[f]
             if fz not in ZONE_NO:
                 continue
@@ -74,7 +74,7 @@ class HuntikActions:
                 elif who == "major_here":
                     ok = fz == zone and major
                 elif who == "lead_here_dry":
-                    ok = fz == zone and not self.cc.get(f, {}).get("water")
+                    ok = fz == zone and not self.feature_counters.get(f, {}).get("water")
                 else:
                     ok = False
                 if ok:
@@ -91,7 +91,7 @@ class HuntikActions:
                 return f"{power.label} is a combat action: only during a combat (Huntik 404)"
         elif self.phase != "turn":
             return f"{power.label} can be used on your turn, not during a combat (Huntik 601)"
-        if power.where == "play" and u not in self.fprog and self.stunned[u]:
+        if power.where == "play" and u not in self.feature_of and self.stunned[u]:
             return f"{self.label(u)} is stunned: it has no text (Huntik 407)"
         if power.speed == "exhaust" and self.exhausted[u]:
             return f"{self.label(u)} is exhausted: exhaust actions need a ready card (Huntik 701)"
@@ -154,8 +154,8 @@ class HuntikActions:
                 # starting a combat is a move of 0 zones (Huntik 600): not for a card that can't move on its own
                 if (fwd or back) and self.enemies_in(self.zone_of(u)):
                     actions.append({"kind": "fight", "card": u})
-        for u in self.lead_units() + [f for f in self.fprog if self.where[f] in ZONE_NO and f not in self.face_down
-                                      and self.fprog[f].powers] + list(self.zones["discard"]):
+        for u in self.lead_units() + [f for f in self.feature_of if self.where[f] in ZONE_NO and f not in self.face_down
+                                      and self.feature_of[f].powers] + list(self.zones["discard"]):
             for power, feature in self.powers_of(u):
                 if self.power_block(u, power, feature) is None:
                     a = {"kind": "power", "card": u, "power": power.name}
@@ -240,13 +240,13 @@ class HuntikActions:
         kind = action["kind"]
         if kind == "mark":
             iid = action["card"]
-            if iid in self.marked:
-                self.marked.remove(iid)
+            if iid in self.mulligan_marked:
+                self.mulligan_marked.remove(iid)
             else:
-                self.marked.append(iid)
+                self.mulligan_marked.append(iid)
             return
         if kind == "mulligan":
-            self._mulligan([i for i in self.marked if self.where[i] == "hand"])
+            self._mulligan([i for i in self.mulligan_marked if self.where[i] == "hand"])
             return
         if kind == "pass":
             if self.phase == "combat":
@@ -286,7 +286,7 @@ class HuntikActions:
                 self.move(deck[-1], "hand")
                 drawn += 1
         self.note(f"mulligan: {len(cards)} card(s) to the bottom of the deck, drew {drawn}" if cards else "kept the opening hand")
-        self.marked = []
+        self.mulligan_marked = []
         self.phase = "turn"
         self._round_opening()
 
@@ -364,7 +364,7 @@ class HuntikActions:
         where = f" (from {self.fname(feature)})" if feature is not None and feature != u else ""
         self.note(f"{self.label(u)} uses {power.label}{where}")
         ops = list(self._bind(power.ops, feature, u))
-        if power.speed == "exhaust" and power.printed and u not in self.fprog and self.where[u] in ZONE_NO:
+        if power.speed == "exhaust" and power.printed and u not in self.feature_of and self.where[u] in ZONE_NO:
             ops.append(("adrenaline", u))
         self.push(ops, u)
         tail = ("combat_check",) if self.phase == "combat" else ("turn_done",)

@@ -13,12 +13,12 @@ class HuntikCombat:
         if self.combat is not None or not self.enemies_in(zone) or self.outcome is not None:
             return
         self.combat = {"zone": zone, "starter": starter, "added": 0, "removed": 0, "no_attacks": set(), "used": set()}
-        self.cmods = []
+        self.combat_mods = []
         self.phase = "combat"
         foes = ", ".join(self.fname(e) for e in self.enemies_in(zone))
         mine = ", ".join(self.label(u) for u in self.combatants("lead"))
         self.note(f"combat in zone {zone}: {mine} against {foes}; the defending player passes (Huntik 601)")
-        if self.where[starter] in ZONE_NO and self.text_on(starter) and starter not in self.fprog:
+        if self.where[starter] in ZONE_NO and self.text_on(starter) and starter not in self.feature_of:
             ops = self.progs[starter].triggers.get("start_combat")
             if ops:
                 self.push(ops, starter)
@@ -40,9 +40,9 @@ class HuntikCombat:
         """Cards in the combat the other side may aim attacks at."""
         found = []
         for t in self.combatants(side):
-            if t in self.fprog:
-                shield = self.fprog[t].shielded_by
-                if shield and any(self.cards[j].key == shield and j in self.fprog and not self.stunned[j]
+            if t in self.feature_of:
+                shield = self.feature_of[t].shielded_by
+                if shield and any(self.cards[j].key == shield and j in self.feature_of and not self.stunned[j]
                                   for j in self.zones[self.where[t]]):
                     continue
             elif self._static(t, "protect_suit") and any(
@@ -110,7 +110,7 @@ class HuntikCombat:
         single = any(self._static(u, "defender") for u in self.combatants("lead"))
 
         def sturdy(t: int) -> bool:
-            return any(m[0] == "no_ko" and m[1] == t for m in self.cmods) or bool(self.cc.get(t, {}).get("survival"))
+            return any(m[0] == "no_ko" and m[1] == t for m in self.combat_mods) or bool(self.feature_counters.get(t, {}).get("survival"))
 
         order = sorted(targets, key=lambda t: (sturdy(t), self.def_(t), t))
         plan: dict[int, int] = {}
@@ -130,6 +130,6 @@ class HuntikCombat:
 
     def _finish_combat(self) -> None:
         self.combat = None
-        self.cmods = []
+        self.combat_mods = []
         self.phase = "turn"
         self._end_turn()

@@ -50,17 +50,17 @@ class HuntikMoves:
         if self.where[iid] in ZONE_NO:
             self.last_zone[iid] = ZONE_NO[self.where[iid]]
         self._units = None
-        if iid not in self.fprog and self.progs[iid].kind == "legendary" and dest not in ZONE_NO and dest != "removed":
+        if iid not in self.feature_of and self.progs[iid].kind == "legendary" and dest not in ZONE_NO and dest != "removed":
             dest = "legendary"
         if iid in self.copy_stats and dest not in ZONE_NO:
             del self.copy_stats[iid]
         self.move(iid, dest, bottom=bottom)
         self.exhausted[iid] = self.stunned[iid] = False
-        self.plus[iid] = 0
-        if iid not in self.fprog:
-            self.cc.pop(iid, None)
-        self.mods = [m for m in self.mods if m[0] not in _CARD_MODS or m[1] != iid]
-        self.cmods = [m for m in self.cmods if m[1] != iid]
+        self.lasting_bonus[iid] = 0
+        if iid not in self.feature_of:
+            self.feature_counters.pop(iid, None)
+        self.round_mods = [m for m in self.round_mods if m[0] not in _CARD_MODS or m[1] != iid]
+        self.combat_mods = [m for m in self.combat_mods if m[1] != iid]
         if self.mission.rings:
             for f in carried:
                 if f in self.face_down:
@@ -75,9 +75,9 @@ class HuntikMoves:
         self.move(iid, MAP[zone - 1])
         self.exhausted[iid] = exhausted or ("enters_exhausted" in prog.statics)
         self.stunned[iid] = False
-        self.plus[iid] = 0
+        self.lasting_bonus[iid] = 0
         if "survival" in prog.statics:
-            self.cc[iid] = {"survival": 1}
+            self.feature_counters[iid] = {"survival": 1}
         self._flag_manual(iid)
         if self.mission.rings and self.ring_pool:
             ring = self.ring_pool.pop(0)
@@ -113,8 +113,8 @@ class HuntikMoves:
         replacements the cards give (Huntik 400, 710)."""
         if self.where[iid] not in ZONE_NO:
             return
-        if iid in self.fprog:
-            f = self.fprog[iid]
+        if iid in self.feature_of:
+            f = self.feature_of[iid]
             if f.ko == "never":
                 self.note(f"{self.fname(iid)} can't be KO'd")
                 return
@@ -122,23 +122,23 @@ class HuntikMoves:
                 self.note(f"{self.fname(iid)} would be KO'd: it is stunned instead")
                 self.stun(iid)
                 return
-            if f.ko == "escape" and self.cc.get(iid, {}).get("escape"):
-                self.cc[iid]["escape"] -= 1
+            if f.ko == "escape" and self.feature_counters.get(iid, {}).get("escape"):
+                self.feature_counters[iid]["escape"] -= 1
                 self.note(f"{self.fname(iid)} would be KO'd: Escape! an Escape counter comes off it and you draw a card")
                 self.draw(1)
                 return
             self.note(f"{self.fname(iid)} is KO'd and removed from the map")
-            self.kod.add(self.cards[iid].key)
+            self.knocked_out_keys.add(self.cards[iid].key)
             self._leave_play(iid, "removed")
             return
-        if combat and any(m[0] == "no_ko" and m[1] == iid for m in self.cmods):
+        if combat and any(m[0] == "no_ko" and m[1] == iid for m in self.combat_mods):
             self.note(f"{self.label(iid)} can't be KO'd in this combat")
             return
-        if combat and self.cc.get(iid, {}).get("survival"):
-            self.cc[iid]["survival"] -= 1
+        if combat and self.feature_counters.get(iid, {}).get("survival"):
+            self.feature_counters[iid]["survival"] -= 1
             self.note(f"{self.label(iid)} would be KO'd: its Survival counter comes off instead")
             return
-        if any(m[0] == "getaway" and m[1] == iid for m in self.cmods):
+        if any(m[0] == "getaway" and m[1] == iid for m in self.combat_mods):
             self.note(f"{self.label(iid)} would be KO'd: Quick Getaway stuns it and puts it into zone 1 instead")
             self.stun(iid)
             self._relocate(iid, 1)
@@ -158,7 +158,7 @@ class HuntikMoves:
 
     # -- manual moves -------------------------------------------------------------------------
     def manual_move_error(self, iid: int, to: str) -> str | None:
-        if iid in self.fprog:
+        if iid in self.feature_of:
             if to not in ZONE_NO and to != "removed":
                 return f"{self.fname(iid)} is a feature: it goes only into a zone of the map or beside it"
             return None
@@ -173,17 +173,17 @@ class HuntikMoves:
         src = self.where[iid]
         label = self.name_of(iid, src)
         if src in ZONE_NO and to in ZONE_NO:
-            if iid in self.fprog:
+            if iid in self.feature_of:
                 self.carrier.pop(iid, None)
                 self.move(iid, to)
             else:
                 self._relocate(iid, ZONE_NO[to])
         elif src in ZONE_NO:
-            if iid in self.fprog:
+            if iid in self.feature_of:
                 self.carrier.pop(iid, None)
             self._leave_play(iid, to, bottom)
         elif to in ZONE_NO:
-            if iid in self.fprog:
+            if iid in self.feature_of:
                 self.move(iid, to)
             else:
                 self.move(iid, to)
@@ -200,11 +200,11 @@ class HuntikMoves:
             ids = self.zones[z]
             for i in ids:
                 actions.append({"kind": "manual.exhaust", "card": i})
-                if i not in self.fprog or self.fprog[i].obstacle:
+                if i not in self.feature_of or self.feature_of[i].obstacle:
                     actions.append({"kind": "manual.stun", "card": i})
                 if i in self.carrier:
                     actions.append({"kind": "manual.drop", "card": i})
-                elif i in self.fprog and not self.fprog[i].obstacle:
+                elif i in self.feature_of and not self.feature_of[i].obstacle:
                     for h in ids:
                         if self.is_hero(h):
                             actions.append({"kind": "manual.pickup", "card": i, "hero": h})
@@ -224,7 +224,7 @@ class HuntikMoves:
             self.exhausted[iid] = not self.exhausted[iid]
             return f"{'exhausted' if self.exhausted[iid] else 'readied'} {self.name_of(iid)}"
         if kind == "manual.stun":
-            if iid in self.fprog and not self.fprog[iid].obstacle:
+            if iid in self.feature_of and not self.feature_of[iid].obstacle:
                 raise IllegalAction("only heroes and obstacles are stunned (Huntik 407)", action)
             if self.stunned[iid]:
                 self.stunned[iid] = False
@@ -239,7 +239,7 @@ class HuntikMoves:
             del self.carrier[iid]
             return f"dropped {self.name_of(iid)}"
         hero = action.get("hero")
-        if iid not in self.fprog or self.fprog[iid].obstacle:
+        if iid not in self.feature_of or self.feature_of[iid].obstacle:
             raise IllegalAction(f"{self.name_of(iid)} is not a feature a hero can pick up", action)
         if iid in self.carrier:
             raise IllegalAction(f"{self.name_of(iid)} is already with a hero", action)

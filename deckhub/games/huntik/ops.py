@@ -22,7 +22,7 @@ class HuntikOps:
             self.after_op()
 
     def _prompt(self, source: int | None, text: str) -> str:
-        return f"{self.progs[source].name if source is not None and source not in self.fprog else 'Choose'}: {text}"
+        return f"{self.progs[source].name if source is not None and source not in self.feature_of else 'Choose'}: {text}"
 
     # turn flow
     def _op_later(self, op, source):
@@ -59,16 +59,16 @@ class HuntikOps:
             if reason:
                 self.win(f"{self.mission.label}: {reason} (Huntik 501)")
                 return
-        for m in self.mods:
+        for m in self.round_mods:
             if m[0] == "copyform_elim" and self.where[m[1]] in ZONE_NO:
                 self.note("Copyform is eliminated at the end of the round")
                 self._leave_play(m[1], "discard")
-        for m in self.mods:
-            if m[0] == "control" and self.fctrl.get(m[1]) == "lead":
-                self.fctrl[m[1]] = self.fprog[m[1]].controller
+        for m in self.round_mods:
+            if m[0] == "control" and self.feature_controller.get(m[1]) == "lead":
+                self.feature_controller[m[1]] = self.feature_of[m[1]].controller
                 self._units = None
                 self.note(f"you no longer control {self.fname(m[1])}")
-        self.mods = []
+        self.round_mods = []
         if self.round >= MAX_ROUNDS:
             self.lose(f"the mission was not completed by the end of round {MAX_ROUNDS}: the defending player wins (Huntik 102, 501)")
             return
@@ -86,7 +86,7 @@ class HuntikOps:
             for i in self.zones[z]:
                 if self.stunned[i]:
                     self.stunned[i] = False
-                if i in self.fprog and self.fprog[i].no_ready:
+                if i in self.feature_of and self.feature_of[i].no_ready:
                     continue
                 self.exhausted[i] = False
         self.draw(2)
@@ -225,10 +225,10 @@ class HuntikOps:
                 self.exhausted[t] = True
                 self.note(f"{self.label(t)} is exhausted")
         elif name == "boost":
-            self.mods.append(("stat", t, verb[1], verb[2]))
+            self.round_mods.append(("stat", t, verb[1], verb[2]))
             self.note(f"{self.label(t)} gets {_bonus(verb[1], verb[2])} this round")
         elif name == "swap":
-            self.mods.append(("swap", t))
+            self.round_mods.append(("swap", t))
             self.note(f"{self.label(t)} swaps its ATK and DEF this round")
         elif name == "return_hand":
             self.note(f"{self.label(t)} returns to its owner's hand")
@@ -249,12 +249,12 @@ class HuntikOps:
                 self._relocate(t, self.zone_of(source))
                 self.note(f"{self.label(t)} is put into zone {self.zone_of(t)}")
         elif name == "getaway":
-            self.cmods.append(("getaway", t))
+            self.combat_mods.append(("getaway", t))
             self.note(f"if {self.label(t)} would be KO'd this combat, it is stunned and put into zone 1 instead")
             if "santiago" in self.progs[t].name.casefold():
                 self.draw(1)
         elif name == "grant":
-            self.mods.append(("grant", t, verb[1]))
+            self.round_mods.append(("grant", t, verb[1]))
             self.note(f"{self.label(t)} gets \"{GRANTED[verb[1]].label}\" this round")
         elif name == "no_attacks":
             if self.combat:
@@ -287,12 +287,12 @@ class HuntikOps:
 
     def _op_boost_me_combat(self, op, source):
         if source is not None and self.where[source] in ZONE_NO and self.combat:
-            self.cmods.append(("stat", source, op[1], op[2]))
+            self.combat_mods.append(("stat", source, op[1], op[2]))
             self.note(f"{self.label(source)} gets {_bonus(op[1], op[2])} this combat")
 
     def _op_counter_me(self, op, source):
         if source is not None and self.where[source] in ZONE_NO:
-            self.plus[source] += op[1]
+            self.lasting_bonus[source] += op[1]
             self.note(f"{self.label(source)} gets {op[1]} +1 ATK and +1 DEF counter(s)")
 
     def _op_ready_me(self, op, source):
@@ -309,7 +309,7 @@ class HuntikOps:
 
     def _op_no_ko_me(self, op, source):
         if source is not None and self.combat:
-            self.cmods.append(("no_ko", source))
+            self.combat_mods.append(("no_ko", source))
             self.note(f"{self.label(source)} can't be KO'd in this combat")
 
     def _op_return_me_hand(self, op, source):
@@ -371,18 +371,18 @@ class HuntikOps:
         z = self.zone_of(u)
         ops: list[tuple] = []
         if moved:
-            for m in self.mods:
+            for m in self.round_mods:
                 if m[0] == "trap" and m[1] == z and self.is_hero(u):
                     ops.append(("stun_unit", u))
-            if u not in self.fprog and self.text_on(u):
+            if u not in self.feature_of and self.text_on(u):
                 trig = self.progs[u].triggers
                 if "move_into" in trig and z != src:
                     ops.extend(trig["move_into"])
                 if "moved" in trig:
                     ops.extend(trig["moved"])
             for f in self.zones[MAP[z - 1]]:
-                if f in self.fprog and self.fprog[f].on_hero_stops and z != src and self.is_hero(u):
-                    ops.extend(self.fprog[f].on_hero_stops)
+                if f in self.feature_of and self.feature_of[f].on_hero_stops and z != src and self.is_hero(u):
+                    ops.extend(self.feature_of[f].on_hero_stops)
         ops.append(("combat_option", u))
         self.push(ops, u)
 
@@ -407,11 +407,11 @@ class HuntikOps:
 
     def _op_unblockable_me(self, op, source):
         if source is not None:
-            self.mods.append(("unblockable", source))
+            self.round_mods.append(("unblockable", source))
             self.note(f"{self.label(source)} is unblockable this round")
 
     def _op_unblockable_friendly(self, op, source):
-        self.mods.append(("unblockable", "friendly"))
+        self.round_mods.append(("unblockable", "friendly"))
         self.note("all your heroes are unblockable this round")
 
     def _op_add_attacks(self, op, source):
@@ -572,12 +572,12 @@ class HuntikOps:
             self.note(f"put the top {n} card(s) of the deck into the discard pile")
 
     def _op_grant_round(self, op, source):
-        self.mods.append(("grant", op[1], op[2]))
+        self.round_mods.append(("grant", op[1], op[2]))
         self.note(f"this round {'all heroes' if op[1] == 'all' else 'your heroes'} get \"{GRANTED[op[2]].label}\"")
 
     def _op_play_into(self, op, source):
         if source is not None:
-            self.mods.append(("play_into", source, op[1]))
+            self.round_mods.append(("play_into", source, op[1]))
             self.note(f"this round you may play {'minor heroes' if op[1] == ('minor',) else 'heroes'} into {self.label(source)}'s zone")
 
     def _op_initiative(self, op, source):
@@ -592,7 +592,7 @@ class HuntikOps:
         self.ask(self._prompt(source, "choose a zone to trap this round"), [(z, f"zone {z}") for z in range(1, 6)], op, source)
 
     def _res_trap_zone(self, op, source, value):
-        self.mods.append(("trap", value))
+        self.round_mods.append(("trap", value))
         self.note(f"any hero that moves into zone {value} this round is stunned")
 
     def _op_copyform(self, op, source):
@@ -603,7 +603,7 @@ class HuntikOps:
         self._units = None
         self.move(card, self.where[source])
         self.exhausted[card] = False
-        self.mods.append(("copyform_elim", card))
+        self.round_mods.append(("copyform_elim", card))
         self.note(f"Copyform enters play in zone {self.zone_of(card)} as a hero with {self.copy_stats[card][0]} ATK and {self.copy_stats[card][1]} DEF")
 
     def _op_bladestorm(self, op, source):
@@ -757,7 +757,7 @@ class HuntikOps:
         if self.where[u] not in ZONE_NO:
             return
         for f in self.zones[self.where[u]]:
-            if f in self.fprog and self.cards[f].key == "bull" and not self.exhausted[f]:
+            if f in self.feature_of and self.cards[f].key == "bull" and not self.exhausted[f]:
                 self.ask(f"Adrenaline Surge: ready {self.label(u)} and exhaust the Bull (#{f})?", (("yes", "Yes"),),
                          ("adrenaline_yes", u, f), u, optional=True)
                 return

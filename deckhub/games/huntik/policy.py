@@ -264,7 +264,7 @@ class _Gargoyle(_Plan):
     def goal(self, u):
         s = self.s
         g = s.zone_of(self.garg())
-        water = s.cc.get(self.garg(), {}).get("water", 0)
+        water = s.feature_counters.get(self.garg(), {}).get("water", 0)
         if water == 0:
             return g
         return g if g <= 4 else 4
@@ -275,7 +275,7 @@ class _Gargoyle(_Plan):
             return 100.0
         if power == "grab":
             g = s.zone_of(self.garg())
-            water = s.cc.get(self.garg(), {}).get("water", 0)
+            water = s.feature_counters.get(self.garg(), {}).get("water", 0)
             return 90.0 if g <= 4 and water > 0 else 0.0
         return 0.0
 
@@ -313,7 +313,7 @@ class _Fight(_Plan):
     def blockers(self) -> list[int]:
         if not hasattr(self, "_blockers"):
             s, boss = self.s, self.boss()
-            self._blockers = [f for f in s.fprog if s.zone_of(f) and s.fctrl.get(f) == "defender" and not s.stunned[f]
+            self._blockers = [f for f in s.feature_of if s.zone_of(f) and s.feature_controller.get(f) == "defender" and not s.stunned[f]
                               and f != boss and s.zone_of(f) != s.zone_of(boss or f)]
         return self._blockers
 
@@ -338,12 +338,12 @@ class _Fight(_Plan):
         if not enemies:
             return None
         if zone != s.zone_of(b):
-            total = sum(s.fprog[e].def_ for e in enemies)
-            return total, sorted(enemies, key=lambda e: s.fprog[e].def_)
+            total = sum(s.feature_of[e].def_ for e in enemies)
+            return total, sorted(enemies, key=lambda e: s.feature_of[e].def_)
         shields = [e for e in enemies if e != b]
-        if shields and s.fprog[b].shielded_by:
-            return sum(s.fprog[e].def_ for e in shields), shields
-        return s.fprog[b].def_, [b]
+        if shields and s.feature_of[b].shielded_by:
+            return sum(s.feature_of[e].def_ for e in shields), shields
+        return s.feature_of[b].def_, [b]
 
 
 class _Ymir(_Fight):
@@ -368,7 +368,7 @@ class _Ymir(_Fight):
                     for u in fresh if s.zone_of(u) != zone and zone in s.reach(u, *s.move_range(u), s.unblockable(u))]
         if not arrivals and not ready_inside:
             return False  # nobody could start the second combat
-        return strength + max(arrivals, default=0) >= s.fprog[b].def_
+        return strength + max(arrivals, default=0) >= s.feature_of[b].def_
 
 
 class _Bigfoot(_Fight):
@@ -397,7 +397,7 @@ def _expected_attacks(state: HuntikState, zone: int, starter: int | None, newcom
     total = sum(state.atk(u) for u in state.lead_units() if state.zone_of(u) == zone and not state.stunned[u])
     if newcomer is not None and state.zone_of(newcomer) != zone:
         total += state.atk(newcomer)
-    if starter is not None and starter not in state.fprog and state.text_on(starter):
+    if starter is not None and starter not in state.feature_of and state.text_on(starter):
         if ("add_attacks", 4) in state.progs[starter].triggers.get("start_combat", ()):
             total += 4
     total += 4 * sum(1 for i in state.zones["hand"] if state.progs[i].key == "strikemode")
@@ -424,8 +424,8 @@ def _fight_worth_now(state: HuntikState, plan: _Plan, zone: int, starter: int | 
 def _survivors(state: HuntikState, units: list[int], attacks: int) -> list[int]:
     """Which of these units outlive `attacks` aimed to KO as many as possible, lowest DEF first."""
     alive = []
-    for u in sorted(units, key=lambda t: (bool(state.cc.get(t, {}).get("survival")), state.def_(t))):
-        if not state.cc.get(u, {}).get("survival") and state.def_(u) <= attacks:
+    for u in sorted(units, key=lambda t: (bool(state.feature_counters.get(t, {}).get("survival")), state.def_(t))):
+        if not state.feature_counters.get(u, {}).get("survival") and state.def_(u) <= attacks:
             attacks -= state.def_(u)
         else:
             alive.append(u)
@@ -462,7 +462,7 @@ def _action_score(state: HuntikState, plan: _Plan, a: Action) -> float:
     if kind == "move":
         u, to = a["card"], a["to"]
         score = _move_gain(s, plan, u, to)
-        if score and s.enemies_in(to) and plan.need(to) is None and u not in s.fprog:
+        if score and s.enemies_in(to) and plan.need(to) is None and u not in s.feature_of:
             score += 0.0
         return score
     if kind == "fight":
@@ -470,7 +470,7 @@ def _action_score(state: HuntikState, plan: _Plan, a: Action) -> float:
         return 80.0 if _fight_worth(s, plan, s.zone_of(u), u) else 0.0
     if kind == "power":
         u, name = a["card"], a["power"]
-        score = plan.power_score(u, name, a.get("feature", u if u in s.fprog else None))
+        score = plan.power_score(u, name, a.get("feature", u if u in s.feature_of else None))
         if score:
             return score
         return _generic_power_score(s, plan, u, name)
@@ -626,7 +626,7 @@ def _combat_policy(s: HuntikState, plan: _Plan, actions: list[Action]) -> Action
     lead, foe = s.totals()
     short = need is not None and lead < need[0]
     best, best_score = None, 0.0
-    wolf = any(s.progs[u].key == "wolf-knight-noble-werewolf" for u in s.combatants("lead") if u not in s.fprog and s.text_on(u))
+    wolf = any(s.progs[u].key == "wolf-knight-noble-werewolf" for u in s.combatants("lead") if u not in s.feature_of and s.text_on(u))
     for a in actions:
         if a["kind"] == "play":
             key = s.progs[a["card"]].key
@@ -748,7 +748,7 @@ def _mulligan_policy(s: HuntikState) -> Action:
     hand = s.zones["hand"]
     if sum(1 for i in hand if s.progs[i].hero) < 2:
         for i in hand:
-            if not s.progs[i].hero and _card_value(s, i) < 6 and i not in s.marked:
+            if not s.progs[i].hero and _card_value(s, i) < 6 and i not in s.mulligan_marked:
                 return {"kind": "mark", "card": i}
     return {"kind": "mulligan"}
 

@@ -1,9 +1,11 @@
 """The Huntik goldfish State: setup (Huntik 101), queries and conditions; the rest comes from its mixins."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from deckhub.core.engine import STOP, CounterSpec, EngineError, State, ZoneSpec
+from deckhub.core.tables import cache, fixed
 from deckhub.games.huntik.board import MAP, ZONE_NO, _VALUE_ATOMS
 from deckhub.games.huntik.effects import Program, compile_card, needs_of
 from deckhub.games.huntik.missions import FEATURES, Feature, Mission, find_mission
@@ -13,6 +15,41 @@ from deckhub.games.huntik.missions.ops import MissionOps
 from deckhub.games.huntik.moves import HuntikMoves
 from deckhub.games.huntik.ops import HuntikOps
 from deckhub.games.huntik.views import HuntikViews
+
+
+@dataclass
+class HuntikTable:
+    """Everything a Huntik game adds to the core's State, by instance id where it is a list
+    (the one declaration `State.clone` copies)."""
+
+    mission: Mission = fixed()
+    progs: list[Program] = fixed()  # each instance's compiled card
+    feature_of: dict[int, Feature] = fixed()  # a feature instance -> what the mission's feature does
+    features_by_key: dict[str, list[int]] = fixed()  # a feature's card key -> its instances
+    _units: tuple[list[int], list[int]] | None = cache()  # lead_units (all, heroes only) until a card moves
+    exhausted: list[bool]
+    stunned: list[bool]
+    lasting_bonus: list[int]  # +N ATK / +N DEF that stays until the card leaves play
+    feature_counters: dict[int, dict[str, int]]  # counters on a feature (escape, survival ...)
+    face_down: set[int]  # face-down Rings (Ring of Arc missions)
+    ring_pool: list[int]  # face-down Rings not yet put on the map
+    feature_controller: dict[int, str | None]  # who controls an obstacle ("lead" | "defender" | None)
+    carrier: dict[int, int]  # feature -> the hero it is with
+    enemy_heroes: set[int]  # heroes the defending player controls (see place_enemy_hero)
+    last_zone: dict[int, int]  # the zone a card left play from ("eliminate me to KO ... in my zone")
+    knocked_out_keys: set[str]  # card keys of the features KO'd (mission terms)
+    copy_stats: dict[int, tuple[int, int]]  # Copyform: an action card in play as a hero
+    round_mods: list[tuple]  # "this round" modifiers
+    combat_mods: list[tuple]  # "this combat" modifiers
+    combat: dict[str, Any] | None  # the combat being fought: zone, starter, totals, sets of heroes
+    mulligan_marked: list[int]  # cards of the opening hand marked for the mulligan
+    round: int
+    majors_played: int
+    major_allowance: int
+    initiative: bool
+    go_again: bool
+    passes: int
+    first_player: str
 
 
 class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikCombat, HuntikViews, State):
@@ -33,11 +70,12 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
     PHASES = ("mulligan", "turn", "combat")
     EMPTY_DECK = (STOP, "the deck is empty: nothing to draw (Huntik 400: only cards in decks are drawn)")
     DRAW_NOTE = "count"
+    TABLE = HuntikTable
 
     # -- setup (Huntik 101) -------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
-        self.mission: Mission = find_mission(self.options["mission"])
-        self._units: tuple[list[int], list[int]] | None = None
+        self.mission = find_mission(self.options["mission"])
+        self._units = None
         sections = deck.sections
         main = "Deck" if "Deck" in sections or len(sections) != 1 else next(iter(sections))
         try:
@@ -51,17 +89,17 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         if bad:
             raise EngineError(f"missions and features are not deck cards (Huntik 100): {', '.join(sorted(set(bad)))}")
         self.rng.shuffle(cards)
-        self.progs: list[Program] = []
-        self.fprog: dict[int, Feature] = {}
+        self.progs = []
+        self.feature_of = {}
         for card in cards:
             self._add(card, "deck", catalogue)
         for card in pile:
             self._add(card, "legendary", catalogue)
         # the mission's features (Huntik 305); face-down rings are shuffled before they get ids
-        self.fkeys: dict[str, list[int]] = {}
-        self.cc: dict[int, dict[str, int]] = {}
-        self.face_down: set[int] = set()
-        self.ring_pool: list[int] = []
+        self.features_by_key = {}
+        self.feature_counters = {}
+        self.face_down = set()
+        self.ring_pool = []
         placed = []
         for key, zone, count, counters in self.mission.setup:
             card = catalogue.get(key)
@@ -73,28 +111,28 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         n0 = len(self.cards)
         self.exhausted = [False] * n0
         self.stunned = [False] * n0
-        self.plus = [0] * n0
+        self.lasting_bonus = [0] * n0
         for card, zone, counters in placed:
             iid = self._add(card, MAP[zone - 1] if zone else "removed", catalogue)
             self.exhausted.append(False)
             self.stunned.append(False)
-            self.plus.append(0)
-            self.fprog[iid] = FEATURES[key] if (key := card.key) in FEATURES else Feature(card.key, card.name)
-            self.fkeys.setdefault(card.key, []).append(iid)
+            self.lasting_bonus.append(0)
+            self.feature_of[iid] = FEATURES[key] if (key := card.key) in FEATURES else Feature(card.key, card.name)
+            self.features_by_key.setdefault(card.key, []).append(iid)
             if counters:
-                self.cc[iid] = counters
+                self.feature_counters[iid] = counters
             if self.mission.rings and card.key in ("ring-of-arc", "fake-ring-of-arc"):
                 self.face_down.add(iid)
                 self.ring_pool.append(iid)
-        self.fctrl: dict[int, str | None] = {f: self.fprog[f].controller for f in self.fprog}
-        self.carrier: dict[int, int] = {}  # feature -> the hero it is with
-        self.enemy_heroes: set[int] = set()  # heroes the defending player controls (see place_enemy_hero)
-        self.last_zone: dict[int, int] = {}  # the zone a card left play from ("eliminate me to KO ... in my zone")
-        self.kod: set[str] = set()  # keys of features KO'd (mission terms)
-        self.copy_stats: dict[int, tuple[int, int]] = {}  # Copyform: an action card in play as a hero
-        self.mods: list[tuple] = []  # "this round" modifiers
-        self.cmods: list[tuple] = []  # "this combat" modifiers
-        self.combat: dict[str, Any] | None = None
+        self.feature_controller = {f: self.feature_of[f].controller for f in self.feature_of}
+        self.carrier = {}
+        self.enemy_heroes = set()
+        self.last_zone = {}
+        self.knocked_out_keys = set()
+        self.copy_stats = {}
+        self.round_mods = []
+        self.combat_mods = []
+        self.combat = None
         self.round = 1
         self.turn = 1
         self.majors_played = 0
@@ -103,13 +141,13 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         self.go_again = False
         self.passes = 0
         self.first_player = "defender"
-        self.marked: list[int] = []  # cards of the opening hand marked for the mulligan
+        self.mulligan_marked = []
         self.phase = "mulligan"
         deck_ids = self.zones["deck"]
         for _ in range(min(5, len(deck_ids))):
             self.move(deck_ids[-1], "hand")
-        feats = ", ".join(f"{self.fname(f)} in zone {self.zone_of(f)}" for f in self.fprog if self.zone_of(f))
-        side = [f for f in self.fprog if not self.zone_of(f)]
+        feats = ", ".join(f"{self.fname(f)} in zone {self.zone_of(f)}" for f in self.feature_of if self.zone_of(f))
+        side = [f for f in self.feature_of if not self.zone_of(f)]
         self.note(f"mission: {self.mission.label} (win: {self.mission.terms}); "
                   + (f"features: {feats}" if feats else "no features on the map")
                   + (f"; to the side of the map: {len(side)} feature(s)" if side else ""))
@@ -119,25 +157,6 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         iid = self.new_instance(card, zone)
         self.progs.append(catalogue.compiled(compile_card, card))
         return iid
-
-    def copy_extra(self, new: "HuntikState") -> None:
-        new._units = None
-        new.exhausted = self.exhausted.copy()
-        new.stunned = self.stunned.copy()
-        new.plus = self.plus.copy()
-        new.cc = {k: v.copy() for k, v in self.cc.items()}
-        new.face_down = self.face_down.copy()
-        new.ring_pool = self.ring_pool.copy()
-        new.fctrl = self.fctrl.copy()
-        new.carrier = self.carrier.copy()
-        new.enemy_heroes = self.enemy_heroes.copy()
-        new.last_zone = self.last_zone.copy()
-        new.kod = self.kod.copy()
-        new.copy_stats = self.copy_stats.copy()
-        new.mods = self.mods.copy()
-        new.marked = self.marked.copy()
-        new.cmods = self.cmods.copy()
-        new.combat = {k: (v.copy() if isinstance(v, (dict, set, list)) else v) for k, v in self.combat.items()} if self.combat else None
 
     # -- queries --------------------------------------------------------------------------------
     def zone_of(self, iid: int) -> int:
@@ -153,10 +172,10 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
     def fname(self, f: int) -> str:
         if f in self.face_down:
             return f"a face-down Ring (#{f})"
-        return f"{self.fprog[f].label} (#{f})" if f in self.fprog else self.label(f)
+        return f"{self.feature_of[f].label} (#{f})" if f in self.feature_of else self.label(f)
 
     def label(self, iid: int) -> str:
-        if iid in self.fprog:
+        if iid in self.feature_of:
             return self.fname(iid)
         return f"{self.progs[iid].name} (#{iid})"
 
@@ -166,22 +185,22 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         return super().name_of(iid, zone)
 
     def features(self, key: str) -> list[int]:
-        return self.fkeys.get(key, [])
+        return self.features_by_key.get(key, [])
 
     def feature_prog(self, f: int) -> Feature:
-        return self.fprog[f]
+        return self.feature_of[f]
 
     def is_hero(self, iid: int) -> bool:
         return self.where[iid] in ZONE_NO and (self.progs[iid].hero or iid in self.copy_stats)
 
     def is_obstacle(self, iid: int) -> bool:
-        return iid in self.fprog and self.fprog[iid].obstacle and iid not in self.face_down
+        return iid in self.feature_of and self.feature_of[iid].obstacle and iid not in self.face_down
 
     def controller(self, iid: int) -> str | None:
         if self.where[iid] not in ZONE_NO:
             return None
-        if iid in self.fprog:
-            return self.fctrl.get(iid) if self.fprog[iid].obstacle else None
+        if iid in self.feature_of:
+            return self.feature_controller.get(iid) if self.feature_of[iid].obstacle else None
         return "defender" if iid in self.enemy_heroes else "lead"
 
     def controlled_by_lead(self, iid: int) -> bool:
@@ -203,8 +222,8 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         found = []
         for z in MAP:
             for i in self.zones[z]:
-                if i in self.fprog:
-                    if not heroes_only and self.fctrl.get(i) == "lead" and self.fprog[i].obstacle:
+                if i in self.feature_of:
+                    if not heroes_only and self.feature_controller.get(i) == "lead" and self.feature_of[i].obstacle:
                         found.append(i)
                 elif (self.progs[i].hero or i in self.copy_stats) and i not in self.enemy_heroes:
                     found.append(i)
@@ -213,7 +232,7 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
     def enemies_in(self, zone: int, unstunned: bool = True) -> list[int]:
         """Enemy heroes and obstacles in a zone (a goldfish defender has heroes only in hand-built positions)."""
         return [i for i in self.zones[MAP[zone - 1]]
-                if ((i in self.fprog and self.fctrl.get(i) == "defender" and self.fprog[i].obstacle) or i in self.enemy_heroes)
+                if ((i in self.feature_of and self.feature_controller.get(i) == "defender" and self.feature_of[i].obstacle) or i in self.enemy_heroes)
                 and not (unstunned and self.stunned[i])]
 
     def place_enemy_hero(self, iid: int, zone: int) -> None:
@@ -231,7 +250,7 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         return [f for f, h in self.carrier.items() if h == hero]
 
     def has_object(self, hero: int) -> bool:
-        return any(self.fprog[f].object for f in self.carried_by(hero))
+        return any(self.feature_of[f].object for f in self.carried_by(hero))
 
     def text_on(self, iid: int) -> bool:
         """A stunned card has no text (Huntik 407); Copyform in play has none either."""
@@ -247,17 +266,17 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         return self._stats(iid)[1]
 
     def _stats(self, iid: int) -> tuple[int, int]:
-        if iid in self.fprog:
-            f = self.fprog[iid]
+        if iid in self.feature_of:
+            f = self.feature_of[iid]
             a, d = f.atk, f.def_
         elif iid in self.copy_stats:
             a, d = self.copy_stats[iid]
         else:
             prog = self.progs[iid]
             a, d = prog.atk, prog.def_
-        a += self.plus[iid]
-        d += self.plus[iid]
-        if iid not in self.fprog and self.text_on(iid):
+        a += self.lasting_bonus[iid]
+        d += self.lasting_bonus[iid]
+        if iid not in self.feature_of and self.text_on(iid):
             statics = self.progs[iid].statics
             if statics:
                 if "zone_atk" in statics:
@@ -270,24 +289,24 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
                     # "each other friendly minor hero in my zone" (Huntik 401): stunned ones stay there
                     # and count; enemy ones do not
                     side = self.controller(iid)
-                    mates = sum(1 for j in self.zones.get(zone, ()) if j != iid and j not in self.fprog
+                    mates = sum(1 for j in self.zones.get(zone, ()) if j != iid and j not in self.feature_of
                                 and self.progs[j].kind == "minor" and self.controller(j) == side)
                     a += mates
                     d += mates
         for f, h in self.carrier.items():
             if h == iid and f not in self.face_down:
-                bonus = self.fprog[f].carry_bonus
+                bonus = self.feature_of[f].carry_bonus
                 a += bonus[0]
                 d += bonus[1]
         swap = False
-        for m in self.mods:
+        for m in self.round_mods:
             if m[1] == iid:
                 if m[0] == "stat":
                     a += m[2]
                     d += m[3]
                 elif m[0] == "swap":
                     swap = not swap
-        for m in self.cmods:
+        for m in self.combat_mods:
             if m[0] == "stat" and m[1] == iid:
                 a += m[2]
                 d += m[3]
@@ -298,12 +317,12 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
     def unblockable(self, iid: int) -> bool:
         if self.stunned[iid]:
             return False
-        if iid not in self.fprog and self.progs[iid].unblockable and self.text_on(iid):
+        if iid not in self.feature_of and self.progs[iid].unblockable and self.text_on(iid):
             return True
-        if any(self.fprog[f].carry_unblockable for f in self.carried_by(iid)):
+        if any(self.feature_of[f].carry_unblockable for f in self.carried_by(iid)):
             return True
         lead = self.controlled_by_lead(iid)
-        for m in self.mods:
+        for m in self.round_mods:
             if m[0] == "unblockable" and (m[1] == iid or (m[1] == "friendly" and lead and self.is_hero(iid))):
                 return True
         if lead and self.is_hero(iid):
@@ -317,9 +336,9 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         for j in self.zones[MAP[zone - 1]]:
             if j in self.enemy_heroes and not self.stunned[j] and self.controlled_by_lead(iid):
                 return True
-            if j in self.fprog and not self.stunned[j]:
-                f = self.fprog[j]
-                if f.obstacle and self.fctrl.get(j) == "defender" and self.controlled_by_lead(iid):
+            if j in self.feature_of and not self.stunned[j]:
+                f = self.feature_of[j]
+                if f.obstacle and self.feature_controller.get(j) == "defender" and self.controlled_by_lead(iid):
                     return True
                 if f.blocks_lead and self.is_hero(iid):
                     return True
@@ -346,8 +365,8 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
 
     def move_range(self, iid: int) -> tuple[int, int]:
         """(forward, back) zones a unit may move on its own."""
-        if iid in self.fprog:
-            return (0, 0) if self.fprog[iid].cant_move else (2, 2)
+        if iid in self.feature_of:
+            return (0, 0) if self.feature_of[iid].cant_move else (2, 2)
         prog = self.progs[iid]
         if not self.text_on(iid):
             return (2, 2)
@@ -370,7 +389,7 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         if side == "defender":
             return self.enemies_in(c["zone"])
         return [i for i in self.zones[MAP[c["zone"] - 1]] if self.controlled_by_lead(i) and not self.stunned[i]
-                and (i not in self.fprog or self.fprog[i].obstacle)]
+                and (i not in self.feature_of or self.feature_of[i].obstacle)]
 
     def alone(self, iid: int) -> bool:
         return not any(j != iid and self.is_hero(j) and not self.stunned[j] for j in self.zones[self.where[iid]])
@@ -417,7 +436,7 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
             elif atom == "enemy":
                 ok = self.controller(t) == "defender" and self.is_hero(t)
             elif atom in ("minor", "major"):
-                ok = t not in self.fprog and t not in self.copy_stats and self.progs[t].kind == atom
+                ok = t not in self.feature_of and t not in self.copy_stats and self.progs[t].kind == atom
             elif atom == "here":
                 ok = bool(self.my_zone(me)) and self.zone_of(t) == self.my_zone(me)
             elif atom == "elsewhere":
@@ -471,13 +490,13 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         if atom == "me_exhausted":
             return me is not None and self.exhausted[me] and not self.stunned[me]
         if atom == "major_me":
-            return me is not None and me not in self.fprog and self.progs[me].kind == "major"
+            return me is not None and me not in self.feature_of and self.progs[me].kind == "major"
         if atom == "hand_nonempty":
             return bool(self.zones["hand"])
         if atom == "round_1":
             return self.round == 1
         if atom == "other_minors":
-            return any(j != me and self.progs[j].kind == "minor" for j in self.lead_units(heroes_only=True) if j not in self.fprog)
+            return any(j != me and self.progs[j].kind == "minor" for j in self.lead_units(heroes_only=True) if j not in self.feature_of)
         if atom == "stunned_hero_here":
             return me is not None and any(self.stunned[j] and self.is_hero(j) for j in self.zones[self.where[me]])
         kind = atom[0]

@@ -16,14 +16,14 @@ class HuntikViews:
         if kind == "pass":
             return "Pass (conclude the combat)" if self.phase == "combat" else "Pass (the round ends)"
         if kind == "mulligan":
-            cards = [i for i in self.marked if self.where[i] == "hand"]
+            cards = [i for i in self.mulligan_marked if self.where[i] == "hand"]
             if not cards:
                 return "Keep the opening hand"
             return f"Mulligan: put {len(cards)} marked card(s) on the bottom and draw {len(cards)} (Huntik 101)"
         if kind == "mark":
             iid = action.get("card")
             if isinstance(iid, int) and not isinstance(iid, bool) and 0 <= iid < len(self.cards):
-                return f"{'Unmark' if iid in self.marked else 'Mark'} {self.label(iid)} for the mulligan"
+                return f"{'Unmark' if iid in self.mulligan_marked else 'Mark'} {self.label(iid)} for the mulligan"
             return repr(action)
         if kind in ("manual.exhaust", "manual.stun", "manual.drop", "manual.pickup"):
             iid = action.get("card")
@@ -67,8 +67,8 @@ class HuntikViews:
         prog = self.progs[iid]
         view: dict[str, Any] = {"id": iid, "key": card.key, "name": prog.name, "type": card.type, "text": card.text,
                                 "automated": prog.automation, "manual_text": list(prog.manual_text)}
-        if iid in self.fprog:
-            f = self.fprog[iid]
+        if iid in self.feature_of:
+            f = self.feature_of[iid]
             view["feature"] = True
             view["obstacle"] = f.obstacle
             if f.obstacle:
@@ -77,7 +77,7 @@ class HuntikViews:
             view["printed_atk"], view["printed_def"] = prog.atk, prog.def_
             view["team"] = prog.team
         zone = self.where[iid]
-        if iid in self.marked and zone == "hand":
+        if iid in self.mulligan_marked and zone == "hand":
             view["marked_for_mulligan"] = True
         if zone in ZONE_NO:
             view["zone"] = ZONE_NO[zone]
@@ -93,9 +93,9 @@ class HuntikViews:
                 view["carrying"] = carrying
             if iid in self.carrier:
                 view["with"] = self.carrier[iid]
-            counters = dict(self.cc.get(iid, {}))
-            if self.plus[iid]:
-                counters["+1/+1"] = self.plus[iid]
+            counters = dict(self.feature_counters.get(iid, {}))
+            if self.lasting_bonus[iid]:
+                counters["+1/+1"] = self.lasting_bonus[iid]
             if counters:
                 view["counters"] = counters
             if iid in self.copy_stats:

@@ -1,16 +1,41 @@
 """The engine's State: setup, queries, the rules' actions, manual moves and views."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from deckhub.core.engine import LOSE_WHEN_EMPTY, Action, CounterSpec, IllegalAction, State, ZoneSpec
+from deckhub.core.tables import fixed
 from deckhub.games.kaijudo.common import PHASE_LABELS, _CIV_NAMES, _compiled_deck
 from deckhub.games.kaijudo.effects import Program, match_all, matches
 from deckhub.games.kaijudo.ops import KaijudoOps
 
 
+@dataclass
+class KaijudoTable:
+    """Everything a Kaijudo game adds to the core's State, by instance id where it is a list
+    (the one declaration `State.clone` copies)."""
+
+    progs: list[Program] = fixed()  # each instance's compiled card
+    names: list[str] = fixed()
+    first: bool
+    turn_limit: int
+    granters: int  # how many cards granting abilities are in the battle zone (a cheap "none" test)
+    tapped: list[bool]
+    entered: list[int]  # the turn each instance entered the battle zone (-1: not in it)
+    under: dict[int, list[int]]  # top of an evolution stack -> the cards beneath it
+    beneath: dict[int, int]  # a card beneath a stack -> the stack's top
+    boosts: dict[int, list[tuple]]  # power and ability boosts until the end of the turn
+    untap_used: set[int]
+    attacked: set[int]  # creatures that attacked this turn
+    turn_triggers: list[tuple]  # ("ally_attack", ops, source) until the end of the turn
+    attacking: int | None
+    charged: bool
+
+
 class KaijudoState(KaijudoOps, State):
+    TABLE = KaijudoTable
     ZONES = (
         ZoneSpec("deck", "Deck", hidden=True),
         ZoneSpec("hand", "Hand"),
@@ -34,21 +59,21 @@ class KaijudoState(KaijudoOps, State):
         cards = [base[i] for i in order]
         n = len(cards)
         self.cards = [c for c, _, _ in cards]
-        self.progs: list[Program] = [p for _, p, _ in cards]
-        self.names: list[str] = [name for _, _, name in cards]
+        self.progs = [p for _, p, _ in cards]
+        self.names = [name for _, _, name in cards]
         self.where = ["deck"] * n
         self.zones["deck"] = list(range(n))
         self.granters = 0
         n = len(cards)
         self.tapped = [False] * n
         self.entered = [-1] * n
-        self.under: dict[int, list[int]] = {}  # top of an evolution stack -> the cards beneath it
-        self.beneath: dict[int, int] = {}  # a card beneath a stack -> the stack's top
-        self.boosts: dict[int, list[tuple]] = {}  # until the end of the turn
-        self.untap_used: set[int] = set()
-        self.attacked: set[int] = set()
-        self.turn_triggers: list[tuple] = []  # ("ally_attack", ops, source) until the end of the turn
-        self.attacking: int | None = None
+        self.under = {}
+        self.beneath = {}
+        self.boosts = {}
+        self.untap_used = set()
+        self.attacked = set()
+        self.turn_triggers = []
+        self.attacking = None
         self.charged = False
         self.first = bool(self.options["first"])
         self.turn_limit = int(self.options["turn_limit"])
@@ -61,16 +86,6 @@ class KaijudoState(KaijudoOps, State):
                 self.where[i] = zone
         self.note(f"shuffled {n} cards, set 5 shields, drew {len(self.zones['hand'])}; you go {'first' if self.first else 'second'}")
         self.push((("begin_turn",),))
-
-    def copy_extra(self, new: "KaijudoState") -> None:
-        new.tapped = self.tapped.copy()
-        new.entered = self.entered.copy()
-        new.under = {k: v.copy() for k, v in self.under.items()}
-        new.beneath = self.beneath.copy()
-        new.boosts = {k: v.copy() for k, v in self.boosts.items()}
-        new.untap_used = self.untap_used.copy()
-        new.attacked = self.attacked.copy()
-        new.turn_triggers = self.turn_triggers.copy()
 
     # -- queries --------------------------------------------------------------------------------
     def creatures(self) -> list[int]:

@@ -81,11 +81,3 @@ def _dice_text(values) -> str:
     return "[" + " ".join(str(v) for v in values) + "]" if values else "[]"
 
 
-def _copy_fight(fight):
-    if fight is None:
-        return None
-    new = dict(fight)
-    new["attack"] = list(fight["attack"])
-    new["defence"] = list(fight["defence"])
-    new["marked"] = list(fight["marked"])
-    return new

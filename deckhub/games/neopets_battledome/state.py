@@ -1,17 +1,46 @@
 """The engine's State: setup, queries, the rules' actions, manual moves and views."""
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 from deckhub.core.engine import Action, CounterSpec, EngineError, State, ZoneSpec
 from deckhub.core.session_values import ValueField
+from deckhub.core.tables import fixed
 from deckhub.games.neopets_battledome import dice
-from deckhub.games.neopets_battledome.common import BATTLE_STATS, CODESTONE_CAP, NOT_FOUND, PLAYER_PHASES, ROUNDS_TO_WIN, _BONUS_ZONES, _MOD, _STAT_LIMITS, _compiled, _copy_fight, _fight_view_of, _section
+from deckhub.games.neopets_battledome.common import BATTLE_STATS, CODESTONE_CAP, NOT_FOUND, PLAYER_PHASES, ROUNDS_TO_WIN, _BONUS_ZONES, _MOD, _STAT_LIMITS, _compiled, _fight_view_of, _section
 from deckhub.games.neopets_battledome.effects import STATS, STAT_LABELS, Program, needed
 from deckhub.games.neopets_battledome.ops import BattledomeOps
 
 
+@dataclass
+class BattledomeTable:
+    """Everything a Battledome game adds to the core's State (the one declaration `State.clone` copies)."""
+
+    progs: list[Program] = fixed()  # each instance's compiled card
+    names: list[str] = fixed()
+    bonuses: list[dict[str, int]] = fixed()  # each instance's stat bonuses
+    dummy: dict[str, Any] = fixed()  # the training dummy's name and stats
+    hp_can_drop: bool  # HP can reach 0 without damage only through negative HP modifiers
+    first: bool
+    turn_limit: int
+    dummy_attacks: bool
+    round: int
+    whose: str  # "you" | "dummy": whose turn it is
+    trained: bool
+    prepped: bool
+    mulliganed: bool
+    unresolved: int  # battles that could not be worked out for unknown values
+    turn_mods: dict[str, int]  # this turn's modifiers (Potions, Legends, Food); "reduction" too
+    borrowed: dict[str, int]  # Petpet values taken for this battle
+    borrow_used: set[str]  # stats borrowed this round (notes §2b)
+    face_down: set[int]  # Round Results cards of rounds you lost
+    fight: dict[str, Any] | None  # the battle being resolved (its dice lists are changed in place)
+    last_battle: Mapping[str, Any] | None  # the last battle's summary: replaced, never changed
+
+
 class BattledomeState(BattledomeOps, State):
+    TABLE = BattledomeTable
     ZONES = (
         ZoneSpec("deck", "Main Deck", hidden=True),
         ZoneSpec("inventory", "Inventory"),
@@ -77,7 +106,7 @@ class BattledomeState(BattledomeOps, State):
         if not any(p.role == "neopet" for _, p in pet_cards):
             raise EngineError("the Neopet Deck holds no Neopet: a game needs one to field (notes §3.4)")
         cards = self.cards
-        self.progs: list[Program] = []
+        self.progs = []
         start = 0
         for zone, dealt in (("deck", main_cards), ("neopet_deck", pet_cards), ("rainbow_pool", pool_cards)):
             cards.extend(c for c, _ in dealt)
@@ -87,21 +116,20 @@ class BattledomeState(BattledomeOps, State):
             start += len(dealt)
         self.names = [c.display_name for c in cards]
         self.bonuses = [dict(p.bonus) for p in self.progs]
-        # HP can reach 0 without damage only through negative HP modifiers
         self.hp_can_drop = any(b.get("hp", 0) < 0 for b in self.bonuses)
         self.dummy = self._make_dummy(catalogue)
         self.first = bool(opts["first"])
         self.turn_limit = int(opts["turn_limit"])
         self.dummy_attacks = bool(opts["dummy_attacks"])
         self.round = 1
-        self.whose = ""  # "you" | "dummy": whose turn it is
+        self.whose = ""
         self.trained = self.prepped = False
-        self.turn_mods: dict[str, int] = {}  # this turn's modifiers (Potions, Legends, Food); "reduction" too
-        self.borrowed: dict[str, int] = {}  # Petpet values taken for this battle
-        self.borrow_used: set[str] = set()  # stats borrowed this round (notes §2b)
-        self.face_down: set[int] = set()  # Round Results cards of rounds you lost
-        self.fight: dict[str, Any] | None = None  # the battle being resolved
-        self.last_battle: dict[str, Any] | None = None
+        self.turn_mods = {}
+        self.borrowed = {}
+        self.borrow_used = set()
+        self.face_down = set()
+        self.fight = None
+        self.last_battle = None
         self.mulliganed = False
         self.phase = "setup"
         hand = min(int(opts["opening_hand"]), len(self.zones["deck"]))
@@ -116,7 +144,7 @@ class BattledomeState(BattledomeOps, State):
         if unknown:
             self.note("values unknown (the engine does not guess; give them for this game, or use "
                       "manual moves): " + "; ".join(f"{name}: {', '.join(f)}" for name, f in sorted(unknown.items())))
-        self.unresolved = 0  # battles that could not be worked out for unknown values
+        self.unresolved = 0
         ops: list[tuple] = []
         if opts["mulligan"] and hand:
             ops.append(("mulligan",))
@@ -151,15 +179,6 @@ class BattledomeState(BattledomeOps, State):
         d = self.dummy
         attack = f", Attack {d['attack']}, hits back" if self.dummy_attacks else ", never attacks"
         return f"{d['name']} (HP {d['hp']}, Defence {d['defence']}, Agility {d['agility']}{attack})"
-
-    def copy_extra(self, new: "BattledomeState") -> None:
-        new.turn_mods = self.turn_mods.copy()
-        new.borrowed = self.borrowed.copy()
-        new.borrow_used = self.borrow_used.copy()
-        new.face_down = self.face_down.copy()
-        new.dummy = dict(self.dummy)
-        new.fight = _copy_fight(self.fight)
-        new.last_battle = self.last_battle  # replaced, never mutated
 
     # -- queries -----------------------------------------------------------------------------------
     def active(self) -> int | None:

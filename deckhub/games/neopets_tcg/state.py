@@ -1,18 +1,37 @@
 """The engine's State: setup, queries, the rules' actions, manual moves and views."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from deckhub.core.engine import LOSE_ON_DRAW, Action, CounterSpec, IllegalAction, State, ZoneSpec
 from deckhub.core.session_values import ValueField
+from deckhub.core.tables import fixed
 from deckhub.games.neopets_tcg.common import ARENA_SET, WIN_POINTS, _FIELDS, _SUBSETS_UP_TO, _a, _arena, _dealable
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.effects import FAERIES, TAP_CHOICES, TYPES, Program, compile_card
 from deckhub.games.neopets_tcg.ops import NeopetsOps
 
 
+@dataclass
+class NeopetsTable:
+    """Everything a Neopets TCG game adds to the core's State, by instance id where it is a list
+    (the one declaration `State.clone` copies)."""
+
+    progs: list[Program] = fixed()  # each instance's compiled card
+    names: list[str] = fixed()
+    missing: list[tuple[str, ...]] = fixed()  # needed values still unknown (fixed for a game)
+    first: bool
+    turn_limit: int
+    tapped: list[bool]
+    host: list[int]  # the Neopet or Hero an Equipment is attached to (-1: none)
+    attached: dict[int, list[int]]  # host -> its Equipment
+    contested: set[str]  # arenas with a regular contest this turn
+
+
 class NeopetsState(NeopetsOps, State):
+    TABLE = NeopetsTable
     ZONES = (
         ZoneSpec("deck", "Deck", hidden=True),
         ZoneSpec("hand", "Hand"),
@@ -65,14 +84,14 @@ class NeopetsState(NeopetsOps, State):
         self.where = [p[1] for p in pool]
         for zone in ("stack", "deck"):
             self.zones[zone] = [i for i, p in enumerate(pool) if p[1] == zone]
-        self.progs: list[Program] = [p[2] for p in pool]
-        self.names: list[str] = [p[3] for p in pool]
-        self.missing: list[tuple[str, ...]] = [p[4] for p in pool]  # needed values still unknown (fixed for a game)
+        self.progs = [p[2] for p in pool]
+        self.names = [p[3] for p in pool]
+        self.missing = [p[4] for p in pool]
         n = len(pool)
         self.tapped = [False] * n
-        self.host = [-1] * n  # the Neopet or Hero an Equipment is attached to
-        self.attached: dict[int, list[int]] = {}  # host -> its Equipment
-        self.contested: set[str] = set()  # arenas with a regular contest this turn
+        self.host = [-1] * n
+        self.attached = {}
+        self.contested = set()
         self.first = bool(self.options["first"])
         self.turn_limit = int(self.options["turn_limit"])
         deck_ids = self.zones["deck"]
@@ -87,12 +106,6 @@ class NeopetsState(NeopetsOps, State):
             self.note(f"values unknown for {len(missing)} cards (give them for this game, or play them with manual moves): {', '.join(missing[:8])}"
                       + (" ..." if len(missing) > 8 else ""))
         self.push((("begin_turn",),))
-
-    def copy_extra(self, new: "NeopetsState") -> None:
-        new.tapped = self.tapped.copy()
-        new.host = self.host.copy()
-        new.attached = {k: v.copy() for k, v in self.attached.items()}
-        new.contested = self.contested.copy()
 
     def lose(self, reason: str) -> None:
         """A loss says when unknown values may have caused it (nothing could be banked for them)."""

@@ -139,7 +139,7 @@ def _feature_in(key: str, zone: int, what: str) -> Callable[["HuntikState"], str
 
 def _ko(key: str, what: str) -> Callable[["HuntikState"], str | None]:
     def check(state: "HuntikState") -> str | None:
-        return f"{what} was KO'd" if key in state.kod else None
+        return f"{what} was KO'd" if key in state.knocked_out_keys else None
     return check
 
 

@@ -20,9 +20,9 @@ class MissionOps:
 
     def _op_control_feature(self, op, source):
         f = op[1]
-        self.fctrl[f] = "lead"
+        self.feature_controller[f] = "lead"
         self._units = None
-        self.mods.append(("control", f))
+        self.round_mods.append(("control", f))
         self.note(f"you control {self.fname(f)} this round")
 
     def _op_grab_gargoyle(self, op, source):
@@ -36,14 +36,14 @@ class MissionOps:
             return
         self.put_feature(f, new)
         self.note(f"the Gargoyle is put into zone {new}")
-        water = self.cc.setdefault(f, {}).get("water", 0)
+        water = self.feature_counters.setdefault(f, {}).get("water", 0)
         options = [("remove", f"remove a Water counter (now {water})")] if water else []
         options.append(("add", f"put a Water counter on it (now {water})"))
         self.ask("Grab the Gargoyle: the Water counters", options, ("gargoyle_water", f, new), source)
 
     def _res_gargoyle_water(self, op, source, value):
         _, f, new = op
-        counters = self.cc.setdefault(f, {})
+        counters = self.feature_counters.setdefault(f, {})
         counters["water"] = counters.get("water", 0) + (1 if value == "add" else -1)
         self.note(f"the Gargoyle has {counters['water']} Water counter(s)")
         if new == 5:
@@ -59,7 +59,7 @@ class MissionOps:
             self.put_feature(f, z + 1)
             self.note(f"the Argo is pushed into zone {z + 1}")
             if source is not None and self.where[source] in ZONE_NO and self.def_(source) <= 3:
-                self.plus[source] += 2
+                self.lasting_bonus[source] += 2
                 self.note(f"{self.label(source)} (3 DEF or less) gets 2 +1 ATK and +1 DEF counters")
 
     def _op_push_bull(self, op, source):
