@@ -86,6 +86,12 @@ def _tuning_runs(db) -> None:
     db.create_tables([models.TuningRun, models.TuningChunk])
 
 
+def _community_lists(db) -> None:
+    """Step 13: copies made of decks (the public deck browser's "most copied") and the users who
+    show their want and trade lists publicly."""
+    db.create_tables([models.DeckCopy, models.PublicLists])
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
@@ -95,6 +101,7 @@ STEPS: list[tuple[int, Callable]] = [
     (6, _accounts_and_sessions),
     (7, _job_queue),
     (12, _tuning_runs),
+    (13, _community_lists),
 ]
 LATEST = STEPS[-1][0]
 

@@ -114,6 +114,8 @@ MATRIX = [
     Row("facts.most_wanted", "GET", lambda w: "/most-wanted", everyone()),
     Row("community.history", "GET", lambda w: "/games/neopets-tcg/history/the-thieves-code", everyone()),
     Row("static", "GET", lambda w: "/static/deckhub.css", everyone()),
+    Row("public.decks", "GET", lambda w: "/decks/public", everyone()),
+    Row("public.decks", "GET", lambda w: "/decks/public?card=bull+rush&sort=copied", everyone()),
     Row("auth.login", "GET", lambda w: "/login", everyone()),
     Row("auth.login", "POST", lambda w: "/login", everyone(400), data={"username": "alice", "password": "wrong one"}),
     Row("auth.signup", "GET", lambda w: "/signup", everyone()),
@@ -246,6 +248,7 @@ MATRIX = [
         {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "wrong"}, curator_writes=True),
     # ------------------------------------------------------------------ the JSON API: public
     Row("api_v1.openapi", "GET", lambda w: "/api/openapi.json", everyone()),
+    Row("api_v1.public_decks", "GET", lambda w: "/api/v1/decks/public?game=kaijudo", everyone()),
     Row("api.games", "GET", lambda w: "/api/games", everyone()),
     Row("api.cards", "GET", lambda w: "/api/cards?game=kaijudo&q=argus", everyone()),
     Row("api.card", "GET", lambda w: "/api/cards/kaijudo/argus-vigilant-seer", everyone()),
