@@ -1,15 +1,22 @@
-"""Community pages: everyone's public decks.
+"""Community pages: everyone's public decks, and the public want and trade lists users opt in to.
 
-Views parse the query, call one service function (`public_decks.browse`) and render.
+Views parse the query, call one service function (`public_decks.browse`, `trading.*`) and render.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from wtforms import BooleanField
 
-from deckhub import limits, public_decks
+from deckhub import limits, public_decks, trading
 from deckhub.games import all_games, get_game
 
 bp = Blueprint("public", __name__)
+
+
+class ListsVisibilityForm(FlaskForm):
+    public = BooleanField("Show my want and trade lists publicly")
 
 
 def _page_arg() -> int:
@@ -33,3 +40,27 @@ def decks():
         result, error, status = None, str(exc), 400
     return render_template("public/decks.html", result=result, error=error, games=all_games(),
                            sorts=public_decks.SORTS, get_game=get_game, args=args), status
+
+
+@bp.route("/users/<name>/<any(wants, trades):kind>")
+def user_list(name: str, kind: str):
+    user = trading.public_user(name)
+    if user is None:
+        abort(404, "This player does not show their want and trade lists publicly (or there is no such player).")
+    listing = trading.public_list(user, kind, _page_arg())
+    return render_template("public/list.html", user=user, kind=kind, listing=listing,
+                           game_names={g.slug: g.name for g in all_games()})
+
+
+@bp.route("/collection/public-lists", methods=["POST"])
+@login_required
+def lists_visibility():
+    form = ListsVisibilityForm()
+    if not form.validate_on_submit():
+        abort(400, "This form has expired or was not sent by DeckHub. Reload the page and try again.")
+    if trading.set_lists_public(current_user.id, form.public.data):
+        flash("Your want and trade lists are public now: anyone can see them, and they appear in other "
+              "players' matches.", "success")
+    else:
+        flash("Your want and trade lists are private again.", "info")
+    return redirect(url_for("collection.wants"), code=303)
