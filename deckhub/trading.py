@@ -134,16 +134,20 @@ class Matches:
     more: int = 0  # further matching users past MAX_MATCH_USERS
 
 
-def _theirs(their_column: str, exclude_uid: int | None):
-    """Per opted-in user (not `exclude_uid`) and card: the copies in their `their_column`."""
-    O, P = models.OwnedCard, models.Printing
+def _offers(their_column: str, exclude_uid: int | None, *extra):
+    """Opted-in users' (not `exclude_uid`) copies in `their_column`, summed per user and card:
+    (username, game, key, name, version, copies, *extra) rows, to be narrowed to the cards wanted
+    (the join from a card to its printings and their owners uses the foreign-key indexes)."""
+    O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
     column = getattr(O, their_column)
-    query = (O.select(O.owner.alias("uid"), P.card.alias("card_id"), fn.SUM(column).alias("qty"))
-             .join(P).join(models.PublicLists, on=(models.PublicLists.user == O.owner))
-             .where(column > 0).group_by(O.owner, P.card))
+    query = (O.select(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), *extra)
+             .join(P, on=(O.printing == P.id)).join(C, on=(P.card == C.id))
+             .switch(O).join(U, on=(O.owner == U.id))
+             .join(models.PublicLists, on=(models.PublicLists.user == U.id))
+             .where(column > 0))
     if exclude_uid is not None:
         query = query.where(O.owner != exclude_uid)
-    return query.alias("theirs")
+    return query.group_by(U.id, U.username, C.id, C.game, C.key, C.name, C.version, *extra)
 
 
 def _grouped(rows: Iterable[tuple], mine_of) -> Matches:
@@ -163,14 +167,11 @@ def match_my_list(user, kind: str) -> Matches:
     have for trade. Mine need not be public: only I see this. One statement."""
     uid = user if isinstance(user, int) else user.id
     my_column = KINDS[kind]
-    O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
+    O, P = models.OwnedCard, models.Printing
     mine = (O.select(P.card.alias("card_id"), fn.SUM(getattr(O, my_column)).alias("qty")).join(P)
             .where((O.owner == uid) & (getattr(O, my_column) > 0)).group_by(P.card).alias("mine"))
-    theirs = _theirs(OTHER[my_column], uid)
-    rows = (U.select(U.username, C.game, C.key, C.name, C.version, theirs.c.qty, mine.c.qty)
-            .join(theirs, on=(theirs.c.uid == U.id))
-            .join(mine, on=(mine.c.card_id == theirs.c.card_id))
-            .join(C, on=(C.id == theirs.c.card_id)).tuples())
+    rows = (_offers(OTHER[my_column], uid, mine.c.qty)
+            .join(mine, on=(mine.c.card_id == P.card)).tuples())
     return _grouped(rows, None)
 
 
@@ -179,12 +180,8 @@ def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) ->
     needed = {k: n for k, n in needed.items() if n > 0}
     if not needed:
         return Matches([])
-    C, U = models.Card, models.User
-    theirs = _theirs("trade_quantity", exclude_uid)
-    rows = (U.select(U.username, C.game, C.key, C.name, C.version, theirs.c.qty)
-            .join(theirs, on=(theirs.c.uid == U.id))
-            .join(C, on=(C.id == theirs.c.card_id))
-            .where((C.game == game) & C.key.in_(list(needed))).tuples())
+    C = models.Card
+    rows = _offers("trade_quantity", exclude_uid).where((C.game == game) & C.key.in_(list(needed))).tuples()
     return _grouped(rows, lambda _game, key: needed[key])
 
 

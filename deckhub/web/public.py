@@ -42,8 +42,10 @@ def decks():
                            sorts=public_decks.SORTS, get_game=get_game, args=args), status
 
 
-@bp.route("/users/<name>/<any(wants, trades):kind>")
+@bp.route("/users/<name>/<kind>")
 def user_list(name: str, kind: str):
+    if kind not in trading.KINDS:
+        abort(404, "A player's public lists are /users/NAME/wants and /users/NAME/trades.")
     user = trading.public_user(name)
     if user is None:
         abort(404, "This player does not show their want and trade lists publicly (or there is no such player).")
