@@ -252,9 +252,14 @@ def update_deck(stored: StoredDeck, name: str, description: str, format_id: str,
 
 
 def copy_deck(stored: StoredDeck, owner) -> StoredDeck:
-    return create_deck(owner, stored.row.game, stored.row.format, f"Copy of {stored.row.name}",
-                       stored.row.packs, stored.deck, note=f"copied from deck {stored.row.id}",
-                       description=stored.row.description)
+    """A new deck of `owner` with the cards of `stored`; the copy is recorded with it (one
+    transaction), so the public deck browser can sort by copies made."""
+    with write_transaction():
+        new = create_deck(owner, stored.row.game, stored.row.format, f"Copy of {stored.row.name}",
+                          stored.row.packs, stored.deck, note=f"copied from deck {stored.row.id}",
+                          description=stored.row.description)
+        models.DeckCopy.create(source=stored.row.id, copy=new.row.id)
+    return new
 
 
 def delete_deck(stored: StoredDeck) -> None:

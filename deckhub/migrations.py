@@ -86,6 +86,12 @@ def _tuning_runs(db) -> None:
     db.create_tables([models.TuningRun, models.TuningChunk])
 
 
+def _community_lists(db) -> None:
+    """Step 13: copies made of decks (the public deck browser's "most copied") and the users who
+    show their want and trade lists publicly."""
+    db.create_tables([models.DeckCopy, models.PublicLists])
+
+
 def _edit_sessions_and_upload_fixes(db) -> None:
     """Step 14: the editor session a deck version belongs to (its ± clicks go into that version), and
     the suggestions a player picked for the problem rows of a pending collection import."""
@@ -106,6 +112,7 @@ STEPS: list[tuple[int, Callable]] = [
     (6, _accounts_and_sessions),
     (7, _job_queue),
     (12, _tuning_runs),
+    (13, _community_lists),
     (14, _edit_sessions_and_upload_fixes),
 ]
 LATEST = STEPS[-1][0]

@@ -397,7 +397,30 @@ class UserCardValue(BaseModel):
         indexes = ((("owner", "game", "card_key", "field"), True),)
 
 
+# --------------------------------------------------------------------------- community (step 13)
+
+class DeckCopy(BaseModel):
+    """One copy made of a deck: the public deck browser counts them ("most copied").
+
+    The record outlives the copy (its `copy` becomes null when that deck is deleted): a count of
+    copies made, not of copies kept."""
+
+    source = ForeignKeyField(Deck, backref="copies_made", on_delete="CASCADE")
+    copy = ForeignKeyField(Deck, null=True, backref="copied_from", on_delete="SET NULL")
+    created_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("source",), False),)
+
+
+class PublicLists(BaseModel):
+    """A row per user who chose to show their want and trade lists publicly (off by default)."""
+
+    user = ForeignKeyField(User, primary_key=True, backref="public_lists", on_delete="CASCADE")
+    since = DateTimeField(default=utcnow)
+
+
 ALL_MODELS = [SchemaVersion, User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadRow,
-              TuningRun, TuningChunk, UserCardValue]
+              TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists]

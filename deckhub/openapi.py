@@ -231,6 +231,22 @@ def document() -> dict[str, Any]:
         },
         "Deck": {"allOf": [_ref("DeckSummary"), {
             "type": "object", "required": ["sections"], "properties": {"sections": _ref("Sections")}}]},
+        "PublicDeckPage": {
+            "type": "object", "required": ["decks", "total", "page", "per_page", "cards"],
+            "properties": {
+                "decks": {"type": "array", "items": {"allOf": [_ref("DeckSummary"), {
+                    "type": "object", "required": ["copies"],
+                    "properties": {"copies": {"type": "integer", "minimum": 0,
+                                              "description": "Copies made of the deck by DeckHub users."}}}]}},
+                "total": {"type": "integer", "description": "Public decks matching every filter."},
+                "page": {"type": "integer"}, "per_page": {"type": "integer"},
+                "cards": {"type": "array", "description": "The cards the `card` filter was read as (empty without one, "
+                                                          "or when no card is called anything like it).",
+                          "items": {"type": "object", "required": ["game", "id", "name"],
+                                    "properties": {"game": {"type": "string"}, "id": {"type": "string"},
+                                                   "name": {"type": "string"}}}},
+            },
+        },
         "DeckList": {"type": "object", "required": ["decks"],
                      "properties": {"decks": {"type": "array", "items": _ref("DeckSummary")}}},
         "DeckCreate": {
@@ -487,6 +503,23 @@ def document() -> dict[str, Any]:
                        _responses("201", _json(_ref("Deck"), "The new deck."), "400", "401", "413"), tag="decks",
                        requestBody=body("DeckCreate")),
         },
+        "/api/v1/decks/public": {"get": op(
+            "Everyone's public decks (as the Public decks page): by game, by a card they hold, by name; "
+            "newest or most copied first. Private decks never appear.",
+            _responses("200", _json(_ref("PublicDeckPage"), "One page of public decks."), "400", "401"),
+            PUBLIC, "decks",
+            parameters=[
+                {"name": "game", "in": "query", "allowEmptyValue": True, "description": "Only this game's decks.",
+                 "schema": {"type": "string", "enum": games + [""]}},
+                {"name": "card", "in": "query", "allowEmptyValue": True,
+                 "description": "A card name (small typos forgiven): decks whose latest version holds it.",
+                 "schema": {"type": "string", "maxLength": 200}},
+                {"name": "q", "in": "query", "allowEmptyValue": True, "description": "Words of the deck's name.",
+                 "schema": {"type": "string", "maxLength": 200}},
+                {"name": "sort", "in": "query", "allowEmptyValue": True,
+                 "schema": {"type": "string", "enum": ["newest", "copied"], "default": "newest"}},
+                *_page_params(20, 100),
+            ])},
         "/api/decks/{deck_id}": {
             "parameters": [DECK_ID],
             "get": op("A deck of mine, or anyone's public deck, with its latest version's cards.",

@@ -115,6 +115,10 @@ MATRIX = [
     Row("facts.most_wanted", "GET", lambda w: "/most-wanted", everyone()),
     Row("community.history", "GET", lambda w: "/games/neopets-tcg/history/the-thieves-code", everyone()),
     Row("static", "GET", lambda w: "/static/deckhub.css", everyone()),
+    Row("public.decks", "GET", lambda w: "/decks/public", everyone()),
+    Row("public.decks", "GET", lambda w: "/decks/public?card=bull+rush&sort=copied", everyone()),
+    Row("public.user_list", "GET", lambda w: "/users/alice/wants", everyone(404)),  # she has not opted in
+    Row("public.user_list", "GET", lambda w: "/users/alice/trades", everyone(404)),
     Row("auth.login", "GET", lambda w: "/login", everyone()),
     Row("auth.login", "POST", lambda w: "/login", everyone(400), data={"username": "alice", "password": "wrong one"}),
     Row("auth.signup", "GET", lambda w: "/signup", everyone()),
@@ -132,6 +136,7 @@ MATRIX = [
     Row("collection.checklist_print", "GET", lambda w: "/collection/kaijudo/sets/evo-fury/print", signed_in()),
     Row("collection.wants", "GET", lambda w: "/collection/wants", signed_in()),
     Row("collection.export", "GET", lambda w: "/collection/export.csv", signed_in()),
+    Row("public.lists_visibility", "POST", lambda w: "/collection/public-lists", signed_in(303), data={}),
     Row("collection.adjust", "POST", lambda w: "/collection/adjust", signed_in(303),
         data=lambda w: {"printing": str(w.printing), "step": "quantity:5"}),
     Row("collection.import_upload", "GET", lambda w: "/collection/import", signed_in()),
@@ -251,6 +256,7 @@ MATRIX = [
         {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "wrong"}, curator_writes=True),
     # ------------------------------------------------------------------ the JSON API: public
     Row("api_v1.openapi", "GET", lambda w: "/api/openapi.json", everyone()),
+    Row("api_v1.public_decks", "GET", lambda w: "/api/v1/decks/public?game=kaijudo", everyone()),
     Row("api.games", "GET", lambda w: "/api/games", everyone()),
     Row("api.cards", "GET", lambda w: "/api/cards?game=kaijudo&q=argus", everyone()),
     Row("api.card", "GET", lambda w: "/api/cards/kaijudo/argus-vigilant-seer", everyone()),

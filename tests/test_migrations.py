@@ -36,3 +36,19 @@ def test_step_5_adds_proposal_batches_and_scans_to_a_step_3_database(fresh_datab
         assert db.table_exists("proposal_batch") and db.table_exists("scan")
         assert models.Proposal.get().batch_id is None
     database.close() if not database.is_closed() else None
+
+
+def test_step_13_adds_deck_copies_and_public_lists_to_a_step_12_database(fresh_database_url):
+    db = init_database(fresh_database_url)
+    with db.connection_context():
+        assert migrations.migrate(db, upto=12) == 12
+        assert not db.table_exists("deck_copy") and not db.table_exists("public_lists")
+        user = models.User.create(username="old", password_hash="x")
+        deck = models.Deck.create(owner=user, game="kaijudo", format="standard", name="Kept", is_public=True)
+        assert migrations.migrate(db) == migrations.LATEST
+        assert db.table_exists("deck_copy") and db.table_exists("public_lists")
+        copy = models.Deck.create(owner=user, game="kaijudo", format="standard", name="Copy of Kept")
+        models.DeckCopy.create(source=deck, copy=copy)
+        models.PublicLists.create(user=user)
+        assert models.DeckCopy.get().source.name == "Kept" and models.PublicLists.get().user.username == "old"
+    database.close() if not database.is_closed() else None

@@ -725,3 +725,21 @@ def tuning(run_id: int):
     if run is None:
         fail(404, "No tuning run of yours has that number.")
     return jsonify(tuning_json(run))
+
+
+# --------------------------------------------------------------------------- public decks (community)
+
+@bp.route("/v1/decks/public")
+def public_decks():
+    """Everyone's public decks, as on `/decks/public`: `game`, `card`, `q`, `sort=newest|copied`, `page`."""
+    from deckhub import public_decks as browser
+    page, per_page = _page_args(browser.PER_PAGE)
+    args = request.args
+    try:
+        result = browser.browse(args.get("game"), args.get("card", ""), args.get("q", ""),
+                                args.get("sort") or "newest", page, min(per_page, browser.MAX_PER_PAGE))
+    except browser.BrowseError as exc:
+        fail(400, str(exc))
+    return jsonify({"decks": [deck_summary(d.row, d.version, d.owner) | {"copies": d.copies} for d in result.decks],
+                    "total": result.total, "page": result.page, "per_page": result.per_page,
+                    "cards": [{"game": c.game, "id": c.key, "name": c.display_name} for c in result.cards]})

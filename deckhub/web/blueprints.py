@@ -20,6 +20,7 @@ AREAS = [
     ("deckhub.web.account", "bp"),
     ("deckhub.web.facts", "bp"),
     ("deckhub.web.card_values", "bp"),
+    ("deckhub.web.public", "bp"),
 ]
 
 # Stateless JSON endpoints that change nothing take no CSRF token.
@@ -30,6 +31,7 @@ CSRF_EXEMPT = ["deck_api.api_check"]
 NAV_LINKS = [
     ("Games", "catalog.index", False),
     ("Card search", "catalog.search", False),
+    ("Public decks", "public.decks", False),
     ("Most wanted", "facts.most_wanted", False),
     ("My decks", "decks.index", True),
     ("Collection", "collection.overview", True),

@@ -89,9 +89,11 @@ def card(slug: str, key: str):
     card = _card_or_404(spec, catalogue, key)
     from deckhub.card_values import card_rows
     from deckhub.community import field_origins
+    from deckhub.trading import card_traders
     mine = card_rows(current_user.id, spec.slug, card) if current_user.is_authenticated else []
+    traders = card_traders(spec.slug, card.key, current_user.id if current_user.is_authenticated else None)
     return render_template("catalog/card.html", game=spec, catalogue=catalogue, card=card,
-                           origins=field_origins(card), mine=mine)
+                           origins=field_origins(card), mine=mine, traders=traders)
 
 
 @bp.route("/cards")

@@ -174,7 +174,8 @@ def checklist_print(slug: str, code: str):
 def wants():
     rows = [r for r in service.export_rows(current_user) if r.want_quantity > 0 or r.trade_quantity > 0]
     names = {g.slug: g.name for g in all_games()}
-    return render_template("collection/wants.html", rows=rows, game_names=names)
+    from deckhub.trading import my_lists
+    return render_template("collection/wants.html", rows=rows, game_names=names, lists=my_lists(current_user))
 
 
 @bp.route("/adjust", methods=["POST"])

@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from deckhub import card_values, checks, collection, limits
+from deckhub import card_values, checks, collection, limits, trading
 from deckhub import decks as store
 from deckhub.web import charts
 from deckhub.web.lookups import deck_or_404
@@ -202,12 +202,15 @@ def show(deck_id: int):
 def _render_show(stored: store.StoredDeck, spec, catalogue) -> str:
     report = _report(stored, catalogue)
     stats = deck_stats(stored.deck, catalogue, spec.extras)
+    needs = (collection.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
+             if current_user.is_authenticated else None)
+    owner = store.owns(current_user, stored.row)
     return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
                            sections=_rows(stored.deck, catalogue, spec, report),
-                           fmt=spec.format(stored.row.format), owner=store.owns(current_user, stored.row),
-                           has_engine=find_engine(spec) is not None,
-                           needs=(collection.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
-                                  if current_user.is_authenticated else None))
+                           fmt=spec.format(stored.row.format), owner=owner,
+                           has_engine=find_engine(spec) is not None, needs=needs,
+                           suppliers=trading.who_has_cards(spec.slug, {r.card_key: r.missing for r in needs},
+                                                           current_user.id) if owner else None)
 
 
 @bp.route("/<int:deck_id>/edit")

@@ -58,7 +58,7 @@ def _world(live_server, phone) -> list[str]:
     username = live_server.signup(phone)
     user = models.User.get(models.User.username == username)
     paths = ["/", "/cards", "/cards?q=seer", "/decks/", "/decks/import", "/collection/", "/collection/import",
-             "/collection/wants", "/collection/?q=seer", "/goldfish/", "/account/", "/login", "/signup"]
+             "/collection/wants", "/collection/?q=seer", "/decks/public", "/decks/public?card=seer&sort=copied", "/goldfish/", "/account/", "/login", "/signup"]
     samples = {e.game: e for e in engines()}
     for game in all_games():
         engine = samples[game.slug]

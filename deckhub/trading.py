@@ -1,0 +1,227 @@
+"""Public want and trade lists (opt-in per user) and matching them, Deckbox-style (no Flask).
+
+A user's want and trade quantities (`OwnedCard.want_quantity`, `trade_quantity`) stay private
+until they opt in (a `PublicLists` row); only then do they appear on their public pages and in
+anyone's matches. Matching is by card, whatever the printing: a want of one printing of a card
+is met by a trade of any printing of it. Each match is one SQL statement (grouped in the
+database), never a query per user or per card.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from peewee import fn
+
+from deckhub import models
+from deckhub.db import write_transaction
+
+KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
+OTHER = {"want_quantity": "trade_quantity", "trade_quantity": "want_quantity"}
+LIST_PER_PAGE = 100
+MAX_MATCH_USERS = 50
+
+
+# --------------------------------------------------------------------------- opting in
+
+def lists_public(user) -> bool:
+    uid = user if isinstance(user, int) else user.id
+    return models.PublicLists.select().where(models.PublicLists.user == uid).exists()
+
+
+def set_lists_public(user, public: bool) -> bool:
+    """Show (or stop showing) the user's want and trade lists publicly; returns the new setting."""
+    uid = user if isinstance(user, int) else user.id
+    with write_transaction():
+        if public:
+            models.PublicLists.insert(user=uid).on_conflict_ignore().execute()
+        else:
+            models.PublicLists.delete().where(models.PublicLists.user == uid).execute()
+    return public
+
+
+def public_user(name: str) -> models.User | None:
+    """The account of that name if it shows its lists publicly, else None (a 404 for the pages)."""
+    return (models.User.select().join(models.PublicLists, on=(models.PublicLists.user == models.User.id))
+            .where(models.User.name_key == models.name_key(name)).first())
+
+
+# --------------------------------------------------------------------------- a user's public list
+
+@dataclass
+class ListRow:
+    game: str
+    key: str
+    name: str
+    version: str | None
+    set_code: str
+    set_name: str
+    number: str | None
+    qty: int
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name}, {self.version}" if self.version else self.name
+
+
+@dataclass
+class ListPage:
+    rows: list[ListRow]
+    total: int
+    page: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+    @property
+    def first(self) -> int:
+        return (self.page - 1) * self.per_page + 1 if self.total else 0
+
+    @property
+    def last(self) -> int:
+        return min(self.total, self.page * self.per_page)
+
+
+def public_list(user: models.User, kind: str, page: int = 1, per_page: int = LIST_PER_PAGE) -> ListPage:
+    """One page of a user's wants or trades ("wants"/"trades"), per printing, by game and card name."""
+    column = getattr(models.OwnedCard, KINDS[kind])
+    O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
+    query = (O.select(C.game, C.key, C.name, C.version, S.code, S.name, P.number, column)
+             .join(P).join(C).switch(P).join(S)
+             .where((O.owner == user.id) & (column > 0)))
+    total = query.count()
+    rows = (query.order_by(C.game, C.norm_name, C.version, S.position, P.number_sort, P.id)
+            .paginate(page, per_page).tuples())
+    return ListPage([ListRow(*r) for r in rows], total, page, per_page)
+
+
+# --------------------------------------------------------------------------- matching
+
+@dataclass
+class MatchCard:
+    game: str
+    key: str
+    name: str
+    version: str | None
+    mine: int    # copies I want (or have for trade, or my deck lacks)
+    theirs: int  # copies they have for trade (or want)
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.name}, {self.version}" if self.version else self.name
+
+    @property
+    def copies(self) -> int:
+        """Copies that could change hands."""
+        return min(self.mine, self.theirs)
+
+
+@dataclass
+class Match:
+    username: str
+    cards: list[MatchCard] = field(default_factory=list)
+
+    @property
+    def copies(self) -> int:
+        return sum(c.copies for c in self.cards)
+
+
+@dataclass
+class Matches:
+    users: list[Match]
+    more: int = 0  # further matching users past MAX_MATCH_USERS
+
+
+def _offers(their_column: str, exclude_uid: int | None, *extra):
+    """Opted-in users' (not `exclude_uid`) copies in `their_column`, summed per user and card:
+    (username, game, key, name, version, copies, *extra) rows, to be narrowed to the cards wanted
+    (the join from a card to its printings and their owners uses the foreign-key indexes)."""
+    O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
+    column = getattr(O, their_column)
+    query = (O.select(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), *extra)
+             .join(P, on=(O.printing == P.id)).join(C, on=(P.card == C.id))
+             .switch(O).join(U, on=(O.owner == U.id))
+             .join(models.PublicLists, on=(models.PublicLists.user == U.id))
+             .where(column > 0))
+    if exclude_uid is not None:
+        query = query.where(O.owner != exclude_uid)
+    return query.group_by(U.id, U.username, C.id, C.game, C.key, C.name, C.version, *extra)
+
+
+def _grouped(rows: Iterable[tuple], mine_of) -> Matches:
+    """(username, game, key, name, version, theirs[, mine]) rows -> users with most cards matched first."""
+    by_user: dict[str, Match] = {}
+    for username, game, key, name, version, theirs, *mine in rows:
+        by_user.setdefault(username, Match(username)).cards.append(
+            MatchCard(game, key, name, version, int(mine[0]) if mine else mine_of(game, key), int(theirs)))
+    users = sorted(by_user.values(), key=lambda m: (-len(m.cards), -m.copies, m.username.casefold()))
+    for m in users:
+        m.cards.sort(key=lambda c: (c.game, c.name.casefold(), c.version or ""))
+    return Matches(users[:MAX_MATCH_USERS], max(0, len(users) - MAX_MATCH_USERS))
+
+
+def match_my_list(user, kind: str) -> Matches:
+    """"wants": opted-in users whose trade list holds cards I want; "trades": those who want cards I
+    have for trade. Mine need not be public: only I see this. One statement."""
+    uid = user if isinstance(user, int) else user.id
+    my_column = KINDS[kind]
+    O, P = models.OwnedCard, models.Printing
+    mine = (O.select(P.card.alias("card_id"), fn.SUM(getattr(O, my_column)).alias("qty")).join(P)
+            .where((O.owner == uid) & (getattr(O, my_column) > 0)).group_by(P.card).alias("mine"))
+    rows = (_offers(OTHER[my_column], uid, mine.c.qty)
+            .join(mine, on=(mine.c.card_id == P.card)).tuples())
+    return _grouped(rows, None)
+
+
+def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) -> Matches:
+    """Opted-in users with these cards (key -> copies needed) on their trade list: a deck's missing cards."""
+    needed = {k: n for k, n in needed.items() if n > 0}
+    if not needed:
+        return Matches([])
+    C = models.Card
+    rows = _offers("trade_quantity", exclude_uid).where((C.game == game) & C.key.in_(list(needed))).tuples()
+    return _grouped(rows, lambda _game, key: needed[key])
+
+
+@dataclass
+class CardTraders:
+    """For one card: opted-in users who have it for trade, and those who want it, (name, copies)."""
+
+    trading: list[tuple[str, int]]
+    wanting: list[tuple[str, int]]
+
+
+def card_traders(game: str, key: str, exclude_uid: int | None = None) -> CardTraders:
+    """Who has this card for trade and who wants it (only users who opted in), in one statement."""
+    O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
+    query = (O.select(U.username, fn.SUM(O.trade_quantity), fn.SUM(O.want_quantity))
+             .join(P).join(C).switch(O).join(U, on=(U.id == O.owner))
+             .join(models.PublicLists, on=(models.PublicLists.user == U.id))
+             .where((C.game == game) & (C.key == key) & ((O.trade_quantity > 0) | (O.want_quantity > 0)))
+             .group_by(U.id, U.username))
+    if exclude_uid is not None:
+        query = query.where(U.id != exclude_uid)
+    trading, wanting = [], []
+    for username, trade, want in query.tuples():
+        if trade:
+            trading.append((username, int(trade)))
+        if want:
+            wanting.append((username, int(want)))
+    order = lambda pair: (-pair[1], pair[0].casefold())  # noqa: E731
+    return CardTraders(sorted(trading, key=order), sorted(wanting, key=order))
+
+
+@dataclass
+class MyLists:
+    """What the want & trade list page shows beside the lists: the opt-in, and both matches."""
+
+    public: bool
+    have_my_wants: Matches    # who has what I want
+    want_my_trades: Matches   # who wants what I have for trade
+
+
+def my_lists(user) -> MyLists:
+    uid = user if isinstance(user, int) else user.id
+    return MyLists(lists_public(uid), match_my_list(uid, "wants"), match_my_list(uid, "trades"))

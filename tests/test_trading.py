@@ -1,0 +1,231 @@
+"""Public want and trade lists (opt-in) and matching: the service, its one-query matches, the pages,
+and that nothing of a user who has not opted in ever shows."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from deckhub import collection as col
+from deckhub import models, trading
+from deckhub.accounts import create_user
+from deckhub.core.decklist import Deck
+from deckhub.db import database
+from deckhub.decks import create_deck
+
+PASSWORD = "correct horse"
+GAME = "kaijudo"
+
+
+def printing(key: str, n: int = 0) -> int:
+    return col.game_index(GAME).by_card[key][n].id
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", response.get_data(as_text=True))
+
+
+@pytest.fixture
+def people(app):
+    """alice wants Argus (3) and Halo Hawk (1) and trades Cloudwalker Drone (2);
+    bob (public) trades Argus 2 and Halo Hawk 4 and wants Cloudwalker Drone 1;
+    carol (public) trades Halo Hawk 1; dave (private) trades Argus 5 and wants the Drone 3."""
+    with database.connection_context():
+        users = {n: create_user(n, PASSWORD) for n in ("alice", "bob", "carol", "dave")}
+        uid = {n: u.id for n, u in users.items()}
+        col.set_quantities(uid["alice"], printing("argus-vigilant-seer"), want_quantity=3)
+        col.set_quantities(uid["alice"], printing("halo-hawk"), want_quantity=1)
+        col.set_quantities(uid["alice"], printing("cloudwalker-drone"), quantity=4, trade_quantity=2)
+        col.set_quantities(uid["bob"], printing("argus-vigilant-seer"), quantity=2, trade_quantity=2)
+        col.set_quantities(uid["bob"], printing("halo-hawk"), quantity=4, trade_quantity=4)
+        col.set_quantities(uid["bob"], printing("cloudwalker-drone"), want_quantity=1)
+        col.set_quantities(uid["carol"], printing("halo-hawk"), quantity=1, trade_quantity=1)
+        col.set_quantities(uid["dave"], printing("argus-vigilant-seer"), quantity=5, trade_quantity=5)
+        col.set_quantities(uid["dave"], printing("cloudwalker-drone"), want_quantity=3)
+        trading.set_lists_public(uid["bob"], True)
+        trading.set_lists_public(uid["carol"], True)
+    return uid
+
+
+def in_db(fn, *args):
+    with database.connection_context():
+        return fn(*args)
+
+
+def summary(matches: trading.Matches) -> list[tuple[str, list[tuple[str, int, int]]]]:
+    return [(m.username, [(c.key, c.mine, c.theirs) for c in m.cards]) for m in matches.users]
+
+
+class CountQueries:
+    """Counts the statements sent to the database inside the block."""
+
+    def __enter__(self):
+        self.count, db = 0, database.obj
+        self._original = db.execute_sql
+
+        def counting(sql, params=None, *args, **kwargs):
+            self.count += 1
+            return self._original(sql, params, *args, **kwargs)
+        db.execute_sql = counting
+        return self
+
+    def __exit__(self, *exc):
+        del database.obj.execute_sql
+
+
+def test_lists_are_private_until_their_owner_opts_in(people):
+    assert in_db(trading.lists_public, people["alice"]) is False
+    assert in_db(trading.public_user, "alice") is None and in_db(trading.public_user, "nobody") is None
+    assert in_db(trading.public_user, "BOB").username == "bob"
+    in_db(trading.set_lists_public, people["alice"], True)
+    in_db(trading.set_lists_public, people["alice"], True)  # twice is still once
+    assert in_db(trading.lists_public, people["alice"]) is True
+    in_db(trading.set_lists_public, people["alice"], False)
+    assert in_db(trading.public_user, "alice") is None
+
+
+def test_a_public_list_holds_only_that_kind_per_printing(people):
+    bob = in_db(models.User.get_by_id, people["bob"])
+    trades = in_db(trading.public_list, bob, "trades")
+    assert [(r.key, r.qty) for r in trades.rows] == [("argus-vigilant-seer", 2), ("halo-hawk", 4)]
+    wants = in_db(trading.public_list, bob, "wants")
+    assert [(r.display_name, r.qty) for r in wants.rows] == [("Cloudwalker Drone", 1)] and wants.total == 1
+    page = in_db(trading.public_list, bob, "trades", 2, 1)
+    assert [r.key for r in page.rows] == ["halo-hawk"] and page.pages == 2
+
+
+def test_who_has_what_i_want_most_cards_first_only_opted_in_in_one_query(people):
+    with database.connection_context(), CountQueries() as counter:
+        matches = trading.match_my_list(people["alice"], "wants")
+    assert counter.count == 1
+    assert summary(matches) == [("bob", [("argus-vigilant-seer", 3, 2), ("halo-hawk", 1, 4)]),
+                                ("carol", [("halo-hawk", 1, 1)])]  # dave trades Argus, but privately
+    assert matches.users[0].copies == 3
+
+
+def test_who_wants_what_i_have_for_trade(people):
+    assert summary(in_db(trading.match_my_list, people["alice"], "trades")) == [
+        ("bob", [("cloudwalker-drone", 2, 1)])]
+    # alice is not public: no one is matched with her, though she sees her own matches
+    assert in_db(trading.match_my_list, people["bob"], "trades").users == []
+    in_db(trading.set_lists_public, people["alice"], True)
+    assert summary(in_db(trading.match_my_list, people["bob"], "trades")) == [
+        ("alice", [("argus-vigilant-seer", 2, 3), ("halo-hawk", 4, 1)])]
+
+
+def test_who_has_a_decks_missing_cards(people):
+    with database.connection_context(), CountQueries() as counter:
+        matches = trading.who_has_cards(GAME, {"halo-hawk": 3, "argus-vigilant-seer": 0}, people["alice"])
+    assert counter.count == 1
+    assert summary(matches) == [("bob", [("halo-hawk", 3, 4)]), ("carol", [("halo-hawk", 3, 1)])]
+    assert in_db(trading.who_has_cards, GAME, {}, people["alice"]).users == []
+
+
+def test_card_traders_only_opted_in_and_not_the_viewer(people):
+    argus = in_db(trading.card_traders, GAME, "argus-vigilant-seer", None)
+    assert argus.trading == [("bob", 2)] and argus.wanting == []  # dave's 5 stay private
+    drone = in_db(trading.card_traders, GAME, "cloudwalker-drone", people["bob"])
+    assert drone.trading == [] and drone.wanting == []
+
+
+# --------------------------------------------------------------------------- pages
+
+def test_the_public_pages_are_404_until_opted_in(client, auth, people):
+    for url in ("/users/alice/wants", "/users/alice/trades", "/users/dave/trades", "/users/nobody/wants"):
+        page = client.get(url)
+        assert page.status_code == 404 and "does not show their want and trade lists" in text(page)
+    html = text(client.get("/users/bob/trades"))
+    assert "bob’s trade list" in html and "Argus, Vigilant Seer" in html and "Halo Hawk" in html
+    assert "Cloudwalker Drone" not in html
+    html = text(client.get("/users/Bob/wants"))
+    assert "bob’s want list" in html and "Cloudwalker Drone" in html and "Argus" not in html
+    assert client.get("/users/bob/lists").status_code == 404
+
+
+def test_opting_in_and_out_from_the_want_list_page(client, auth, people):
+    auth.login("alice", PASSWORD)
+    html = text(client.get("/collection/wants"))
+    assert 'name="public" value="y">' in html and "Show my want and trade lists publicly" in html
+    answer = client.post("/collection/public-lists", data={"public": "y"})
+    assert answer.status_code == 303 and answer.location.endswith("/collection/wants")
+    html = text(client.get("/collection/wants"))
+    assert 'value="y" checked>' in html and 'href="/users/alice/wants"' in html
+    assert client.get("/users/alice/wants").status_code == 200
+    client.post("/collection/public-lists", data={})
+    assert client.get("/users/alice/wants").status_code == 404
+
+
+def test_the_opt_in_needs_an_account_and_the_forms_token(csrf_app):
+    from conftest import csrf_token
+    client = csrf_app.test_client()
+    with database.connection_context():
+        alice = create_user("alice", PASSWORD)
+    token = csrf_token(client.get("/login").get_data(as_text=True))
+    answer = client.post("/collection/public-lists", data={"public": "y", "csrf_token": token})
+    assert answer.status_code == 302 and "/login" in answer.location  # signed out: to the log-in page
+    client.post("/login", data={"username": "alice", "password": PASSWORD, "csrf_token": token})
+    assert client.post("/collection/public-lists", data={"public": "y"}).status_code == 400  # no CSRF token
+    assert in_db(trading.lists_public, alice.id) is False
+    token = csrf_token(client.get("/collection/wants").get_data(as_text=True))
+    assert client.post("/collection/public-lists", data={"public": "y", "csrf_token": token}).status_code == 303
+    assert in_db(trading.lists_public, alice.id) is True
+
+
+def test_the_want_list_page_shows_both_matches(client, auth, people):
+    auth.login("alice", PASSWORD)
+    html = text(client.get("/collection/wants"))
+    wants = html[html.index("Who has what I want"):html.index("Who wants what I have")]
+    assert wants.index("<strong>bob</strong>") < wants.index("<strong>carol</strong>")
+    assert "2 cards, up to 3 copies" in wants and "dave" not in html
+    trades = html[html.index("Who wants what I have"):]
+    assert "<strong>bob</strong>" in trades and "Cloudwalker Drone" in trades
+
+
+def test_the_card_page_says_who_trades_and_who_wants_it(client, people):
+    html = text(client.get("/games/kaijudo/cards/argus-vigilant-seer"))
+    section = html[html.index("Who has this for trade"):]
+    assert 'href="/users/bob/trades">bob</a>: 2' in section and "dave" not in html
+    assert "No one has it on a public want list." in section
+
+
+def test_the_deck_page_shows_its_owner_who_has_the_missing_cards(client, auth, people):
+    deck = Deck(GAME)
+    deck.add("Deck", "halo-hawk", 3)
+    deck.add("Deck", "argus-vigilant-seer", 2)
+    with database.connection_context():
+        stored = create_deck(people["alice"], GAME, "standard", "Hawk deck", deck=deck)
+        models.Deck.update(is_public=True).where(models.Deck.id == stored.row.id).execute()
+    auth.login("alice", PASSWORD)
+    html = text(client.get(f"/decks/{stored.row.id}"))
+    section = html[html.index("Who has the cards this deck is missing"):]
+    assert section.index("<strong>bob</strong>") < section.index("<strong>carol</strong>")
+    assert "dave" not in section
+    auth.logout()
+    auth.login("carol", PASSWORD)  # a visitor of the public deck does not see the owner's matches
+    assert "Who has the cards this deck is missing" not in text(client.get(f"/decks/{stored.row.id}"))
+
+
+def test_a_private_player_and_a_private_deck_never_show_anywhere(client, auth, people):
+    """dave has not opted in and keeps a private deck: no page or API answer names either, whoever asks."""
+    deck = Deck(GAME)
+    deck.add("Deck", "argus-vigilant-seer", 4)
+    with database.connection_context():
+        secret = create_deck(people["dave"], GAME, "standard", "Dave's hidden deck 51d", deck=deck).row.id
+        mine = create_deck(people["alice"], GAME, "standard", "Alice's deck", deck=deck).row.id
+    urls = ["/decks/public", "/decks/public?card=argus", "/decks/public?q=hidden", "/decks/public?sort=copied",
+            "/api/v1/decks/public?card=argus", "/api/v1/decks/public?q=dave",
+            "/games/kaijudo/cards/argus-vigilant-seer", "/games/kaijudo/cards/cloudwalker-drone",
+            "/users/bob/trades", "/users/bob/wants"]
+    for who in (None, "alice", "bob"):
+        if who:
+            auth.login(who, PASSWORD)
+        pages = urls + (["/collection/wants", f"/decks/{mine}"] if who == "alice" else [])
+        for url in pages:
+            answer = client.get(url)
+            assert answer.status_code == 200, url
+            body = answer.get_data(as_text=True)
+            assert "dave" not in body and "hidden deck" not in body, (who, url)
+        for url in ("/users/dave/wants", "/users/dave/trades", f"/decks/{secret}"):
+            assert client.get(url).status_code == 404
+        if who:
+            auth.logout()
