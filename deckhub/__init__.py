@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Flask
 
+from deckhub import limits
 from deckhub.core.engine import use_registry
 
 use_registry("deckhub.games")  # the core finds engines and published decks through the games registry
@@ -68,7 +69,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         REMEMBER_COOKIE_HTTPONLY=True,
         REMEMBER_COOKIE_SAMESITE="Lax",
-        PAGE_SIZE=50,
+        PAGE_SIZE=limits.CARDS_PER_PAGE,
     )
     if config:
         app.config.update(config)

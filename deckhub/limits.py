@@ -5,6 +5,9 @@ cannot say one thing in the document and do another in a view. No Flask, no peew
 """
 from __future__ import annotations
 
+from deckhub.core.simulate import MAX_GAMES  # noqa: F401  games of one simulation (the engine's own bound)
+from deckhub.core.tuning import MAX_BUDGET as MAX_TUNING_BUDGET  # noqa: F401  games of one tuning run
+
 MAX_ID = 2**31 - 1          # ids and version numbers fit a 32-bit integer column (SQLite and PostgreSQL)
 MAX_SEED = 2**31 - 1        # goldfish and simulation seeds
 MAX_DECK_NAME = 120
@@ -16,7 +19,17 @@ MAX_DECK_ENTRIES = 1000     # distinct (section, card) entries of a deck sent wh
 MAX_QUANTITY = 1_000_000    # any collection quantity
 MAX_COLLECTION_CHANGES = 1000  # collection changes in one API request
 MAX_BODY = 1024 * 1024      # bytes of any API request body
-MAX_PAGE = 10**9            # page numbers of any paginated list
+MAX_CARD_KEY = 200          # characters of a card id sent to the API
+MAX_NAME_FIELD = 80         # characters of a format id or a section name sent to the API
+MAX_PAGE = 10**9 - 1        # page numbers of the API's listings
+CARDS_PER_PAGE = 50         # card search: a page's cards unless asked otherwise (the app's PAGE_SIZE)
+MAX_CARDS_PER_PAGE = 100    # card search: larger pages count as this many
+ENTRIES_PER_PAGE = 100      # the API's collection: a page's entries unless asked otherwise
+MAX_ENTRIES_PER_PAGE = 1000  # the API's collection: larger pages count as this many
+MAX_OPTIONS_JSON = 20_000   # characters of a simulation's or tuning run's goldfish options, as JSON
+DEFAULT_GAMES = 1000        # games of a simulation unless asked otherwise
+DEFAULT_TUNING_BUDGET = 20_000  # games of a tuning run unless asked otherwise
+MAX_ACTIVE_RUNS = 3         # simulations and tuning runs of one user queued or running at once
 
 
 def int_in_range(text, low: int, high: int) -> int | None:

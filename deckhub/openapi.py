@@ -11,10 +11,13 @@ from functools import lru_cache
 from typing import Any
 
 from deckhub import __version__
-from deckhub.limits import (MAX_BODY, MAX_COLLECTION_CHANGES, MAX_COPIES_PER_ENTRY, MAX_DECK_NAME, MAX_DECKLIST,
-                            MAX_DESCRIPTION, MAX_ID, MAX_PACKS, MAX_QUANTITY, MAX_SEED)
+from deckhub.limits import (CARDS_PER_PAGE, DEFAULT_GAMES, DEFAULT_TUNING_BUDGET, ENTRIES_PER_PAGE, MAX_ACTIVE_RUNS,
+                            MAX_BODY, MAX_CARD_KEY, MAX_CARDS_PER_PAGE, MAX_COLLECTION_CHANGES, MAX_COPIES_PER_ENTRY,
+                            MAX_DECK_NAME, MAX_DECKLIST, MAX_DESCRIPTION, MAX_ENTRIES_PER_PAGE, MAX_GAMES, MAX_ID,
+                            MAX_PACKS, MAX_PAGE, MAX_QUANTITY, MAX_SEED, MAX_TUNING_BUDGET)
 
 JSON = "application/json"
+BODY_MIB = MAX_BODY // 1024 // 1024
 
 
 def _ref(name: str) -> dict:
@@ -35,8 +38,9 @@ ERRORS = {
     "403": "A public deck of someone else: readable, not writable.",
     "404": "No such thing visible to you (private decks, collections and simulations are their owner's alone).",
     "409": "The data changed while the request was written; nothing was changed, try again.",
-    "413": f"The request body is too large (at most {MAX_BODY // 1024 // 1024} MiB; a deck list at most {MAX_DECKLIST:,} characters).",
-    "429": "Too many simulations queued or running at once (at most 3 of yours, and a bound for the whole site).",
+    "413": f"The request body is too large (at most {BODY_MIB} MiB; a deck list at most {MAX_DECKLIST:,} characters).",
+    "429": f"Too many simulations queued or running at once (at most {MAX_ACTIVE_RUNS} of yours, and a bound for "
+           "the whole site).",
 }
 
 
@@ -63,17 +67,16 @@ DECK_ID = _id_param("deck_id", "The deck's number.")
 def _page_params(default: int, maximum: int) -> list[dict]:
     return [
         {"name": "page", "in": "query", "description": "Page number, from 1 (empty: the first).",
-         "allowEmptyValue": True, "schema": {"type": "integer", "minimum": 1, "maximum": 10**9 - 1, "default": 1}},
+         "allowEmptyValue": True, "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 1}},
         {"name": "per_page", "in": "query", "allowEmptyValue": True,
          "description": f"Items a page (larger values count as {maximum}; empty: {default}).",
-         "schema": {"type": "integer", "minimum": 1, "maximum": 10**9 - 1, "default": default}},
+         "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": default}},
     ]
 
 
 @lru_cache(maxsize=1)
 def document() -> dict[str, Any]:
     from deckhub.games import all_games
-    from deckhub.core.simulate import MAX_GAMES
 
     games = [g.slug for g in all_games()]
     formats = sorted({f.id for g in all_games() for f in g.formats})
@@ -208,7 +211,7 @@ def document() -> dict[str, Any]:
         },
         "DeckEntry": {
             "type": "object", "required": ["card", "qty"], "additionalProperties": False,
-            "properties": {"card": {"type": "string", "minLength": 1, "maxLength": 200,
+            "properties": {"card": {"type": "string", "minLength": 1, "maxLength": MAX_CARD_KEY,
                                     "description": "A card id (the `id` of GET /api/cards)."},
                            "qty": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES_PER_ENTRY}},
         },
@@ -315,7 +318,7 @@ def document() -> dict[str, Any]:
                 "set": {"type": "string"}, "number": {"type": "string"},
                 "field": {"type": "string", "enum": fields, "default": "quantity"},
                 "delta": {"type": "integer", "minimum": -MAX_QUANTITY, "maximum": MAX_QUANTITY,
-                          "description": "Added to the quantity; the result stays within 0 and 1,000,000."},
+                          "description": f"Added to the quantity; the result stays within 0 and {MAX_QUANTITY:,}."},
             },
             "oneOf": [{"required": ["printing"]}, {"required": ["game", "card"]}],
         },
@@ -332,7 +335,7 @@ def document() -> dict[str, Any]:
         "SimulationStart": {
             "type": "object", "additionalProperties": False,
             "properties": {
-                "games": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES, "default": 1000},
+                "games": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES, "default": DEFAULT_GAMES},
                 "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED,
                          "description": "Same deck version, games, seed and options: same results."},
                 "options": {"type": "object", "description": "The game's goldfish options (as on the start page); "
@@ -384,9 +387,9 @@ def document() -> dict[str, Any]:
         "TuningStart": {
             "type": "object", "additionalProperties": False,
             "properties": {
-                "budget": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "default": 20_000,
+                "budget": {"type": "integer", "minimum": 1, "maximum": MAX_TUNING_BUDGET, "default": DEFAULT_TUNING_BUDGET,
                            "description": "Games to spend in all, the deck's own included."},
-                "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1,
+                "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED,
                          "description": "Every variant plays the deck's own seeds; same inputs, same suggestions."},
                 "candidates": {"type": "string", "enum": ["collection", "catalogue"], "default": "collection",
                                "description": "Cards that may come in: my collection of the game, or the catalogue's "
@@ -480,7 +483,7 @@ def document() -> dict[str, Any]:
                 {"name": "set", "in": "query", "description": "A set code.", "schema": {"type": "string"}},
                 {"name": "type", "in": "query", "schema": {"type": "string"}},
                 {"name": "in_text", "in": "query", "description": "Words of the card's text.", "schema": {"type": "string"}},
-                *_page_params(50, 100),
+                *_page_params(CARDS_PER_PAGE, MAX_CARDS_PER_PAGE),
             ])},
         "/api/cards/{slug}/{key}": {"get": op(
             "One card, with its aliases, sources and where each fact came from.",
@@ -604,10 +607,10 @@ def document() -> dict[str, Any]:
                                  "400", "401"),
                       tag="collection",
                       parameters=[{"name": "game", "in": "query", "schema": {"type": "string", "enum": games}},
-                                  *_page_params(100, 1000)]),
+                                  *_page_params(ENTRIES_PER_PAGE, MAX_ENTRIES_PER_PAGE)]),
         },
         "/api/collection/changes": {
-            "post": op("Add to or take from quantities: all the changes or none, each kept within 0 and 1,000,000.",
+            "post": op(f"Add to or take from quantities: all the changes or none, each kept within 0 and {MAX_QUANTITY:,}.",
                        _responses("200", _json(_ref("CollectionChangeResult"), "The printings changed, after."),
                                   "400", "401", "409", "413"),
                        tag="collection", requestBody=body("CollectionChanges")),
@@ -620,15 +623,16 @@ def document() -> dict[str, Any]:
         "**Authentication.** Create a personal token on your account page (it is shown once; DeckHub keeps "
         "only its hash) and send it as `Authorization: Bearer <token>`. A request that sends this header "
         "must carry a live token, or it is refused with 401 on every `/api/` path. Token requests need no "
-        "CSRF token. The site's session cookie works too, but then every write (POST, PATCH, DELETE) must "
-        "send the page's CSRF token in an `X-CSRFToken` header.\n\n"
+        "CSRF token. The site's session cookie works too, but then every write (POST, PUT, PATCH, DELETE, "
+        "`POST /api/check` included) must send the page's CSRF token in an `X-CSRFToken` header (400 "
+        "without it). A request with neither acts as nobody: public routes answer it, your own things 401.\n\n"
         "**Who sees what.** Catalogue and check are public; a user's card values are theirs alone. "
         "Decks are private unless public: anyone may read "
         "a public deck, only its owner may change it (403 for others); a private deck, a collection and a "
         "simulation are their owner's alone (404 for everyone else).\n\n"
         "**Errors** are `{\"error\": message, \"status\": code}`. Every body is checked whole before "
         "anything is written, and every write is one transaction: a refused request changes nothing. "
-        "Bodies are JSON objects of at most 1 MiB; unknown fields are refused."
+        f"Bodies are JSON objects of at most {BODY_MIB} MiB; unknown fields are refused."
     )
     return {
         "openapi": "3.1.0",

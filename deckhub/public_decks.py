@@ -17,6 +17,7 @@ from deckhub.catalogue_store import get_catalogue
 from deckhub.core.cards import Card, normalize_name
 from deckhub.core.search import search_cards, search_games
 from deckhub.games import all_games, get_game
+from deckhub.limits import MAX_PAGE
 
 SORTS = {"newest": "newest first", "copied": "most copied first"}
 PER_PAGE = 20
@@ -100,7 +101,7 @@ def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "ne
     sort = (sort or "newest").strip()
     if sort not in SORTS:
         raise BrowseError(f"Sort by {' or '.join(SORTS)}, not {sort[:20]!r}.")
-    if not 1 <= page <= 10**9 or not 1 <= per_page <= MAX_PER_PAGE:
+    if not 1 <= page <= MAX_PAGE or not 1 <= per_page <= MAX_PER_PAGE:
         raise BrowseError(f"page is a whole number from 1, per_page from 1 to {MAX_PER_PAGE}.")
     card, q = (card or "").strip()[:MAX_QUERY], " ".join((q or "").split())[:MAX_QUERY]
     out = PublicDeckPage([], 0, page, per_page, game, card, q, sort)

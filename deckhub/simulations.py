@@ -19,9 +19,10 @@ from deckhub.core.session_values import CARD_VALUES, value_field
 from deckhub.core.simulate import MAX_GAMES, merge, play_games
 from deckhub.db import database
 from deckhub.jobs import huey
+from deckhub.limits import MAX_ACTIVE_RUNS
 
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
-MAX_ACTIVE_PER_USER = 3  # runs of one user queued or running at once
+MAX_ACTIVE_PER_USER = MAX_ACTIVE_RUNS  # runs of one user queued or running at once (see limits)
 MAX_ACTIVE_TOTAL = 50  # runs queued or running on the whole site
 LOCK_KEY = 18_001  # the exclusive transaction in which active runs (simulations and tunings) are counted
 _chunk_games = {"n": CHUNK_GAMES}

@@ -19,12 +19,13 @@ from deckhub.core.engine import EngineError, get_engine
 from deckhub.core.legality import check_deck
 from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
 from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, play_range
+from deckhub.limits import DEFAULT_TUNING_BUDGET
 from deckhub.db import database
 from deckhub.games import get_game
 from deckhub.jobs import huey
 
 CHUNK_GAMES = 1000       # games one task plays (several short ranges of arms make one chunk)
-DEFAULT_BUDGET = 20_000
+DEFAULT_BUDGET = DEFAULT_TUNING_BUDGET
 MAX_CANDIDATES = 300     # candidate cards one run may try
 CANDIDATE_SOURCES = ("collection", "catalogue")
 

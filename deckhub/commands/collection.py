@@ -21,7 +21,6 @@ EXIT_OK, EXIT_REJECTED, EXIT_UNREADABLE = 0, 1, 2
 
 def _open(username: str):
     """The site's database (as `deckhub serve` uses it) and the named user, or exit 2."""
-    from deckhub import models
     from deckhub.cli import open_app
     from deckhub.db import database
 

@@ -1,7 +1,7 @@
 """The web layer: database per request, accounts, CSRF, one blueprint per area, error pages."""
 from __future__ import annotations
 
-from flask import Flask, abort, jsonify, render_template, request
+from flask import Flask, abort, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -13,6 +13,7 @@ from deckhub import models
 from deckhub.db import database, init_database
 from deckhub.limits import MAX_BODY
 from deckhub.migrations import migrate
+from deckhub.web.api.errors import error_response, under_api
 
 csrf = CSRFProtect()
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -48,7 +49,7 @@ class IdConverter(IntegerConverter):
 
 
 def _wants_json() -> bool:
-    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+    return under_api() or request.accept_mimetypes.best == "application/json"
 
 
 def init_app(app: Flask) -> None:
@@ -136,7 +137,7 @@ def storage_refused(exc: BaseException) -> bool:
 def _has_nul() -> bool:
     if "\x00" in request.path or any("\x00" in k or "\x00" in v for k, v in request.args.items(multi=True)):
         return True
-    if request.mimetype == "application/json" or request.path.startswith("/api/"):
+    if request.mimetype == "application/json" or under_api():
         if (request.content_length or 0) > MAX_BODY:
             return False  # refused as too large by the API (413) without being read
         raw = request.get_data(cache=True)
@@ -148,5 +149,5 @@ def _has_nul() -> bool:
 
 def _error_page(code: int, message: str):
     if _wants_json():
-        return jsonify({"error": message, "status": code}), code
+        return error_response(code, message), code
     return render_template("error.html", code=code, message=message), code

@@ -1,4 +1,5 @@
-"""Every area's blueprint, registered in one place, and the links the site's header shows."""
+"""Every area's blueprint (and the JSON API package), registered in one place, and the links the
+site's header shows."""
 from __future__ import annotations
 
 import importlib
@@ -9,22 +10,16 @@ from flask import Flask
 AREAS = [
     ("deckhub.web.auth", "bp"),
     ("deckhub.web.catalog", "bp"),
-    ("deckhub.web.api", "bp"),
     ("deckhub.web.decks", "bp"),
-    ("deckhub.web.decks", "api_bp"),
     ("deckhub.web.collection", "bp"),
     ("deckhub.web.goldfish", "bp"),
     ("deckhub.web.stats", "bp"),
     ("deckhub.web.community", "bp"),
-    ("deckhub.web.api_v1", "bp"),
     ("deckhub.web.account", "bp"),
     ("deckhub.web.facts", "bp"),
     ("deckhub.web.card_values", "bp"),
     ("deckhub.web.public", "bp"),
 ]
-
-# Stateless JSON endpoints that change nothing take no CSRF token.
-CSRF_EXEMPT = ["deck_api.api_check"]
 
 # (label, endpoint, who sees it) for the header navigation: False everyone, True the signed-in,
 # "curator" curators only.
@@ -45,7 +40,6 @@ NAV_LINKS = [
 def register(app: Flask) -> None:
     for module, attr in AREAS:
         app.register_blueprint(getattr(importlib.import_module(module), attr))
-    from deckhub.web import csrf
-    for endpoint in CSRF_EXEMPT:
-        csrf.exempt(app.view_functions[endpoint])
+    from deckhub.web import api
+    api.register(app)  # the JSON API: its routes, error shape, authentication and CSRF policy
     app.jinja_env.globals["nav_links"] = NAV_LINKS

@@ -4,14 +4,14 @@ from __future__ import annotations
 import secrets
 from collections import OrderedDict
 
-from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_template, request,
+from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
                    session, url_for)
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from deckhub import card_values, checks, collection, limits, trading
+from deckhub import checks, collection, limits, trading
 from deckhub import decks as store
 from deckhub.web import charts
 from deckhub.web.lookups import deck_or_404
@@ -387,32 +387,3 @@ def chart(deck_id: int, kind: str):
         abort(404, "No such chart for this game.")
     return Response(svg, mimetype="image/svg+xml")
 
-
-api_bp = Blueprint("deck_api", __name__, url_prefix="/api")
-
-
-@api_bp.route("/check", methods=["POST"])
-def api_check():
-    """`{"game", "format", "packs", "decklist"}` -> the same JSON as `deckhub check --json`.
-
-    Stateless and read-only, so it takes no CSRF token (it is exempted in `register`).
-    """
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        abort(400, 'Send a JSON object: {"game": "kaijudo", "decklist": "4 Card Name\\n..."}.')
-    game, text = body.get("game"), body.get("decklist")
-    fmt, packs = body.get("format"), body.get("packs")
-    if not isinstance(game, str) or not isinstance(text, str):
-        abort(400, '"game" and "decklist" must be strings.')
-    if len(text) > MAX_PASTE:
-        abort(413, f"A deck list may be at most {MAX_PASTE} characters.")
-    if fmt is not None and not isinstance(fmt, str) or packs is not None and (not isinstance(packs, int) or isinstance(packs, bool)):
-        abort(400, '"format" must be a string and "packs" a whole number.')
-    try:
-        get_game(game)
-        user_id = current_user.id if current_user.is_authenticated else None
-        return jsonify(checks.check_text(game, text, fmt, packs, card_values.catalogue_for(user_id, game)))
-    except LookupError as exc:
-        abort(400, str(exc).strip("'\""))
-    except checks.CheckError as exc:
-        abort(400, str(exc))

@@ -1,5 +1,6 @@
 """Card facts in bulk in the browser: a facts CSV uploaded (checked, then proposed) and downloaded,
-what each catalogue knows (`GET /api/games/SLUG/completeness`), and the *Most wanted* page.
+and the *Most wanted* page (what each catalogue knows, `GET /api/games/SLUG/completeness`, is the
+JSON API's, in `web/api/completeness.py`).
 
 The upload keeps no state on the server between its check and its commit: the checked page carries
 the file's text in a hidden field, and the commit checks it all again (`facts.commit_import`), so any
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
@@ -112,16 +113,6 @@ def export(slug: str):
         "Content-Disposition": f'attachment; filename="{name}"',
         "X-Content-Type-Options": "nosniff",
     })
-
-
-@bp.route("/api/games/<slug>/completeness")
-def completeness(slug: str):
-    """Per set: its cards, and per field how many have a known value, by provenance."""
-    try:
-        game = get_game(slug)
-    except UnknownGame:
-        abort(404, description=f"No game {slug[:80]!r}; the games are {', '.join(g.slug for g in all_games())}.")
-    return jsonify(service.completeness_json(game.slug))
 
 
 @bp.route("/most-wanted")

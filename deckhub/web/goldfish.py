@@ -13,7 +13,7 @@ from flask_login import current_user, login_required
 from deckhub import card_values
 from deckhub import goldfish as store
 from deckhub.catalogue_store import get_catalogue
-from deckhub.core.engine import MANUAL_KINDS, EngineError, find_engine
+from deckhub.core.engine import MANUAL_KINDS, find_engine
 from deckhub.core.session_values import CARD_VALUES
 from deckhub.games import get_game
 from deckhub.web.card_values import typed_values

@@ -1,39 +1,30 @@
-"""The JSON API (read-only catalogue for now).
+"""The catalogue: the games and their cards (public).
 
 GET /api/games                       -> [{"slug", "name", "cards", "printings", "sets": [{"code", "name", "size", "known"}]}]
 GET /api/cards?game=SLUG&q=TEXT      -> {"cards": [card...], "total": N}
     with the search page's filters (set, type, in_text, each game field: `level=4`, `level_min`,
-    `level_max`, `civilizations=Light`...), `page` (from 1) and `per_page` (at most MAX_PER_PAGE).
+    `level_max`, `civilizations=Light`...), `page` (from 1) and `per_page` (at most MAX_CARDS_PER_PAGE).
 GET /api/cards/<game>/<key>          -> one card, plus its aliases, sources and provenance
 A card is {"id", "name", "version", "type", <each game field, null when unknown>, <other known facts>,
-"text", "printings": [{"set", "number", "rarity", "promo_code"}]}. Errors are {"error", "status"}:
-404 for an unknown game or card, 400 for a filter value that cannot be used.
+"text", "printings": [{"set", "number", "rarity", "promo_code"}]}: 404 for an unknown game or card,
+400 for a filter value that cannot be used.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import current_app, jsonify, request
 
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core import search as core_search
 from deckhub.core.cards import Card
-from deckhub.games import UnknownGame, all_games, get_game
+from deckhub.games import all_games
+from deckhub.limits import CARDS_PER_PAGE, MAX_CARDS_PER_PAGE
+from deckhub.web.api.errors import fail
+from deckhub.web.api.inputs import game_or_404
+from deckhub.web.api.routes import catalogue as bp
 
-bp = Blueprint("api", __name__, url_prefix="/api")
-
-MAX_PER_PAGE = 100
 _RESERVED = ("id", "name", "version", "type", "text", "printings")
-
-
-def _game_or_404(slug: str | None):
-    known = ", ".join(g.slug for g in all_games())
-    if not slug:
-        abort(400, description=f"Say which game: ?game=SLUG, one of {known}.")
-    try:
-        return get_game(slug)
-    except UnknownGame:
-        abort(404, description=f"No game {slug[:80]!r}; the games are {known}.")
 
 
 def card_json(card: Card, game) -> dict[str, Any]:
@@ -65,22 +56,22 @@ def games():
 
 @bp.route("/cards")
 def cards():
-    game = _game_or_404(request.args.get("game"))
+    game = game_or_404(request.args.get("game"))
     catalogue = get_catalogue(game.slug)
-    req = core_search.parse_request(game, catalogue, request.args,
-                                    min(current_app.config.get("PAGE_SIZE", 50), MAX_PER_PAGE), MAX_PER_PAGE)
+    per_page = min(current_app.config.get("PAGE_SIZE", CARDS_PER_PAGE), MAX_CARDS_PER_PAGE)
+    req = core_search.parse_request(game, catalogue, request.args, per_page, MAX_CARDS_PER_PAGE)
     if req.problems:
-        abort(400, description="; ".join(req.problems) + ".")
+        fail(400, "; ".join(req.problems) + ".")
     result = core_search.run_search(game, catalogue, req, clamp=False)
     return jsonify({"cards": [card_json(c, game) for c in result.cards], "total": result.total})
 
 
 @bp.route("/cards/<slug>/<path:key>")
 def card(slug: str, key: str):
-    game = _game_or_404(slug)
+    game = game_or_404(slug)
     found = get_catalogue(game.slug).get(key)
     if found is None:
-        abort(404, description=f"{game.name} has no card {key[:120]!r}.")
+        fail(404, f"{game.name} has no card {key[:120]!r}.")
     out = card_json(found, game)
     out.update(game=game.slug, display_name=found.display_name, aliases=list(found.aliases),
                sources=list(found.sources), provenance=dict(found.provenance))

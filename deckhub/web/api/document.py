@@ -1,0 +1,12 @@
+"""`GET /api/openapi.json`: the API's OpenAPI document (`deckhub.openapi`), public."""
+from __future__ import annotations
+
+from flask import jsonify
+
+from deckhub.openapi import document
+from deckhub.web.api.routes import own as bp
+
+
+@bp.route("/openapi.json")
+def openapi():
+    return jsonify(document())
