@@ -14,7 +14,8 @@ from deckhub import __version__
 from deckhub.limits import (CARDS_PER_PAGE, DEFAULT_GAMES, DEFAULT_TUNING_BUDGET, ENTRIES_PER_PAGE, MAX_ACTIVE_RUNS,
                             MAX_BODY, MAX_CARD_KEY, MAX_CARDS_PER_PAGE, MAX_COLLECTION_CHANGES, MAX_COPIES_PER_ENTRY,
                             MAX_DECK_NAME, MAX_DECKLIST, MAX_DESCRIPTION, MAX_ENTRIES_PER_PAGE, MAX_GAMES, MAX_ID,
-                            MAX_PACKS, MAX_PAGE, MAX_QUANTITY, MAX_SEED, MAX_TUNING_BUDGET)
+                            MAX_DECK_QUERY, MAX_PACKS, MAX_PAGE, MAX_PUBLIC_DECKS_PER_PAGE, MAX_QUANTITY, MAX_SEED,
+                            MAX_TUNING_BUDGET, PUBLIC_DECKS_PER_PAGE)
 
 JSON = "application/json"
 BODY_MIB = MAX_BODY // 1024 // 1024
@@ -516,12 +517,12 @@ def document() -> dict[str, Any]:
                  "schema": {"type": "string", "enum": games + [""]}},
                 {"name": "card", "in": "query", "allowEmptyValue": True,
                  "description": "A card name (small typos forgiven): decks whose latest version holds it.",
-                 "schema": {"type": "string", "maxLength": 200}},
+                 "schema": {"type": "string", "maxLength": MAX_DECK_QUERY}},
                 {"name": "q", "in": "query", "allowEmptyValue": True, "description": "Words of the deck's name.",
-                 "schema": {"type": "string", "maxLength": 200}},
+                 "schema": {"type": "string", "maxLength": MAX_DECK_QUERY}},
                 {"name": "sort", "in": "query", "allowEmptyValue": True,
                  "schema": {"type": "string", "enum": ["newest", "copied"], "default": "newest"}},
-                *_page_params(20, 100),
+                *_page_params(PUBLIC_DECKS_PER_PAGE, MAX_PUBLIC_DECKS_PER_PAGE),
             ])},
         "/api/decks/{deck_id}": {
             "parameters": [DECK_ID],

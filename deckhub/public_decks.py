@@ -17,12 +17,10 @@ from deckhub.catalogue_store import get_catalogue
 from deckhub.core.cards import Card, normalize_name
 from deckhub.core.search import search_cards, search_games
 from deckhub.games import all_games, get_game
-from deckhub.limits import MAX_PAGE
+from deckhub.limits import (MAX_DECK_QUERY as MAX_QUERY, MAX_PAGE, MAX_PUBLIC_DECKS_PER_PAGE as MAX_PER_PAGE,
+                            PUBLIC_DECKS_PER_PAGE as PER_PAGE)
 
 SORTS = {"newest": "newest first", "copied": "most copied first"}
-PER_PAGE = 20
-MAX_PER_PAGE = 100
-MAX_QUERY = 200
 MAX_CARD_MATCHES = 12  # cards of one name across games and versions a card filter may stand for
 
 
