@@ -11,6 +11,8 @@ from deckhub import models
 from deckhub.cli import main
 from deckhub.db import database
 
+from conftest import make_app
+
 KAIJUDO_SETS = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "sets"
 
 
@@ -140,13 +142,18 @@ def test_check_reads_the_site_catalogue_when_there_is_one(cli):
 
 def test_a_command_run_inside_a_process_keeps_the_database_it_has_open(app, tmp_path, monkeypatch):
     """`deckhub simulate` inside the site or a test (the job tests compare a worker's run with it) reads
-    the catalogue from the database already open; it used to open the site's default database (here
-    DATABASE_URL, on a fresh clone the instance folder's) and every later query went there."""
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
+    the catalogue from the database already open; it used to open the instance folder's database (which
+    the README's site command makes on a fresh clone) and every later query went there."""
+    from deckhub import catalogue_store
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    make_app(f"sqlite:///{instance / 'deckhub.sqlite3'}")  # the site's database, made as `deckhub serve` would
+    monkeypatch.setattr(catalogue_store, "__file__", str(tmp_path / "deckhub" / "catalogue_store.py"))
+    make_app(app.config["DATABASE_URL"])  # and the one this process works on
     before = database.database
     deck = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d"
     result = CliRunner().invoke(main, ["simulate", "--game", "kaijudo", "--deck", str(deck), "--games", "5", "--json"],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert database.database == before
-    assert not (tmp_path / "elsewhere.sqlite3").exists()
