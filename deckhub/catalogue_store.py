@@ -206,22 +206,19 @@ def command_catalogue(game: str) -> core.Catalogue:
     """The catalogue a command-line tool should use: the site database's (with the community's
     approved facts) when this machine has a site database, else the shipped `data/` files.
 
-    The site database is DATABASE_URL's when that is set; else the database this process already has
-    open (a command run inside the site or a test: opening the instance folder's file here would
-    switch every later query of the process to it); else the default SQLite file in the instance
-    folder when it exists. A command never creates one just to read cards.
+    A site database exists when DATABASE_URL is set or the default SQLite file is in the instance
+    folder; a command never creates one just to read cards.
     """
     import os
     from pathlib import Path
 
     from deckhub.importers.catalogue import load_catalogue
 
-    if os.environ.get("DATABASE_URL") or database.obj is None:
-        default_file = Path(__file__).resolve().parents[1] / "instance" / "deckhub.sqlite3"
-        if not (os.environ.get("DATABASE_URL") or default_file.exists()):
-            return load_catalogue(game)
-        from deckhub import create_app
-        create_app()
+    default_file = Path(__file__).resolve().parents[1] / "instance" / "deckhub.sqlite3"
+    if not (os.environ.get("DATABASE_URL") or default_file.exists()):
+        return load_catalogue(game)
+    from deckhub import create_app
+    create_app()
     with database.connection_context():
         if catalogue_is_loaded(game):
             return get_catalogue(game)

@@ -11,8 +11,6 @@ from deckhub import models
 from deckhub.cli import main
 from deckhub.db import database
 
-from conftest import make_app
-
 KAIJUDO_SETS = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "sets"
 
 
@@ -138,22 +136,3 @@ def test_check_reads_the_site_catalogue_when_there_is_one(cli):
     after = __import__("json").loads(cli("check", "--game", "neopets-tcg", "--json", "-", input=deck).output)
     assert not [v for v in after["violations"] if v["severity"] == "unverified" and "Chomp!" in v["cards"]]
     assert any(v["rule"] == "neopets-tcg.building.copies" for v in after["violations"])
-
-
-def test_a_command_run_inside_a_process_keeps_the_database_it_has_open(app, tmp_path, monkeypatch):
-    """`deckhub simulate` inside the site or a test (the job tests compare a worker's run with it) reads
-    the catalogue from the database already open; it used to open the instance folder's database (which
-    the README's site command makes on a fresh clone) and every later query went there."""
-    from deckhub import catalogue_store
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    instance = tmp_path / "instance"
-    instance.mkdir()
-    make_app(f"sqlite:///{instance / 'deckhub.sqlite3'}")  # the site's database, made as `deckhub serve` would
-    monkeypatch.setattr(catalogue_store, "__file__", str(tmp_path / "deckhub" / "catalogue_store.py"))
-    make_app(app.config["DATABASE_URL"])  # and the one this process works on
-    before = database.database
-    deck = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d"
-    result = CliRunner().invoke(main, ["simulate", "--game", "kaijudo", "--deck", str(deck), "--games", "5", "--json"],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    assert database.database == before

@@ -63,13 +63,16 @@ def _run(run_id: int) -> models.SimulationRun:
         return models.SimulationRun.get_by_id(run_id)
 
 
-def _reference(games: int, seed: int, options: dict) -> dict:
-    """What `deckhub simulate --workers 2 --json` prints for the same deck, seed and options."""
+def _reference(app, games: int, seed: int, options: dict) -> dict:
+    """What `deckhub simulate --workers 2 --json` prints for the same deck, seed and options, on the
+    database the worker played on (named, as a user would: without DATABASE_URL the command reads the
+    instance folder's database, which the README's site command makes on a fresh clone)."""
     args = ["simulate", "--game", "kaijudo", "--deck", str(DECKS / "[2ED]Bull_Rush.o8d"), "--games", str(games),
             "--seed", str(seed), "--workers", "2", "--json"]
     args.append("--first" if options.get("first") else "--second")
     from deckhub.cli import main
-    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    env = {"DATABASE_URL": app.config["DATABASE_URL"], "DECKHUB_SECRET_KEY": "test"}
+    result = CliRunner().invoke(main, args, env=env, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return json.loads(result.output)
 
@@ -97,7 +100,7 @@ def test_a_simulation_runs_through_a_worker_and_merges_into_the_simulate_summary
     run = wait_for(lambda: (r := _run(1)).status not in ("queued", "running") and r, timeout=180)
     assert run.status == "done", (run.error, _log(queued))
     assert run.done == 1000
-    _same_summary(run, _reference(1000, 11, run.options))
+    _same_summary(run, _reference(queued, 1000, 11, run.options))
     with database.connection_context():
         chunks = list(models.SimulationChunk.select().where(models.SimulationChunk.run == 1).order_by(models.SimulationChunk.number))
     assert [(c.start, c.stop, c.state) for c in chunks] == [(0, 300, "done"), (300, 600, "done"), (600, 900, "done"),
@@ -132,7 +135,7 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing_and_counts_nothing
     with database.connection_context():
         assert models.SimulationChunk.select().where((models.SimulationChunk.run == 1)
                                                      & (models.SimulationChunk.state == "done")).count() == 15
-    _same_summary(run, _reference(3000, 5, run.options))
+    _same_summary(run, _reference(queued, 3000, 5, run.options))
 
 
 def test_a_queued_run_is_cancelled_by_the_api_and_the_worker_skips_it(queued):
