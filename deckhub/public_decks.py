@@ -15,6 +15,7 @@ from peewee import JOIN, Cast, fn
 from deckhub import models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.cards import Card, normalize_name
+from deckhub.core.paging import Paged
 from deckhub.core.search import search_cards, search_games
 from deckhub.games import all_games, get_game
 from deckhub.limits import (MAX_DECK_QUERY as MAX_QUERY, MAX_PAGE, MAX_PUBLIC_DECKS_PER_PAGE as MAX_PER_PAGE,
@@ -37,7 +38,7 @@ class PublicDeck:
 
 
 @dataclass
-class PublicDeckPage:
+class PublicDeckPage(Paged):
     decks: list[PublicDeck]
     total: int
     page: int
@@ -47,18 +48,6 @@ class PublicDeckPage:
     q: str = ""
     sort: str = "newest"
     cards: list[Card] = field(default_factory=list)  # what the card filter was read as
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-self.total // self.per_page))
-
-    @property
-    def first(self) -> int:
-        return (self.page - 1) * self.per_page + 1 if self.total else 0
-
-    @property
-    def last(self) -> int:
-        return min(self.total, self.page * self.per_page)
 
     @property
     def filtered(self) -> bool:

@@ -14,6 +14,7 @@ from typing import Iterable
 from peewee import fn
 
 from deckhub import models
+from deckhub.core.paging import Paged
 from deckhub.db import write_transaction
 
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
@@ -65,23 +66,11 @@ class ListRow:
 
 
 @dataclass
-class ListPage:
+class ListPage(Paged):
     rows: list[ListRow]
     total: int
     page: int
     per_page: int
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-self.total // self.per_page))
-
-    @property
-    def first(self) -> int:
-        return (self.page - 1) * self.per_page + 1 if self.total else 0
-
-    @property
-    def last(self) -> int:
-        return min(self.total, self.page * self.per_page)
 
 
 def public_list(user: models.User, kind: str, page: int = 1, per_page: int = LIST_PER_PAGE) -> ListPage:
