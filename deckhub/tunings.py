@@ -142,11 +142,18 @@ def _queue_round(run_id: int, round_no: int) -> None:
         play_tuning_chunk(chunk_id)
 
 
-def _rebuilt(run: models.TuningRun) -> Tuner:
-    """The run's Tuner with every finished chunk's games recorded."""
+def _run_tuner(run: models.TuningRun) -> Tuner:
+    """The run's Tuner (its deck, variants and plan) with no games recorded."""
     deck = Deck.from_json(models.DeckVersion.get((models.DeckVersion.deck == run.deck_id)
                                                  & (models.DeckVersion.number == run.version)).data)
-    tuner = _tuner(run.game, deck, list(run.candidates), run.budget, run.seed, run.options, run.format)
+    return _tuner(run.game, deck, list(run.candidates), run.budget, run.seed, run.options, run.format)
+
+
+def _rebuilt(run: models.TuningRun) -> Tuner:
+    """The run's Tuner with every finished chunk's games recorded: called once a round's chunks are all
+    done, when each arm's finished ranges follow one another (mid-round, a later chunk of an arm may
+    finish before an earlier one)."""
+    tuner = _run_tuner(run)
     C = models.TuningChunk
     games: list[tuple[int, int, list]] = []
     for chunk in C.select(C.ranges, C.result).where((C.run == run.id) & (C.state == "done")):
@@ -177,7 +184,7 @@ def _play_chunk(chunk_id: int) -> None:
         return
     R.update(status="running", updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
     try:
-        tuner = _rebuilt(run)  # its variants' decks; rebuilt per chunk, nothing kept between tasks
+        tuner = _run_tuner(run)  # its variants' decks; built per chunk, nothing kept between tasks
         result = [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.options, run.seed, tuner.limit,
                              first, stop) for arm, first, stop in chunk.ranges]
     except Exception as exc:  # the run's page says why; the site keeps going

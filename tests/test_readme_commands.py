@@ -95,11 +95,11 @@ def test_install_test_tools_as_root_uses_apt_get(tmp_path):
 
 def test_install_test_tools_as_a_user_stops_at_once_and_names_the_command(tmp_path):
     env, log = _fake_apt(tmp_path)
-    command = ["sh", str(SCRIPT)]
+    command = ["sh", "-s"]  # the script on standard input: the other user may not read a root-only clone
     if os.geteuid() == 0:
         tmp_path.chmod(0o755)
         command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=10)
+    done = subprocess.run(command, env=env, input=SCRIPT.read_text(), capture_output=True, text=True, timeout=10)
     assert done.returncode == 1
     assert "sudo apt-get install -y chromium redis-server" in done.stderr
     assert not log.exists()
