@@ -79,7 +79,7 @@ def worker_id() -> str:
 def is_dead_local(worker: str | None) -> bool:
     """True if `worker` ran on this host and its process no longer exists."""
     host, _, pid = (worker or "").rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
+    if host != socket.gethostname() or not pid.isdecimal():
         return False
     try:
         os.kill(int(pid), 0)

@@ -44,7 +44,7 @@ def int_in_range(text, low: int, high: int) -> int | None:
     else:
         text = str(text or "").strip()
         digits = text[1:] if text[:1] in "+-" else text
-        if not digits or len(digits) > 12 or not (digits.isascii() and digits.isdigit()):
+        if not digits or len(digits) > 12 or not (digits.isascii() and digits.isdecimal()):
             return None
         value = int(text)
     return value if low <= value <= high else None

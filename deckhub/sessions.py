@@ -30,7 +30,7 @@ def start(user: models.User) -> models.User:
 
 def _parse(login_id: str) -> tuple[int, int, str] | None:
     parts = str(login_id or "").split(":")
-    if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) < 10 for p in parts[:2]) or not parts[2]:
+    if len(parts) != 3 or not all(p.isascii() and p.isdecimal() and len(p) < 10 for p in parts[:2]) or not parts[2]:
         return None
     return int(parts[0]), int(parts[1]), parts[2][:64]
 

@@ -89,6 +89,9 @@ def test_bad_filter_values(kaijudo):
                                           "power_value_min": "5000"})
     assert len(req.problems) == 3 and "level" not in req.filters and "set" not in req.filters
     assert req.page == 1 and req.filters["power_value_min"] == "5000"
+    # digits that str.isdigit() accepts but int() does not (superscripts), and other scripts' digits
+    req = parse_request(game, catalogue, {"page": "\u00b9", "per_page": "\u0663"})
+    assert req.page == 1 and req.per_page == 3 and len(req.problems) == 1
     result = run_search(game, catalogue, parse_request(game, catalogue, {"q": "argus vigilnt"}))
     assert result.total == 1
 

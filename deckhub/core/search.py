@@ -95,8 +95,8 @@ def _natural_key(number: str | None) -> tuple:
     if not number:
         return (2, ())
     parts = re.findall(r"\d+|\D+", number)
-    return (0 if parts[0].isdigit() else 1,
-            tuple((0, int(p), "") if p.isdigit() else (1, 0, p.casefold()) for p in parts))
+    return (0 if parts[0].isdecimal() else 1,
+            tuple((0, int(p), "") if p.isdecimal() else (1, 0, p.casefold()) for p in parts))
 
 
 def _card_sort_key(card: Card) -> tuple:
@@ -536,7 +536,7 @@ def _positive(value: Any, default: int, what: str, req: SearchRequest) -> int:
     if value is None or str(value).strip() == "":
         return default
     text = str(value).strip()
-    if text.isdigit() and 0 < int(text) < 10**9:
+    if text.isdecimal() and 0 < int(text) < 10**9:
         return int(text)
     req.problem(f"{what}: {text[:20]!r} is not a positive whole number", f"{default} was used")
     return default

@@ -240,7 +240,7 @@ def parse_collection_csv(data: bytes | str) -> ParsedCsv:
         for column, i in qty_columns:
             if i < n:
                 cell = cells[i]
-                if cell.isdigit() and len(cell) < 7:  # the common case, fast
+                if cell.isdecimal() and len(cell) < 7:  # the common case, fast
                     quantities[column] = int(cell)
                     continue
                 value, error = _quantity(cell, column)
@@ -274,7 +274,7 @@ class PrintingRef:
 
 def norm_number(number: str | None) -> str:
     """"#007", "7/140" and "7" are the same collector number."""
-    if number and number.isdigit() and number[0] != "0":
+    if number and number.isdecimal() and number[0] != "0":
         return number
     text = (number or "").strip().lower().lstrip("#").strip()
     text = text.split("/", 1)[0].strip()

@@ -253,7 +253,7 @@ def _read_text(text: str, game: GameSpec, resolver: _Resolver) -> DeckParse:
         if m:
             seen_content = True
             qty_text, name = m.group("qty"), m.group("name")
-            if not qty_text.isdigit() or int(qty_text) < 1:
+            if not qty_text.isdecimal() or int(qty_text) < 1:
                 result.errors.append(LineError(number, f"quantity {qty_text!r} is not a positive whole number"))
                 continue
             qty = int(qty_text)
@@ -343,7 +343,7 @@ def _read_o8d(text: str, game: GameSpec, resolver: _Resolver) -> DeckParse:
         for c, line in zip(cards, lines):
             qty_text = (c.get("qty") or "1").strip()
             name = (c.text or "").strip()
-            if not qty_text.isdigit() or not 1 <= int(qty_text) <= MAX_QTY:
+            if not qty_text.isdecimal() or not 1 <= int(qty_text) <= MAX_QTY:
                 result.errors.append(LineError(line, f"quantity {qty_text!r} of {name or 'a card'!r} is not a "
                                                      f"positive whole number"))
                 continue

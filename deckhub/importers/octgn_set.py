@@ -82,7 +82,7 @@ def parse_octgn_set(data: bytes, filename: str, position: int = 0) -> OctgnSet:
         if not node.get("id"):
             record_errors.append(RecordError(filename, where, "id", "missing"))
         level = props.get("Level", "")
-        if level and not level.isdigit():
+        if level and not level.isdecimal():
             record_errors.append(RecordError(filename, where, "Level", f"not a whole number: {level!r}"))
         power = props.get("Power", "")
         if power and not re.fullmatch(r"\d+\+?", power):

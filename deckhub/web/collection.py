@@ -76,7 +76,7 @@ class AdjustForm(FlaskForm):
             text = (request.form.get(f"set_{name}") or "").strip()
             if not text:
                 continue
-            if not text.isdigit() or int(text) > MAX_QUANTITY:
+            if not text.isdecimal() or int(text) > MAX_QUANTITY:
                 return None
             values[name] = int(text)
         return values or None
@@ -343,7 +343,7 @@ def import_choose(token: str):
         line = name.removeprefix("fix-")
         if line == name or not value:
             continue
-        if not (line.isdigit() and value.isdigit()) or int(line) > MAX_ID or int(value) > 1000:
+        if not (line.isdecimal() and value.isdecimal()) or int(line) > MAX_ID or int(value) > 1000:
             abort(400, description="Each pick is a row's line and the number of a suggestion it offers.")
         picks[int(line)] = int(value)
     try:

@@ -502,7 +502,7 @@ def batch(batch_id: int):
             abort(400, description="A reason is at most 500 characters long.")
         decisions = {}
         for name, value in request.form.items():
-            if name.startswith("d:") and name[2:].isdigit() and len(name) < 14 and value in ("approve", "reject"):
+            if name.startswith("d:") and name[2:].isdecimal() and len(name) < 14 and value in ("approve", "reject"):
                 decisions[int(name[2:])] = value
         if request.form.get("all") in ("approve", "reject"):
             decisions = {p.id: request.form["all"] for p in service.batch_proposals(b.id) if p.status == "pending"}

@@ -202,7 +202,7 @@ def neopets_tcg_catalogue(records: list[dict[str, Any]], rulebook: str, starter_
                 data.warnings.append(f"{slugify(set_name)}: number {number} is printed for {len(names)} cards "
                                      f"({', '.join(names)}): kept as published on the official checklist")
         if set_name != "Promotional":
-            ints = {int(n) for n in numbers if n.isdigit()}
+            ints = {int(n) for n in numbers if n.isdecimal()}
             gaps = sorted(set(range(1, size + 1)) - ints)
             if gaps:
                 data.warnings.append(f"{slugify(set_name)}: no card numbered {', '.join(map(str, gaps))} "

@@ -102,7 +102,7 @@ def page_args(default: int, most: int) -> tuple[int, int]:
         value = request.args.get(name)
         if value is None or value == "":
             return fallback
-        if not (value.isascii() and value.isdigit()) or len(value) > len(str(MAX_PAGE)) or not 1 <= int(value) <= MAX_PAGE:
+        if not (value.isascii() and value.isdecimal()) or len(value) > len(str(MAX_PAGE)) or not 1 <= int(value) <= MAX_PAGE:
             fail(400, f"{name} must be a whole number from 1.")
         return min(int(value), high)
     return number("page", 1, MAX_PAGE), number("per_page", default, most)
