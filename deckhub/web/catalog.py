@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from flask import Blueprint, abort, current_app, g, render_template, request, send_from_directory, url_for
+from flask import (Blueprint, abort, current_app, g, get_template_attribute, render_template, request,
+                   send_from_directory, url_for)
 from flask_login import current_user
 from markupsafe import Markup, escape
 
@@ -174,6 +175,21 @@ def card_url(card) -> str:
     if prefix is None:
         prefix = prefixes[card.game] = url_for("catalog.card", slug=card.game, key="~")[:-1]
     return prefix + quote(card.key, safe="/")
+
+
+@bp.app_template_global()
+def result_rows(cards, game, catalogues) -> Markup:
+    """The search results' rows. A row shows only its card's catalogue facts, so each is rendered
+    once per catalogue version (memoized on the catalogue, which a corrected fact replaces)."""
+    row = get_template_attribute("catalog/_result_row.html", "result_row")
+    game_column = game is None
+    out = []
+    for card in cards:
+        catalogue = catalogues[card.game]
+        spec = game or get_game(card.game)
+        out.append(catalogue.memo_each("web.result_row", (card.key, game_column, request.script_root),
+                                       lambda: row(card, spec, catalogue, game_column)))
+    return Markup("".join(out))
 
 
 @bp.app_template_global()
