@@ -247,7 +247,6 @@ def test_long_action_labels_are_cut_with_the_whole_text_as_their_name(app):
         from flask import render_template_string
         label = "Choose " + "a very long description of a target " * 4
         html_out = render_template_string(
-            "{% from 'goldfish/_tile.html' import act_button with context %}"
             "{{ act_button(label|truncate(60, false, '…', 4), '{}', '', label) }}",
             label=label, game=type("G", (), {"session": type("S", (), {"id": 1})})(), step=0, csrf_token=lambda: "t")
     shown = re.search(r"<button[^>]*>([^<]+)</button>", html_out).group(1)

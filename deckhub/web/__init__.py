@@ -117,6 +117,8 @@ def init_app(app: Flask) -> None:
     filters.register(app)
     from deckhub.web import blueprints
     blueprints.register(app)
+    from deckhub.web import board_html
+    board_html.register(app)
 
 
 STORAGE_REFUSED = "DeckHub could not save this just now; nothing was changed. Please try again later."

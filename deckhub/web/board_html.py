@@ -1,0 +1,134 @@
+"""The goldfish board's repeated parts (cards, zones, action buttons, the log), written in Python.
+
+A board shows dozens of tiles, each with its numbers, flags and buttons, and a finished game's log
+has hundreds of lines; as Jinja macros (imported with the page's context) they were most of the
+board's time. These functions write the same HTML and are template globals that read the board's
+context (its game, step and the actions per card), so the board templates call `tile(card, actions)`,
+`zone(z, name)`, `act_button(...)` and `log_items(view)`.
+"""
+from __future__ import annotations
+
+from flask import Flask, url_for
+from jinja2 import pass_context
+from markupsafe import Markup, escape
+
+from deckhub.web.catalog import card_picture, card_text
+
+# The numbers a tile shows, in order: (view key, short label).
+NUMBERS = (("level", "Lv"), ("cost", "Cost"), ("power", "Power"), ("atk", "ATK"), ("def", "DEF"), ("hp", "HP"),
+           ("attack", "Atk"), ("defence", "Def"), ("agility", "Agi"), ("strength", "Str"), ("magic", "Mag"),
+           ("intelligence", "Int"), ("bank_value", "Bank"), ("level_requirement", "Lv req"))
+_NUMBER_TITLES = {key: (key.replace("_", " "), escape(label)) for key, label in NUMBERS}
+
+
+def _unknown(value) -> str:
+    """A fact as a tile shows it: "unknown" for a missing one, a list joined by commas."""
+    if value is None or value == [] or value == "":
+        return "unknown"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return value
+
+
+def _form_target(context) -> tuple[str, object]:
+    return url_for("goldfish.act", session_id=context["game"].session.id), context["step"]
+
+
+def write_act_button(context, label, action, cls: str = "", full=None) -> str:
+    target, step = _form_target(context)
+    named = f' aria-label="{escape(full)}" title="{escape(full)}"' if full and full != label else ""
+    return (f'<form method="post" action="{escape(target)}" class="inline act">'
+            f'<input type="hidden" name="csrf_token" value="{escape(context["csrf_token"]())}">'
+            f'<input type="hidden" name="step" value="{escape(step)}">'
+            f'<input type="hidden" name="action" value="{escape(action)}">'
+            f'<button type="submit" class="small {escape(cls)}"{named}>{escape(label)}</button></form>')
+
+
+def write_tile(context, card: dict, actions=(), small: bool = False) -> str:
+    """One card: name, type, key numbers, state; its text on hover or focus; its legal actions."""
+    small_cls = " small" if small else ""
+    if card.get("hidden"):
+        return (f'<div class="tile back{small_cls}" aria-label="face-down card #{escape(card.get("id"))}">'
+                f'<span>#{escape(card.get("id"))}</span></div>')
+    automated = card.get("automated")
+    manual = bool(automated) and automated != "full"
+    out = [f'<div class="tile{" tapped" if card.get("tapped") or card.get("exhausted") else ""}{small_cls}'
+           f'{" manual" if manual else ""}" id="c{escape(card.get("id"))}" tabindex="0">']
+    key = card.get("key")
+    pic = card_picture(context["game"].session.game, key) if key else None
+    if pic:
+        out.append(f'<img class="tile-scan" src="{escape(url_for("community.scan", scan_id=pic.scan_id))}" alt="" '
+                   f'title="Scan by {escape(pic.by)}" loading="lazy">')
+    badges = "".join(f' <span class="badge">{flag}</span>' for flag in ("tapped", "exhausted", "stunned") if card.get(flag))
+    if card.get("controller") == "defender":
+        badges += ' <span class="badge problem error">defender\'s</span>'
+    out.append(f'<div class="tile-head"><strong>{escape(card.get("name", ""))}</strong>{badges}</div>')
+    civilizations = "".join(f" · {escape(c)}" for c in card.get("civilizations") or ())
+    out.append(f'<div class="tile-type">{escape(_unknown(card.get("type")))}{civilizations}</div>')
+    numbers = []
+    for key, (title, label) in _NUMBER_TITLES.items():
+        if key in card:
+            value = card[key]
+            if value is not None:
+                numbers.append(f'<span title="{title}">{label} {escape(value)}</span>')
+            else:
+                numbers.append(f'<span class="unknown" title="{title} unknown">{label} ?</span>')
+    out.append(f'<div class="tile-numbers">{"".join(numbers)}</div>')
+    if card.get("keywords"):
+        out.append(f'<div class="tile-keywords">{escape(" · ".join(card["keywords"]))}</div>')
+    if card.get("attack_block"):
+        out.append(f'<div class="tile-flag attack-block">{escape(card["attack_block"])}</div>')
+    elif card.get("sick"):
+        out.append('<div class="tile-flag">summoning sickness</div>')
+    if manual:
+        how = "partly" if automated == "partial" else "not"
+        out.append(f'<div class="tile-flag">text {how} automated — use manual moves</div>')
+    if card.get("session_values"):
+        mine = ", ".join(str(v) for v in card["session_values"]).replace("_", " ")
+        out.append('<div class="tile-flag yours" title="values you entered; no curator has reviewed them">'
+                   f'yours, not reviewed: {escape(mine)}</div>')
+    out.extend(f'<div class="tile-flag unknown">{escape(warning)}</div>' for warning in card.get("missing") or ())
+    if card.get("text"):
+        out.append(f'<div class="tile-text" role="tooltip">{card_text(card["text"])}</div>')
+    if actions:
+        buttons = "".join(write_act_button(context, entry[0], entry[1], "", entry[2]) for entry in actions)
+        out.append(f'<div class="tile-actions">{buttons}</div>')
+    out.append("</div>")
+    return "".join(out)
+
+
+def write_zone(context, z: dict, name: str) -> str:
+    """A zone: its label and count, then its cards (a face-down zone as a pile)."""
+    label = escape(z.get("label"))
+    head = (f'<section class="zone zone-{escape(name)}" aria-label="{label}">'
+            f'<h3>{label} <small>({escape(z.get("count"))})</small></h3>')
+    if z.get("hidden"):
+        count = z.get("count")
+        body = f'<p class="pile">{escape(count)} card{"s" if count != 1 else ""}, face down</p>'
+    elif not z.get("cards"):
+        body = '<p class="pile empty-zone">empty</p>'
+    else:
+        by_card = context["by_card"]
+        body = '<div class="tiles">' + "".join(write_tile(context, card, by_card.get(card.get("id"), []))
+                                               for card in z["cards"]) + "</div>"
+    return head + body + "</section>"
+
+
+def write_log_items(context, view: dict) -> str:
+    """The game log, newest first: when (turn or round, and phase), a badge on manual moves, the text."""
+    when = "R" if view.get("round_based") else "T"
+    items = []
+    for entry in reversed(view.get("log") or ()):
+        manual = entry.get("manual")
+        badge = '<span class="badge">manual</span> ' if manual else ""
+        items.append(f'<li class="{"manual" if manual else ""}"><span class="when">{when}{escape(entry.get("turn"))} '
+                     f'{escape(entry.get("phase") or "setup")}</span> {badge}{escape(entry.get("text"))}</li>')
+    return "".join(items)
+
+
+def register(app: Flask) -> None:
+    """Make the writers template globals that read the board's context."""
+    for name, write in (("tile", write_tile), ("zone", write_zone), ("act_button", write_act_button),
+                        ("log_items", write_log_items)):
+        app.add_template_global(pass_context(lambda context, *args, _write=write, **kwargs:
+                                             Markup(_write(context, *args, **kwargs))), name)
