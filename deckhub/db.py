@@ -75,3 +75,32 @@ def lock(*keys: str) -> None:
         return
     for number in sorted({zlib.crc32(k.encode("utf-8")) for k in keys}):
         database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (number,))
+
+
+class PreparedSelect:
+    """A SELECT whose SQL peewee writes once per database backend and that then runs with new values.
+
+    peewee writes a query's SQL in Python every time it runs; for the few queries behind nearly
+    every page (the signed-in user, a goldfish game, its deck) that writing cost several times the
+    query itself. `build(*values)` returns the peewee query; its SQL is kept only when its
+    parameters are exactly `values` followed by constants (a LIMIT), so the SQL cannot depend on a
+    value; otherwise every call builds the query afresh.
+    """
+
+    def __init__(self, model, build):
+        self.model, self.build = model, build
+        self._sql: dict[type, tuple[str, tuple] | None] = {}
+
+    def first(self, *values):
+        """The first row as a model instance, or None."""
+        backend = type(database.obj)
+        prepared = self._sql.get(backend, False)
+        if prepared is False:
+            sql, params = self.build(*values).sql()
+            n = len(values)
+            prepared = (sql, tuple(params[n:])) if list(params[:n]) == list(values) else None
+            self._sql[backend] = prepared
+        if prepared is None:
+            return self.build(*values).first()
+        sql, constants = prepared
+        return next(iter(self.model.raw(sql, *values, *constants)), None)

@@ -15,7 +15,7 @@ from deckhub import card_values, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, IllegalAction, State, get_engine, play_out, replay
-from deckhub.db import database
+from deckhub.db import PreparedSelect, database
 from deckhub.limits import MAX_SEED
 
 MAX_ACTIONS = 5_000  # a session longer than any real game; stops a script from growing rows forever
@@ -62,11 +62,21 @@ def start(owner_id: int, deck_row: models.Deck | None, deck: Deck, options: dict
                                              seed=seed, options=options, actions=[])
 
 
+_SESSION = PreparedSelect(models.GoldfishSession, lambda session_id: (
+    models.GoldfishSession.select().where(models.GoldfishSession.id == session_id).limit(1)))
+_DECK = PreparedSelect(models.Deck, lambda deck_id: models.Deck.select().where(models.Deck.id == deck_id).limit(1))
+
+
 def own_session(session_id: int, user) -> models.GoldfishSession | None:
-    row = models.GoldfishSession.get_or_none(models.GoldfishSession.id == session_id)
+    row = _SESSION.first(session_id)
     if row is None or not getattr(user, "is_authenticated", False) or row.owner_id != user.id:
         return None
     return row
+
+
+def session_deck(session: models.GoldfishSession) -> models.Deck | None:
+    """The deck a game was started from, while it still exists (the board links it)."""
+    return None if session.deck_id is None else _DECK.first(session.deck_id)
 
 
 def user_sessions(user, limit: int = 50) -> list[models.GoldfishSession]:

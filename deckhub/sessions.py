@@ -13,7 +13,7 @@ import datetime as dt
 import secrets
 
 from deckhub import models
-from deckhub.db import write_transaction
+from deckhub.db import PreparedSelect, write_transaction
 
 MAX_AGE = dt.timedelta(days=366)  # older rows outlived any remember-me cookie (365 days) and are swept
 
@@ -35,15 +35,19 @@ def _parse(login_id: str) -> tuple[int, int, str] | None:
     return int(parts[0]), int(parts[1]), parts[2][:64]
 
 
+_SIGNED_IN = PreparedSelect(models.User, lambda uid, version, key: (
+    models.User.select().join(models.LoginSession)
+    .where((models.User.id == uid) & (models.User.session_version == version) & (models.LoginSession.key == key))
+    .limit(1)))
+
+
 def load(login_id: str) -> models.User | None:
     """The user a session or remember-me cookie signs in, or None once it was ended."""
     parsed = _parse(login_id)
     if parsed is None:
         return None
     uid, version, key = parsed
-    user = (models.User.select().join(models.LoginSession)
-            .where((models.User.id == uid) & (models.User.session_version == version)
-                   & (models.LoginSession.key == key)).first())
+    user = _SIGNED_IN.first(uid, version, key)
     if user is not None:
         user.login_id = f"{uid}:{version}:{key}"
     return user

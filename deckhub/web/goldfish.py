@@ -153,7 +153,7 @@ def _board_context(game, replay_step: int | None = None):
     return {"game": game, "view": view, "by_card": by_card, "general": general, "manual": manual,
             "move_groups": _move_groups(state), "move_zones": zones, "spec": spec, "engine": find_engine(spec),
             "step": game.step, "replay_step": replay_step,
-            "deck_row": game.session.deck}
+            "deck_row": store.session_deck(game.session)}
 
 
 @bp.route("/<int:session_id>")
