@@ -237,3 +237,25 @@ def test_the_site_has_a_favicon_where_browsers_look_and_every_page_links_it(clie
     page = client.get("/").get_data(as_text=True)
     assert 'rel="icon" href="/static/favicon.svg"' in page
     assert client.get("/static/favicon.svg").status_code == 200
+
+
+def test_search_rows_show_a_corrected_fact_at_once(app, client):
+    """Result rows are kept per catalogue version; a curator's correction makes a new version, so
+    the next search shows the new value (the value is made up for the test)."""
+    from deckhub import community
+    from deckhub.accounts import create_user
+    from deckhub.db import database
+
+    def grubling_row() -> str:
+        page = client.get("/cards?game=kaijudo&q=toothed+grubling")
+        return next(r for r in rows(page, "results-table") if "Toothed Grubling" in r)
+
+    assert "Level 3" in grubling_row()
+    assert grubling_row() == grubling_row()
+    with app.app_context(), database.connection_context():
+        curator = create_user("curie", "a long password")
+        player = create_user("pat", "a long password")
+        proposal = community.propose_facts(player, "kaijudo", "toothed-grubling", {"level": "5"},
+                                           "https://example.org/kaijudo/checklist")
+        community.approve(proposal.id, curator)
+    assert "Level 5" in grubling_row() and "Level 3" not in grubling_row()

@@ -1,0 +1,31 @@
+"""db.PreparedSelect: SQL written once per backend, run with each call's values (on SQLite and PostgreSQL)."""
+from __future__ import annotations
+
+import pytest
+
+from deckhub import models
+from deckhub.accounts import create_user
+from deckhub.db import PreparedSelect, database
+
+
+@pytest.fixture
+def users(app):
+    with app.app_context(), database.connection_context():
+        yield [create_user(name, "a long password") for name in ("ada", "bob", "cyd")]
+
+
+def test_each_call_binds_its_own_values(users):
+    by_name = PreparedSelect(models.User, lambda name, curator: (
+        models.User.select().where((models.User.username == name) & (models.User.is_curator == curator)).limit(1)))
+    assert by_name.first("bob", False).id == users[1].id
+    assert by_name.first("cyd", False).id == users[2].id
+    assert by_name.first("ada", True).id == users[0].id  # the first account is a curator
+    assert by_name.first("ada", False) is None and by_name.first("nobody", False) is None
+    assert by_name._sql[type(database.obj)] is not None  # the SQL was kept
+
+
+def test_a_query_whose_parameters_are_not_its_values_is_built_every_time(users):
+    next_one = PreparedSelect(models.User, lambda uid: models.User.select().where(models.User.id == uid + 1))
+    assert next_one.first(users[0].id).id == users[1].id
+    assert next_one.first(users[1].id).id == users[2].id
+    assert next_one._sql[type(database.obj)] is None
