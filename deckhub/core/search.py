@@ -34,6 +34,7 @@ UNKNOWN_SET = "_unknown"  # the `set` filter value for cards with no known print
 WORD_CUTOFF = 80          # rapidfuzz ratio a query word needs against a name word (typos)
 NAME_CUTOFF = 85          # rapidfuzz ratio the whole query needs against a whole name
 MIN_FUZZY_WORD = 4        # shorter query words must match a word's start exactly
+RESULTS_KEPT = 256        # distinct searches whose results a catalogue keeps (popular ones repeat)
 
 # Ranking tiers (lower is better)
 EXACT, WORD_PREFIX, SUBSTRING, TEXT, FUZZY = range(5)
@@ -354,18 +355,25 @@ def search_cards(catalogue: Catalogue, game_spec, q: str = "", filters: Mapping[
     With an empty `q`, every card passing the filters, in name order. `filters` may hold raw values
     (see `normalize_filters`); FilterError is raised for a value that cannot be used.
     """
-    index = _index(catalogue)
     filters = normalize_filters(game_spec, filters)
+    query = normalize_name(q or "")
+    key = (query, tuple(sorted(filters.items())))
+    return list(catalogue.memo_each("search.results", key, lambda: _search(catalogue, game_spec, query, filters),
+                                    limit=RESULTS_KEPT))
+
+
+def _search(catalogue: Catalogue, game_spec, q: str, filters: dict[str, Any]) -> tuple[Card, ...]:
+    index = _index(catalogue)
     in_text = bool(filters.pop("in_text", False))
     checks = _filter_predicates(game_spec, catalogue, filters)
     if checks:
         allowed = {i for i, e in enumerate(index.entries) if all(check(e.card) for check in checks)}
     else:
         allowed = None
-    if not normalize_name(q or ""):
+    if not q:
         entries = index.entries if allowed is None else [index.entries[i] for i in allowed]
-        return [e.card for e in sorted(entries, key=lambda e: e.sort_key)]
-    return [e.card for _, e in _rank(index, q, in_text, allowed)]
+        return tuple(e.card for e in sorted(entries, key=lambda e: e.sort_key))
+    return tuple(e.card for _, e in _rank(index, q, in_text, allowed))
 
 
 def search_games(catalogues: Iterable[tuple[Any, Catalogue]], q: str, in_text: bool = False) -> list[Card]:
