@@ -8,6 +8,7 @@ finished one stays in the history with its replay.
 """
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from deckhub.db import PreparedSelect, database
 from deckhub.limits import MAX_SEED
 
 MAX_ACTIONS = 5_000  # a session longer than any real game; stops a script from growing rows forever
+POSITIONS_KEPT = 64  # replayed positions a catalogue keeps (the boards being played or watched right now)
 
 
 class GoldfishError(ValueError):
@@ -85,14 +87,23 @@ def user_sessions(user, limit: int = 50) -> list[models.GoldfishSession]:
 
 
 def rebuild(session: models.GoldfishSession, upto: int | None = None) -> State:
-    """The position after the session's first `upto` actions (all of them by default)."""
-    deck = Deck.from_json(session.deck_data)
+    """The position after the session's first `upto` actions (all of them by default).
+
+    Every board, replay step and move of a game replays it from its seed; the catalogue keeps the
+    last positions it replayed, keyed by everything a replay reads (deck, seed, options, actions),
+    and each caller gets its own clone to change."""
     actions = session.actions if upto is None else session.actions[:upto]
+    catalogue = get_catalogue(session.game)
+    key = (session.game, session.seed,
+           json.dumps([session.deck_data, session.options, actions], sort_keys=True, separators=(",", ":")))
     try:
-        return replay(session.game, deck, get_catalogue(session.game), session.seed, session.options, actions)
+        position = catalogue.memo_each("goldfish.positions", key, lambda: replay(
+            session.game, Deck.from_json(session.deck_data), catalogue, session.seed, session.options, actions),
+            limit=POSITIONS_KEPT)
     except (EngineError, IllegalAction, KeyError) as exc:
         raise GoldfishError(f"This game can no longer be rebuilt ({exc}); the catalogue or the rules engine "
                             "changed since it was played. Restart it or start a new game.") from None
+    return position.clone()
 
 
 def load(session: models.GoldfishSession) -> Game:

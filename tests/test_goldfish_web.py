@@ -258,3 +258,25 @@ def test_the_board_lists_its_keyboard_shortcuts(player):
     board = start(player, deck_for(player, "kaijudo"), seed=3)
     page = player.get(board).get_data(as_text=True)
     assert '<details class="shortcuts" id="shortcuts">' in page and "<kbd>?</kbd>" in page and "undo one step" in page
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_a_replayed_position_is_kept_but_each_caller_gets_its_own(app, player, game):
+    """rebuild() keeps the positions it replayed on the catalogue; changing the position one board
+    request got never shows in the next one, and a new move is a new position."""
+    from deckhub import goldfish as store
+    from deckhub import models
+    from deckhub.db import database
+
+    board = start(player, deck_for(player, game), seed=5)
+    session_id = int(board.rsplit("/", 1)[1])
+    with app.app_context(), database.connection_context():
+        session = models.GoldfishSession.get_by_id(session_id)
+        first = store.rebuild(session)
+        before = first.view()
+        action = first.legal_actions(manual=False)[0]
+        first.apply_action(action)
+        again = store.rebuild(session)
+        assert again is not first and again.view() == before
+        store.act(store.Game(session, again), action, len(session.actions))
+        assert store.rebuild(models.GoldfishSession.get_by_id(session_id)).view() == first.view()
