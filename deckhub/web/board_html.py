@@ -12,7 +12,8 @@ from flask import Flask, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
-from deckhub.web.catalog import card_picture, card_text
+from deckhub.scans import pick_image
+from deckhub.web.catalog import card_text, request_card_images
 
 # The numbers a tile shows, in order: (view key, short label).
 NUMBERS = (("level", "Lv"), ("cost", "Cost"), ("power", "Power"), ("atk", "ATK"), ("def", "DEF"), ("hp", "HP"),
@@ -44,8 +45,9 @@ def write_act_button(context, label, action, cls: str = "", full=None) -> str:
             f'<button type="submit" class="small {escape(cls)}"{named}>{escape(label)}</button></form>')
 
 
-def write_tile(context, card: dict, actions=(), small: bool = False) -> str:
-    """One card: name, type, key numbers, state; its text on hover or focus; its legal actions."""
+def write_tile(context, card: dict, actions=(), small: bool = False, images: dict | None = None) -> str:
+    """One card: name, type, key numbers, state; its text on hover or focus; its legal actions.
+    `images`: the game's approved scans (a zone reads them once for all its tiles)."""
     small_cls = " small" if small else ""
     if card.get("hidden"):
         return (f'<div class="tile back{small_cls}" aria-label="face-down card #{escape(card.get("id"))}">'
@@ -55,7 +57,9 @@ def write_tile(context, card: dict, actions=(), small: bool = False) -> str:
     out = [f'<div class="tile{" tapped" if card.get("tapped") or card.get("exhausted") else ""}{small_cls}'
            f'{" manual" if manual else ""}" id="c{escape(card.get("id"))}" tabindex="0">']
     key = card.get("key")
-    pic = card_picture(context["game"].session.game, key) if key else None
+    if images is None:
+        images = request_card_images(context["game"].session.game)
+    pic = pick_image(images.get(key)) if key else None
     if pic:
         out.append(f'<img class="tile-scan" src="{escape(url_for("community.scan", scan_id=pic.scan_id))}" alt="" '
                    f'title="Scan by {escape(pic.by)}" loading="lazy">')
@@ -109,7 +113,8 @@ def write_zone(context, z: dict, name: str) -> str:
         body = '<p class="pile empty-zone">empty</p>'
     else:
         by_card = context["by_card"]
-        body = '<div class="tiles">' + "".join(write_tile(context, card, by_card.get(card.get("id"), []))
+        images = request_card_images(context["game"].session.game)
+        body = '<div class="tiles">' + "".join(write_tile(context, card, by_card.get(card.get("id"), []), images=images)
                                                for card in z["cards"]) + "</div>"
     return head + body + "</section>"
 

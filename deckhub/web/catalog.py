@@ -5,6 +5,7 @@ searching and listing are `deckhub.core.search` functions, so the views only par
 """
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import quote
 
@@ -148,11 +149,15 @@ _ALLOWED_TAGS = re.compile(r"&lt;(/?)(b|i|em|strong)&gt;", re.IGNORECASE)
 @bp.app_template_filter("card_text")
 def card_text(text: str | None) -> Markup:
     """Rules text as HTML: escaped, keeping the sources' <b>/<i> emphasis, one line per ability."""
-    if not text:
-        return Markup("")
+    return Markup(_card_text_html(text)) if text else Markup("")
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_text_html(text: str) -> str:
+    # a pure function of the text, asked for every tile of every board: kept for the texts in use
     html = _ALLOWED_TAGS.sub(lambda m: f"<{m.group(1)}{m.group(2).lower()}>", str(escape(text)))
     lines = [line.strip() for line in re.split(r"\r?\n", html) if line.strip()]
-    return Markup("".join(f"<p>{line}</p>" for line in lines))
+    return "".join(f"<p>{line}</p>" for line in lines)
 
 
 @bp.app_template_global()
@@ -222,9 +227,15 @@ def card_picture(game_slug: str, key: str | None, set_code: str | None = None):
     One lookup per game and request, so deck lists and goldfish boards can ask for every card."""
     if not key:
         return None
-    from deckhub.scans import pick_image, card_images
+    from deckhub.scans import pick_image
+    return pick_image(request_card_images(game_slug).get(key), set_code)
+
+
+def request_card_images(game_slug: str) -> dict:
+    """{card key: its approved scans} of a game, read once per request."""
+    from deckhub.scans import card_images
     pictures = g.setdefault("_card_pictures", {})
     images = pictures.get(game_slug)
     if images is None:
         images = pictures[game_slug] = card_images(game_slug)
-    return pick_image(images.get(key), set_code)
+    return images
