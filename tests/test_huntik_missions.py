@@ -91,3 +91,45 @@ def test_the_policy_plays_each_mission_with_its_family_plan(key):
                                     "suit-ms-thorpe-venice-agent": 3}})
     state = new_game("huntik", deck, CAT, 3, {"mission": key})
     assert type(policy._plan(state)) is MISSIONS[key].plan
+
+
+_EXTRA_FAMILY = '''
+from deckhub.games.huntik.missions import Feature, Mission
+from deckhub.games.huntik.policy import _ZonePlan
+
+
+class _Stand(_ZonePlan):
+    target = 2
+
+
+FEATURES = (Feature("test-marker", "Test Marker"),)
+MISSIONS = (Mission("test-stand-in-zone-2", "Test: Stand in Zone 2", "900", "unknown", (("test-marker", 2, 1, {}),),
+                    "never", plan=_Stand),)
+'''
+
+
+@pytest.fixture
+def extra_family(tmp_path, monkeypatch):
+    """A module added beside the families (on a copy of the package's search path)."""
+    import sys
+
+    (tmp_path / "zz_extra.py").write_text(_EXTRA_FAMILY)
+    monkeypatch.setattr(registry, "__path__", [*registry.__path__, str(tmp_path)])
+    yield tmp_path
+    sys.modules.pop(f"{registry.__name__}.zz_extra", None)
+
+
+def test_a_new_family_is_one_new_module(extra_family):
+    families, features, missions, family_of = registry._discover()
+    assert "zz_extra" in families and family_of["test-stand-in-zone-2"] == "zz_extra"
+    assert "test-marker" in features
+    assert list(missions)[-1] == "test-stand-in-zone-2"  # after the SAS numbers below it
+    assert list(missions)[:-1] == list(MISSIONS)
+    assert "test-stand-in-zone-2" not in MISSIONS  # the game's own registry is untouched
+
+
+def test_a_mission_defined_in_two_families_is_refused(extra_family):
+    (extra_family / "zz_extra.py").write_text(_EXTRA_FAMILY.replace("test-stand-in-zone-2", "corral-the-bulls")
+                                              .replace('"test-marker"', '"test-marker-2"'))
+    with pytest.raises(RuntimeError, match="corral-the-bulls.*defined twice"):
+        registry._discover()
