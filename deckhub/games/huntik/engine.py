@@ -28,8 +28,9 @@ Readings the engine takes where the rules leave room are listed in `NOTES` (and 
 
 The engine is a package: `state` (setup, queries, conditions), `actions` (the rules' actions),
 `ops` (the round flow and the effect ops), `combat` (Huntik 600-602), `moves` (card movement and
-the manual moves), `views`, `missions/` (the missions' data, checks and ops), `policy` (the
-built-in player, a plan per mission); this module puts them together as `ENGINE`.
+the manual moves), `views`, `missions/` (one module per mission family: its missions' and
+features' data, checks, ops and plans), `policy` (the built-in greedy player that asks the mission's
+plan); this module puts them together as `ENGINE`.
 """
 from __future__ import annotations
 

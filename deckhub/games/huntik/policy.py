@@ -1,8 +1,16 @@
-"""Huntik's built-in policy: a plan per mission, then the best-scoring action."""
+"""Huntik's built-in policy: a plan per mission, then the best-scoring action.
+
+The plans themselves live with their missions (`missions/<family>.py`, each a `_Plan` subclass that
+its mission names); this module holds the greedy player that asks them and the bases they share.
+"""
 from __future__ import annotations
 
-from deckhub.core.engine import Action
-from deckhub.games.huntik.state import HuntikState
+from typing import TYPE_CHECKING
+
+from deckhub.core.engine import Action, Choice
+
+if TYPE_CHECKING:  # pragma: no cover
+    from deckhub.games.huntik.state import HuntikState
 
 
 # --- the built-in policy ------------------------------------------------------------------------
@@ -63,12 +71,9 @@ class _Plan:
         """Whether a combat that cannot win at once still leads somewhere this round."""
         return True
 
-
-def _first_hero_at(state: HuntikState, zone: int, exclude: int | None = None) -> int | None:
-    for h in state.lead_units(heroes_only=True):
-        if h != exclude and state.zone_of(h) == zone and not state.stunned[h]:
-            return h
-    return None
+    def answer(self, choice: Choice) -> Action | None:
+        """The answer to a choice only this mission's features ask (None: the generic answer)."""
+        return None
 
 
 class _ZonePlan(_Plan):
@@ -84,309 +89,9 @@ class _ZonePlan(_Plan):
         return self.powers.get(power, 0.0)
 
 
-class _Mansion(_ZonePlan):
-    target = 4
-    powers = {"escape": 100.0}
-
-
-class _Idols(_ZonePlan):
-    target = 5
-    powers = {"pickup": 60.0}
-
-
-class _Tomb(_ZonePlan):
-    target = 3
-
-
-class _Carry(_Plan):
-    """Pick up a feature and bring it to a zone (the Rings of Arc)."""
-
-    key = "ring-of-arc"
-    dest = 4
-
-    def item(self) -> int | None:
-        found = self.s.features(self.key)
-        return found[0] if found else None
-
-    def goal(self, u):
-        f = self.item()
-        if f is None:
-            return self.dest
-        if self.s.carrier.get(f) == u:
-            return self.dest
-        if f not in self.s.carrier:
-            return self.s.zone_of(f) or self.dest
-        return self.dest
-
-    def power_score(self, u, power, feature):
-        return 90.0 if power == "pickup" and feature == self.item() else 0.0
-
-    def weight(self, u):
-        f = self.item()
-        return 3.0 if f is not None and self.s.carrier.get(f) == u else 1.0
-
-
-class _Deliver(_Carry):
-    dest = 4
-
-
-class _Retrieve(_Carry):
-    dest = 1
-
-
-class _EscapeRing(_Plan):
-    def goal(self, u):
-        s = self.s
-        if any(f in s.face_down for f in s.carried_by(u)):
-            return 5
-        loose = [f for f in s.face_down if s.zone_of(f) and f not in s.carrier]
-        if loose:
-            return s.zone_of(loose[0])
-        return 5
-
-    def power_score(self, u, power, feature):
-        return 80.0 if power == "pickup" else 0.0
-
-    def weight(self, u):
-        return 2.0 if any(f in self.s.face_down for f in self.s.carried_by(u)) else 1.0
-
-
-class _Argo(_Plan):
-    def argo(self):
-        return self.s.features("argo")[0]
-
-    def goal(self, u):
-        s = self.s
-        a = s.zone_of(self.argo())
-        if not a:
-            return None
-        slots = list(range(a, 5))
-        z = s.zone_of(u)
-        holders = {}
-        for h in s.lead_units(heroes_only=True):
-            holders.setdefault(s.zone_of(h), h)
-        if z in slots and holders.get(z) == u:
-            return z
-        free = [k for k in slots if k not in holders]
-        if not free:
-            return max(z, a)
-        return min(free, key=lambda k: (abs(k - z), -k))
-
-    def power_score(self, u, power, feature):
-        return 95.0 if power == "push-argo" else 0.0
-
-    def ready_matters(self, u):
-        return self.s.zone_of(u) == self.s.zone_of(self.argo())
-
-
-class _Bulls(_Plan):
-    def open_bulls(self):
-        return [b for b in self.s.features("bull") if self.s.zone_of(b) and self.s.zone_of(b) != 1]
-
-    def goal(self, u):
-        s = self.s
-        bulls = self.open_bulls()
-        if not bulls:
-            return None
-        zones = sorted({s.zone_of(b) for b in bulls})
-        z = s.zone_of(u)
-        holders = {}
-        for h in s.lead_units(heroes_only=True):
-            if not s.stunned[h]:
-                holders.setdefault(s.zone_of(h), h)
-        if z in zones and holders.get(z) == u:
-            return z
-        free = [k for k in zones if k not in holders] or zones
-        return min(free, key=lambda k: abs(k - z))
-
-    def power_score(self, u, power, feature):
-        return 95.0 if power == "push-bull" and feature is not None and self.s.zone_of(feature) != 1 else 0.0
-
-    def ready_matters(self, u):
-        return any(self.s.zone_of(b) == self.s.zone_of(u) for b in self.open_bulls())
-
-
-class _Mine(_Plan):
-    def spot(self) -> int:
-        s = self.s
-        shaft = s.features("ghostly-shift")
-        if shaft and s.zone_of(shaft[0]):
-            return s.zone_of(shaft[0])
-        bear = s.features("ghostly-bear")
-        return min(5, s.zone_of(bear[0]) + 1) if bear and s.zone_of(bear[0]) else 3
-
-    def goal(self, u):
-        return self.spot()
-
-    def power_score(self, u, power, feature):
-        s = self.s
-        if power == "climb":
-            return 100.0
-        if power == "mystic":
-            shaft = s.features("ghostly-shift")
-            if shaft and s.zone_of(shaft[0]) and _first_hero_at(s, s.zone_of(shaft[0])) is not None:
-                return 0.0  # someone can climb already
-            bear = s.features("ghostly-bear")[0]
-            nxt = min(5, s.zone_of(bear) + 1)
-            climber = _first_hero_at(s, nxt)
-            if climber is not None:
-                return 90.0 if climber != u or len(s.lead_units(heroes_only=True)) == 1 else 85.0
-        return 0.0
-
-
-class _Cave(_Plan):
-    def goal(self, u):
-        s = self.s
-        boats = [b for b in s.features("speedboat") if b not in s.carrier and s.zone_of(b)]
-        if boats and not s.unblockable(u) and s.zone_of(u) == s.zone_of(boats[0]):
-            return s.zone_of(u)
-        cave = s.features("hidden-cave")
-        if cave and s.zone_of(cave[0]):
-            return s.zone_of(cave[0])
-        return 4
-
-    def power_score(self, u, power, feature):
-        s = self.s
-        if power == "enter-cave":
-            return 100.0
-        if power == "search-cave":
-            cave = s.features("hidden-cave")
-            return 90.0 if cave and s.zone_of(cave[0]) != s.zone_of(u) else 0.0
-        if power == "pickup" and feature is not None and s.cards[feature].key == "speedboat":
-            return 0.0 if s.unblockable(u) else 70.0
-        return 0.0
-
-
-class _Gargoyle(_Plan):
-    def garg(self):
-        return self.s.features("gargoyle")[0]
-
-    def goal(self, u):
-        s = self.s
-        g = s.zone_of(self.garg())
-        water = s.feature_counters.get(self.garg(), {}).get("water", 0)
-        if water == 0:
-            return g
-        return g if g <= 4 else 4
-
-    def power_score(self, u, power, feature):
-        s = self.s
-        if power == "catch":
-            return 100.0
-        if power == "grab":
-            g = s.zone_of(self.garg())
-            water = s.feature_counters.get(self.garg(), {}).get("water", 0)
-            return 90.0 if g <= 4 and water > 0 else 0.0
-        return 0.0
-
-
-class _Vlad(_Plan):
-    def bag(self):
-        return self.s.features("vlads-bag-of-amulets")[0]
-
-    def goal(self, u):
-        s = self.s
-        b = self.bag()
-        if b in s.carrier:
-            return s.zone_of(u) if s.carrier[b] != u else s.zone_of(b)
-        return s.zone_of(b)
-
-    def power_score(self, u, power, feature):
-        if power == "pickup" and feature == self.bag():
-            return 90.0
-        if power == "bag-draw":
-            return 12.0 if len(self.s.zones["deck"]) > 4 else 0.0
-        return 0.0
-
-
-class _Fight(_Plan):
-    """KO an obstacle (Ymir, Bigfoot): gather in its zone, fight when the attacks are there."""
-
-    key = "ymir-frost-king"
-
-    def boss(self) -> int | None:
-        if not hasattr(self, "_boss"):
-            found = [f for f in self.s.features(self.key) if self.s.zone_of(f)]
-            self._boss = found[0] if found else None
-        return self._boss
-
-    def blockers(self) -> list[int]:
-        if not hasattr(self, "_blockers"):
-            s, boss = self.s, self.boss()
-            self._blockers = [f for f in s.feature_of if s.zone_of(f) and s.feature_controller.get(f) == "defender" and not s.stunned[f]
-                              and f != boss and s.zone_of(f) != s.zone_of(boss or f)]
-        return self._blockers
-
-    def goal(self, u):
-        s = self.s
-        b = self.boss()
-        if b is None:
-            return None
-        z = s.zone_of(u)
-        for f in self.blockers():
-            fz = s.zone_of(f)
-            if fz == z and not s.unblockable(u) and fz < s.zone_of(b):
-                return z  # stay and fight the blocker
-        return s.zone_of(b)
-
-    def need(self, zone):
-        s = self.s
-        b = self.boss()
-        if b is None:
-            return None
-        enemies = s.enemies_in(zone)
-        if not enemies:
-            return None
-        if zone != s.zone_of(b):
-            total = sum(s.feature_of[e].def_ for e in enemies)
-            return total, sorted(enemies, key=lambda e: s.feature_of[e].def_)
-        shields = [e for e in enemies if e != b]
-        if shields and s.feature_of[b].shielded_by:
-            return sum(s.feature_of[e].def_ for e in shields), shields
-        return s.feature_of[b].def_, [b]
-
-
-class _Ymir(_Fight):
-    key = "ymir-frost-king"
-
-    def follow_up_ok(self, zone, starter):
-        """The Frost Minions shield Ymir until they are stunned, and they unstun at the start of the
-        next round: fight them only if a second combat can KO Ymir this round."""
-        s = self.s
-        b = self.boss()
-        if b is None or zone != s.zone_of(b) or not [e for e in s.enemies_in(zone) if e != b]:
-            return True
-        here = [u for u in s.lead_units() if s.zone_of(u) == zone and not s.stunned[u]]
-        if starter is not None and starter not in here:
-            here.append(starter)
-        foe = sum(s.atk(e) for e in s.enemies_in(zone))
-        alive = _survivors(s, here, foe)
-        strength = sum(s.atk(u) for u in alive)
-        fresh = [u for u in s.lead_units(heroes_only=True) if u != starter and not s.exhausted[u] and not s.stunned[u]]
-        ready_inside = any(u in alive for u in fresh if s.zone_of(u) == zone)
-        arrivals = [s.atk(u) + (4 if ("add_attacks", 4) in s.progs[u].triggers.get("start_combat", ()) else 0)
-                    for u in fresh if s.zone_of(u) != zone and zone in s.reach(u, *s.move_range(u), s.unblockable(u))]
-        if not arrivals and not ready_inside:
-            return False  # nobody could start the second combat
-        return strength + max(arrivals, default=0) >= s.feature_of[b].def_
-
-
-class _Bigfoot(_Fight):
-    key = "bigfoot"
-
-
-_PLANS = {
-    "deliver-the-ring-of-art": _Deliver, "retrieve-the-ring-of-arc": _Retrieve,
-    "escape-with-the-ring-of-arc": _EscapeRing, "escape-the-mansion": _Mansion,
-    "control-the-idols-of-omeed": _Idols, "draw-the-enemy-away-from-the-tomb": _Tomb,
-    "get-the-argo-out-of-the-water": _Argo, "corral-the-bulls": _Bulls, "escape-the-haunted-mine": _Mine,
-    "go-to-the-hidden-cave": _Cave, "catch-the-gargoyle": _Gargoyle, "retrieve-vlads-amulets": _Vlad,
-    "defeat-ymir-frost-king-145": _Ymir, "defeat-ymir-frost-king-151": _Ymir, "take-the-bigfoot-captive": _Bigfoot,
-}
-
-
 def _plan(state: HuntikState) -> _Plan:
-    return _PLANS.get(state.mission.key, _Plan)(state)
+    """The plan of the mission being played (the registry of missions/ gave each mission its own)."""
+    return (state.mission.plan or _Plan)(state)
 
 
 def _dist(zone: int, goal: int | None) -> int:
@@ -726,13 +431,11 @@ def _choice(s: HuntikState, plan: _Plan) -> Action:
         goals = {plan.goal(h) for h in s.lead_units(heroes_only=True)}
         free = [z for z in values if z not in goals and not any(s.zone_of(h) < z for h in s.lead_units(heroes_only=True))]
         return pick(free[-1] if free else 1)
-    if kind == "gargoyle_water":
-        return pick("remove" if "remove" in values else values[0])
+    mine = plan.answer(choice)
+    if mine is not None:
+        return mine
     if kind == "adrenaline_yes":
         return pick("yes")
-    if kind == "future_yes":
-        top = op[1]
-        return pick("yes") if _card_value(s, top) < 5 else decline
     if kind in ("retaliation", "designated_hitter", "outsourcing", "ko_pick"):
         return pick(min(values, key=lambda t: _hero_value(s, t)))
     if kind == "regroup":

@@ -8,10 +8,9 @@ from deckhub.core.engine import STOP, CounterSpec, EngineError, State, ZoneSpec
 from deckhub.core.tables import cache, fixed
 from deckhub.games.huntik.board import MAP, ZONE_NO, _VALUE_ATOMS
 from deckhub.games.huntik.effects import Program, compile_card, needs_of
-from deckhub.games.huntik.missions import FEATURES, Feature, Mission, find_mission
+from deckhub.games.huntik.missions import FEATURES, Feature, Mission, MissionOps, find_mission
 from deckhub.games.huntik.actions import HuntikActions
 from deckhub.games.huntik.combat import HuntikCombat
-from deckhub.games.huntik.missions.ops import MissionOps
 from deckhub.games.huntik.moves import HuntikMoves
 from deckhub.games.huntik.ops import HuntikOps
 from deckhub.games.huntik.views import HuntikViews

@@ -1,16 +1,23 @@
-"""Huntik missions and the features they put on the map (Huntik 304, 305), as data keyed by card.
+"""Huntik missions and the features they put on the map (Huntik 304, 305): the shared types and the
+registry of the mission families.
 
 A mission is its set-up (which features go into which zone of the five-zone map, or to the side:
 the removed-from-map area, Huntik 400), the terms that win it (checked whenever they can be met,
 Huntik 102), its end-of-round terms (Huntik 501), its start-of-round rules (Huntik 502; features'
-triggers resolve first, Huntik 702) and the powers it gives heroes. Zone numbers in a mission's
-text are the lead player's (Huntik 400).
+triggers resolve first, Huntik 702), the powers it gives heroes, and the plan the built-in player
+follows on it. Zone numbers in a mission's text are the lead player's (Huntik 400).
 
 A feature is what its card says: an object that heroes pick up and carry, a structure that gives
 heroes in its zone an action, or an obstacle with ATK and DEF that fights like a hero when a player
 controls it (Huntik 305).
 
-Readings this module takes where the cards leave room (the engine's notes repeat them):
+Each module of this package is one mission family and holds all of it: its features' and missions'
+data (`FEATURES`, `MISSIONS`), their checks, the ops their powers run (registered with `@op` and
+`@answer`, dispatched by the engine like its own `_op_<name>` / `_res_<name>`) and the plan of each
+mission (a `policy._Plan` subclass, named by the mission's `plan`). The registry below imports every
+module it finds here, so a new family is one new module.
+
+Readings the families take where the cards leave room (the engine's notes repeat them):
 - a stunned card does not count as being in a zone, as Draw the Enemy Away From the Tomb reminds:
   a stunned Frost Minion no longer shields Ymir, Frost King (and unstuns at the start of the round);
 - "put the Gargoyle 2 zones forward" is done as far as possible (Huntik 706), forward being the
@@ -24,6 +31,8 @@ comprehensive rules leave to the official rulebook (Huntik 304), and its Fenris 
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -35,13 +44,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from deckhub.games.huntik.state import HuntikState
 
 
-# --- features ---------------------------------------------------------------------------------
+# --- the shared types -------------------------------------------------------------------------
 
-def _grant(name: str, label: str, speed: str, *ops, cond: tuple = ()) -> Power:
+def grant(name: str, label: str, speed: str, *ops, cond: tuple = ()) -> Power:
+    """A power a feature or mission gives (played like a card's action power)."""
     return Power(name, label, speed, tuple(ops), cond, "play", False)
 
 
-PICKUP = _grant("pickup", "Pick up", "free", ("pickup", "$feature"))
+PICKUP = grant("pickup", "Pick up", "free", ("pickup", "$feature"))
 
 
 @dataclass(frozen=True)
@@ -70,46 +80,6 @@ class Feature:
     on_hero_stops: tuple = ()  # ops when a hero moves into and stops in its zone (source: the hero)
 
 
-FEATURES: dict[str, Feature] = {f.key: f for f in (
-    Feature("ring-of-arc", "Ring of Arc", grants=(("lead_here", PICKUP),), carry_bonus=(2, 2), object=True),
-    Feature("fake-ring-of-arc", "Fake Ring of Arc", object=True),
-    Feature("golden-idol", "Golden Idol", grants=(("all_here", PICKUP),), scores_twice=True, object=True),
-    Feature("speedboat", "Speedboat", grants=(("all_here", PICKUP),), carry_unblockable=True, object=True),
-    Feature("vlads-bag-of-amulets", "Vlad's Bag of Amulets", object=True, grants=(
-        ("all_here", PICKUP),
-        ("carrier", _grant("bag-draw", "Vlad's Bag of Amulets: draw a card", "exhaust", ("draw", 1))))),
-    Feature("antedeluvian", "Antedeluvian", obstacle=True, atk=4, def_=5, ko="never", powers=(
-        _grant("mercenary", "Mercenary: discard a major hero card to control Antedeluvian this round", "free",
-               ("discard_filter", ("major",)), ("control_feature", "$feature"), cond=(("hand_has", ("major",)),)),)),
-    Feature("bigfoot", "Bigfoot", obstacle=True, atk=3, def_=3, controller="defender", ko="escape"),
-    Feature("frost-minion", "Frost Minion", obstacle=True, atk=1, def_=2, controller="defender", ko="stun"),
-    Feature("gargoyle", "Gargoyle", obstacle=True, atk=0, def_=1, ko="never", grants=(
-        ("all_here", _grant("grab", "Grab the Gargoyle", "free", ("stun_me",), ("grab_gargoyle", "$feature"))),
-        ("lead_here_dry", _grant("catch", "Catch the Gargoyle", "free", ("win", "caught the Gargoyle"))))),
-    Feature("ignatius-lava-lord", "Ignatius: Lava Lord", obstacle=True, atk=2, def_=3, controller="defender"),
-    Feature("ymir-frost-king", "Ymir: Frost King", obstacle=True, atk=6, def_=5, controller="defender",
-            cant_move=True, shielded_by="frost-minion"),
-    Feature("argo", "Argo", grants=(("all_here", _grant("push-argo", "Push the Argo", "exhaust", ("push_argo", "$feature"))),)),
-    Feature("bull", "Bull", no_ready=True, grants=(
-        ("lead_here", _grant("push-bull", "Push the Bull into zone 1", "exhaust", ("push_bull", "$feature"))),)),
-    Feature("explosive", "Explosive", grants=(
-        ("major_here", _grant("transport", "Transport the Explosive", "exhaust", ("feature_forward", "$feature", 1))),)),
-    Feature("ghostly-bear", "Ghostly Bear", grants=(
-        ("all", _grant("mystic", "Mystic Consultation", "exhaust", ("mystic", "$feature"))),)),
-    Feature("ghostly-shift", "Ghostly Shaft", grants=(
-        ("lead_here", _grant("climb", "Climb the Ghostly Shaft", "free", ("climb", "$feature"))),)),
-    Feature("glacier-of-dreams", "Glacier of Dreams", on_hero_stops=(("future_visions",),)),
-    Feature("hidden-cave", "Hidden Cave", grants=(
-        ("lead_here", _grant("enter-cave", "Enter the Hidden Cave", "free", ("leave_map", 1, "entered the Hidden Cave"))),)),
-    Feature("mansion-door", "Mansion Door", grants=(
-        ("lead_here", _grant("escape", "Escape the Mansion", "free", ("leave_map", 2, "escaped the mansion"))),)),
-    Feature("tomb-entrance", "Tomb Entrance"),
-    Feature("water-spout", "Water Spout", blocks_lead=True),
-)}
-
-
-# --- missions ---------------------------------------------------------------------------------
-
 @dataclass(frozen=True)
 class Mission:
     key: str
@@ -126,9 +96,13 @@ class Mission:
     rings: bool = False  # Escape with the Ring of Arc: the first 4 lead heroes enter with a face-down Ring
     aliases: tuple = ()
     notes: tuple = ()
+    plan: type | None = None  # the built-in player's plan (a policy._Plan subclass; None: the generic one)
 
 
-def _feature_in(key: str, zone: int, what: str) -> Callable[["HuntikState"], str | None]:
+# --- what several families share -------------------------------------------------------------
+
+def feature_in(key: str, zone: int, what: str) -> Callable[["HuntikState"], str | None]:
+    """Win terms "<feature> is in zone N" (a face-down Ring is not the Ring yet)."""
     def check(state: "HuntikState") -> str | None:
         for f in state.features(key):
             if state.zone_of(f) == zone and f not in state.face_down:
@@ -137,151 +111,79 @@ def _feature_in(key: str, zone: int, what: str) -> Callable[["HuntikState"], str
     return check
 
 
-def _ko(key: str, what: str) -> Callable[["HuntikState"], str | None]:
-    def check(state: "HuntikState") -> str | None:
-        return f"{what} was KO'd" if key in state.knocked_out_keys else None
-    return check
+OPS: dict[str, Callable] = {}  # op name -> fn(state, op, source), as the engine's `_op_<name>`
+ANSWERS: dict[str, Callable] = {}  # op name -> fn(state, op, source, value), as its `_res_<name>`
 
 
-def _progress(n: int, what: str) -> Callable[["HuntikState"], str | None]:
-    def check(state: "HuntikState") -> str | None:
-        done = state.counters["progress"]
-        return f"{done} heroes {what}" if done >= n else None
-    return check
+def _register(table: dict[str, Callable], name: str, fn: Callable) -> Callable:
+    old = table.get(name)
+    if old is not None and (old.__module__, old.__qualname__) != (fn.__module__, fn.__qualname__):
+        raise RuntimeError(f"Huntik mission op {name!r} is defined twice: in {old.__module__} and {fn.__module__}")
+    table[name] = fn
+    return fn
 
 
-def _bulls(state: "HuntikState") -> str | None:
-    bulls = state.features("bull")
-    if bulls and all(state.zone_of(b) == 1 for b in bulls):
-        return "all 3 Bulls are in zone 1"
-    return None
+def op(name: str) -> Callable[[Callable], Callable]:
+    """Register a feature or mission op: `fn(state, op, source)` runs the queued op `(name, ...)`."""
+    return lambda fn: _register(OPS, name, fn)
 
 
-def _tomb(state: "HuntikState") -> str | None:
-    if state.round < 3:
-        return None
-    for tomb in state.features("tomb-entrance"):
-        zone = state.zone_of(tomb)
-        if zone and not any(h in state.enemy_heroes for h in state.enemies_in(zone)):  # stunned ones don't count
-            return f"no defending heroes are in the Tomb Entrance's zone at the end of round {state.round}"
-    return None
+def answer(name: str) -> Callable[[Callable], Callable]:
+    """Register the answer to a choice an op `(name, ...)` asked: `fn(state, op, source, value)`."""
+    return lambda fn: _register(ANSWERS, name, fn)
 
 
-def _idols_score(state: "HuntikState") -> str | None:
-    scored = 0
-    for h in state.lead_units(heroes_only=True):
-        zone = state.zone_of(h)
-        points = {3: 1, 4: 2, 5: 3}.get(zone, 0)
-        if points and any(state.feature_prog(f).scores_twice for f in state.carried_by(h)):
-            points *= 2
-        scored += points
-    if scored:
-        state.counters["points"] += scored
-        state.note(f"Control the Idols of Omeed: your heroes score {scored} (total {state.counters['points']}; the defender has 0)")
-    if state.round == 7:
-        if state.counters["points"] > 0:
-            return f"{state.counters['points']} points to the defending player's 0 at the end of round 7"
-    return None
+@op("pickup")
+def pickup(state: "HuntikState", op: tuple, source: int | None) -> None:
+    """A hero picks up an object in its zone that nobody carries (Huntik 305)."""
+    f = op[1]
+    if source is None or f is None or f in state.carrier or state.where[f] != state.where[source]:
+        return
+    state.carrier[f] = source
+    state.note(f"{state.label(source)} picks up {state.fname(f)}")
 
 
-def _vlad(state: "HuntikState") -> str | None:
-    if state.round in (5, 7):
-        for f in state.features("vlads-bag-of-amulets"):
-            h = state.carrier.get(f)
-            if h is not None and state.controlled_by_lead(h):
-                return f"your hero has Vlad's Bag of Amulets at the end of round {state.round}"
-    return None
+# --- the registry: every module of this package is a family ----------------------------------
+
+def _mission_order(m: Mission) -> tuple:
+    """The training mission without a set number first, then by SAS number."""
+    return (m.number.isdigit(), int(m.number) if m.number.isdigit() else 0, m.key)
 
 
-def _gargoyle_start(state: "HuntikState") -> None:
-    for f in state.features("gargoyle"):
-        zone = state.zone_of(f)
-        if zone and zone > 1:
-            state.put_feature(f, zone - 1)
-            state.note(f"Catch the Gargoyle: the Gargoyle is put into zone {zone - 1}")
+def _discover() -> tuple[dict[str, Any], dict[str, Feature], dict[str, Mission], dict[str, str]]:
+    families: dict[str, Any] = {}
+    features: dict[str, Feature] = {}
+    missions: list[Mission] = []
+    family_of: dict[str, str] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        families[info.name] = module
+        for f in getattr(module, "FEATURES", ()):
+            if f.key in features:
+                raise RuntimeError(f"Huntik feature {f.key!r} is defined twice (the second time in {info.name})")
+            features[f.key] = f
+        for m in getattr(module, "MISSIONS", ()):
+            if m.key in family_of:
+                raise RuntimeError(f"Huntik mission {m.key!r} is defined twice: in {family_of[m.key]} and {info.name}")
+            family_of[m.key] = info.name
+            missions.append(m)
+    ordered = {m.key: m for m in sorted(missions, key=_mission_order)}
+    return families, features, ordered, family_of
 
 
-def _bulls_start(state: "HuntikState") -> None:
-    if state.round in (3, 5):
-        for f in state.features("bull"):
-            if state.zone_of(f):
-                state.exhausted[f] = False
-        state.note(f"Corral the Bulls: the Bulls ready (start of round {state.round})")
+FAMILIES, FEATURES, MISSIONS, FAMILY_OF = _discover()
+PLANS: dict[str, type] = {k: m.plan for k, m in MISSIONS.items() if m.plan is not None}
+
+# the engine's dispatch reads `_op_<name>` / `_res_<name>` from its classes: this mixin gives it every family's
+MissionOps = type("MissionOps", (), {
+    "__doc__": "The feature and mission ops every family registered (`_op_<name>`, answers `_res_<name>`).",
+    "__module__": __name__,
+    **{f"_op_{name}": fn for name, fn in OPS.items()},
+    **{f"_res_{name}": fn for name, fn in ANSWERS.items()},
+})
 
 
-def _spout_start(state: "HuntikState") -> None:
-    for f in state.features("water-spout"):
-        zone = state.zone_of(f)
-        options = [z for z in (2, 3, 4) if z != zone]
-        new = state.rng.choice(options)
-        state.put_feature(f, new)
-        state.note(f"the defending player puts the Water Spout into zone {new}")
-
-
-def _explosive_start(state: "HuntikState") -> None:
-    """Explosive, Force Investigation: in zone 3 or 4 with no defending hero in its zone, all
-    defending heroes are put there (a goldfish defender has none unless a position was built)."""
-    for f in state.features("explosive"):
-        zone = state.zone_of(f)
-        if zone in (3, 4) and not any(h in state.enemy_heroes for h in state.enemies_in(zone, unstunned=False)):
-            for h in sorted(state.enemy_heroes):
-                if state.zone_of(h) and state.zone_of(h) != zone:
-                    state.move_unit(h, zone)
-                    state.note(f"Force Investigation: {state.label(h)} is put into zone {zone}")
-
-
-SEARCH_CAVE = _grant("search-cave", "Search for the Hidden Cave", "free", ("search_cave",))
-
-MISSIONS: dict[str, Mission] = {m.key: m for m in (
-    Mission("deliver-the-ring-of-art", "Deliver the Ring of Arc", "DEM", "training",
-            (("ring-of-arc", 1, 1, {}),), "the Ring of Arc is in zone 4",
-            check=_feature_in("ring-of-arc", 4, "the Ring of Arc"), aliases=("Deliver the Ring of Art",)),
-    Mission("defeat-ymir-frost-king-145", "Defeat Ymir: Frost King (145)", "145", "unknown",
-            (("ymir-frost-king", 4, 1, {}),), "Ymir: Frost King is KO'd",
-            check=_ko("ymir-frost-king", "Ymir: Frost King")),
-    Mission("escape-the-mansion", "Escape the Mansion", "146", "unknown",
-            (("mansion-door", 4, 1, {}),), "3 heroes escape the mansion",
-            check=_progress(3, "escaped the mansion"), progress="heroes escaped"),
-    Mission("escape-with-the-ring-of-arc", "Escape with the Ring of Arc", "147", "unknown",
-            (("fake-ring-of-arc", 0, 3, {}), ("ring-of-arc", 0, 1, {})), "the Ring of Arc is in zone 5",
-            check=_feature_in("ring-of-arc", 5, "the Ring of Arc"), rings=True),
-    Mission("retrieve-the-ring-of-arc", "Retrieve the Ring of Arc", "148", "unknown",
-            (("ring-of-arc", 4, 1, {}),), "the Ring of Arc is in zone 1",
-            check=_feature_in("ring-of-arc", 1, "the Ring of Arc")),
-    Mission("catch-the-gargoyle", "Catch the Gargoyle", "149", "mutual",
-            (("gargoyle", 4, 1, {"water": 3}),), "a lead hero catches the Gargoyle once it has no Water counters",
-            start_round=_gargoyle_start),
-    Mission("corral-the-bulls", "Corral the Bulls", "150", "mutual",
-            (("bull", 2, 1, {}), ("bull", 3, 1, {}), ("bull", 4, 1, {})), "all 3 Bulls are in zone 1",
-            check=_bulls, start_round=_bulls_start),
-    Mission("defeat-ymir-frost-king-151", "Defeat Ymir: Frost King (151)", "151", "mutual",
-            (("ymir-frost-king", 4, 1, {}), ("frost-minion", 4, 2, {}), ("ignatius-lava-lord", 1, 1, {})),
-            "Ymir: Frost King is KO'd", check=_ko("ymir-frost-king", "Ymir: Frost King"),
-            notes=("a stunned Frost Minion does not count as being in Ymir's zone",)),
-    Mission("draw-the-enemy-away-from-the-tomb", "Draw the Enemy Away from the Tomb", "152", "mutual",
-            (("explosive", 2, 1, {}), ("tomb-entrance", 5, 1, {})),
-            "at the end of rounds 3 to 7, no defending hero is in the Tomb Entrance's zone", end_round=_tomb,
-            start_round=_explosive_start),
-    Mission("escape-the-haunted-mine", "Escape the Haunted Mine", "153", "mutual",
-            (("ghostly-bear", 2, 1, {}), ("ghostly-shift", 0, 1, {})), "2 heroes climb the Ghostly Shaft",
-            check=_progress(2, "climbed the Ghostly Shaft"), progress="heroes climbed"),
-    Mission("get-the-argo-out-of-the-water", "Get the Argo Out of the Water", "154", "mutual",
-            (("argo", 1, 1, {}),), "the Argo is in zone 5", check=_feature_in("argo", 5, "the Argo")),
-    Mission("go-to-the-hidden-cave", "Go to the Hidden Cave", "155", "mutual",
-            (("water-spout", 3, 1, {}), ("speedboat", 1, 2, {}), ("hidden-cave", 0, 1, {})),
-            "2 heroes enter the Hidden Cave", check=_progress(2, "entered the Hidden Cave"),
-            start_round=_spout_start, grants=((4, SEARCH_CAVE),), progress="heroes in the cave"),
-    Mission("take-the-bigfoot-captive", "Take the Bigfoot Captive", "156", "mutual",
-            (("bigfoot", 5, 1, {"escape": 1}), ("glacier-of-dreams", 2, 1, {})), "Bigfoot is KO'd",
-            check=_ko("bigfoot", "Bigfoot")),
-    Mission("control-the-idols-of-omeed", "Control the Idols of Omeed", "157", "training",
-            (("golden-idol", 1, 1, {}), ("golden-idol", 5, 1, {})),
-            "more points than the defending player at the end of round 7 (1, 2, 3 points a hero in zones 3, 4, 5 "
-            "at the end of each round, twice for a hero with a Golden Idol)", end_round=_idols_score, progress=""),
-    Mission("retrieve-vlads-amulets", "Retrieve Vlad's Amulets", "158", "training",
-            (("antedeluvian", 3, 1, {}), ("vlads-bag-of-amulets", 3, 1, {})),
-            "your hero has Vlad's Bag of Amulets at the end of round 5 or 7", end_round=_vlad),
-)}
+# --- finding a mission by what a player calls it ---------------------------------------------
 
 DEFAULT_MISSION = "deliver-the-ring-of-art"
 NOT_ENCODED = {"get-the-hammer-mjolnir": "it plays with the Solo turn structure of the official rulebook, which the "
