@@ -173,7 +173,39 @@ def test_the_table_checks_optional_fields_and_card_ids():
     assert table.refusal({"kind": "summon", "card": 2}, "main", 3) is None
     assert table.refusal({"kind": "summon", "card": 2, "onto": [0]}, "main", 3) is None
     assert table.refusal({"kind": "summon", "card": 3}, "main", 3).startswith("there is no card #3")
-    assert table.refusal({"kind": "summon", "card": True}, "main", 3).startswith("there is no card #True")
+    assert table.refusal({"kind": "summon", "card": "2"}, "main", 3).startswith("there is no card #'2'")
+    assert table.refusal({"kind": "summon", "card": 1, "extra": 1}, "main", 3).startswith("summon takes no field 'extra'")
+    assert table.refusal({"kind": "summon", "onto": [1]}, "main", 3).startswith("summon needs the field 'card'")
     assert table.refusal({"kind": "summon", "card": 1}, "end", 3) == \
         "summon (summon) is legal only in the main phase (X 1); this is the end phase (its actions: next)"
     assert table.refusal({"kind": "next"}, "end", 3) is None
+
+
+def test_true_or_false_is_refused_for_any_value():
+    """Python takes True for 1: the core refuses a boolean wherever a card id, a number or a name goes."""
+    table = ActionTable((RuleAction("go", ("card",), ("to",), text="go"),), "the Test actions")
+    assert table.refusal({"kind": "go", "card": 1, "to": True}, "", 3) == "go: 'to' must be a card id, a number or a name, not true"
+    assert table.refusal({"kind": "go", "card": False}, "", 3) == "go: 'card' must be a card id, a number or a name, not false"
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
+def test_every_declared_card_id_field_is_checked_by_the_core(engine):
+    """A field a declaration names as a card id (Huntik's "hero" of an exhaust action, the Neopets
+    TCG's "to" and "tap") is refused in the core's words when it names no card: an engine never
+    indexes its card lists with it (a Huntik "hero" of 999 used to raise IndexError)."""
+    seen = 0
+    for state in played_states(engine):
+        if state.pending is not None:
+            continue
+        for action in state.legal_actions(manual=False)[:3]:
+            spec = declared(state)[action["kind"]]
+            for name in spec.card_fields:
+                for bad in (len(state.cards), -1, "x"):
+                    forged = dict(action, **{name: bad})
+                    assert state.check_rule(forged) == (f"there is no card #{bad!r} in this game "
+                                                        f"({name!r} takes a card id, 0 to {len(state.cards) - 1})")
+                    seen += 1
+    assert seen
+    cls = engine.state_class
+    for spec in (*cls.RULE_ACTIONS, *cls.EXTRA_MANUAL):
+        assert set(spec.card_fields) <= {*spec.fields, *spec.optional}, spec.kind

@@ -4,7 +4,7 @@ An engine lists its actions once, as `RuleAction`s (its State's `RULE_ACTIONS`, 
 `EXTRA_MANUAL` for its own manual moves): the kind, the fields it takes (required, optional), the
 phases it is legal in and a short description for the player. From that declaration the core
 refuses, for every game in one wording, an unknown kind, a missing or an extra field, an action
-outside its phases and a card id that names no card; the engine's own check is asked only about
+outside its phases, a card id that names no card and true/false for any value; the engine's own check is asked only about
 actions that pass, so it explains only what is particular to its game (not enough mana, no such
 card in hand).
 
@@ -13,11 +13,13 @@ is on the path of every action applied, so it does a dict lookup and a few set c
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 CHOICE_KINDS = ("choose", "decline")
 EVERY_GAME = "in every game: choose, decline, concede, manual.*"
+_ABSENT = object()
 
 
 @dataclass(frozen=True)
@@ -70,8 +72,7 @@ class ActionTable:
         game = listing
         known_phases = tuple(phases)
         self.by_kind: dict[str, RuleAction] = {}
-        # kind -> (the exact key set, or None when some fields are optional; required; allowed;
-        # phases or None; card id fields)
+        # kind -> (least and most keys, required fields, optional fields, phases or None, card id fields)
         self._fast: dict[str, tuple] = {}
         for spec in self.actions:
             if spec.kind in self.by_kind or spec.kind in reserved:
@@ -80,9 +81,8 @@ class ActionTable:
             if stray:
                 raise TypeError(f"{game}: {spec.kind} names phases {stray} that are not among {list(known_phases)}")
             self.by_kind[spec.kind] = spec
-            required = frozenset(("kind", *spec.fields))
-            allowed = required | frozenset(spec.optional)
-            self._fast[spec.kind] = (None if spec.optional else required, required, allowed,
+            least = len(spec.fields) + 1
+            self._fast[spec.kind] = (least, least + len(spec.optional), spec.fields, spec.optional,
                                      frozenset(spec.phases) or None, spec.card_fields)
 
     def kinds(self) -> list[str]:
@@ -91,24 +91,34 @@ class ActionTable:
     def refusal(self, action: Mapping[str, Any], phase: str, cards: int) -> str | None:
         """Why the declaration refuses `action` now (None: it is well formed for this phase)."""
         fast = self._fast.get(action.get("kind"))
-        if fast is not None:
-            exact, required, allowed, phases, ids = fast
-            keys = action.keys()
-            if (keys == exact if exact is not None else required <= keys <= allowed) \
-                    and (phases is None or phase in phases):
-                for name in ids:
-                    if name in action:
-                        value = action[name]
-                        if value.__class__ is not int or not 0 <= value < cards:
-                            break
-                else:
-                    return None
-        return self.explain(action, phase, cards)
+        if fast is None:
+            return self.explain(action, phase, cards)
+        for value in action.values():
+            if value.__class__ is bool:  # Python would take True for 1
+                return self.explain(action, phase, cards)
+        least, most, required, optional, phases, ids = fast
+        size = len(action)
+        if size < least or size > most or (phases is not None and phase not in phases):
+            return self.explain(action, phase, cards)
+        for name in required:
+            if name not in action:
+                return self.explain(action, phase, cards)
+        # the keys beyond the required ones must all be optional fields
+        if size != least and sum(name in action for name in optional) != size - least:
+            return self.explain(action, phase, cards)
+        for name in ids:
+            value = action.get(name, _ABSENT)
+            if value is not _ABSENT and (value.__class__ is not int or not 0 <= value < cards):
+                return self.explain(action, phase, cards)
+        return None
 
     def explain(self, action: Mapping[str, Any], phase: str, cards: int) -> str | None:
         """The refusal in words (the slow path of `refusal`): the first of unknown kind, missing
         field, extra field, wrong phase, no such card; None when there is none."""
         kind = action.get("kind")
+        for key, value in action.items():
+            if value.__class__ is bool:
+                return f"{kind}: {key!r} must be a card id, a number or a name, not {json.dumps(value)}"
         spec = self.by_kind.get(kind)
         if spec is None:
             also = f"; {self.also}" if self.also else ""

@@ -60,7 +60,6 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
 from __future__ import annotations
 
 import importlib
-import json
 from abc import ABC, abstractmethod
 import random
 from dataclasses import dataclass, field
@@ -502,7 +501,7 @@ class State(ABC):
     def check_rule(self, action: Action) -> str | None:
         """None when a rules action (no choice pending) is legal now, else the reason: first what
         the declared RULE_ACTIONS refuse (unknown kind, missing or extra field, wrong phase, no such
-        card), then the engine's `check_game_rule`."""
+        card, true/false for a value), then the engine's `check_game_rule`."""
         return self._RULES.refusal(action, self.phase, len(self.cards)) or self.check_game_rule(action)
 
     def explain_illegal(self, action: Action) -> str:
@@ -745,9 +744,6 @@ class State(ABC):
                 if action not in self._rules_now():
                     raise IllegalAction(self._why_illegal(action), action)
             else:
-                for value in action.values():  # (rule_refusal, inlined: this runs for every action)
-                    if value.__class__ is bool:
-                        raise IllegalAction(self.rule_refusal(action), action)
                 reason = self._RULES.refusal(action, self.phase, len(self.cards)) or self.check_game_rule(action)
                 if reason is not None:
                     raise IllegalAction(reason, action)
@@ -763,12 +759,8 @@ class State(ABC):
         self.actions.append(action)
 
     def rule_refusal(self, action: Action) -> str | None:
-        """Why a rules action (no choice pending) is refused now, or None when it is legal. The core
-        refuses what no game accepts (true/false where a card id or a zone is expected: Python
-        would take True for 1), then what `check_rule` refuses."""
-        for key, value in action.items():
-            if value.__class__ is bool:
-                return f"{action['kind']}: {key!r} must be a card id, a number or a name, not {json.dumps(value)}"
+        """Why a rules action (no choice pending) is refused now, or None when it is legal: what
+        `check_rule` says, as `apply_action` asks it."""
         return self.check_rule(action)
 
     def _why_illegal(self, action: Action) -> str:
