@@ -215,7 +215,7 @@ class HuntikMoves:
         RuleAction("manual.exhaust", ("card",), text="exhaust or ready a card on the map"),
         RuleAction("manual.stun", ("card",), text="stun or unstun a hero or obstacle"),
         RuleAction("manual.drop", ("card",), text="drop a feature a hero carries"),
-        RuleAction("manual.pickup", ("card", "hero"), text="give a feature to a hero in its zone"),
+        RuleAction("manual.pickup", ("card", "hero"), ids=("card", "hero"), text="give a feature to a hero in its zone"),
     )
 
     def apply_extra_manual(self, action: Action) -> str:
@@ -245,8 +245,7 @@ class HuntikMoves:
             raise IllegalAction(f"{self.name_of(iid)} is not a feature a hero can pick up", action)
         if iid in self.carrier:
             raise IllegalAction(f"{self.name_of(iid)} is already with a hero", action)
-        if isinstance(hero, bool) or not isinstance(hero, int) or not 0 <= hero < len(self.cards) or not self.is_hero(hero) \
-                or self.where[hero] != self.where[iid]:
+        if not self.is_hero(hero) or self.where[hero] != self.where[iid]:
             raise IllegalAction("\"hero\" must be a hero in the same zone (Huntik 305)", action)
         self.carrier[iid] = hero
         return f"{self.name_of(hero)} picks up {self.name_of(iid)}"

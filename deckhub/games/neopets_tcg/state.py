@@ -55,18 +55,18 @@ class NeopetsState(NeopetsOps, State):
     RULE_ACTIONS = (
         RuleAction("move", ("card", "arena"), **_MAIN, text="tap an untapped Neopet of yours to move it to another arena"),
         RuleAction("trade_in", ("card",), **_MAIN, text="trade in an untapped Neopet and flip the next one of your stack"),
-        RuleAction("replace", ("card", "onto"), **_MAIN, text="play an Experienced Neopet replacing one of its species"),
-        RuleAction("hero", ("card", "tap"), **_MAIN, text="play a Hero, tapping an untapped Neopet"),
+        RuleAction("replace", ("card", "onto"), **_MAIN, ids=("card", "onto"), text="play an Experienced Neopet replacing one of its species"),
+        RuleAction("hero", ("card", "tap"), **_MAIN, ids=("card", "tap"), text="play a Hero, tapping an untapped Neopet"),
         RuleAction("villain", ("card", "arena"), **_MAIN, text="play a Villain into an arena without one"),
-        RuleAction("equip", ("card", "to"), ("tap",), **_MAIN, text="play an Equipment onto a Neopet or Hero"),
-        RuleAction("happen", ("card",), ("tap",), **_MAIN, text="play a Something Has Happened! card"),
-        RuleAction("location", ("card", "arena"), ("tap",), **_MAIN, text="play a Location into an arena"),
+        RuleAction("equip", ("card", "to"), ("tap",), **_MAIN, ids=("card", "to", "tap"), text="play an Equipment onto a Neopet or Hero"),
+        RuleAction("happen", ("card",), ("tap",), **_MAIN, ids=("card", "tap"), text="play a Something Has Happened! card"),
+        RuleAction("location", ("card", "arena"), ("tap",), **_MAIN, ids=("card", "tap"), text="play a Location into an arena"),
         RuleAction("contest", ("arena", "with"), **_MAIN, text="start a contest in an arena with untapped cards there"),
         RuleAction("end_turn", **_MAIN, text="end your turn"),
     )
     EXTRA_MANUAL = (
         RuleAction("manual.tap", ("card",), text="tap or untap a card in an arena"),
-        RuleAction("manual.attach", ("card", "to"), text="attach an Equipment from your hand or discard pile"),
+        RuleAction("manual.attach", ("card", "to"), ids=("card", "to"), text="attach an Equipment from your hand or discard pile"),
     )
 
     # the values a player may set for a game (deckhub.core.session_values), named as in the GameSpec
@@ -326,17 +326,15 @@ class NeopetsState(NeopetsOps, State):
                     return f"{name} is {_a(self.progs[card].type)}, not {_a(expected)} card"
                 if kind == "equip":
                     to = action.get("to")
-                    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < len(self.cards) \
-                            or not self.in_play(to) or not (self.progs[to].neopet or self.progs[to].type == "Hero"):
+                    if not self.in_play(to) or not (self.progs[to].neopet or self.progs[to].type == "Hero"):
                         return f"Equipment goes onto one of your Neopets or Heroes in play; #{to!r} is not one"
                 if kind == "hero":
                     payer = action.get("tap")
-                    if payer not in [i for i in self.neopets() if not self.tapped[i]] or isinstance(payer, bool):
+                    if payer not in [i for i in self.neopets() if not self.tapped[i]]:
                         return f"playing a Hero taps one of your untapped Neopets; #{payer!r} is not one"
                 if kind == "replace":
                     onto = action.get("onto")
-                    if not isinstance(onto, int) or isinstance(onto, bool) or not 0 <= onto < len(self.cards) \
-                            or onto not in self.neopets():
+                    if onto not in self.neopets():
                         return f"an Experienced Neopet replaces one of your Neopets in play; #{onto!r} is not one"
                     if self.progs[onto].species != self.progs[card].species:
                         return f"{name} ({self.progs[card].species}) can only replace a {self.progs[card].species}, not {self.names[onto]}"
@@ -479,8 +477,7 @@ class NeopetsState(NeopetsOps, State):
         target = action.get("to")
         if self.progs[iid].type != "Equipment" or self.where[iid] not in ("hand", "discard"):
             raise IllegalAction(f"manual.attach takes an Equipment from your hand or discard pile; {self.name_of(iid)} is not one", action)
-        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(self.cards) \
-                or self.where[target] not in ARENA_SET or not (self.progs[target].neopet or self.progs[target].type == "Hero"):
+        if self.where[target] not in ARENA_SET or not (self.progs[target].neopet or self.progs[target].type == "Hero"):
             raise IllegalAction(f"Equipment attaches to one of your Neopets or Heroes in play; #{target!r} is not one", action)
         src = self.where[iid]
         self._attach(iid, target)
