@@ -4,12 +4,13 @@ An engine lists its actions once, as `RuleAction`s (its State's `RULE_ACTIONS`, 
 `EXTRA_MANUAL` for its own manual moves): the kind, the fields it takes (required, optional), the
 phases it is legal in and a short description for the player. From that declaration the core
 refuses, for every game in one wording, an unknown kind, a missing or an extra field, an action
-outside its phases, a card id that names no card and true/false for any value; the engine's own check is asked only about
-actions that pass, so it explains only what is particular to its game (not enough mana, no such
-card in hand).
+outside its phases, a card id that names no card and true/false for any value; the engine's own
+check is asked only about actions that pass, so it explains only what is particular to its game
+(not enough mana, no such card in hand).
 
 `ActionTable` is the declaration compiled once per State class: `refusal(action, phase, cards)`
-is on the path of every action applied, so it does a dict lookup and a few set comparisons.
+is on the path of every action applied, so it does one dict lookup, counts and membership tests;
+only a refused action pays for the words (`explain`).
 """
 from __future__ import annotations
 
@@ -49,10 +50,6 @@ class RuleAction:
         """Its fields as a refusal names them: "card, onto (optional)", or "none"."""
         names = [*self.fields, *(f"{f} (optional)" for f in self.optional)]
         return ", ".join(names) if names else "none"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "fields": list(self.fields), "optional": list(self.optional),
-                "phases": list(self.phases), "text": self.text, "rule": self.rule}
 
 
 def _or(words: Iterable[str]) -> str:
