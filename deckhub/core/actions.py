@@ -69,7 +69,8 @@ class ActionTable:
         game = listing
         known_phases = tuple(phases)
         self.by_kind: dict[str, RuleAction] = {}
-        # kind -> (least and most keys, required fields, optional fields, phases or None, card id fields)
+        # kind -> (least and most keys, phases or None, required card id fields, other required
+        # fields, optional fields, optional card id fields)
         self._fast: dict[str, tuple] = {}
         for spec in self.actions:
             if spec.kind in self.by_kind or spec.kind in reserved:
@@ -78,9 +79,11 @@ class ActionTable:
             if stray:
                 raise TypeError(f"{game}: {spec.kind} names phases {stray} that are not among {list(known_phases)}")
             self.by_kind[spec.kind] = spec
-            least = len(spec.fields) + 1
-            self._fast[spec.kind] = (least, least + len(spec.optional), spec.fields, spec.optional,
-                                     frozenset(spec.phases) or None, spec.card_fields)
+            least, ids = len(spec.fields) + 1, spec.card_fields
+            self._fast[spec.kind] = (least, least + len(spec.optional), frozenset(spec.phases) or None,
+                                     tuple(f for f in spec.fields if f in ids),
+                                     tuple(f for f in spec.fields if f not in ids),
+                                     spec.optional, frozenset(f for f in spec.optional if f in ids))
 
     def kinds(self) -> list[str]:
         return sorted(self.by_kind)
@@ -90,22 +93,27 @@ class ActionTable:
         fast = self._fast.get(action.get("kind"))
         if fast is None:
             return self.explain(action, phase, cards)
-        for value in action.values():
-            if value.__class__ is bool:  # Python would take True for 1
-                return self.explain(action, phase, cards)
-        least, most, required, optional, phases, ids = fast
+        least, most, phases, id_fields, other_fields, optional, optional_ids = fast
         size = len(action)
         if size < least or size > most or (phases is not None and phase not in phases):
             return self.explain(action, phase, cards)
-        for name in required:
-            if name not in action:
-                return self.explain(action, phase, cards)
-        # the keys beyond the required ones must all be optional fields
-        if size != least and sum(name in action for name in optional) != size - least:
-            return self.explain(action, phase, cards)
-        for name in ids:
+        for name in id_fields:  # present, and a card's id (not True: Python would take it for 1)
             value = action.get(name, _ABSENT)
-            if value is not _ABSENT and (value.__class__ is not int or not 0 <= value < cards):
+            if value.__class__ is not int or not 0 <= value < cards:
+                return self.explain(action, phase, cards)
+        for name in other_fields:
+            value = action.get(name, _ABSENT)
+            if value is _ABSENT or value.__class__ is bool:
+                return self.explain(action, phase, cards)
+        if size != least:  # the other keys must all be optional fields
+            found = 0
+            for name in optional:
+                value = action.get(name, _ABSENT)
+                if value is not _ABSENT:
+                    if value.__class__ is bool or name in optional_ids and (value.__class__ is not int or not 0 <= value < cards):
+                        return self.explain(action, phase, cards)
+                    found += 1
+            if found != size - least:
                 return self.explain(action, phase, cards)
         return None
 
