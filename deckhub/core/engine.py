@@ -734,9 +734,9 @@ class State(ABC):
         """Apply a legal action, or raise IllegalAction (with the reason) and change nothing."""
         if self.outcome is not None:
             raise IllegalAction(f"the game is over ({self.outcome.result} on turn {self.outcome.turn}: {self.outcome.reason})", action)
-        if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+        kind = action.get("kind") if isinstance(action, dict) else None
+        if kind.__class__ is not str:
             raise IllegalAction(f"an action is a JSON object with a \"kind\"; got {action!r}", action)
-        kind = action["kind"]
         if kind.startswith("manual.") or kind == "concede":
             self._apply_manual(action)
         else:
