@@ -393,7 +393,7 @@ def test_criticals_always_land_and_damage_follows_the_article():
 
 def test_battle_is_not_skipped_and_attack_only_in_battle():
     state = game()
-    assert "Battle phase" in refused(state, {"kind": "attack"})
+    assert "legal only in the battle phase (Turn: Battle)" in refused(state, {"kind": "attack"})
     to_battle(state)
     assert {"kind": "next"} not in state.legal_actions(manual=False)
     assert "not skipped" in refused(state, {"kind": "next"})

@@ -8,8 +8,8 @@ random-game test): seeded random and policy games, checking after every step tha
   and legal actions, and the clone stays as it was while the original plays on;
 - every mutable container a state holds is declared in the core's or the engine's table
   (`deckhub.core.tables`), a clone shares none of the copied ones and the fixed ones never change;
-- `rule_refusal` (the core's checks, then the engine's `check_rule`: the fast path `apply_action`
-  takes) agrees with `legal_actions` on the listed
+- `rule_refusal` (the core's checks of the declared RULE_ACTIONS, then the engine's
+  `check_game_rule`: the fast path `apply_action` takes) agrees with `legal_actions` on the listed
   actions and on forged ones (another card, an extra field, a boolean for a number, a list reordered);
 - a forged action is refused with a clear message and changes nothing;
 - actions survive a JSON round trip, and replaying them rebuilds the same view;

@@ -393,6 +393,9 @@ def test_exhaust_actions_need_a_ready_hero_you_control_302():
         act(s, "play", card=card, hero=springer)
     with pytest.raises(IllegalAction, match="name the ready hero"):
         act(s, "play", card=card)
+    for nowhere in (len(s.cards), -1, "x"):  # a "hero" naming no card is refused, not looked up
+        with pytest.raises(IllegalAction, match=r"there is no card #.* \('hero' takes a card id"):
+            act(s, "play", card=card, hero=nowhere)
 
 
 def test_a_card_needing_an_enemy_hero_cannot_be_played_704():

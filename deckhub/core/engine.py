@@ -33,14 +33,17 @@ lists of ints (card instance ids, zone and counter names). They survive a JSON r
 
 Writing an engine for a game (`deckhub/games/<package>/engine.py`):
 
-1. Subclass `State`: declare ZONES (ZoneSpec: hidden for face-down zones), COUNTERS, PHASES; in
-   `setup(deck, catalogue)` create the instances (`new_instance`, or bulk lists shuffled with
-   `self.rng`), deal, and `push` the ops that start the first turn. Implement `rule_actions()` (the
-   rules' actions now), `apply_rule(action)` (called only for legal ones), `end_phase(manual)`,
-   `run_op(op, source)` and `resolve_choice(choice, value)`. Optional: `check_rule(action)` (answer
-   legality without building the list; must agree with `rule_actions`), `explain_illegal`,
+1. Subclass `State`: declare ZONES (ZoneSpec: hidden for face-down zones), COUNTERS, PHASES, and
+   your actions as RULE_ACTIONS (`deckhub.core.actions.RuleAction`: kind, fields, phases, what it
+   does; the core words every "unknown kind / missing or extra field / wrong phase / no such card"
+   refusal from them); in `setup(deck, catalogue)` create the instances (`new_instance`, or bulk
+   lists shuffled with `self.rng`), deal, and `push` the ops that start the first turn. Implement
+   `rule_actions()` (the rules' actions now), `apply_rule(action)` (called only for legal ones),
+   `end_phase(manual)`, `run_op(op, source)` and `resolve_choice(choice, value)`. Optional:
+   `check_game_rule(action)` (the game's own check of a well-formed action, without building the
+   list; must agree with `rule_actions`) or `explain_game_rule` (the words of the default check),
    `describe`, `card_view` (include "automated" and "manual_text"), `extra_view`, `manual_move`
-   (keep your per-card state right), `extra_manual_actions`/`apply_extra_manual`. Declare every
+   (keep your per-card state right), EXTRA_MANUAL with `extra_manual_actions`/`apply_extra_manual`. Declare every
    attribute your State adds in one dataclass (`TABLE`, see `deckhub.core.tables`): `clone` copies it.
    End the game with `self.win(reason)` / `self.lose(reason)`; never loop forever: a turn or round
    limit ends every game.
@@ -57,12 +60,12 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
 from __future__ import annotations
 
 import importlib
-import json
 from abc import ABC, abstractmethod
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
+from deckhub.core.actions import CHOICE_KINDS, EVERY_GAME, ActionTable, RuleAction
 from deckhub.core.effects import CoverageReport  # noqa: F401  (engines' coverage reports: one shape)
 from deckhub.core.tables import cache, copy_state, fixed, table_copiers
 
@@ -74,8 +77,17 @@ Action = dict[str, Any]
 
 LOSE_ON_DRAW, LOSE_WHEN_EMPTY, STOP = "lose_on_draw", "lose_when_empty", "stop"  # empty-deck rules
 
-MANUAL_KINDS = ("manual.draw", "manual.move", "manual.shuffle", "manual.counter", "manual.end_phase",
-                "manual.skip", "concede")
+# the manual moves every game has (the core applies them; see `State._apply_manual`)
+CORE_MANUAL = (
+    RuleAction("manual.draw", text="draw the top card of your deck"),
+    RuleAction("manual.move", ("card", "to"), ("at",), text="move a card to another zone, on top or at the bottom"),
+    RuleAction("manual.shuffle", ("zone",), text="shuffle a zone"),
+    RuleAction("manual.counter", ("counter", "delta"), text="add to or take from a counter"),
+    RuleAction("manual.end_phase", text="end the phase now"),
+    RuleAction("manual.skip", text="drop the pending effect"),
+    RuleAction("concede", text="give up the game"),
+)
+MANUAL_KINDS = tuple(a.kind for a in CORE_MANUAL)
 
 
 class IllegalAction(ValueError):
@@ -359,10 +371,10 @@ class NoTable:
 class State(ABC):
     """A goldfish game in progress. Engines subclass it; see the module docstring.
 
-    Subclasses set ZONES, COUNTERS, PHASES and implement `setup`, `rule_actions`, `apply_rule`,
+    Subclasses set ZONES, COUNTERS, PHASES, RULE_ACTIONS and implement `setup`, `rule_actions`, `apply_rule`,
     `end_phase`, their ops as methods `_op_<name>(op, source)` and the answers to the choices those
     ops ask as `_res_<name>(op, source, value)` (or override `run_op` / `resolve_choice`) and, to
-    improve messages and the view, `explain_illegal`, `describe`, `card_view`, `extra_view`, `manual_move`.
+    improve messages and the view, `check_game_rule`, `explain_game_rule`, `describe`, `card_view`, `extra_view`, `manual_move`.
     """
 
     ZONES: tuple[ZoneSpec, ...] = ()
@@ -380,6 +392,12 @@ class State(ABC):
     LIMIT: tuple[str, str] = ("turn_limit", "no win within the turn limit of {limit} turns")
     MAY_PROMPT = "you may {}"  # the question of an optional effect ("may" op), {}: what it does
     TABLE: type = NoTable  # the engine's own attributes, declared once (see deckhub.core.tables)
+    # The game's actions, declared once (deckhub.core.actions): from them the core refuses an unknown
+    # kind, a missing or extra field, an action outside its phases and a card id naming no card, in
+    # one wording for every game; the engine's `check_game_rule` judges only the actions that pass.
+    GAME_NAME = ""  # how those refusals name the game ("Kaijudo")
+    RULE_ACTIONS: tuple[RuleAction, ...] = ()
+    EXTRA_MANUAL: tuple[RuleAction, ...] = ()  # the game's own manual moves, kinds "manual.<name>"
     _OP_METHODS: dict[str, Callable] = {}
     _RES_METHODS: dict[str, Callable] = {}
 
@@ -401,6 +419,17 @@ class State(ABC):
         cls._EMPTY_LOSES = cls.EMPTY_DECK[0] == LOSE_WHEN_EMPTY
         cls._AFTER_OP = cls.after_op is not State.after_op
         cls._COPIERS = table_copiers(CoreTable, cls.TABLE)
+        # the refusals are the core's: an engine declares its actions and words only its own checks
+        for name in ("check_rule", "explain_illegal", "rule_refusal", "_apply_manual"):
+            if getattr(cls, name) is not getattr(State, name):
+                raise TypeError(f"{cls.__name__} overrides {name}: declare RULE_ACTIONS and write check_game_rule")
+        odd = [a.kind for a in cls.EXTRA_MANUAL if not a.kind.startswith("manual.")]
+        if odd:
+            raise TypeError(f"{cls.__name__}: a manual move's kind starts with \"manual.\", not {odd}")
+        game = cls.GAME_NAME or cls.__name__
+        cls._RULES = ActionTable(cls.RULE_ACTIONS, f"the {game} actions", cls.PHASES, also=EVERY_GAME,
+                                 reserved=CHOICE_KINDS + MANUAL_KINDS)
+        cls._MANUAL = ActionTable(CORE_MANUAL + cls.EXTRA_MANUAL, f"the {game} manual moves")
 
     def __init__(self, engine: Engine, deck: "Deck", catalogue: "Catalogue", seed: int, options: dict[str, Any]):
         self.engine = engine
@@ -469,15 +498,28 @@ class State(ABC):
     def on_draw(self, iid: int) -> None:
         """A card was drawn (an engine queues its draw triggers here)."""
 
-    def explain_illegal(self, action: Action) -> str:
-        return f"{action.get('kind')!r} is not a legal action now (phase: {self.phase or 'setup'})"
-
     def check_rule(self, action: Action) -> str | None:
-        """None when a rules action (no choice pending) is legal now, else the reason. The default
-        looks it up in `rule_actions()`; an engine may answer directly (faster), but must agree."""
+        """None when a rules action (no choice pending) is legal now, else the reason: first what
+        the declared RULE_ACTIONS refuse (unknown kind, missing or extra field, wrong phase, no such
+        card, true/false for a value), then the engine's `check_game_rule`."""
+        return self._RULES.refusal(action, self.phase, len(self.cards)) or self.check_game_rule(action)
+
+    def explain_illegal(self, action: Action) -> str:
+        """Why a rules action is refused now, in words."""
+        return self.check_rule(action) or f"{action.get('kind')!r} is not a legal action now (phase: {self.phase or 'setup'})"
+
+    def check_game_rule(self, action: Action) -> str | None:
+        """The engine's own check of an action its declaration accepts (a known kind with its fields,
+        in one of its phases, naming real cards): None when legal now, else why not, in the game's
+        terms. The default looks it up in `rule_actions()`; an engine may answer directly (faster),
+        but must agree."""
         if action in self._rules_now():
             return None
-        return self.explain_illegal(action)
+        return self.explain_game_rule(action)
+
+    def explain_game_rule(self, action: Action) -> str:
+        """Why a well-formed action `rule_actions()` does not list is refused (the default check's words)."""
+        return f"{action.get('kind')!r} is not a legal action now (phase: {self.phase or 'setup'})"
 
     def describe(self, action: Action) -> str:
         return action.get("kind", "?")
@@ -504,8 +546,9 @@ class State(ABC):
         return []
 
     def apply_extra_manual(self, action: Action) -> str:
-        """Validate (raise IllegalAction) and apply an engine-specific manual move; returns the log text."""
-        raise IllegalAction(f"unknown action kind {action.get('kind')!r}", action)
+        """Apply one of the engine's EXTRA_MANUAL moves (its kind, fields and card ids already checked
+        against the declaration), or raise IllegalAction; returns the log text."""
+        raise IllegalAction(f"{action.get('kind')!r} is declared but this engine does not apply it", action)
 
     # -- primitives for engines -----------------------------------------------------------------
     def new_instance(self, card: "Card", zone: str) -> int:
@@ -691,9 +734,9 @@ class State(ABC):
         """Apply a legal action, or raise IllegalAction (with the reason) and change nothing."""
         if self.outcome is not None:
             raise IllegalAction(f"the game is over ({self.outcome.result} on turn {self.outcome.turn}: {self.outcome.reason})", action)
-        if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+        kind = action.get("kind") if isinstance(action, dict) else None
+        if kind.__class__ is not str:
             raise IllegalAction(f"an action is a JSON object with a \"kind\"; got {action!r}", action)
-        kind = action["kind"]
         if kind.startswith("manual.") or kind == "concede":
             self._apply_manual(action)
         else:
@@ -701,10 +744,7 @@ class State(ABC):
                 if action not in self._rules_now():
                     raise IllegalAction(self._why_illegal(action), action)
             else:
-                for value in action.values():  # (rule_refusal, inlined: this runs for every action)
-                    if value.__class__ is bool:
-                        raise IllegalAction(self.rule_refusal(action), action)
-                reason = self.check_rule(action)
+                reason = self._RULES.refusal(action, self.phase, len(self.cards)) or self.check_game_rule(action)
                 if reason is not None:
                     raise IllegalAction(reason, action)
             self._legal = None
@@ -719,12 +759,8 @@ class State(ABC):
         self.actions.append(action)
 
     def rule_refusal(self, action: Action) -> str | None:
-        """Why a rules action (no choice pending) is refused now, or None when it is legal. The core
-        refuses what no game accepts (true/false where a card id or a zone is expected: Python
-        would take True for 1); the engine's `check_rule` judges the rest."""
-        for key, value in action.items():
-            if value.__class__ is bool:
-                return f"{action['kind']}: {key!r} must be a card id, a number or a name, not {json.dumps(value)}"
+        """Why a rules action (no choice pending) is refused now, or None when it is legal: what
+        `check_rule` says, as `apply_action` asks it."""
         return self.check_rule(action)
 
     def _why_illegal(self, action: Action) -> str:
@@ -741,15 +777,16 @@ class State(ABC):
         return self.explain_illegal(action)
 
     def _apply_manual(self, action: Action) -> None:
+        reason = self._MANUAL.refusal(action, self.phase, len(self.cards))
+        if reason is not None:
+            raise IllegalAction(reason, action)
         kind = action["kind"]
         text: str
         if kind == "concede":
-            self._only(action, ())
             self.note("conceded", manual=True)
             self.lose("conceded")
             return
         if kind == "manual.draw":
-            self._only(action, ())
             deck = self.zones.get(self.DECK_ZONE)
             if not deck:
                 raise IllegalAction("the deck is empty: there is nothing to draw", action)
@@ -757,10 +794,7 @@ class State(ABC):
             self.manual_move(iid, self.HAND_ZONE, False)
             text = f"drew {self.name_of(iid)}"
         elif kind == "manual.move":
-            self._only(action, ("card", "to", "at"))
-            iid, to, at = action.get("card"), action.get("to"), action.get("at", "top")
-            if isinstance(iid, bool) or not isinstance(iid, int) or not 0 <= iid < len(self.cards):
-                raise IllegalAction(f"there is no card #{iid!r} in this game (ids run 0 to {len(self.cards) - 1})", action)
+            iid, to, at = action["card"], action["to"], action.get("at", "top")
             names = {z.name: z for z in self.ZONES}
             if to not in names or not names[to].manual_target:
                 allowed = ", ".join(z.name for z in self.ZONES if z.manual_target)
@@ -774,14 +808,12 @@ class State(ABC):
                 raise IllegalAction(error, action)
             text = self.manual_move(iid, to, at == "bottom")
         elif kind == "manual.shuffle":
-            self._only(action, ("zone",))
             zone = action.get("zone")
             if zone not in self.zones:
                 raise IllegalAction(f"there is no zone {zone!r} (zones: {', '.join(self.zones)})", action)
             self.shuffle(zone)
             text = f"shuffled {self.zone_label(zone)}"
         elif kind == "manual.counter":
-            self._only(action, ("counter", "delta"))
             name, delta = action.get("counter"), action.get("delta")
             spec = next((c for c in self.COUNTERS if c.name == name), None)
             if spec is None:
@@ -794,7 +826,6 @@ class State(ABC):
             self.counters[name] = value
             text = f"{spec.label} {'+' if delta > 0 else ''}{delta} (now {value})"
         elif kind == "manual.end_phase":
-            self._only(action, ())
             if self.pending is not None:
                 raise IllegalAction(f"a choice is pending (\"{self.pending.prompt}\"): answer it or skip it first", action)
             self.note(f"ended the {self.phase} phase", manual=True)
@@ -802,7 +833,6 @@ class State(ABC):
             self.run()
             return
         elif kind == "manual.skip":
-            self._only(action, ())
             if self.pending is None:
                 raise IllegalAction("there is no pending effect to skip", action)
             text = f"skipped \"{self.pending.prompt}\""
@@ -814,12 +844,6 @@ class State(ABC):
             text = self.apply_extra_manual(action)
         self.note(text, manual=True)
         self.run()
-
-    @staticmethod
-    def _only(action: Action, allowed: tuple[str, ...]) -> None:
-        extra = set(action) - {"kind", *allowed}
-        if extra:
-            raise IllegalAction(f"{action['kind']} takes no field {', '.join(sorted(map(repr, extra)))}", action)
 
     def action_to_string(self, action: Action) -> str:
         kind = action.get("kind") if isinstance(action, dict) else None

@@ -1,6 +1,7 @@
 """What the player may do and how a rules action is applied (Huntik 302, 403, 500, 600)."""
 from __future__ import annotations
 
+from deckhub.core.actions import RuleAction
 from deckhub.core.engine import Action
 from deckhub.games.huntik.board import ZONE_NO
 from deckhub.games.huntik.effects import GRANTED, Power
@@ -9,6 +10,22 @@ from deckhub.games.huntik.missions import PICKUP
 
 class HuntikActions:
     """The rules' actions of a Huntik game: listing, checking, explaining and applying them."""
+
+    GAME_NAME = "Huntik"
+    RULE_ACTIONS = (
+        RuleAction("mark", ("card",), phases=("mulligan",), rule="Huntik 101",
+                   text="mark or unmark a card of your opening hand for the mulligan"),
+        RuleAction("mulligan", phases=("mulligan",), rule="Huntik 101",
+                   text="once a game, before round 1: the marked cards go to the bottom of the deck and you draw as many"),
+        RuleAction("play", ("card",), ("zone", "hero"), phases=("turn", "combat"), rule="Huntik 301, 302", ids=("card", "hero"),
+                   text="play a hero (into zone 1 unless a card says) or an action card (naming the hero an exhaust action exhausts)"),
+        RuleAction("move", ("card", "to"), phases=("turn",), rule="Huntik 403", text="move a ready card of yours up to its range"),
+        RuleAction("fight", ("card",), phases=("turn",), rule="Huntik 600", text="move 0 zones to start a combat"),
+        RuleAction("power", ("card", "power"), ("feature",), phases=("turn", "combat"), rule="Huntik 701", ids=("card", "feature"),
+                   text="use a card's action power"),
+        RuleAction("pass", phases=("turn", "combat"), rule="Huntik 500, 601",
+                   text="end your turn; after the defending player's pass it ends the round, in a combat the combat"),
+    )
 
     # -- what the player may do ---------------------------------------------------------------
     def play_zones(self, iid: int) -> list[int]:
@@ -166,25 +183,11 @@ class HuntikActions:
         actions.append({"kind": "pass"})
         return actions
 
-    def explain_illegal(self, action: Action) -> str:
-        kind = action.get("kind")
-        known = ("mark", "mulligan", "play", "move", "fight", "power", "pass")
-        if kind not in known:
-            return f"unknown action kind {kind!r} (Huntik actions: {', '.join(known)}, choose, decline and manual.*)"
-        if self.phase == "mulligan" and kind not in ("mark", "mulligan"):
-            return ("first decide on the mulligan (Huntik 101): mark cards of your hand ({\"kind\": \"mark\", \"card\": id}), "
-                    "then {\"kind\": \"mulligan\"} (nothing marked keeps the hand)")
-        if kind in ("mark", "mulligan"):
-            if self.phase != "mulligan":
-                return "the mulligan is once a game, before round 1 (Huntik 101)"
-            if kind == "mulligan":
-                return "{\"kind\": \"mulligan\"} takes no other field"
-            return f"only cards in your hand can be marked for the mulligan; #{action.get('card')!r} is not one"
-        if kind == "pass":
-            return "pass takes no other field"
+    def explain_game_rule(self, action: Action) -> str:
+        kind = action["kind"]
         card = action.get("card")
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(self.cards):
-            return f"there is no card #{card!r} in this game"
+        if kind == "mark":
+            return f"only cards in your hand can be marked for the mulligan; #{card!r} is not one"
         if kind == "play":
             if self.where[card] != "hand":
                 return f"{self.name_of(card)} is not in your hand"
@@ -203,8 +206,6 @@ class HuntikActions:
                 return self.action_card_block(card, action.get("hero")) or "that play is not possible"
             return f"{prog.name} can't be played"
         if kind in ("move", "fight"):
-            if self.phase != "turn":
-                return "cards move on your turn, not during a combat (Huntik 601)"
             if not self.controlled_by_lead(card):
                 return f"{self.name_of(card)} is not a hero or obstacle you control in play"
             if self.stunned[card]:

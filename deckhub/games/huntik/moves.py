@@ -1,6 +1,7 @@
 """Moving cards between zones, with what a move carries along (features, Huntik 305), and the manual moves."""
 from __future__ import annotations
 
+from deckhub.core.actions import RuleAction
 from deckhub.core.engine import Action, IllegalAction
 from deckhub.games.huntik.board import MAP, ZONE_NO, _CARD_MODS
 
@@ -210,14 +211,15 @@ class HuntikMoves:
                             actions.append({"kind": "manual.pickup", "card": i, "hero": h})
         return actions
 
+    EXTRA_MANUAL = (
+        RuleAction("manual.exhaust", ("card",), text="exhaust or ready a card on the map"),
+        RuleAction("manual.stun", ("card",), text="stun or unstun a hero or obstacle"),
+        RuleAction("manual.drop", ("card",), text="drop a feature a hero carries"),
+        RuleAction("manual.pickup", ("card", "hero"), ids=("card", "hero"), text="give a feature to a hero in its zone"),
+    )
+
     def apply_extra_manual(self, action: Action) -> str:
-        kind = action["kind"]
-        if kind not in ("manual.exhaust", "manual.stun", "manual.drop", "manual.pickup"):
-            raise IllegalAction(f"unknown action kind {kind!r}", action)
-        self._only(action, ("card", "hero") if kind == "manual.pickup" else ("card",))
-        iid = action.get("card")
-        if isinstance(iid, bool) or not isinstance(iid, int) or not 0 <= iid < len(self.cards):
-            raise IllegalAction(f"there is no card #{iid!r} in this game", action)
+        kind, iid = action["kind"], action["card"]
         if self.where[iid] not in ZONE_NO:
             raise IllegalAction(f"{self.name_of(iid)} is not on the map", action)
         if kind == "manual.exhaust":
@@ -243,8 +245,7 @@ class HuntikMoves:
             raise IllegalAction(f"{self.name_of(iid)} is not a feature a hero can pick up", action)
         if iid in self.carrier:
             raise IllegalAction(f"{self.name_of(iid)} is already with a hero", action)
-        if isinstance(hero, bool) or not isinstance(hero, int) or not 0 <= hero < len(self.cards) or not self.is_hero(hero) \
-                or self.where[hero] != self.where[iid]:
+        if not self.is_hero(hero) or self.where[hero] != self.where[iid]:
             raise IllegalAction("\"hero\" must be a hero in the same zone (Huntik 305)", action)
         self.carrier[iid] = hero
         return f"{self.name_of(hero)} picks up {self.name_of(iid)}"

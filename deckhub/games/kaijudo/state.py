@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from deckhub.core.actions import RuleAction
 from deckhub.core.engine import LOSE_WHEN_EMPTY, Action, CounterSpec, IllegalAction, State, ZoneSpec
 from deckhub.core.tables import fixed
 from deckhub.games.kaijudo.common import PHASE_LABELS, _CIV_NAMES, _compiled_deck
@@ -49,6 +50,17 @@ class KaijudoState(KaijudoOps, State):
     PHASES = ("beginning", "mana", "main", "attack", "end")
     EMPTY_DECK = (LOSE_WHEN_EMPTY, "your deck ran out of cards: an empty deck loses at once (Kaijudo 7)")
     MAY_PROMPT = "{}?"
+    GAME_NAME = "Kaijudo"
+    RULE_ACTIONS = (
+        RuleAction("charge", ("card",), phases=("mana",), rule="Kaijudo 10B",
+                   text="put a card from your hand into your mana zone, once a turn"),
+        RuleAction("summon", ("card",), ("onto",), phases=("main",), rule="Kaijudo 10C",
+                   text="summon a creature from your hand; an evolution creature names the creatures it goes onto"),
+        RuleAction("cast", ("card",), phases=("main",), rule="Kaijudo 10C", text="cast a spell from your hand"),
+        RuleAction("attack", ("card",), phases=("attack",), rule="Kaijudo 10D", text="attack the dummy with a creature"),
+        RuleAction("next", phases=("mana", "main", "attack"), text="end the phase"),
+    )
+    EXTRA_MANUAL = (RuleAction("manual.tap", ("card",), text="tap or untap a card in the battle or mana zone"),)
 
     # -- setup (Kaijudo 3) ---------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
@@ -308,38 +320,22 @@ class KaijudoState(KaijudoOps, State):
                 return i
         return None
 
-    def explain_illegal(self, action: Action) -> str:
-        return self.check_rule(action) or f"{action.get('kind')!r} is not a legal action now"
-
-    def check_rule(self, action: Action) -> str | None:
-        """None when the rules action is legal now, else why not. Agrees with `rule_actions`
-        (tests/test_kaijudo_engine.py checks it), without building the list."""
-        kind = action.get("kind")
+    def check_game_rule(self, action: Action) -> str | None:
+        """None when a well-formed rules action is legal now, else why not. Agrees with
+        `rule_actions` (tests/test_kaijudo_engine.py checks it), without building the list."""
+        kind = action["kind"]
         if kind == "next":
-            if len(action) != 1:
-                return "next takes no other field"
             if self.phase == "attack":
                 must = self._must_attack()
                 if must is not None:
                     return f"{self.names[must]} attacks each turn if able: attack with it first"
-            return None if self.phase in ("mana", "main", "attack") else f"the {self.phase} phase ends by itself"
-        if kind not in ("charge", "summon", "cast", "attack"):
-            return f"unknown action kind {kind!r} (Kaijudo actions: attack, cast, charge, next, summon; choose, decline and manual.*)"
-        card = action.get("card")
-        if card.__class__ is not int or not 0 <= card < len(self.cards):
-            return f"there is no card #{card!r} in this game"
-        if len(action) != 2 and (kind != "summon" or len(action) != 3 or "onto" not in action):
-            extra = sorted(set(action) - {"kind", "card"})
-            return f"{kind} takes no field {', '.join(map(repr, extra))}"
+            return None
+        card = action["card"]
         if kind == "charge":
-            if self.phase != "mana":
-                return f"mana is charged only in the mana phase (now: {self.phase}) (Kaijudo 10B)"
             if self.charged:
                 return "you have already charged mana this turn (Kaijudo 10B: once a turn)"
             return None if self.where[card] == "hand" else f"{self.name_of(card)} is not in your hand"
         if kind == "attack":
-            if self.phase != "attack":
-                return f"creatures attack in the attack phase (now: {self.phase}) (Kaijudo 10D)"
             return self.attack_block(card)
         block = self.cast_block(card)
         if block:
@@ -431,12 +427,7 @@ class KaijudoState(KaijudoOps, State):
         return [{"kind": "manual.tap", "card": i} for z in ("battle", "mana") for i in self.zones[z] if i not in beneath]
 
     def apply_extra_manual(self, action: Action) -> str:
-        if action["kind"] != "manual.tap":
-            raise IllegalAction(f"unknown action kind {action['kind']!r}", action)
-        self._only(action, ("card",))
-        iid = action.get("card")
-        if isinstance(iid, bool) or not isinstance(iid, int) or not 0 <= iid < len(self.cards):
-            raise IllegalAction(f"there is no card #{iid!r} in this game", action)
+        iid = action["card"]  # manual.tap, the one declared
         if self.where[iid] not in ("battle", "mana") or iid in self.beneath:
             raise IllegalAction(f"only cards in the battle zone or the mana zone can be tapped; {self.name_of(iid)} is in {self.zone_label(self.where[iid])}", action)
         self.tapped[iid] = not self.tapped[iid]

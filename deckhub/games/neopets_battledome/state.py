@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from deckhub.core.actions import RuleAction
 from deckhub.core.engine import Action, CounterSpec, EngineError, State, ZoneSpec
 from deckhub.core.session_values import ValueField
 from deckhub.core.tables import fixed
@@ -69,6 +70,17 @@ class BattledomeState(BattledomeOps, State):
     DECK_ZONE = "deck"
     HAND_ZONE = "inventory"
     LIMIT = ("turn_limit", "no match win within the turn limit of {limit} turns")
+    GAME_NAME = "Battledome"
+    RULE_ACTIONS = (
+        RuleAction("train", ("card",), phases=("train",), rule="Turn: Train",
+                   text="attach a Codestone to your Neopet, once each turn"),
+        RuleAction("play", ("card",), phases=(*PLAYER_PHASES, "dummy"), rule="Turn: Prep",
+                   text="play your one card of the Prep phase, or eat a Food"),
+        RuleAction("borrow", ("stat",), phases=("battle", "dummy"), rule="notes §2b",
+                   text="take your Petpet's Attack, Defence or Agility for this battle"),
+        RuleAction("attack", phases=("battle",), rule="Turn: Battle", text="attack the dummy"),
+        RuleAction("next", phases=("train", "prep", "battle", "dummy"), text="end the phase"),
+    )
 
     VALUE_FIELDS = (
         ValueField("type", "card type", "choice", ("Neopet", "Rainbow Pool Neopet", "Codestone", "Equipment", "Food",
@@ -358,42 +370,23 @@ class BattledomeState(BattledomeOps, State):
             actions.append({"kind": "next"})
         return actions
 
-    def check_rule(self, action: Action) -> str | None:
-        """None when the rules action is legal now, else why not (agrees with `rule_actions`)."""
-        kind = action.get("kind")
-        phase = self.phase
-        if kind in ("next", "attack"):
-            if len(action) != 1:
-                return f"{kind} takes no other field"
-            if kind == "attack":
-                return self.attack_block()
-            if phase == "battle":
-                if self.attack_block() is None:
-                    return "the Battle phase is not skipped: attack (Turn: Battle; Battle is compulsory, notes §4)"
-                return None
-            return None if phase in ("train", "prep", "dummy") else f"the {phase or 'setup'} phase ends by itself"
+    def check_game_rule(self, action: Action) -> str | None:
+        """None when a well-formed rules action is legal now, else why not (agrees with `rule_actions`)."""
+        kind = action["kind"]
+        if kind == "attack":
+            return self.attack_block()
+        if kind == "next":
+            if self.phase == "battle" and self.attack_block() is None:
+                return "the Battle phase is not skipped: attack (Turn: Battle; Battle is compulsory, notes §4)"
+            return None
         if kind == "borrow":
-            if set(action) != {"kind", "stat"}:
-                return "borrow takes one field, \"stat\""
-            return self.borrow_block(action.get("stat"))
-        if kind not in ("train", "play"):
-            return (f"unknown action kind {kind!r} (Battledome actions: train, play, borrow, attack, next; "
-                    "choose, decline and manual.*)")
-        card = action.get("card")
-        if card.__class__ is not int or not 0 <= card < len(self.cards):
-            return f"there is no card #{card!r} in this game"
-        if len(action) != 2:
-            return f"{kind} takes no field {', '.join(sorted(map(repr, set(action) - {'kind', 'card'})))}"
+            return self.borrow_block(action["stat"])
+        card = action["card"]
         if kind == "train":
             return self.train_block(card)
         if self.progs[card].role == "food":
-            if phase not in PLAYER_PHASES and phase != "dummy":
-                return f"no card can be played now (phase: {phase})"
             return self.food_block(card)
         return self.prep_block(card)
-
-    def explain_illegal(self, action: Action) -> str:
-        return self.check_rule(action) or f"{action.get('kind')!r} is not a legal action now"
 
     def apply_rule(self, action: Action) -> None:
         kind = action["kind"]

@@ -52,11 +52,6 @@ def _deal_plan(cls, sections, catalogue) -> tuple[bool, list[tuple]]:
     return split, pool
 
 
-_FIELDS = {"move": ("card", "arena"), "trade_in": ("card",), "replace": ("card", "onto"), "hero": ("card", "tap"),
-           "villain": ("card", "arena"), "equip": ("card", "to", "tap"), "happen": ("card", "tap"),
-           "location": ("card", "arena", "tap"), "contest": ("arena", "with"), "end_turn": ()}
-
-
 def _a(word: str | None) -> str:
     word = word or "card of unknown type"
     return f"{'an' if word[0].lower() in 'aeiou' else 'a'} {word}"

@@ -5,10 +5,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from deckhub.core.actions import RuleAction
 from deckhub.core.engine import LOSE_ON_DRAW, Action, CounterSpec, IllegalAction, State, ZoneSpec
 from deckhub.core.session_values import ValueField
 from deckhub.core.tables import fixed
-from deckhub.games.neopets_tcg.common import ARENA_SET, WIN_POINTS, _FIELDS, _SUBSETS_UP_TO, _a, _arena, _dealable
+from deckhub.games.neopets_tcg.common import ARENA_SET, WIN_POINTS, _SUBSETS_UP_TO, _a, _arena, _dealable
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.effects import FAERIES, TAP_CHOICES, TYPES, Program, compile_card
 from deckhub.games.neopets_tcg.ops import NeopetsOps
@@ -30,6 +31,9 @@ class NeopetsTable:
     contested: set[str]  # arenas with a regular contest this turn
 
 
+_MAIN = {"phases": ("main",), "rule": "rulebook: On Your Turn"}  # every action is one of the main phase
+
+
 class NeopetsState(NeopetsOps, State):
     TABLE = NeopetsTable
     ZONES = (
@@ -47,6 +51,23 @@ class NeopetsState(NeopetsOps, State):
     COUNTERS = (CounterSpec("points", "Bank points", initial=0, minimum=0),)
     PHASES = ("before", "draw", "untap", "flip", "main", "end")
     EMPTY_DECK = (LOSE_ON_DRAW, "you had to draw from an empty deck (rulebook: Running Out of Cards)")
+    GAME_NAME = "Neopets TCG"
+    RULE_ACTIONS = (
+        RuleAction("move", ("card", "arena"), **_MAIN, text="tap an untapped Neopet of yours to move it to another arena"),
+        RuleAction("trade_in", ("card",), **_MAIN, text="trade in an untapped Neopet and flip the next one of your stack"),
+        RuleAction("replace", ("card", "onto"), **_MAIN, ids=("card", "onto"), text="play an Experienced Neopet replacing one of its species"),
+        RuleAction("hero", ("card", "tap"), **_MAIN, ids=("card", "tap"), text="play a Hero, tapping an untapped Neopet"),
+        RuleAction("villain", ("card", "arena"), **_MAIN, text="play a Villain into an arena without one"),
+        RuleAction("equip", ("card", "to"), ("tap",), **_MAIN, ids=("card", "to", "tap"), text="play an Equipment onto a Neopet or Hero"),
+        RuleAction("happen", ("card",), ("tap",), **_MAIN, ids=("card", "tap"), text="play a Something Has Happened! card"),
+        RuleAction("location", ("card", "arena"), ("tap",), **_MAIN, ids=("card", "tap"), text="play a Location into an arena"),
+        RuleAction("contest", ("arena", "with"), **_MAIN, text="start a contest in an arena with untapped cards there"),
+        RuleAction("end_turn", **_MAIN, text="end your turn"),
+    )
+    EXTRA_MANUAL = (
+        RuleAction("manual.tap", ("card",), text="tap or untap a card in an arena"),
+        RuleAction("manual.attach", ("card", "to"), ids=("card", "to"), text="attach an Equipment from your hand or discard pile"),
+    )
 
     # the values a player may set for a game (deckhub.core.session_values), named as in the GameSpec
     VALUE_FIELDS = (
@@ -262,39 +283,27 @@ class NeopetsState(NeopetsOps, State):
         actions.append({"kind": "end_turn"})
         return actions
 
-    def check_rule(self, action: Action) -> str | None:
+    def check_game_rule(self, action: Action) -> str | None:
         """The common actions checked directly (agrees with `rule_actions`, pinned by a test); the
         rest by looking them up in the list."""
-        kind = action.get("kind")
-        if self.phase == "main":
-            if kind == "end_turn" and len(action) == 1:
+        kind = action["kind"]
+        if kind == "end_turn":
+            return None
+        if kind == "contest":
+            arena, ids = _arena(action["arena"]), action["with"]
+            if arena is not None and type(ids) is list and all(type(i) is int for i in ids) \
+                    and (arena not in self.contested or self.villain_in(arena) is not None) \
+                    and ids in self.contest_sets(arena):
                 return None
-            if kind == "contest" and len(action) == 3:
-                arena, ids = _arena(action.get("arena")), action.get("with")
-                if arena is not None and type(ids) is list and all(type(i) is int for i in ids) \
-                        and (arena not in self.contested or self.villain_in(arena) is not None) \
-                        and ids in self.contest_sets(arena):
-                    return None
-                return self.explain_illegal(action)
-        return super().check_rule(action)
+            return self.explain_game_rule(action)
+        return super().check_game_rule(action)
 
-    def explain_illegal(self, action: Action) -> str:
-        kind = action.get("kind")
-        known = ("move", "trade_in", "replace", "hero", "villain", "equip", "happen", "location", "contest", "end_turn")
-        if kind not in known:
-            return f"{kind!r} is not an action of the Neopets TCG (actions: {', '.join(known)}, and manual moves)"
-        if self.phase != "main":
-            return f"{kind} is possible only in your main phase (now: {self.phase or 'setup'})"
-        extra = set(action) - {"kind", *_FIELDS[kind]}
-        if extra:
-            return f"{kind} takes no field {', '.join(sorted(map(repr, extra)))} (its fields: {', '.join(_FIELDS[kind]) or 'none'})"
-        for name in ("arena",):
-            if name in _FIELDS[kind] and _arena(action.get(name)) is None:
-                return f"there is no arena {action.get(name)!r} (arenas: {', '.join(ARENAS)})"
-        card = action.get("card")
+    def explain_game_rule(self, action: Action) -> str:
+        kind = action["kind"]
+        if "arena" in action and _arena(action["arena"]) is None:
+            return f"there is no arena {action['arena']!r} (arenas: {', '.join(ARENAS)})"
         if kind != "contest" and kind != "end_turn":
-            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(self.cards):
-                return f"there is no card #{card!r} in this game"
+            card = action["card"]
             name = self.names[card]
             where = self.where[card]
             if kind in ("move", "trade_in"):
@@ -317,17 +326,15 @@ class NeopetsState(NeopetsOps, State):
                     return f"{name} is {_a(self.progs[card].type)}, not {_a(expected)} card"
                 if kind == "equip":
                     to = action.get("to")
-                    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < len(self.cards) \
-                            or not self.in_play(to) or not (self.progs[to].neopet or self.progs[to].type == "Hero"):
+                    if not self.in_play(to) or not (self.progs[to].neopet or self.progs[to].type == "Hero"):
                         return f"Equipment goes onto one of your Neopets or Heroes in play; #{to!r} is not one"
                 if kind == "hero":
                     payer = action.get("tap")
-                    if payer not in [i for i in self.neopets() if not self.tapped[i]] or isinstance(payer, bool):
+                    if payer not in [i for i in self.neopets() if not self.tapped[i]]:
                         return f"playing a Hero taps one of your untapped Neopets; #{payer!r} is not one"
                 if kind == "replace":
                     onto = action.get("onto")
-                    if not isinstance(onto, int) or isinstance(onto, bool) or not 0 <= onto < len(self.cards) \
-                            or onto not in self.neopets():
+                    if onto not in self.neopets():
                         return f"an Experienced Neopet replaces one of your Neopets in play; #{onto!r} is not one"
                     if self.progs[onto].species != self.progs[card].species:
                         return f"{name} ({self.progs[card].species}) can only replace a {self.progs[card].species}, not {self.names[onto]}"
@@ -460,13 +467,7 @@ class NeopetsState(NeopetsOps, State):
         return actions
 
     def apply_extra_manual(self, action: Action) -> str:
-        kind = action["kind"]
-        if kind not in ("manual.tap", "manual.attach"):
-            raise IllegalAction(f"unknown action kind {kind!r}", action)
-        self._only(action, ("card",) if kind == "manual.tap" else ("card", "to"))
-        iid = action.get("card")
-        if isinstance(iid, bool) or not isinstance(iid, int) or not 0 <= iid < len(self.cards):
-            raise IllegalAction(f"there is no card #{iid!r} in this game", action)
+        kind, iid = action["kind"], action["card"]
         if kind == "manual.tap":
             if self.where[iid] not in ARENA_SET or self.progs[iid].type == "Equipment":
                 raise IllegalAction(f"only cards in the arenas (not Equipment) can be tapped; {self.name_of(iid)} is in "
@@ -476,8 +477,7 @@ class NeopetsState(NeopetsOps, State):
         target = action.get("to")
         if self.progs[iid].type != "Equipment" or self.where[iid] not in ("hand", "discard"):
             raise IllegalAction(f"manual.attach takes an Equipment from your hand or discard pile; {self.name_of(iid)} is not one", action)
-        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(self.cards) \
-                or self.where[target] not in ARENA_SET or not (self.progs[target].neopet or self.progs[target].type == "Hero"):
+        if self.where[target] not in ARENA_SET or not (self.progs[target].neopet or self.progs[target].type == "Hero"):
             raise IllegalAction(f"Equipment attaches to one of your Neopets or Heroes in play; #{target!r} is not one", action)
         src = self.where[iid]
         self._attach(iid, target)
