@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from abc import ABC, abstractmethod
 import random
 from dataclasses import dataclass, field
@@ -259,7 +260,8 @@ def use_registry(module: str) -> None:
 def registry() -> Any:
     if _REGISTRY is None:
         raise EngineError("no game registry: the application names it with use_registry(...)")
-    return importlib.import_module(_REGISTRY)
+    # (every new game asks: sys.modules answers without the import machinery once it is loaded)
+    return sys.modules.get(_REGISTRY) or importlib.import_module(_REGISTRY)
 
 
 def find_engine(game: Any) -> Engine | None:
@@ -397,9 +399,10 @@ class State(ABC):
                     answers[name[5:]] = fn
         cls._OP_METHODS, cls._RES_METHODS = ops, answers
         # what `run` may skip or inline (it runs after every op: the hottest loop of every engine)
-        cls._PLAIN_DISPATCH = cls.run_op is State.run_op
         cls._EMPTY_LOSES = cls.EMPTY_DECK[0] == LOSE_WHEN_EMPTY
         cls._AFTER_OP = cls.after_op is not State.after_op
+        cls._PLAIN_RUN = cls.run_op is State.run_op and not cls._AFTER_OP
+        cls._PLAIN_SETTLE = cls.settle is State.settle and not cls._AFTER_OP
         cls._COPIERS = table_copiers(CoreTable, cls.TABLE)
 
     def __init__(self, engine: Engine, deck: "Deck", catalogue: "Catalogue", seed: int, options: dict[str, Any]):
@@ -601,27 +604,40 @@ class State(ABC):
         """Run queued ops until the queue is empty, a choice is pending or the game is over,
         calling `after_op` after each of them and `settle` when it stops."""
         queue = self.queue
+        cls = self.__class__
         if queue:
-            cls = type(self)
-            ops = cls._OP_METHODS if cls._PLAIN_DISPATCH else None
-            after = self.after_op if cls._AFTER_OP else None
-            deck = self.zones[self.DECK_ZONE] if cls._EMPTY_LOSES and not cls._AFTER_OP else None
-            while queue and self.pending is None and self.outcome is None:
-                op, source = queue.pop()
-                if ops is not None:
-                    handler = ops.get(op[0])
-                    if handler is None:
-                        self.run_op(op, source)  # raises the missing-handler error
-                    handler(self, op, source)
-                else:
-                    self.run_op(op, source)
-                if deck is not None:
-                    if not deck:
-                        self.after_op()
-                elif after is not None:
-                    after()
+            if cls._PLAIN_RUN:
+                self._run_plain(queue, cls)
+            else:
+                after = self.after_op if cls._AFTER_OP or cls._EMPTY_LOSES else None
+                run_op = self.run_op
+                while queue and self.pending is None and self.outcome is None:
+                    op, source = queue.pop()
+                    run_op(op, source)
+                    if after is not None:
+                        after()
         if self.outcome is None:
-            self.settle()
+            if not cls._PLAIN_SETTLE:
+                self.settle()
+            elif cls._EMPTY_LOSES and not self.zones[self.DECK_ZONE]:
+                self.after_op()  # the default settle: only an empty deck can end the game here
+
+    def _run_plain(self, queue: list, cls: type) -> None:
+        """`run`'s loop for an engine that keeps the default dispatch and `after_op` (the hottest
+        loop of every engine): the op's method is looked up directly, and the default `after_op`
+        is called only when the deck is empty, the one case it acts on."""
+        get = cls._OP_METHODS.get
+        deck = self.zones[self.DECK_ZONE] if cls._EMPTY_LOSES else None
+        while queue:
+            if self.pending is not None or self.outcome is not None:
+                return
+            op, source = queue.pop()
+            handler = get(op[0])
+            if handler is None:
+                self.run_op(op, source)  # raises the missing-handler error
+            handler(self, op, source)
+            if deck is not None and not deck:
+                self.after_op()
 
     def zone_label(self, name: str) -> str:
         for z in self.ZONES:

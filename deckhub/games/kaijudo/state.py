@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations
+from operator import attrgetter
 from typing import Any
 
 from deckhub.core.engine import LOSE_WHEN_EMPTY, Action, CounterSpec, IllegalAction, State, ZoneSpec
@@ -10,6 +11,8 @@ from deckhub.core.tables import fixed
 from deckhub.games.kaijudo.common import PHASE_LABELS, _CIV_NAMES, _compiled_deck
 from deckhub.games.kaijudo.effects import Program, match_all, matches
 from deckhub.games.kaijudo.ops import KaijudoOps
+
+_CIVS = attrgetter("civs")
 
 
 @dataclass
@@ -53,14 +56,10 @@ class KaijudoState(KaijudoOps, State):
     # -- setup (Kaijudo 3) ---------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
         section = "Deck" if "Deck" in deck.sections or len(deck.sections) != 1 else next(iter(deck.sections))
-        base = _compiled_deck(deck.sections.get(section, {}), catalogue)
-        order = list(range(len(base)))
-        self.rng.shuffle(order)  # shuffle first, then number the instances: an id tells nothing
-        cards = [base[i] for i in order]
+        cards = _compiled_deck(deck.sections.get(section, {}), catalogue).copy()
+        self.rng.shuffle(cards)  # shuffle first, then number the instances: an id tells nothing
         n = len(cards)
-        self.cards = [c for c, _, _ in cards]
-        self.progs = [p for _, p, _ in cards]
-        self.names = [name for _, _, name in cards]
+        self.cards, self.progs, self.names = map(list, zip(*cards))
         self.where = ["deck"] * n
         self.zones["deck"] = list(range(n))
         self.granters = 0
@@ -103,12 +102,13 @@ class KaijudoState(KaijudoOps, State):
 
     def unlocked(self) -> set[str]:
         """Civilizations with a card in the mana zone (Kaijudo 5)."""
-        progs = self.progs
-        return {c for i in self.zones["mana"] for c in progs[i].civs}
+        return set(chain.from_iterable(map(_CIVS, map(self.progs.__getitem__, self.zones["mana"]))))
 
     def untapped_mana(self) -> int:
-        tapped = self.tapped
-        return sum(1 for i in self.zones["mana"] if not tapped[i])
+        return list(map(self.tapped.__getitem__, self.zones["mana"])).count(False)
+
+    def label(self, iid: int) -> str:
+        return f"{self.names[iid]} (#{iid})"  # (the core's, from the names dealt once)
 
     def cost(self, iid: int) -> int:
         """Level, less "tap N less mana" reductions of your creatures; never below 1."""
