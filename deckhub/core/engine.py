@@ -328,6 +328,24 @@ def play_out(state: "State", policy: Callable[["State"], Action] | None = None, 
     return state
 
 
+def shuffle(rng: random.Random, items: list) -> None:
+    """`rng.shuffle(items)`: the same order from the same draws of `rng`, dealt without two Python
+    calls per card (shuffling is much of a short goldfish game). It is CPython's own Fisher-Yates
+    over `getrandbits` (tests/test_engine_invariants.py holds it to `random.Random.shuffle`); a
+    generator of another kind shuffles itself."""
+    if rng.__class__ is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 # --- the State --------------------------------------------------------------------------------
 
 @dataclass
@@ -401,7 +419,8 @@ class State(ABC):
         # what `run` may skip or inline (it runs after every op: the hottest loop of every engine)
         cls._EMPTY_LOSES = cls.EMPTY_DECK[0] == LOSE_WHEN_EMPTY
         cls._AFTER_OP = cls.after_op is not State.after_op
-        cls._PLAIN_RUN = cls.run_op is State.run_op and not cls._AFTER_OP
+        cls._OP_GET = ops.get if cls.run_op is State.run_op else None
+        cls._PLAIN_RUN = cls._OP_GET is not None and not cls._AFTER_OP
         cls._PLAIN_SETTLE = cls.settle is State.settle and not cls._AFTER_OP
         cls._COPIERS = table_copiers(CoreTable, cls.TABLE)
 
@@ -528,7 +547,11 @@ class State(ABC):
         self.where[iid] = to
 
     def shuffle(self, zone: str) -> None:
-        self.rng.shuffle(self.zones[zone])
+        shuffle(self.rng, self.zones[zone])
+
+    def shuffle_items(self, items: list) -> None:
+        """Shuffle a list with the game's generator (a deck before it is dealt), as `shuffle` does a zone."""
+        shuffle(self.rng, items)
 
     def note(self, text: str, manual: bool = False) -> None:
         self.log.append((self.turn, self.phase, text, manual))
@@ -602,18 +625,36 @@ class State(ABC):
 
     def run(self) -> None:
         """Run queued ops until the queue is empty, a choice is pending or the game is over,
-        calling `after_op` after each of them and `settle` when it stops."""
+        calling `after_op` after each of them and `settle` when it stops. (The hottest loop of
+        every engine: with the default `run_op` the op's method is looked up directly, and the
+        default `after_op`, which acts only on an empty deck, is called only then.)"""
         queue = self.queue
         cls = self.__class__
         if queue:
+            get = cls._OP_GET  # None: the engine dispatches its ops itself (its own run_op)
             if cls._PLAIN_RUN:
-                self._run_plain(queue, cls)
+                deck = self.zones[self.DECK_ZONE] if cls._EMPTY_LOSES else None
+                while queue:
+                    if self.pending is not None or self.outcome is not None:
+                        break
+                    op, source = queue.pop()
+                    handler = get(op[0])
+                    if handler is None:
+                        self.run_op(op, source)  # raises the missing-handler error
+                    handler(self, op, source)
+                    if deck is not None and not deck:
+                        self.after_op()
             else:
                 after = self.after_op if cls._AFTER_OP or cls._EMPTY_LOSES else None
-                run_op = self.run_op
-                while queue and self.pending is None and self.outcome is None:
+                while queue:
+                    if self.pending is not None or self.outcome is not None:
+                        break
                     op, source = queue.pop()
-                    run_op(op, source)
+                    handler = get(op[0]) if get is not None else None
+                    if handler is None:
+                        self.run_op(op, source)
+                    else:
+                        handler(self, op, source)
                     if after is not None:
                         after()
         if self.outcome is None:
@@ -621,23 +662,6 @@ class State(ABC):
                 self.settle()
             elif cls._EMPTY_LOSES and not self.zones[self.DECK_ZONE]:
                 self.after_op()  # the default settle: only an empty deck can end the game here
-
-    def _run_plain(self, queue: list, cls: type) -> None:
-        """`run`'s loop for an engine that keeps the default dispatch and `after_op` (the hottest
-        loop of every engine): the op's method is looked up directly, and the default `after_op`
-        is called only when the deck is empty, the one case it acts on."""
-        get = cls._OP_METHODS.get
-        deck = self.zones[self.DECK_ZONE] if cls._EMPTY_LOSES else None
-        while queue:
-            if self.pending is not None or self.outcome is not None:
-                return
-            op, source = queue.pop()
-            handler = get(op[0])
-            if handler is None:
-                self.run_op(op, source)  # raises the missing-handler error
-            handler(self, op, source)
-            if deck is not None and not deck:
-                self.after_op()
 
     def zone_label(self, name: str) -> str:
         for z in self.ZONES:

@@ -25,6 +25,7 @@ class KaijudoTable:
     first: bool
     turn_limit: int
     granters: int  # how many cards granting abilities are in the battle zone (a cheap "none" test)
+    reducers: int  # how many cards making creatures cost less are in the battle zone (the same)
     tapped: list[bool]
     entered: list[int]  # the turn each instance entered the battle zone (-1: not in it)
     under: dict[int, list[int]]  # top of an evolution stack -> the cards beneath it
@@ -57,12 +58,12 @@ class KaijudoState(KaijudoOps, State):
     def setup(self, deck, catalogue) -> None:
         section = "Deck" if "Deck" in deck.sections or len(deck.sections) != 1 else next(iter(deck.sections))
         cards = _compiled_deck(deck.sections.get(section, {}), catalogue).copy()
-        self.rng.shuffle(cards)  # shuffle first, then number the instances: an id tells nothing
+        self.shuffle_items(cards)  # shuffle first, then number the instances: an id tells nothing
         n = len(cards)
         self.cards, self.progs, self.names = map(list, zip(*cards))
         self.where = ["deck"] * n
         self.zones["deck"] = list(range(n))
-        self.granters = 0
+        self.granters = self.reducers = 0
         n = len(cards)
         self.tapped = [False] * n
         self.entered = [-1] * n
@@ -97,8 +98,11 @@ class KaijudoState(KaijudoOps, State):
     def move(self, iid: int, to: str, bottom: bool = False) -> None:
         src = self.where[iid]
         State.move(self, iid, to, bottom)
-        if self.progs[iid].grants:  # how many cards granting abilities are in play (a cheap "none" test)
+        prog = self.progs[iid]
+        if prog.grants:  # how many cards granting abilities are in play (a cheap "none" test)
             self.granters += (to == "battle") - (src == "battle")
+        if prog.cost_mods:
+            self.reducers += (to == "battle") - (src == "battle")
 
     def unlocked(self) -> set[str]:
         """Civilizations with a card in the mana zone (Kaijudo 5)."""
@@ -114,7 +118,7 @@ class KaijudoState(KaijudoOps, State):
         """Level, less "tap N less mana" reductions of your creatures; never below 1."""
         prog = self.progs[iid]
         level = prog.level
-        if prog.creature:
+        if prog.creature and (self.reducers or prog.self_cost):
             for t in self.creatures():
                 for filt, amount in self.progs[t].cost_mods:
                     if match_all(prog, filt):
@@ -130,7 +134,8 @@ class KaijudoState(KaijudoOps, State):
                         level -= amount
                 elif kind == "per":
                     level -= amount * len(self._candidates(cond[1], cond[2]))
-        return max(1, level) if prog.level > 0 else 0
+            return max(1, level) if prog.level > 0 else 0
+        return level if level > 0 else 0  # (nothing reduces it)
 
     def _boost(self, iid: int, kind: str) -> int:
         return sum(v for k, v in self.boosts.get(iid, ()) if k == kind)
@@ -235,7 +240,7 @@ class KaijudoState(KaijudoOps, State):
             return f"{self.names[iid]} has Guard: it can't attack (Kaijudo 12)"
         if prog.skirmisher and not self._boost(iid, "attack_players") and not self.statics(iid, "attack_players"):
             return f"{self.names[iid]} has Skirmisher: it can attack only creatures, and the dummy has none (Kaijudo 12)"
-        if self.sick(iid):
+        if self.entered[iid] == self.turn and self.sick(iid):  # (only a creature that entered this turn is)
             return f"{self.names[iid]} entered the battle zone this turn: it can't attack yet (Kaijudo 8; Fast Attack and evolution creatures can)"
         return None
 
