@@ -187,7 +187,9 @@ class Catalogue:
         is not this catalogue's own value is compiled afresh: its facts may differ."""
         if self.cards.get(card.key) is not card:
             return compile(card)
-        entries = self.memo_table(compile)
+        entries = self._memo.get(compile) if self._memo_of is self else None  # (once per card dealt)
+        if entries is None:
+            entries = self.memo_table(compile)
         value = entries.get(card.key, _MISSING)
         if value is _MISSING:
             value = entries[card.key] = compile(card)

@@ -346,6 +346,9 @@ def shuffle(rng: random.Random, items: list) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+_NO_OPS: dict[str, Callable] = {}  # the op methods `run` looks up for an engine with its own run_op
+
+
 # --- the State --------------------------------------------------------------------------------
 
 @dataclass
@@ -631,7 +634,7 @@ class State(ABC):
         queue = self.queue
         cls = self.__class__
         if queue:
-            get = cls._OP_GET  # None: the engine dispatches its ops itself (its own run_op)
+            get = cls._OP_GET or _NO_OPS.get  # (no methods: the engine dispatches its ops itself, its own run_op)
             if cls._PLAIN_RUN:
                 deck = self.zones[self.DECK_ZONE] if cls._EMPTY_LOSES else None
                 while queue:
@@ -650,7 +653,7 @@ class State(ABC):
                     if self.pending is not None or self.outcome is not None:
                         break
                     op, source = queue.pop()
-                    handler = get(op[0]) if get is not None else None
+                    handler = get(op[0])
                     if handler is None:
                         self.run_op(op, source)
                     else:
