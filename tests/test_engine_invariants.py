@@ -33,7 +33,7 @@ import typing
 
 import pytest
 
-from deckhub.core.engine import CoreTable, IllegalAction, State, engines, new_game, replay
+from deckhub.core.engine import CoreTable, IllegalAction, State, engines, new_game, replay, shuffle
 from deckhub.importers.catalogue import load_catalogue
 
 ENGINES = engines()
@@ -339,3 +339,16 @@ def test_state_declares_its_mutable_attributes(engine):
         now = fixed_values(state)
         changed = [field for field in fixed if now[field] != fixed[field]]
         assert not changed, f"{name} seed {seed}: fields declared fixed changed during play: {changed}"
+
+
+def test_the_cores_shuffle_is_random_shuffle():
+    """`deckhub.core.engine.shuffle` deals faster than `random.Random.shuffle` but must give the same
+    order and leave the generator in the same state, or every seed would play another game."""
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 7, 40, 41, 64, 65, 129):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            mine, reference = list(range(size)), list(range(size))
+            shuffle(ours, mine)
+            theirs.shuffle(reference)
+            assert mine == reference, (seed, size)
+            assert ours.getstate() == theirs.getstate(), (seed, size)

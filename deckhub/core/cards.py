@@ -161,10 +161,19 @@ class Catalogue:
             value = memos.setdefault(key, build())
         return value
 
+    def memo_table(self, table: Hashable) -> dict:
+        """The dict a family of values lives in, `memo(table, dict)` in one call (`memo_each`,
+        `compiled` and the deck checks use it for every deck checked or dealt and every card dealt)."""
+        memos = self._memo if self._memo_of is self else self._memos()
+        entries = memos.get(table, _MISSING)
+        if entries is _MISSING:
+            entries = memos.setdefault(table, {})
+        return entries
+
     def memo_each(self, table: Hashable, key: Hashable, build: Callable[[], T], limit: int | None = None) -> T:
         """Like `memo`, for a family of values (one per deck list...); with a `limit`, the family is
         emptied when it grows past it, so values keyed by user input cannot grow without bound."""
-        entries = self.memo(table, dict)
+        entries = self.memo_table(table)
         value = entries.get(key, _MISSING)
         if value is _MISSING:
             value = build()
@@ -178,7 +187,9 @@ class Catalogue:
         is not this catalogue's own value is compiled afresh: its facts may differ."""
         if self.cards.get(card.key) is not card:
             return compile(card)
-        entries = self.memo(compile, dict)
+        entries = self._memo.get(compile) if self._memo_of is self else None  # (once per card dealt)
+        if entries is None:
+            entries = self.memo_table(compile)
         value = entries.get(card.key, _MISSING)
         if value is _MISSING:
             value = entries[card.key] = compile(card)

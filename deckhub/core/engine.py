@@ -60,6 +60,7 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
 from __future__ import annotations
 
 import importlib
+import sys
 from abc import ABC, abstractmethod
 import random
 from dataclasses import dataclass, field
@@ -271,7 +272,8 @@ def use_registry(module: str) -> None:
 def registry() -> Any:
     if _REGISTRY is None:
         raise EngineError("no game registry: the application names it with use_registry(...)")
-    return importlib.import_module(_REGISTRY)
+    # (every new game asks: sys.modules answers without the import machinery once it is loaded)
+    return sys.modules.get(_REGISTRY) or importlib.import_module(_REGISTRY)
 
 
 def find_engine(game: Any) -> Engine | None:
@@ -336,6 +338,27 @@ def play_out(state: "State", policy: Callable[["State"], Action] | None = None, 
     if state.outcome is None:
         raise EngineError(f"the game did not end within {max_actions} actions")
     return state
+
+
+def shuffle(rng: random.Random, items: list) -> None:
+    """`rng.shuffle(items)`: the same order from the same draws of `rng`, dealt without two Python
+    calls per card (shuffling is much of a short goldfish game). It is CPython's own Fisher-Yates
+    over `getrandbits` (tests/test_engine_invariants.py holds it to `random.Random.shuffle`); a
+    generator of another kind shuffles itself."""
+    if rng.__class__ is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+_NO_OPS: dict[str, Callable] = {}  # the op methods `run` looks up for an engine with its own run_op
 
 
 # --- the State --------------------------------------------------------------------------------
@@ -415,9 +438,11 @@ class State(ABC):
                     answers[name[5:]] = fn
         cls._OP_METHODS, cls._RES_METHODS = ops, answers
         # what `run` may skip or inline (it runs after every op: the hottest loop of every engine)
-        cls._PLAIN_DISPATCH = cls.run_op is State.run_op
         cls._EMPTY_LOSES = cls.EMPTY_DECK[0] == LOSE_WHEN_EMPTY
         cls._AFTER_OP = cls.after_op is not State.after_op
+        cls._OP_GET = ops.get if cls.run_op is State.run_op else None
+        cls._PLAIN_RUN = cls._OP_GET is not None and not cls._AFTER_OP
+        cls._PLAIN_SETTLE = cls.settle is State.settle and not cls._AFTER_OP
         cls._COPIERS = table_copiers(CoreTable, cls.TABLE)
         # the refusals are the core's: an engine declares its actions and words only its own checks
         for name in ("check_rule", "explain_illegal", "rule_refusal", "_apply_manual"):
@@ -568,7 +593,11 @@ class State(ABC):
         self.where[iid] = to
 
     def shuffle(self, zone: str) -> None:
-        self.rng.shuffle(self.zones[zone])
+        shuffle(self.rng, self.zones[zone])
+
+    def shuffle_items(self, items: list) -> None:
+        """Shuffle a list with the game's generator (a deck before it is dealt), as `shuffle` does a zone."""
+        shuffle(self.rng, items)
 
     def note(self, text: str, manual: bool = False) -> None:
         self.log.append((self.turn, self.phase, text, manual))
@@ -642,29 +671,43 @@ class State(ABC):
 
     def run(self) -> None:
         """Run queued ops until the queue is empty, a choice is pending or the game is over,
-        calling `after_op` after each of them and `settle` when it stops."""
+        calling `after_op` after each of them and `settle` when it stops. (The hottest loop of
+        every engine: with the default `run_op` the op's method is looked up directly, and the
+        default `after_op`, which acts only on an empty deck, is called only then.)"""
         queue = self.queue
+        cls = self.__class__
         if queue:
-            cls = type(self)
-            ops = cls._OP_METHODS if cls._PLAIN_DISPATCH else None
-            after = self.after_op if cls._AFTER_OP else None
-            deck = self.zones[self.DECK_ZONE] if cls._EMPTY_LOSES and not cls._AFTER_OP else None
-            while queue and self.pending is None and self.outcome is None:
-                op, source = queue.pop()
-                if ops is not None:
-                    handler = ops.get(op[0])
+            get = cls._OP_GET or _NO_OPS.get  # (no methods: the engine dispatches its ops itself, its own run_op)
+            if cls._PLAIN_RUN:
+                deck = self.zones[self.DECK_ZONE] if cls._EMPTY_LOSES else None
+                while queue:
+                    if self.pending is not None or self.outcome is not None:
+                        break
+                    op, source = queue.pop()
+                    handler = get(op[0])
                     if handler is None:
                         self.run_op(op, source)  # raises the missing-handler error
                     handler(self, op, source)
-                else:
-                    self.run_op(op, source)
-                if deck is not None:
-                    if not deck:
+                    if deck is not None and not deck:
                         self.after_op()
-                elif after is not None:
-                    after()
+            else:
+                after = self.after_op if cls._AFTER_OP or cls._EMPTY_LOSES else None
+                while queue:
+                    if self.pending is not None or self.outcome is not None:
+                        break
+                    op, source = queue.pop()
+                    handler = get(op[0])
+                    if handler is None:
+                        self.run_op(op, source)
+                    else:
+                        handler(self, op, source)
+                    if after is not None:
+                        after()
         if self.outcome is None:
-            self.settle()
+            if not cls._PLAIN_SETTLE:
+                self.settle()
+            elif cls._EMPTY_LOSES and not self.zones[self.DECK_ZONE]:
+                self.after_op()  # the default settle: only an empty deck can end the game here
 
     def zone_label(self, name: str) -> str:
         for z in self.ZONES:

@@ -19,6 +19,7 @@ a new `Catalogue` when cards change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
@@ -353,7 +354,7 @@ class _Memo(dict):
 class _Compiled:
     """A format made ready to check decks of one catalogue: card facts, plans, check functions."""
 
-    __slots__ = ("format", "game", "catalogue", "facts", "section_names", "plan", "funcs", "memo", "__weakref__")
+    __slots__ = ("format", "game", "catalogue", "facts", "section_names", "counts", "plan", "funcs", "memo", "__weakref__")
 
     def __init__(self, fmt: Format, game: "GameSpec", catalogue: Catalogue):
         self.format = fmt
@@ -362,6 +363,7 @@ class _Compiled:
         self.facts: dict[str, CardFacts | None] = {}
         self.memo = _Memo()
         self.section_names = frozenset(s.name for s in game.sections)
+        self.counts = {s.name: 0 for s in game.sections}  # a report's counts before the deck is read
         plan = []
         ci = ti = 0
         for srules in fmt.sections:
@@ -394,13 +396,16 @@ class _Compiled:
 
 def _compiled(fmt: Format, game: "GameSpec", catalogue: Catalogue) -> _Compiled:
     """The format's checks compiled for this catalogue, kept on it (see `Catalogue.memo`)."""
-    c = catalogue.memo_each("legality", (id(fmt), id(game)), lambda: _Compiled(fmt, game, catalogue))
-    if c.format is not fmt or c.game is not game:  # an id reused by a new format or spec
-        c = catalogue.memo("legality", dict)[(id(fmt), id(game))] = _Compiled(fmt, game, catalogue)
+    table = catalogue.memo_table("legality")
+    key = (id(fmt), id(game))
+    c = table.get(key)
+    if c is None or c.format is not fmt or c.game is not game:  # (not yet, or an id reused by a new format or spec)
+        c = table[key] = _Compiled(fmt, game, catalogue)
     return c
 
 
 Rows = dict[str, list[tuple[CardFacts, int]]]
+_FACTS, _COPY_KEY = itemgetter(0), attrgetter("copy_key")  # a row's card facts, their copy key
 
 
 @dataclass
@@ -568,7 +573,7 @@ def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit
         entries = [e for section in limit.sections for e in rows.get(section, ())]
     totals: dict[str, int] = {}
     over: list[str] = []
-    if len({f.copy_key for f, _q in entries}) == len(entries):  # the usual case: no name repeats
+    if len(set(map(_COPY_KEY, map(_FACTS, entries)))) == len(entries):  # the usual case: no name repeats
         for f, qty in entries:
             threshold = f.thresholds[index]
             if threshold is not None and qty > threshold:
@@ -585,9 +590,15 @@ def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit
         return
     where = limit.sections[0] if len(limit.sections) == 1 else None
     across = "" if where else " across " + " and ".join(limit.sections)
+    groups: dict[str, dict[str, CardFacts]] = {ck: {} for ck in over}  # the cards of each name over, by key
+    for s in limit.sections:
+        for f, _q in rows.get(s, ()):
+            group = groups.get(f.copy_key)
+            if group is not None:
+                group[f.key] = f
     for ck in over:
         total = totals[ck]
-        group = list({f.key: f for s in limit.sections for f, _q in rows.get(s, ()) if f.copy_key == ck}.values())
+        group = list(groups[ck].values())
         lim, rule, certain, low = None, limit.rule, True, None
         for f in group:  # several cards sharing a name: the strictest certain limit wins
             l2, r2, c2, low2 = f.limits[index]
@@ -622,7 +633,7 @@ def check_deck(deck: Deck, game: "GameSpec", format: Format, catalogue: Catalogu
     comp = _compiled(fmt, game, catalogue)
     known = comp.facts.get
     out: list[Violation] = []
-    counts = {s.name: 0 for s in game.sections}
+    counts = comp.counts.copy()
     rows: Rows = {}
     unknown_keys: list[str] = []
     prefix = fmt.rule_prefix or game.slug

@@ -87,7 +87,7 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         bad = [c.display_name for c in cards if (c.type or "") in ("mission", "feature")]
         if bad:
             raise EngineError(f"missions and features are not deck cards (Huntik 100): {', '.join(sorted(set(bad)))}")
-        self.rng.shuffle(cards)
+        self.shuffle_items(cards)
         self.progs = []
         self.feature_of = {}
         for card in cards:
@@ -106,7 +106,7 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
                 raise EngineError(f"the mission {self.mission.label} needs the feature {key!r}, which the catalogue lacks")
             placed.extend((card, zone, dict(counters)) for _ in range(count))
         if self.mission.rings:
-            self.rng.shuffle(placed)
+            self.shuffle_items(placed)
         n0 = len(self.cards)
         self.exhausted = [False] * n0
         self.stunned = [False] * n0

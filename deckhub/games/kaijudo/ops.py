@@ -76,7 +76,9 @@ class KaijudoOps:
         """Abilities that trigger at once: you choose the order they resolve in (Kaijudo 13, the
         rulebook's Argus / Chief Thorn-Bringer example). One alone, or copies of one card with the same
         ability, are queued as they are: their order changes nothing, so nobody is asked."""
-        if len({(self.names[src], ops) for ops, src in queued}) > 1:
+        if not queued:  # (the usual case: it runs on every draw, attack and creature entering)
+            return
+        if len(queued) > 1 and len({(self.names[src], ops) for ops, src in queued}) > 1:
             self.push((("order_triggers", tuple(queued)),))
         else:
             for ops, src in reversed(queued):
@@ -144,7 +146,9 @@ class KaijudoOps:
             self.push(prog.triggers["banished"], iid)
 
     def on_draw(self, iid: int) -> None:
-        self._push_triggers([(self.progs[t].triggers["draw"], t) for t in self.creatures() if "draw" in self.progs[t].triggers])
+        if self.zones["battle"]:  # (no creature, no draw trigger: most draws)
+            progs = self.progs
+            self._push_triggers([(progs[t].triggers["draw"], t) for t in self.creatures() if "draw" in progs[t].triggers])
 
     # phase flow
     def _op_begin_turn(self, op, source):

@@ -21,8 +21,11 @@ def card_value(state: KaijudoState, iid: int) -> int:
 def _charge_score(state: KaijudoState, iid: int, unlocked: set[str], mana: int) -> float:
     prog = state.progs[iid]
     score = 0.0
-    new_civs = [c for c in prog.civs if c not in unlocked]
-    score += 30 * len(new_civs)
+    new_civs = 0  # civilizations this card would unlock
+    for c in prog.civs:
+        if c not in unlocked:
+            new_civs += 1
+    score += 30 * new_civs
     if not prog.useful or (not prog.creature and not prog.spell):
         score += 60
     if prog.creature and (prog.guard or prog.skirmisher):
@@ -95,22 +98,31 @@ def policy(state: KaijudoState) -> Action:
         mana = len(state.zones["mana"])
         if hand and not state.charged and (mana < 7 or len(hand) >= 3):
             unlocked = state.unlocked()
-            return {"kind": "charge", "card": max(hand, key=lambda i: _charge_score(state, i, unlocked, mana))}
+            best, best_score = None, 0.0
+            for iid in hand:  # the first of the best scores
+                score = _charge_score(state, iid, unlocked, mana)
+                if best is None or score > best_score:
+                    best, best_score = iid, score
+            return {"kind": "charge", "card": best}
     elif phase == "main":
         hand = state.zones["hand"]
         if hand:
             unlocked = state.unlocked()
             have = state.untapped_mana()
             best, best_value = None, 0
+            progs = state.progs
             for iid in hand:
-                prog = state.progs[iid]
-                if any(c not in unlocked for c in prog.civs) or state.cost(iid) > have:
+                prog = progs[iid]
+                if not unlocked.issuperset(prog.civs):
+                    continue
+                cost = state.cost(iid)
+                if cost > have:
                     continue
                 if not prog.creature:
                     if prog.spell and prog.useful and 5 + prog.level > best_value:
                         best, best_value = {"kind": "cast", "card": iid}, 5 + prog.level
                     continue
-                value = card_value(state, iid) + state.cost(iid)
+                value = card_value(state, iid) + cost
                 if prog.evolution is None:
                     if value > best_value:
                         best, best_value = {"kind": "summon", "card": iid}, value

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import chain, combinations
+from operator import attrgetter
 from typing import Any
 
 from deckhub.core.actions import RuleAction
@@ -11,6 +12,8 @@ from deckhub.core.tables import fixed
 from deckhub.games.kaijudo.common import PHASE_LABELS, _CIV_NAMES, _compiled_deck
 from deckhub.games.kaijudo.effects import Program, match_all, matches
 from deckhub.games.kaijudo.ops import KaijudoOps
+
+_CIVS = attrgetter("civs")
 
 
 @dataclass
@@ -23,6 +26,7 @@ class KaijudoTable:
     first: bool
     turn_limit: int
     granters: int  # how many cards granting abilities are in the battle zone (a cheap "none" test)
+    reducers: int  # how many cards making creatures cost less are in the battle zone (the same)
     tapped: list[bool]
     entered: list[int]  # the turn each instance entered the battle zone (-1: not in it)
     under: dict[int, list[int]]  # top of an evolution stack -> the cards beneath it
@@ -65,17 +69,13 @@ class KaijudoState(KaijudoOps, State):
     # -- setup (Kaijudo 3) ---------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
         section = "Deck" if "Deck" in deck.sections or len(deck.sections) != 1 else next(iter(deck.sections))
-        base = _compiled_deck(deck.sections.get(section, {}), catalogue)
-        order = list(range(len(base)))
-        self.rng.shuffle(order)  # shuffle first, then number the instances: an id tells nothing
-        cards = [base[i] for i in order]
+        cards = _compiled_deck(deck.sections.get(section, {}), catalogue).copy()
+        self.shuffle_items(cards)  # shuffle first, then number the instances: an id tells nothing
         n = len(cards)
-        self.cards = [c for c, _, _ in cards]
-        self.progs = [p for _, p, _ in cards]
-        self.names = [name for _, _, name in cards]
+        self.cards, self.progs, self.names = map(list, zip(*cards))
         self.where = ["deck"] * n
         self.zones["deck"] = list(range(n))
-        self.granters = 0
+        self.granters = self.reducers = 0
         n = len(cards)
         self.tapped = [False] * n
         self.entered = [-1] * n
@@ -110,23 +110,27 @@ class KaijudoState(KaijudoOps, State):
     def move(self, iid: int, to: str, bottom: bool = False) -> None:
         src = self.where[iid]
         State.move(self, iid, to, bottom)
-        if self.progs[iid].grants:  # how many cards granting abilities are in play (a cheap "none" test)
+        prog = self.progs[iid]
+        if prog.grants:  # how many cards granting abilities are in play (a cheap "none" test)
             self.granters += (to == "battle") - (src == "battle")
+        if prog.cost_mods:
+            self.reducers += (to == "battle") - (src == "battle")
 
     def unlocked(self) -> set[str]:
         """Civilizations with a card in the mana zone (Kaijudo 5)."""
-        progs = self.progs
-        return {c for i in self.zones["mana"] for c in progs[i].civs}
+        return set(chain.from_iterable(map(_CIVS, map(self.progs.__getitem__, self.zones["mana"]))))
 
     def untapped_mana(self) -> int:
-        tapped = self.tapped
-        return sum(1 for i in self.zones["mana"] if not tapped[i])
+        return list(map(self.tapped.__getitem__, self.zones["mana"])).count(False)
+
+    def label(self, iid: int) -> str:
+        return f"{self.names[iid]} (#{iid})"  # (the core's, from the names dealt once)
 
     def cost(self, iid: int) -> int:
         """Level, less "tap N less mana" reductions of your creatures; never below 1."""
         prog = self.progs[iid]
         level = prog.level
-        if prog.creature:
+        if prog.creature and (self.reducers or prog.self_cost):
             for t in self.creatures():
                 for filt, amount in self.progs[t].cost_mods:
                     if match_all(prog, filt):
@@ -142,7 +146,8 @@ class KaijudoState(KaijudoOps, State):
                         level -= amount
                 elif kind == "per":
                     level -= amount * len(self._candidates(cond[1], cond[2]))
-        return max(1, level) if prog.level > 0 else 0
+            return max(1, level) if prog.level > 0 else 0
+        return level if level > 0 else 0  # (nothing reduces it)
 
     def _boost(self, iid: int, kind: str) -> int:
         return sum(v for k, v in self.boosts.get(iid, ()) if k == kind)
@@ -247,7 +252,7 @@ class KaijudoState(KaijudoOps, State):
             return f"{self.names[iid]} has Guard: it can't attack (Kaijudo 12)"
         if prog.skirmisher and not self._boost(iid, "attack_players") and not self.statics(iid, "attack_players"):
             return f"{self.names[iid]} has Skirmisher: it can attack only creatures, and the dummy has none (Kaijudo 12)"
-        if self.sick(iid):
+        if self.entered[iid] == self.turn and self.sick(iid):  # (only a creature that entered this turn is)
             return f"{self.names[iid]} entered the battle zone this turn: it can't attack yet (Kaijudo 8; Fast Attack and evolution creatures can)"
         return None
 

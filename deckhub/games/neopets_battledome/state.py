@@ -113,7 +113,7 @@ class BattledomeState(BattledomeOps, State):
         pets = _section(deck, "Neopet Deck", "Neopets")
         pool = _section(deck, "Rainbow Pool")
         main_cards = list(_compiled(main, catalogue))
-        self.rng.shuffle(main_cards)  # shuffle first, then number: an id says nothing (notes §3.1)
+        self.shuffle_items(main_cards)  # shuffle first, then number: an id says nothing (notes §3.1)
         pet_cards, pool_cards = _compiled(pets, catalogue), _compiled(pool, catalogue)
         if not any(p.role == "neopet" for _, p in pet_cards):
             raise EngineError("the Neopet Deck holds no Neopet: a game needs one to field (notes §3.4)")

@@ -99,7 +99,7 @@ class NeopetsState(NeopetsOps, State):
     def setup(self, deck, catalogue) -> None:
         split, base = _dealable(type(self), deck, catalogue)
         order = list(range(len(base)))
-        self.rng.shuffle(order)  # shuffle first, then number the instances: an id tells nothing
+        self.shuffle_items(order)  # shuffle first, then number the instances: an id tells nothing
         pool = [base[i] for i in order]
         self.cards = [p[0] for p in pool]
         self.where = [p[1] for p in pool]
