@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from deckhub import models
@@ -17,6 +18,8 @@ from deckhub.db import database
 
 _cache: dict[tuple[int, str], tuple[int, core.Catalogue]] = {}
 _lock = threading.Lock()
+# the stamps read during one web request (see `begin_request`); None outside a request
+_request_stamps: ContextVar[dict[str, int] | None] = ContextVar("deckhub_request_stamps", default=None)
 
 
 @dataclass
@@ -134,6 +137,20 @@ def bump_stamp(game: str) -> None:
                .where(models.CatalogueStamp.game == game).execute())
     if not updated:
         models.CatalogueStamp.create(game=game, version=1)
+    seen = _request_stamps.get()
+    if seen is not None:
+        seen.pop(game, None)  # this request reads the new version from here on
+
+
+def begin_request() -> None:
+    """From here until `end_request`, each game's stamp is read once: a board or a search asks for
+    its catalogue (and the catalogue's scans) several times, and each read was a query. A change the
+    request itself makes (`bump_stamp`) is read again; other workers' changes show next request."""
+    _request_stamps.set({})
+
+
+def end_request() -> None:
+    _request_stamps.set(None)
 
 
 def catalogue_is_loaded(game: str) -> bool:
@@ -145,13 +162,19 @@ _STAMP_SQL: dict[str, str] = {}
 
 def _stamp(game: str) -> int:
     """The game's catalogue version; plain SQL, as it runs on every request that reads cards."""
+    seen = _request_stamps.get()
+    if seen is not None and game in seen:
+        return seen[game]
     db = database.obj
     sql = _STAMP_SQL.get(db.param)
     if sql is None:
         table = models.CatalogueStamp._meta.table_name
         sql = _STAMP_SQL[db.param] = f'SELECT version FROM "{table}" WHERE game = {db.param}'
     row = database.execute_sql(sql, (game,)).fetchone()
-    return row[0] if row else 0
+    stamp = row[0] if row else 0
+    if seen is not None:
+        seen[game] = stamp
+    return stamp
 
 
 def _build(game: str) -> core.Catalogue:

@@ -12,14 +12,12 @@ goldfish tiles); it is rebuilt when the game's catalogue stamp moves, as approvi
 from __future__ import annotations
 
 import io
-import threading
 import warnings
 from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from deckhub import models
-from deckhub.db import database
 
 MAX_BYTES = 3 * 1024 * 1024      # the upload as sent
 MAX_PIXELS = 24_000_000          # a 6000 x 4000 phone photo; more is refused before decoding
@@ -91,32 +89,25 @@ class CardImage:
     height: int
 
 
-_cache: dict[tuple[int, str], tuple[int, dict[str, list[CardImage]]]] = {}
-_lock = threading.Lock()
-
-
 def card_images(game: str) -> dict[str, list[CardImage]]:
-    """{card key: its approved scans, newest first} for a game (cached per catalogue stamp)."""
-    from deckhub.catalogue_store import _stamp
+    """{card key: its approved scans, newest first} for a game, kept on the game's catalogue: approving
+    a scan bumps the catalogue stamp, so the next request reads a new catalogue and these afresh."""
+    from deckhub.catalogue_store import get_catalogue
+    return get_catalogue(game).memo("scans.approved", lambda: _approved_images(game))
 
-    stamp = _stamp(game)
-    slot = (id(database.obj), game)
-    cached = _cache.get(slot)
-    if cached and cached[0] == stamp:
-        return cached[1]
-    with _lock:
-        out: dict[str, list[CardImage]] = {}
-        query = (models.Scan.select(models.Scan.id, models.Scan.set_code, models.Scan.width, models.Scan.height,
-                                    models.Card.key, models.User.username)
-                 .join(models.Printing, on=(models.Scan.printing == models.Printing.id))
-                 .join(models.Card, on=(models.Printing.card == models.Card.id))
-                 .switch(models.Scan).join(models.User, on=(models.Scan.uploader == models.User.id))
-                 .where((models.Scan.game == game) & (models.Scan.approved == True))  # noqa: E712
-                 .order_by(models.Scan.id.desc()).tuples())
-        for scan_id, set_code, width, height, key, by in query:
-            out.setdefault(key, []).append(CardImage(scan_id, set_code, by, width, height))
-        _cache[slot] = (stamp, out)
-        return out
+
+def _approved_images(game: str) -> dict[str, list[CardImage]]:
+    out: dict[str, list[CardImage]] = {}
+    query = (models.Scan.select(models.Scan.id, models.Scan.set_code, models.Scan.width, models.Scan.height,
+                                models.Card.key, models.User.username)
+             .join(models.Printing, on=(models.Scan.printing == models.Printing.id))
+             .join(models.Card, on=(models.Printing.card == models.Card.id))
+             .switch(models.Scan).join(models.User, on=(models.Scan.uploader == models.User.id))
+             .where((models.Scan.game == game) & (models.Scan.approved == True))  # noqa: E712
+             .order_by(models.Scan.id.desc()).tuples())
+    for scan_id, set_code, width, height, key, by in query:
+        out.setdefault(key, []).append(CardImage(scan_id, set_code, by, width, height))
+    return out
 
 
 def pick_image(images: list[CardImage] | None, set_code: str | None = None) -> CardImage | None:

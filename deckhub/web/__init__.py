@@ -9,7 +9,7 @@ from peewee import DatabaseError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from deckhub import models
+from deckhub import catalogue_store, models
 from deckhub.db import database, init_database
 from deckhub.limits import MAX_BODY
 from deckhub.migrations import migrate
@@ -69,9 +69,11 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def _connect():
         database.connect(reuse_if_open=True)
+        catalogue_store.begin_request()
 
     @app.teardown_request
     def _close(exc):
+        catalogue_store.end_request()
         if not database.is_closed():
             database.close()
 
