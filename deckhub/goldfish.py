@@ -12,6 +12,8 @@ import json
 import random
 from dataclasses import dataclass
 
+from peewee import JOIN
+
 from deckhub import card_values, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
@@ -64,9 +66,19 @@ def start(owner_id: int, deck_row: models.Deck | None, deck: Deck, options: dict
                                              seed=seed, options=options, actions=[])
 
 
+# a game with the name of the deck it was started from (None once that deck is deleted), in one query
 _SESSION = PreparedSelect(models.GoldfishSession, lambda session_id: (
-    models.GoldfishSession.select().where(models.GoldfishSession.id == session_id).limit(1)))
-_DECK = PreparedSelect(models.Deck, lambda deck_id: models.Deck.select().where(models.Deck.id == deck_id).limit(1))
+    models.GoldfishSession.select(models.GoldfishSession, models.Deck.name.alias("deck_name"))
+    .join(models.Deck, JOIN.LEFT_OUTER, on=(models.GoldfishSession.deck == models.Deck.id))
+    .where(models.GoldfishSession.id == session_id).limit(1)))
+
+
+@dataclass(frozen=True)
+class DeckLink:
+    """The deck a game was started from, as its board links it."""
+
+    id: int
+    name: str
 
 
 def own_session(session_id: int, user) -> models.GoldfishSession | None:
@@ -76,9 +88,14 @@ def own_session(session_id: int, user) -> models.GoldfishSession | None:
     return row
 
 
-def session_deck(session: models.GoldfishSession) -> models.Deck | None:
+def session_deck(session: models.GoldfishSession) -> DeckLink | None:
     """The deck a game was started from, while it still exists (the board links it)."""
-    return None if session.deck_id is None else _DECK.first(session.deck_id)
+    if session.deck_id is None:
+        return None
+    name = getattr(session, "deck_name", None)
+    if name is None:  # a row read without the deck's name
+        name = models.Deck.select(models.Deck.name).where(models.Deck.id == session.deck_id).scalar()
+    return None if name is None else DeckLink(session.deck_id, name)
 
 
 def user_sessions(user, limit: int = 50) -> list[models.GoldfishSession]:
