@@ -280,3 +280,21 @@ def test_a_replayed_position_is_kept_but_each_caller_gets_its_own(app, player, g
         assert again is not first and again.view() == before
         store.act(store.Game(session, again), action, len(session.actions))
         assert store.rebuild(models.GoldfishSession.get_by_id(session_id)).view() == first.view()
+
+
+def test_a_finished_board_is_the_same_every_time_and_its_own(player):
+    """A finished game's layout and log are kept (they cannot change); two finished games never show
+    each other's, and the live board before the end is written afresh."""
+    deck_id = deck_for(player, "kaijudo")
+    pages = {}
+    for seed in (3, 4):
+        board = start(player, deck_id, seed=seed)
+        live = player.get(board).get_data(as_text=True)
+        player.post(f"{board}/play-out", data={"step": "0"})
+        first, second = (re.sub(r'name="csrf_token" value="[^"]*"', "", player.get(board).get_data(as_text=True))
+                         for _ in range(2))
+        assert first == second != live and 'class="result' in first
+        pages[seed] = first
+    assert pages[3] != pages[4]
+    log = lambda page: re.search(r'<ol reversed>(.*?)</ol>', page, re.S).group(1)  # noqa: E731
+    assert log(pages[3]) != log(pages[4])

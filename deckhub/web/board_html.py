@@ -8,10 +8,11 @@ context (its game, step and the actions per card), so the board templates call `
 """
 from __future__ import annotations
 
-from flask import Flask, url_for
+from flask import Flask, request, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
+from deckhub.catalogue_store import get_catalogue
 from deckhub.scans import pick_image
 from deckhub.web.catalog import card_text, request_card_images
 
@@ -121,6 +122,10 @@ def write_zone(context, z: dict, name: str) -> str:
 
 def write_log_items(context, view: dict) -> str:
     """The game log, newest first: when (turn or round, and phase), a badge on manual moves, the text."""
+    return _finished(context, "log", lambda: _log_items(view))
+
+
+def _log_items(view: dict) -> str:
     when = "R" if view.get("round_based") else "T"
     items = []
     for entry in reversed(view.get("log") or ()):
@@ -131,9 +136,34 @@ def write_log_items(context, view: dict) -> str:
     return "".join(items)
 
 
+FINISHED_PARTS_KEPT = 256  # a finished game's layout and log, kept while people look at or replay them
+
+
+def _finished(context, part: str, write) -> str:
+    """`write()`, kept on the catalogue when the position is a finished game's: nothing on its layout
+    or log changes any more (undoing a finished game continues in a new session), and a finished
+    game is what players open from their history. A live position is written every time."""
+    view, game = context["view"], context["game"]
+    if not view.get("terminal") or context["by_card"]:
+        return write()
+    session = game.session
+    key = (session.id, session.created_at, session.seed, context["step"], context.get("replay_step"),
+           request.script_root, part)
+    return get_catalogue(session.game).memo_each("web.finished_boards", key, write, limit=FINISHED_PARTS_KEPT)
+
+
+def write_layout(context) -> str:
+    """The game's own layout (its board template; the generic one shows every zone)."""
+    def write() -> str:
+        template = context.environment.select_template(
+            [f"goldfish/boards/{context['spec'].slug}.html", "goldfish/boards/_generic.html"])
+        return template.render(context.get_all())
+    return _finished(context, "layout", write)
+
+
 def register(app: Flask) -> None:
     """Make the writers template globals that read the board's context."""
     for name, write in (("tile", write_tile), ("zone", write_zone), ("act_button", write_act_button),
-                        ("log_items", write_log_items)):
+                        ("log_items", write_log_items), ("board_layout", write_layout)):
         app.add_template_global(pass_context(lambda context, *args, _write=write, **kwargs:
                                              Markup(_write(context, *args, **kwargs))), name)
