@@ -81,26 +81,29 @@ class PreparedSelect:
     """A SELECT whose SQL peewee writes once per database backend and that then runs with new values.
 
     peewee writes a query's SQL in Python every time it runs; for the few queries behind nearly
-    every page (the signed-in user, a goldfish game, its deck) that writing cost several times the
-    query itself. `build(*values)` returns the peewee query; its SQL is kept only when its
-    parameters are exactly `values` followed by constants (a LIMIT), so the SQL cannot depend on a
-    value; otherwise every call builds the query afresh.
+    every page (the signed-in user, a goldfish game, a deck with its owner and latest version) that
+    writing cost several times the query itself. `build(*values)` returns the peewee query; its SQL
+    is kept only when its parameters are exactly `values` followed by constants (a LIMIT), so the
+    SQL cannot depend on a value; otherwise every call builds the query afresh. Rows are read by
+    the first query built, so joined models come back as they would from peewee (`row.user`).
     """
 
     def __init__(self, model, build):
         self.model, self.build = model, build
-        self._sql: dict[type, tuple[str, tuple] | None] = {}
+        self._sql: dict[type, tuple[object, str, tuple] | None] = {}
 
     def first(self, *values):
-        """The first row as a model instance, or None."""
+        """The first row as a model instance (with its joined models), or None."""
         backend = type(database.obj)
         prepared = self._sql.get(backend, False)
         if prepared is False:
-            sql, params = self.build(*values).sql()
+            query = self.build(*values)
+            sql, params = query.sql()
             n = len(values)
-            prepared = (sql, tuple(params[n:])) if list(params[:n]) == list(values) else None
+            prepared = (query, sql, tuple(params[n:])) if list(params[:n]) == list(values) else None
             self._sql[backend] = prepared
         if prepared is None:
             return self.build(*values).first()
-        sql, constants = prepared
-        return next(iter(self.model.raw(sql, *values, *constants)), None)
+        query, sql, constants = prepared
+        cursor = database.execute_sql(sql, (*values, *constants))
+        return next(iter(query._get_cursor_wrapper(cursor)), None)

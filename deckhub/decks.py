@@ -16,7 +16,7 @@ from peewee import fn
 
 from deckhub import models
 from deckhub.core.decklist import Deck
-from deckhub.db import lock, write_transaction
+from deckhub.db import PreparedSelect, lock, write_transaction
 from deckhub.games import get_game
 from deckhub.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_NAME as MAX_NAME, MAX_DESCRIPTION
 
@@ -57,13 +57,20 @@ def load(deck_row: models.Deck) -> StoredDeck:
     return StoredDeck(deck_row, latest_version(deck_row))
 
 
-def _fetch(deck_id: int) -> StoredDeck | None:
-    """The deck, its owner and its latest version in one query (the deck page's hot path)."""
+def _newest_version_query(deck_id: int):
     newest = (models.DeckVersion.select(fn.MAX(models.DeckVersion.number))
               .where(models.DeckVersion.deck == models.Deck.id))
-    row = (models.Deck.select(models.Deck, models.User, models.DeckVersion)
-           .join(models.User).switch(models.Deck).join(models.DeckVersion)
-           .where((models.Deck.id == deck_id) & (models.DeckVersion.number == newest)).first())
+    return (models.Deck.select(models.Deck, models.User, models.DeckVersion)
+            .join(models.User).switch(models.Deck).join(models.DeckVersion)
+            .where((models.Deck.id == deck_id) & (models.DeckVersion.number == newest)).limit(1))
+
+
+_WITH_NEWEST_VERSION = PreparedSelect(models.Deck, _newest_version_query)
+
+
+def _fetch(deck_id: int) -> StoredDeck | None:
+    """The deck, its owner and its latest version in one query (the deck page's hot path)."""
+    row = _WITH_NEWEST_VERSION.first(deck_id)
     if row is None:
         return None
     return StoredDeck(row, row.deckversion)

@@ -66,11 +66,12 @@ def start(owner_id: int, deck_row: models.Deck | None, deck: Deck, options: dict
                                              seed=seed, options=options, actions=[])
 
 
-# a game with the name of the deck it was started from (None once that deck is deleted), in one query
+# a game with the name of the deck it was started from (None once that deck is deleted), in one query;
+# `objects()`: the name is an attribute of the game's row, its deck column stays the deck's id
 _SESSION = PreparedSelect(models.GoldfishSession, lambda session_id: (
     models.GoldfishSession.select(models.GoldfishSession, models.Deck.name.alias("deck_name"))
     .join(models.Deck, JOIN.LEFT_OUTER, on=(models.GoldfishSession.deck == models.Deck.id))
-    .where(models.GoldfishSession.id == session_id).limit(1)))
+    .where(models.GoldfishSession.id == session_id).limit(1).objects()))
 
 
 @dataclass(frozen=True)

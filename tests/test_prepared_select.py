@@ -29,3 +29,18 @@ def test_a_query_whose_parameters_are_not_its_values_is_built_every_time(users):
     assert next_one.first(users[0].id).id == users[1].id
     assert next_one.first(users[1].id).id == users[2].id
     assert next_one._sql[type(database.obj)] is None
+
+
+def test_a_joined_select_returns_its_joined_models(users):
+    """The deck page reads a deck with its owner and newest version in one prepared query."""
+    from deckhub import decks
+    first = decks.create_deck(users[1], "kaijudo", "standard", "First")
+    second = decks.create_deck(users[2], "kaijudo", "standard", "Second")
+    decks.create_deck(users[2], "kaijudo", "standard", "Third")
+    for stored, owner in ((first, users[1]), (second, users[2])):
+        fetched = decks._fetch(stored.row.id)
+        assert fetched.row.__rel__["owner"].username == owner.username  # read by the same query
+        assert fetched.row.name == stored.row.name
+        assert fetched.version.number == stored.version.number and fetched.version.deck_id == stored.row.id
+    assert decks._fetch(10_000) is None
+    assert decks._WITH_NEWEST_VERSION._sql[type(database.obj)] is not None
