@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import secrets
-from collections import OrderedDict
 
 from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
-                   session, url_for)
+                   url_for)
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
@@ -13,7 +12,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from deckhub import checks, collection, limits, trading
 from deckhub import decks as store
-from deckhub.web import charts
+from deckhub.web import charts, page_cache
 from deckhub.web.lookups import deck_or_404
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.deckdiff import diff_decks
@@ -21,7 +20,6 @@ from deckhub.core.decklist import Deck
 from deckhub.core.deckstats import deck_stats
 from deckhub.core.engine import find_engine
 from deckhub.core.search import search_cards
-from deckhub.db import database
 from deckhub.games import all_games, get_game
 from deckhub.importers.decklists import read_decklist, write_json, write_o8d, write_text
 
@@ -167,19 +165,14 @@ def import_deck():
     return render_template("decks/import.html", form=form, parse=parse), status
 
 
-# Rendered public deck pages for visitors who are not signed in: the page is the same for all of
-# them until the deck, its settings or the catalogue change, and a public deck is what a tournament
-# weekend links to. Keyed by everything the page shows, so a stale copy is never served.
-_public_pages: OrderedDict[tuple, str] = OrderedDict()
-_PUBLIC_PAGES_MAX = 256
-
-
-def _anonymous_cache_key(stored: store.StoredDeck, catalogue) -> tuple | None:
-    if current_user.is_authenticated or session.get("_flashes"):
+def _anonymous_page_key(stored: store.StoredDeck) -> tuple | None:
+    """A public deck looks the same to every visitor who is not signed in (see `page_cache`) until
+    the deck or its settings change."""
+    if current_user.is_authenticated:
         return None
     row = stored.row
-    return (id(database.obj), row.id, stored.version.number, row.updated_at, row.name, row.format, row.packs,
-            row.description, catalogue.game, getattr(catalogue, "stamp", None))
+    return page_cache.page_key(row.id, stored.version.number, row.updated_at, row.name, row.format, row.packs,
+                               row.description, row.owner.username)
 
 
 @bp.route("/<int:deck_id>")
@@ -187,16 +180,9 @@ def show(deck_id: int):
     stored = _visible(deck_id)
     spec = get_game(stored.row.game)
     catalogue = get_catalogue(spec.slug)
-    key = _anonymous_cache_key(stored, catalogue)
-    if key is not None and key in _public_pages:
-        _public_pages.move_to_end(key)
-        return _public_pages[key]
-    page = _render_show(stored, spec, catalogue)
-    if key is not None:
-        _public_pages[key] = page
-        while len(_public_pages) > _PUBLIC_PAGES_MAX:
-            _public_pages.popitem(last=False)
-    return page
+    key = _anonymous_page_key(stored)
+    return (page_cache.kept(catalogue, "decks", key)
+            or page_cache.keep(catalogue, "decks", key, _render_show(stored, spec, catalogue)))
 
 
 def _render_show(stored: store.StoredDeck, spec, catalogue) -> str:

@@ -16,6 +16,7 @@ from deckhub.catalogue_store import get_catalogue
 from deckhub.core.engine import MANUAL_KINDS, find_engine
 from deckhub.core.session_values import CARD_VALUES
 from deckhub.games import get_game
+from deckhub.web import page_cache
 from deckhub.web.card_values import typed_values
 from deckhub.web.lookups import deck_or_404
 
@@ -156,15 +157,34 @@ def _board_context(game, replay_step: int | None = None):
             "deck_row": store.session_deck(game.session)}
 
 
+def _finished_page_key(session, replay_step: int | None = None) -> tuple | None:
+    """A finished game's page is kept (see `page_cache`): everything it shows besides the game itself
+    is the deck it links and who is signed in."""
+    if session.result is None:
+        return None
+    deck = store.session_deck(session)
+    return page_cache.page_key(session.id, session.created_at, session.seed, replay_step,
+                               deck and (deck.id, deck.name), current_user.id, current_user.username,
+                               current_user.is_curator)
+
+
+def _board_page(session, template: str, context: dict) -> str:
+    return page_cache.keep(get_catalogue(session.game), "goldfish", _finished_page_key(session, context["replay_step"]),
+                           render_template(template, **context))
+
+
 @bp.route("/<int:session_id>")
 @login_required
 def board(session_id: int):
     session = _session(session_id)
+    page = page_cache.kept(get_catalogue(session.game), "goldfish", _finished_page_key(session))
+    if page is not None:
+        return page
     try:
         game = store.load(session)
     except store.GoldfishError as exc:
         return render_template("goldfish/broken.html", session=session, message=str(exc)), 409
-    return render_template("goldfish/board.html", **_board_context(game))
+    return _board_page(session, "goldfish/board.html", _board_context(game))
 
 
 def _action_from_form() -> dict:
@@ -262,6 +282,9 @@ def replay_view(session_id: int):
     total = len(session.actions)
     step = request.args.get("step", type=int)
     step = total if step is None else max(0, min(total, step))
+    page = page_cache.kept(get_catalogue(session.game), "goldfish", _finished_page_key(session, step))
+    if page is not None:
+        return page
     try:
         state = store.rebuild(session, step)
     except store.GoldfishError as exc:
@@ -270,4 +293,4 @@ def replay_view(session_id: int):
     context = _board_context(game, replay_step=step)
     next_label = state.action_to_string(session.actions[step]) if step < total else None
     context.update(by_card={}, general=[], manual=[], total=total, next_action_label=next_label)
-    return render_template("goldfish/replay.html", **context)
+    return _board_page(session, "goldfish/replay.html", context)

@@ -1,0 +1,52 @@
+"""Whole pages kept while nothing they show can change, for the pages people open again and again.
+
+A public deck looks the same to every visitor who is not signed in, and a finished goldfish game
+never changes (undo, restart and a new seed continue in a new session): its board and replay steps
+are what players open from their history. Writing such a page again on every request was most of
+its cost. A page is kept on the catalogue it was written from, so a corrected card drops it, keyed
+by everything else it shows (the caller's `key`); a request with flashed messages is never served
+from or stored in it.
+
+A kept page holds no browser's form token (CSRF): the token written into it is replaced by a slot,
+and every answer fills the slot with the token of the browser asking.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from flask import current_app, g, request, session
+from flask_wtf.csrf import generate_csrf
+
+from deckhub.db import database
+
+TOKEN_SLOT = "\x00form-token\x00"  # no page DeckHub writes holds a NUL character
+PAGES_KEPT = 256  # per catalogue and kind of page
+
+
+def page_key(*parts: Hashable) -> tuple | None:
+    """The key of the page the current request would see, or None when it must be written afresh."""
+    if session.get("_flashes"):
+        return None
+    return (id(database.obj), request.script_root, *parts)
+
+
+def kept(catalogue, kind: str, key: tuple | None) -> str | None:
+    """The kept page for `key`, with this browser's form token, or None."""
+    if key is None:
+        return None
+    page = catalogue.memo_table(("web.pages", kind)).get(key)
+    if page is None:
+        return None
+    return page.replace(TOKEN_SLOT, generate_csrf()) if TOKEN_SLOT in page else page
+
+
+def keep(catalogue, kind: str, key: tuple | None, page: str) -> str:
+    """Keep `page` (as written for this request) under `key`; returns `page` unchanged."""
+    if key is None:
+        return page
+    token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+    pages = catalogue.memo_table(("web.pages", kind))
+    if len(pages) >= PAGES_KEPT:
+        pages.clear()
+    pages[key] = page.replace(token, TOKEN_SLOT) if token else page
+    return page
