@@ -159,6 +159,19 @@ def test_search_page_shows_the_chosen_games_filters(client):
     assert 'name="level_min"' not in html and 'name="game"' in html
 
 
+def test_the_filters_show_each_requests_own_choices(client):
+    """The filter form is rendered once per catalogue and filter values: what one search chose is
+    never shown selected in another's."""
+    chosen = 'value="Spell" selected'
+    level = re.compile(r'name="level_min"[^>]*value="([^"]*)"')
+    for _ in range(2):
+        html = client.get("/cards?game=kaijudo&type=Spell&level_min=3&q=a").get_data(as_text=True)
+        assert chosen in html and level.search(html).group(1) == "3"
+        for other in ("/cards?game=kaijudo&q=a", "/cards?game=kaijudo&type=Creature&q=a"):
+            html = client.get(other).get_data(as_text=True)
+            assert chosen not in html and level.search(html).group(1) == ""
+
+
 def test_search_paginates(client):
     first = client.get("/cards?game=kaijudo&type=Spell")
     assert len(rows(first, "results-table")) == 50 and "1–50 of 191 cards" in text(first)

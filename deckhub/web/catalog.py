@@ -197,6 +197,22 @@ def result_rows(cards, game, catalogues) -> Markup:
     return Markup("".join(out))
 
 
+_FORM_ARGS = frozenset({"q", "page", "in_text"})  # query arguments the filters do not show
+FILTER_FORMS_KEPT = 256
+
+
+@bp.app_template_global()
+def search_filters(game, catalogue, choices, req, unplaced) -> Markup:
+    """The search form's filters for `game`. They show the catalogue's sets and values with the
+    chosen ones selected, the same for everyone asking with the same filters, so each is rendered
+    once per catalogue version and set of filter arguments (a bounded family: they are typed)."""
+    args = request.args
+    key = (request.script_root, tuple(sorted((k, tuple(args.getlist(k))) for k in args if k not in _FORM_ARGS)))
+    write = get_template_attribute("catalog/_filters.html", "search_filters")
+    return Markup(catalogue.memo_each("web.search_filters", key, lambda: write(
+        game, catalogue, choices, req, unplaced, args, core_search.UNKNOWN_SET), limit=FILTER_FORMS_KEPT))
+
+
 @bp.app_template_global()
 def card_fact_rows(card, game, extras: bool = False) -> list[tuple[str, str, object]]:
     """(label, key, value) for each game field of a card, value None when unknown.
