@@ -77,20 +77,26 @@ def lock(*keys: str) -> None:
         database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (number,))
 
 
+# what a peewee cursor wrapper holds of one cursor (the rest it derives from the columns a query selects)
+_PER_CURSOR = frozenset({"cursor", "count", "index", "initialized", "populated", "row_cache"})
+
+
 class PreparedSelect:
     """A SELECT whose SQL peewee writes once per database backend and that then runs with new values.
 
-    peewee writes a query's SQL in Python every time it runs; for the few queries behind nearly
-    every page (the signed-in user, a goldfish game, a deck with its owner and latest version) that
-    writing cost several times the query itself. `build(*values)` returns the peewee query; its SQL
-    is kept only when its parameters are exactly `values` followed by constants (a LIMIT), so the
-    SQL cannot depend on a value; otherwise every call builds the query afresh. Rows are read by
-    the first query built, so joined models come back as they would from peewee (`row.user`).
+    peewee writes a query's SQL in Python every time it runs, and works out again how the columns
+    it gets back map to models and converters; for the few queries behind nearly every page (the
+    signed-in user, a goldfish game, a deck with its owner and latest version) that work cost
+    several times the query itself. `build(*values)` returns the peewee query; its SQL is kept only
+    when its parameters are exactly `values` followed by constants (a LIMIT), so the SQL cannot
+    depend on a value; otherwise every call builds the query afresh. Rows are read by the first
+    query built, so joined models come back as they would from peewee (`row.owner`), and the
+    column mapping it worked out for its first row is reused for the same SQL's later rows.
     """
 
     def __init__(self, model, build):
         self.model, self.build = model, build
-        self._sql: dict[type, tuple[object, str, tuple] | None] = {}
+        self._sql: dict[type, list | None] = {}
 
     def first(self, *values):
         """The first row as a model instance (with its joined models), or None."""
@@ -100,10 +106,22 @@ class PreparedSelect:
             query = self.build(*values)
             sql, params = query.sql()
             n = len(values)
-            prepared = (query, sql, tuple(params[n:])) if list(params[:n]) == list(values) else None
+            prepared = [query, sql, tuple(params[n:]), None] if list(params[:n]) == list(values) else None
             self._sql[backend] = prepared
         if prepared is None:
             return self.build(*values).first()
-        query, sql, constants = prepared
+        query, sql, constants, mapping = prepared
         cursor = database.execute_sql(sql, (*values, *constants))
-        return next(iter(query._get_cursor_wrapper(cursor)), None)
+        try:
+            row = cursor.fetchone()
+            if row is None:
+                return None
+            reader = query._get_cursor_wrapper(cursor)
+            if mapping is None:
+                reader.initialize()
+                prepared[3] = {k: v for k, v in vars(reader).items() if k not in _PER_CURSOR}
+            else:
+                reader.__dict__.update(mapping)
+        finally:
+            cursor.close()
+        return reader.process_row(row)

@@ -44,3 +44,17 @@ def test_a_joined_select_returns_its_joined_models(users):
         assert fetched.version.number == stored.version.number and fetched.version.deck_id == stored.row.id
     assert decks._fetch(10_000) is None
     assert decks._WITH_NEWEST_VERSION._sql[type(database.obj)] is not None
+
+
+def test_rows_after_the_first_convert_their_columns_as_peewee_does(users):
+    """The column mapping worked out for the first row is reused: later rows still get their
+    datetimes, booleans and JSON as Python values, and a miss stays None."""
+    from deckhub import decks
+    stored = decks.create_deck(users[0], "kaijudo", "standard", "Typed", description="a deck")
+    for _ in range(3):
+        fetched = decks._fetch(stored.row.id)
+        assert fetched.row.created_at == models.Deck.get_by_id(stored.row.id).created_at
+        assert fetched.row.is_public is False and fetched.row.owner.is_curator is True
+        assert fetched.version.data == models.DeckVersion.get_by_id(stored.version.id).data
+        assert isinstance(fetched.version.data, dict)
+        assert decks._fetch(stored.row.id + 1000) is None
