@@ -172,6 +172,21 @@ def test_the_filters_show_each_requests_own_choices(client):
             assert chosen not in html and level.search(html).group(1) == ""
 
 
+def test_a_kept_search_shows_a_corrected_card_at_once(app, client):
+    """Searches are rendered once per catalogue version: a corrected fact replaces the catalogue."""
+    from deckhub import models
+    from deckhub.catalogue_store import bump_stamp
+    from deckhub.db import database
+    path = "/cards?game=kaijudo&q=blade+seer"
+    assert "Blade Seer" in client.get(path).get_data(as_text=True)
+    assert client.get(path).get_data(as_text=True).count("Rules text corrected") == 0
+    with app.app_context(), database.connection_context():
+        card = models.Card.get((models.Card.game == "kaijudo") & (models.Card.key == "blade-seer"))
+        models.Card.update(type="Rules text corrected").where(models.Card.id == card.id).execute()
+        bump_stamp("kaijudo")
+    assert "Rules text corrected" in client.get(path).get_data(as_text=True)
+
+
 def test_search_paginates(client):
     first = client.get("/cards?game=kaijudo&type=Spell")
     assert len(rows(first, "results-table")) == 50 and "1–50 of 191 cards" in text(first)

@@ -98,28 +98,42 @@ def card(slug: str, key: str):
                            origins=field_origins(card), mine=mine, traders=traders)
 
 
+SEARCHES_KEPT = 256  # rendered searches per catalogue version (typed by visitors: a bounded family)
+
+
 @bp.route("/cards")
 def search():
+    """The card search. Below the site's header the page is a function of the query arguments and
+    the catalogue, so a game's searches are rendered once per catalogue version and arguments
+    (a corrected card replaces the catalogue and with it every kept search)."""
     slug = (request.args.get("game") or "").strip()
-    page_size = current_app.config.get("PAGE_SIZE", 50)
-    if slug:
+    if not slug:
+        query, content = _search_content(None, None)
+    else:
         spec = game_or_404(slug)
         catalogue = get_catalogue(spec.slug)
-        req = core_search.parse_request(spec, catalogue, request.args, page_size, MAX_PER_PAGE)
+        key = (request.script_root, tuple(sorted((k, tuple(request.args.getlist(k))) for k in request.args)))
+        query, content = catalogue.memo_each("web.searches", key, lambda: _search_content(spec, catalogue),
+                                             limit=SEARCHES_KEPT)
+    return render_template("catalog/search.html", req=query, content=content)
+
+
+def _search_content(spec, catalogue) -> tuple[core_search.SearchRequest, Markup]:
+    page_size = current_app.config.get("PAGE_SIZE", 50)
+    req = core_search.parse_request(spec, catalogue, request.args, page_size, MAX_PER_PAGE)
+    choices, unplaced = None, False
+    if spec is not None:
         result = core_search.run_search(spec, catalogue, req)
         choices = core_search.filter_choices(catalogue, spec)
         unplaced = bool(core_search.cards_without_set(catalogue))
+        catalogues = {spec.slug: catalogue}
     else:
-        spec = catalogue = choices = None
-        unplaced = False
-        req = core_search.parse_request(None, None, request.args, page_size, MAX_PER_PAGE)
         catalogues = {game.slug: get_catalogue(game.slug) for game in all_games()}
         result = (core_search.run_search_all([(game, catalogues[game.slug]) for game in all_games()], req)
                   if req.q else None)
-    if catalogue:
-        catalogues = {spec.slug: catalogue}
-    return render_template("catalog/search.html", game=spec, catalogue=catalogue, catalogues=catalogues, req=req,
-                           result=result, choices=choices, unplaced=unplaced, UNKNOWN_SET=core_search.UNKNOWN_SET)
+    return req, Markup(render_template("catalog/_search.html", game=spec, catalogue=catalogue, catalogues=catalogues,
+                                       req=req, result=result, choices=choices, unplaced=unplaced,
+                                       UNKNOWN_SET=core_search.UNKNOWN_SET))
 
 
 @bp.route("/assets/catalog.css")
