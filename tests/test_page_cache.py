@@ -92,3 +92,25 @@ def test_a_live_board_is_never_kept(player):
     assert "step 1" in player.get(board).get_data(as_text=True)
     assert player.get(f"{board}/replay?step=0").status_code == 200
     assert session_id(board) not in {key[2] for key in kept_boards()}
+
+
+def test_a_browser_keeps_one_form_token_and_another_browser_has_its_own(csrf_app):
+    first = signed_in(csrf_app, signup=True)
+    pages = [first.get(path).get_data(as_text=True) for path in ("/decks/import", "/collection/", "/decks/import")]
+    assert len({csrf_token(page) for page in pages}) == 1  # signed once for this browser
+    second = signed_in(csrf_app, signup=False)
+    theirs = second.get("/decks/import").get_data(as_text=True)
+    assert csrf_token(theirs) != csrf_token(pages[0])
+    assert post(first, "/logout", theirs).status_code == 400  # one browser's token is not another's
+    assert post(first, "/logout", pages[2]).status_code == 302
+
+
+def test_with_a_time_limit_on_tokens_each_request_signs_its_own(databases):
+    from conftest import make_app
+    app = make_app(databases.with_catalogues(), WTF_CSRF_TIME_LIMIT=3600)
+    client = app.test_client()
+    token = csrf_token(client.get("/signup").get_data(as_text=True))
+    assert client.post("/signup", data={"username": "alice", "password": "correct horse", "confirm": "correct horse",
+                                        "csrf_token": token}).status_code == 302
+    client.get("/decks/import")
+    assert app.extensions["deckhub.form_tokens"] == {}

@@ -13,6 +13,7 @@ from deckhub import catalogue_store, models
 from deckhub.db import database, init_database
 from deckhub.limits import MAX_BODY
 from deckhub.migrations import migrate
+from deckhub.web import form_tokens
 from deckhub.web.api.errors import error_response, under_api
 
 csrf = CSRFProtect()
@@ -78,6 +79,7 @@ def init_app(app: Flask) -> None:
             database.close()
 
     csrf.init_app(app)
+    form_tokens.register(app)  # after Flask-WTF, whose csrf_token() it replaces in templates
     login_manager.init_app(app)
 
     @app.after_request

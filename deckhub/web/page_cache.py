@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from flask import current_app, g, request, session
-from flask_wtf.csrf import generate_csrf
-
 from deckhub.db import database
+from deckhub.web.form_tokens import form_token
 
 TOKEN_SLOT = "\x00form-token\x00"  # no page DeckHub writes holds a NUL character
 PAGES_KEPT = 256  # per catalogue and kind of page
@@ -37,7 +36,7 @@ def kept(catalogue, kind: str, key: tuple | None) -> str | None:
     page = catalogue.memo_table(("web.pages", kind)).get(key)
     if page is None:
         return None
-    return page.replace(TOKEN_SLOT, generate_csrf()) if TOKEN_SLOT in page else page
+    return page.replace(TOKEN_SLOT, form_token()) if TOKEN_SLOT in page else page
 
 
 def keep(catalogue, kind: str, key: tuple | None, page: str) -> str:

@@ -1,0 +1,52 @@
+"""The form token (CSRF) of the browser asking, signed once per browser secret.
+
+Flask-WTF signs the browser's secret (kept in its session) with a timestamp on every request that
+writes a form, and every signed-in page writes one (log out). DeckHub sets no time limit on tokens
+(`WTF_CSRF_TIME_LIMIT` is None), so the timestamp is never checked and the first token signed for a
+secret stays as valid as any later one; signing again was a tenth of a kept page's time. The token
+first written for a secret is kept and handed to Flask-WTF at the start of each request of that
+browser, so its forms and `csrf_token()` write it. With a time limit, every request signs afresh.
+"""
+from __future__ import annotations
+
+from flask import Flask, current_app, g, session
+from flask_wtf.csrf import generate_csrf
+
+TOKENS_KEPT = 10_000  # browsers' tokens kept per app (the map is emptied when it grows past it)
+
+
+def _field() -> str:
+    return current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+
+
+def _kept() -> dict | None:
+    if current_app.config.get("WTF_CSRF_TIME_LIMIT") is not None:
+        return None
+    return current_app.extensions["deckhub.form_tokens"]
+
+
+def _reuse_kept_token() -> None:
+    tokens = _kept()
+    secret = session.get(_field()) if tokens is not None else None
+    token = tokens.get(secret) if isinstance(secret, str) else None
+    if token is not None:
+        setattr(g, _field(), token)
+
+
+def form_token() -> str:
+    """This browser's form token, as Flask-WTF's `csrf_token()` writes it."""
+    token = generate_csrf()  # the kept one when `_reuse_kept_token` found it
+    tokens = _kept()
+    if tokens is not None:
+        secret = session[_field()]
+        if secret not in tokens:
+            if len(tokens) >= TOKENS_KEPT:
+                tokens.clear()
+            tokens[secret] = token
+    return token
+
+
+def register(app: Flask) -> None:
+    app.extensions["deckhub.form_tokens"] = {}
+    app.before_request(_reuse_kept_token)
+    app.add_template_global(form_token, "csrf_token")
