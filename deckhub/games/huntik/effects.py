@@ -75,10 +75,12 @@ class Program(core_effects.Program):
     go_again: bool = False
     abilities: tuple = ()  # ((text, Status), ...)
     useful: bool = True  # an action card worth playing for its automated effect in a goldfish game
+    # a major, minor or legendary hero; a plain attribute set once, for speed (the engine and its
+    # policy ask it ~500 times a game, a property is a function call each time); `kind` never changes
+    hero: bool = field(init=False)
 
-    @property
-    def hero(self) -> bool:
-        return self.kind in ("major", "minor", "legendary")
+    def __post_init__(self) -> None:
+        self.hero = self.kind in ("major", "minor", "legendary")
 
 
 def needs_of(ops: Iterable[tuple]) -> tuple:
