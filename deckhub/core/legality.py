@@ -417,6 +417,7 @@ class CheckContext:
     packs: int | None
     rows: Rows
     memo: dict = field(default_factory=dict)  # a check may keep worded violations here (see _Memo)
+    shared: dict = field(default_factory=dict)  # what this one check's functions share (a list's hits)
 
     def remember(self, key, make: Callable[[], Any]) -> Any:
         """`make()` once per key for this catalogue and format (for costly messages)."""
@@ -564,7 +565,7 @@ def _type_violations(section: str, rule: TypeRule, bad: list[CardFacts], unknown
     return tuple(out)
 
 
-def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit) -> None:
+def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit, memo: _Memo) -> None:
     if len(limit.sections) == 1:
         entries = rows.get(limit.sections[0], ())
     else:
@@ -589,13 +590,24 @@ def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit
     if not over:
         return
     where = limit.sections[0] if len(limit.sections) == 1 else None
-    across = "" if where else " across " + " and ".join(limit.sections)
     groups: dict[str, dict[str, CardFacts]] = {ck: {} for ck in over}  # the cards of each name over, by key
     for s in limit.sections:
         for f, _q in rows.get(s, ()):
             group = groups.get(f.copy_key)
             if group is not None:
                 group[f.key] = f
+    # the messages depend only on these names, their cards and totals: worded once (see _Memo)
+    key = ("copies", index, tuple((ck, totals[ck], tuple(groups[ck])) for ck in over))
+    worded = memo.get(key)
+    if worded is None:
+        worded = memo.put(key, _word_copies(limit, index, where, over, totals, groups))
+    out.extend(worded)
+
+
+def _word_copies(limit: CopyLimit, index: int, where: str | None, over: list[str], totals: dict[str, int],
+                 groups: dict[str, dict[str, CardFacts]]) -> tuple[Violation, ...]:
+    out: list[Violation] = []
+    across = "" if where else " across " + " and ".join(limit.sections)
     for ck in over:
         total = totals[ck]
         group = list(groups[ck].values())
@@ -620,6 +632,7 @@ def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit
                                  cited(f"{label}: {total} copies{across}; the limit may be {low}, and the catalogue "
                                        f"lacks what decides it (its type or flags).", limit.cite),
                                  names, {"max": low}, total, keys))
+    return tuple(out)
 
 
 def check_deck(deck: Deck, game: "GameSpec", format: Format, catalogue: Catalogue, *,
@@ -673,7 +686,7 @@ def check_deck(deck: Deck, game: "GameSpec", format: Format, catalogue: Catalogu
         if type_plan is not None and row:
             _check_types(out, section, row, type_plan[0], type_plan[1], comp.memo)
     for index, limit in enumerate(fmt.copies):
-        _check_copies(out, rows, index, limit)
+        _check_copies(out, rows, index, limit, comp.memo)
     if comp.funcs:
         ctx = CheckContext(deck, game, fmt, catalogue, packs, rows, comp.memo)
         for func, spec in comp.funcs:

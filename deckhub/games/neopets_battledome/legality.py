@@ -30,22 +30,30 @@ def distinct_species(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
             unknown.append(facts)
             continue
         seen.setdefault(value.casefold(), []).extend([facts] * qty)
-    out = []
-    for group in seen.values():
-        if len(group) > 1:
-            names, keys = names_keys(group)
-            sp = group[0].card.attrs.get(attr)
-            out.append(Violation(spec.rule, spec.severity, section,
-                                 cited(f"The {section}'s Neopets must all be different species; {len(group)} are "
-                                       f"{sp}: {', '.join(names)}.", spec.cite),
-                                 names, {"max": 1}, len(group), keys))
-    if unknown and sum(q for _, q in entries) > 1:
-        names, keys = names_keys(unknown)
-        out.append(Violation(spec.rule, UNVERIFIED, section,
-                             cited(f"The {section}'s Neopets must all be different species; the catalogue lacks "
-                                   f"the species of: {', '.join(names)}.", spec.cite),
-                             names, {"max": 1}, None, keys))
-    return out
+    shared = tuple(tuple(f.key for f in group) for group in seen.values() if len(group) > 1)
+    unsure = tuple(f.key for f in unknown) if unknown and sum(q for _, q in entries) > 1 else ()
+    if not shared and not unsure:
+        return ()
+
+    def word() -> tuple[Violation, ...]:
+        out = []
+        for group in seen.values():
+            if len(group) > 1:
+                names, keys = names_keys(group)
+                sp = group[0].card.attrs.get(attr)
+                out.append(Violation(spec.rule, spec.severity, section,
+                                     cited(f"The {section}'s Neopets must all be different species; {len(group)} are "
+                                           f"{sp}: {', '.join(names)}.", spec.cite),
+                                     names, {"max": 1}, len(group), keys))
+        if unsure:
+            names, keys = names_keys(unknown)
+            out.append(Violation(spec.rule, UNVERIFIED, section,
+                                 cited(f"The {section}'s Neopets must all be different species; the catalogue lacks "
+                                       f"the species of: {', '.join(names)}.", spec.cite),
+                                 names, {"max": 1}, None, keys))
+        return tuple(out)
+    # worded once per catalogue and format for the cards that decide the messages (see CheckContext.remember)
+    return ctx.remember((spec.rule, section, attr, shared, unsure), word)
 
 
 def distinct_names(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
@@ -79,26 +87,23 @@ class CardList:
     cite: str
 
 
-_LISTS: dict[tuple[str, str], CardList] = {}
 _UNSEEN = object()
 
 
 def card_list(ctx: CheckContext, spec: CheckSpec) -> CardList:
-    """The list a check names (`params.list`), read once from the game's formats.json."""
+    """The list a check names (`params.list`), read from the game's formats.json once per format."""
     name = spec.params.get("list")
-    key = (ctx.game.package, name)
-    found = _LISTS.get(key)
-    if found is None:
-        data: dict[str, Any] = ctx.game.format_lists.get(name)
+
+    def read() -> CardList:
+        data: dict[str, Any] | None = ctx.game.format_lists.get(name)
         if data is None:
             raise LookupError(f"{ctx.game.slug}: check {spec.name} names list {name!r}, which formats.json lacks")
         limited = data.get("limited") or {}
-        found = _LISTS[key] = CardList(
-            frozenset(normalize_name(n) for n in data.get("banned") or ()),
-            {normalize_name(n): int(limit) for n, limit in limited.items()},
-            frozenset(b.casefold() for b in data.get("limited_brush_types") or ()),
-            data.get("cite") or name)
-    return found
+        return CardList(frozenset(normalize_name(n) for n in data.get("banned") or ()),
+                        {normalize_name(n): int(limit) for n, limit in limited.items()},
+                        frozenset(b.casefold() for b in data.get("limited_brush_types") or ()),
+                        data.get("cite") or name)
+    return ctx.remember(("battledome.fl.list", name), read)
 
 
 def _listed(facts: CardFacts, names: Iterable[str]) -> str | None:
@@ -110,21 +115,31 @@ def _listed(facts: CardFacts, names: Iterable[str]) -> str | None:
 
 def _hits(ctx: CheckContext, spec: CheckSpec, which: str) -> tuple[CardList, dict[str, tuple[tuple, int]]]:
     """The deck's cards on the list's `which` part ("banned" or "limited"), by copy key: (cards, copies
-    across every section). Whether a card is listed is worked out once per catalogue and format."""
+    across every section). Whether a card is listed is worked out once per catalogue and format, and
+    the deck is read once for both parts (the banned and limited checks name the same list)."""
     fl = card_list(ctx, spec)
-    names = getattr(fl, which)
-    listed: dict[str, str | None] = ctx.remember((which, spec.params.get("list")), dict)  # card key -> entry
-    hits: dict[str, tuple[tuple, int]] = {}
-    for rows in ctx.rows.values():
-        for facts, qty in rows:
-            entry = listed.get(facts.key, _UNSEEN)
-            if entry is _UNSEEN:
-                entry = listed[facts.key] = _listed(facts, names)
-            if entry is None:
-                continue
-            group, n = hits.get(facts.copy_key, ((), 0))
-            hits[facts.copy_key] = (group if facts in group else (*group, facts), n + qty)
-    return fl, hits
+    name = spec.params.get("list")
+    found = ctx.shared.get(("battledome.fl.hits", name))
+    if found is None:
+        # card key -> (banned entry, limited entry), or None for a card on neither part (most cards)
+        listed: dict[str, tuple[str | None, str | None] | None] = ctx.remember(("battledome.fl.listed", name), dict)
+        found = ctx.shared[("battledome.fl.hits", name)] = {"banned": {}, "limited": {}}
+        for rows in ctx.rows.values():
+            for facts, qty in rows:
+                entry = listed.get(facts.key, _UNSEEN)
+                if entry is None:
+                    continue
+                if entry is _UNSEEN:
+                    entry = (_listed(facts, fl.banned), _listed(facts, fl.limited))
+                    entry = listed[facts.key] = entry if entry != (None, None) else None
+                    if entry is None:
+                        continue
+                for part, on_list in zip(("banned", "limited"), entry):
+                    if on_list is not None:
+                        hits = found[part]
+                        group, n = hits.get(facts.copy_key, ((), 0))
+                        hits[facts.copy_key] = (group if facts in group else (*group, facts), n + qty)
+    return fl, found[which]
 
 
 def banned_cards(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
