@@ -13,12 +13,17 @@ def teams(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
     """
     p = spec.params
     section = p.get("section", "Deck")
+    attr = p.get("attr", "team")
     wanted = {t.casefold(): t for t in p.get("teams", ("Good", "Evil"))}
+    team_of: dict[str, str | None] = ctx.remember(("huntik.teams", attr, tuple(wanted)), dict)  # card key -> team
     by_team: dict[str, list] = {}
     for facts, _qty in ctx.section(section):
-        team = facts.card.attrs.get(p.get("attr", "team"))
-        if isinstance(team, str) and team.casefold() in wanted:
-            by_team.setdefault(wanted[team.casefold()], []).append(facts)
+        team = team_of.get(facts.key, "")
+        if team == "":  # a card not seen yet by this catalogue and format
+            tag = facts.card.attrs.get(attr)
+            team = team_of[facts.key] = wanted.get(tag.casefold()) if isinstance(tag, str) else None
+        if team is not None:
+            by_team.setdefault(team, []).append(facts)
     if len(by_team) < 2:
         return []
     order = [t for t in wanted.values() if t in by_team]
