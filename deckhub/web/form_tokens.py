@@ -46,6 +46,11 @@ def form_token() -> str:
     return token
 
 
+def written_token() -> str | None:
+    """The form token this request has written into its page, if any (None: it wrote no form)."""
+    return g.get(_field())
+
+
 def register(app: Flask) -> None:
     app.extensions["deckhub.form_tokens"] = {}
     app.before_request(_reuse_kept_token)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from flask import current_app, g, request, session
+from flask import request, session
 from deckhub.db import database
-from deckhub.web.form_tokens import form_token
+from deckhub.web.form_tokens import form_token, written_token
 
 TOKEN_SLOT = "\x00form-token\x00"  # no page DeckHub writes holds a NUL character
 PAGES_KEPT = 256  # per catalogue and kind of page
@@ -43,7 +43,7 @@ def keep(catalogue, kind: str, key: tuple | None, page: str) -> str:
     """Keep `page` (as written for this request) under `key`; returns `page` unchanged."""
     if key is None:
         return page
-    token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+    token = written_token()
     pages = catalogue.memo_table(("web.pages", kind))
     if len(pages) >= PAGES_KEPT:
         pages.clear()
