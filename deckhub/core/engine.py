@@ -663,7 +663,12 @@ class State(ABC):
 
     def push(self, ops: Iterable[tuple], source: int | None = None) -> None:
         """Queue ops to run next, in the order given (before anything already queued)."""
-        self.queue.extend((op, source) for op in reversed(tuple(ops)))
+        if ops.__class__ is not tuple:
+            ops = tuple(ops)
+        if len(ops) == 1:  # (most pushes: a generator and a reversed view cost more than the op)
+            self.queue.append((ops[0], source))
+        else:
+            self.queue.extend([(op, source) for op in ops[::-1]])
 
     def ask(self, prompt: str, options: Iterable[tuple[Any, str]], op: tuple, source: int | None = None,
             optional: bool = False) -> None:
