@@ -118,6 +118,22 @@ def test_two_civilization_card_needs_both_civilizations_unlocked():
     assert state.where[mech] == "battle"
 
 
+def test_a_civilization_locks_again_when_its_last_mana_card_leaves():
+    """Kaijudo 5: what is unlocked follows the mana zone's cards now, after every move in or out."""
+    state = game({"skyvolt-mech": 3, "rain-cloud-kraken": 10, "aqua-seneschal": 10, "toothed-grubling": 17})
+    mech = put(state, "skyvolt-mech", "hand")
+    mana(state, "rain-cloud-kraken", 3)
+    water = mana(state, "aqua-seneschal", 1)[0]
+    to_phase(state, "main")
+    assert {"kind": "summon", "card": mech} in state.legal_actions()
+    step(state, "manual.move", card=water, to="discard")
+    assert state.view()["kaijudo"]["unlocked"] == ["Light"]
+    assert state.clone().view()["kaijudo"]["unlocked"] == ["Light"]
+    assert {"kind": "summon", "card": mech} not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="Water"):
+        step(state, "summon", card=mech)
+
+
 def test_charging_mana_once_and_two_civilization_cards_enter_tapped():
     """Kaijudo 10B: charge once a turn; the card's own text makes a two-civilization card enter tapped."""
     state = game({"skyvolt-mech": 3, "toothed-grubling": 37})

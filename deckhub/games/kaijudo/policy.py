@@ -18,7 +18,7 @@ def card_value(state: KaijudoState, iid: int) -> int:
     return 10 + 2 * prog.level + 4 * prog.breaker + (6 if prog.fast else 0) + (3 if prog.evolution else 0)
 
 
-def _charge_score(state: KaijudoState, iid: int, unlocked: set[str], mana: int) -> float:
+def _charge_score(state: KaijudoState, iid: int, unlocked: frozenset[str], mana: int) -> float:
     prog = state.progs[iid]
     score = 0.0
     new_civs = 0  # civilizations this card would unlock

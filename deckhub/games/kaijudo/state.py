@@ -2,19 +2,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain, combinations
-from operator import attrgetter
+from itertools import combinations
 from typing import Any
 
 from deckhub.core.actions import RuleAction
 from deckhub.core.engine import LOSE_WHEN_EMPTY, Action, CounterSpec, IllegalAction, State, ZoneSpec
-from deckhub.core.tables import fixed
+from deckhub.core.tables import cache, fixed
 from deckhub.games.kaijudo.common import PHASE_LABELS, _CIV_NAMES, _compiled_deck
 from deckhub.games.kaijudo.effects import Program, match_all, matches
 from deckhub.games.kaijudo.ops import KaijudoOps
-
-_CIVS = attrgetter("civs")
-
 
 @dataclass
 class KaijudoTable:
@@ -37,6 +33,7 @@ class KaijudoTable:
     turn_triggers: list[tuple]  # ("ally_attack", ops, source) until the end of the turn
     attacking: int | None
     charged: bool
+    unlocked_civs: frozenset[str] | None = cache()  # `unlocked()`, until a card enters or leaves the mana zone
 
 
 class KaijudoState(KaijudoOps, State):
@@ -87,6 +84,7 @@ class KaijudoState(KaijudoOps, State):
         self.turn_triggers = []
         self.attacking = None
         self.charged = False
+        self.unlocked_civs = None
         self.first = bool(self.options["first"])
         self.turn_limit = int(self.options["turn_limit"])
         deck_ids = self.zones["deck"]
@@ -115,13 +113,25 @@ class KaijudoState(KaijudoOps, State):
             self.granters += (to == "battle") - (src == "battle")
         if prog.cost_mods:
             self.reducers += (to == "battle") - (src == "battle")
+        if to == "mana" or src == "mana":
+            self.unlocked_civs = None
 
-    def unlocked(self) -> set[str]:
-        """Civilizations with a card in the mana zone (Kaijudo 5)."""
-        return set(chain.from_iterable(map(_CIVS, map(self.progs.__getitem__, self.zones["mana"]))))
+    def unlocked(self) -> frozenset[str]:
+        """Civilizations with a card in the mana zone (Kaijudo 5). Kept until the mana zone's cards
+        change: the policy and the checks ask for it several times a turn."""
+        civs = self.unlocked_civs
+        if civs is None:
+            progs = self.progs
+            civs = self.unlocked_civs = frozenset([c for i in self.zones["mana"] for c in progs[i].civs])
+        return civs
 
     def untapped_mana(self) -> int:
-        return list(map(self.tapped.__getitem__, self.zones["mana"])).count(False)
+        tapped = self.tapped
+        n = 0
+        for i in self.zones["mana"]:  # (a plain loop: faster here than map, sum or count)
+            if not tapped[i]:
+                n += 1
+        return n
 
     def label(self, iid: int) -> str:
         return f"{self.names[iid]} (#{iid})"  # (the core's, from the names dealt once)
@@ -273,7 +283,8 @@ class KaijudoState(KaijudoOps, State):
             return f"{self.name_of(iid)} is not in your hand"
         if self.phase != "main":
             return f"creatures are summoned and spells cast in the main phase (now: {self.phase}) (Kaijudo 10C)"
-        missing = [c for c in prog.civs if c not in self.unlocked()]
+        unlocked = self.unlocked()
+        missing = [c for c in prog.civs if c not in unlocked]
         if missing:
             return (f"{self.names[iid]} needs {' and '.join(_CIV_NAMES.get(c, c) for c in prog.civs)} unlocked; "
                     f"no {' or '.join(_CIV_NAMES.get(c, c) for c in missing)} card in your mana zone (Kaijudo 5)")
