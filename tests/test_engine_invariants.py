@@ -122,6 +122,10 @@ def play_checked(engine, deck, catalogue, seed: int, use_policy: bool) -> State:
             for action in listed + rule_variants(state, rng, listed):
                 legal_now = action in listed and not _has_bool(action)
                 assert (state.rule_refusal(action) is None) == legal_now, (seed, steps, state.phase, action)
+                # a forged action is described without error, and True never stands for card #1
+                text = state.action_to_string(action)
+                named = {v for k, value in action.items() if k != "card" for v in (value if isinstance(value, list) else [value])}
+                assert isinstance(text, str) and not (action.get("card") is True and 1 not in named and "(#1)" in text), (action, text)
         # forged actions are refused, with a reason, and change nothing
         if steps % 3 == 0:
             before = fingerprint(state)

@@ -606,6 +606,15 @@ class State(ABC):
         """A card as the log and prompts name it: "Name (#id)"."""
         return f"{self.cards[iid].display_name} (#{iid})"
 
+    def is_card(self, value: Any) -> bool:
+        """True when `value` is one of this game's card ids: an int in range, not True or False
+        (Python takes True for 1). Describing an action a player may have forged starts here."""
+        return value.__class__ is int and 0 <= value < len(self.cards)
+
+    def label_of(self, value: Any) -> str:
+        """`label` of a card id; anything else as the action gave it."""
+        return self.label(value) if self.is_card(value) else repr(value)
+
     def prompt(self, source: int | None, text: str) -> str:
         """A choice's question, prefixed by the card whose text asks it."""
         return f"{self.cards[source].display_name}: {text}" if source is not None else text
@@ -906,7 +915,7 @@ class State(ABC):
             return "[manual] Draw a card"
         if kind == "manual.move":
             iid, to = action.get("card"), action.get("to")
-            if isinstance(iid, int) and 0 <= iid < len(self.cards):
+            if self.is_card(iid):
                 return f"[manual] Move {self.name_of(iid)} from {self.zone_label(self.where[iid])} to {self.zone_label(str(to))}" + (" (bottom)" if action.get("at") == "bottom" else "")
         if kind == "manual.shuffle":
             return f"[manual] Shuffle {self.zone_label(str(action.get('zone')))}"

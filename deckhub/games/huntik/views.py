@@ -22,18 +22,18 @@ class HuntikViews:
             return f"Mulligan: put {len(cards)} marked card(s) on the bottom and draw {len(cards)} (Huntik 101)"
         if kind == "mark":
             iid = action.get("card")
-            if isinstance(iid, int) and not isinstance(iid, bool) and 0 <= iid < len(self.cards):
+            if self.is_card(iid):
                 return f"{'Unmark' if iid in self.mulligan_marked else 'Mark'} {self.label(iid)} for the mulligan"
             return repr(action)
         if kind in ("manual.exhaust", "manual.stun", "manual.drop", "manual.pickup"):
             iid = action.get("card")
-            name = self.name_of(iid) if isinstance(iid, int) and 0 <= iid < len(self.cards) else f"#{iid}"
+            name = self.name_of(iid) if self.is_card(iid) else f"#{iid}"
             verb = {"manual.exhaust": "Exhaust / ready", "manual.stun": "Stun / unstun", "manual.drop": "Drop",
                     "manual.pickup": "Pick up"}[kind]
             extra = f" with #{action.get('hero')}" if kind == "manual.pickup" else ""
             return f"[manual] {verb} {name}{extra}"
         iid = action.get("card")
-        if not isinstance(iid, int) or isinstance(iid, bool) or not 0 <= iid < len(self.cards):
+        if not self.is_card(iid):
             return repr(action)
         name = self.label(iid)
         if kind == "play":
@@ -41,7 +41,7 @@ class HuntikViews:
             if prog.hero:
                 return f"Play {name} into zone {action.get('zone', 1)}"
             hero = action.get("hero")
-            if isinstance(hero, int) and 0 <= hero < len(self.cards):
+            if self.is_card(hero):
                 return f"Play {name}, exhausting {self.label(hero)}"
             return f"Play {name}"
         if kind == "move":

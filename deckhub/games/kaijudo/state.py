@@ -456,9 +456,9 @@ class KaijudoState(KaijudoOps, State):
             return PHASE_LABELS.get(self.phase, "Next phase")
         if kind == "manual.tap":
             iid = action.get("card")
-            return f"[manual] {'Untap' if isinstance(iid, int) and 0 <= iid < len(self.tapped) and self.tapped[iid] else 'Tap'} #{iid}"
+            return f"[manual] {'Untap' if self.is_card(iid) and self.tapped[iid] else 'Tap'} #{iid}"
         iid = action.get("card")
-        if not isinstance(iid, int) or isinstance(iid, bool) or not 0 <= iid < len(self.cards):
+        if not self.is_card(iid):
             return repr(action)
         name = self.label(iid)
         if kind == "charge":
@@ -466,7 +466,7 @@ class KaijudoState(KaijudoOps, State):
         if kind == "summon":
             onto = action.get("onto")
             if onto:
-                return f"Summon {name} onto {' + '.join(self.label(b) for b in onto if isinstance(b, int) and 0 <= b < len(self.cards))}"
+                return f"Summon {name} onto {' + '.join(self.label(b) for b in onto if self.is_card(b))}"
             return f"Summon {name} ({self.cost(iid)} mana)"
         if kind == "cast":
             return f"Cast {name} ({self.cost(iid)} mana)"

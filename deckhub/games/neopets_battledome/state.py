@@ -456,7 +456,7 @@ class BattledomeState(BattledomeOps, State):
                 return f"Take {self.names[pet]}'s {STAT_LABELS[stat]} ({self.progs[pet].stat(stat)}) for this battle"
             return repr(action)
         iid = action.get("card")
-        if iid.__class__ is not int or not 0 <= iid < len(self.cards):
+        if not self.is_card(iid):
             return repr(action)
         if kind == "train":
             return f"Attach {self.label(iid)}{self._bonus_text(self.progs[iid])}"

@@ -353,7 +353,7 @@ class NeopetsState(NeopetsOps, State):
             ids = action.get("with")
             if not isinstance(ids, list) or not ids:
                 return "a contest needs \"with\": the untapped Neopets and Heroes of that arena to tap, as a sorted list"
-            gaps = self.stat_gaps([i for i in ids if isinstance(i, int) and 0 <= i < len(self.cards)], arena)
+            gaps = self.stat_gaps([i for i in ids if self.is_card(i)], arena)
             villain = self.villain_in(arena)
             if villain is not None and gaps:
                 return f"a Villain contest adds up stats, and these are unknown — set them for this game: {', '.join(gaps)}"
@@ -487,9 +487,9 @@ class NeopetsState(NeopetsOps, State):
     def describe(self, action: Action) -> str:
         kind = action.get("kind")
         card = action.get("card")
-        name = self.label(card) if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(self.cards) else repr(card)
+        name = self.label_of(card)
         tap = action.get("tap")
-        paying = f", tapping {self.label(tap)}" if isinstance(tap, int) and 0 <= tap < len(self.cards) else ""
+        paying = f", tapping {self.label(tap)}" if self.is_card(tap) else ""
         if kind == "end_turn":
             return "End the turn"
         if kind == "move":
@@ -497,22 +497,20 @@ class NeopetsState(NeopetsOps, State):
         if kind == "trade_in":
             return f"Trade in {name}"
         if kind == "replace":
-            onto = action.get("onto")
-            return f"Play {name} replacing {self.label(onto) if isinstance(onto, int) and 0 <= onto < len(self.cards) else onto}"
+            return f"Play {name} replacing {self.label_of(action.get('onto'))}"
         if kind == "hero":
             return f"Play the Hero {name}{paying}"
         if kind == "villain":
             return f"Play the Villain {name} into the {action.get('arena')} arena"
         if kind == "equip":
-            to = action.get("to")
-            return f"Play {name} onto {self.label(to) if isinstance(to, int) and 0 <= to < len(self.cards) else to}{paying}"
+            return f"Play {name} onto {self.label_of(action.get('to'))}{paying}"
         if kind == "happen":
             return f"Play {name}{paying}"
         if kind == "location":
             return f"Play the Location {name} into the {action.get('arena')} arena{paying}"
         if kind == "contest":
             ids = action.get("with") or []
-            who = ", ".join(self.label(i) for i in ids if isinstance(i, int) and 0 <= i < len(self.cards))
+            who = ", ".join(self.label(i) for i in ids if self.is_card(i))
             arena = _arena(action.get("arena"))
             villain = self.villain_in(arena) if arena is not None else None
             what = f"a Villain contest against {self.label(villain)}" if villain is not None else "a contest"
@@ -520,8 +518,7 @@ class NeopetsState(NeopetsOps, State):
         if kind == "manual.tap":
             return f"[manual] Tap or untap {name}"
         if kind == "manual.attach":
-            to = action.get("to")
-            return f"[manual] Attach {name} to {self.label(to) if isinstance(to, int) and 0 <= to < len(self.cards) else to}"
+            return f"[manual] Attach {name} to {self.label_of(action.get('to'))}"
         return str(kind)
 
     def card_view(self, iid: int) -> dict[str, Any]:
