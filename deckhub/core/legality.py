@@ -535,7 +535,7 @@ def _check_types(out: list[Violation], section: str, rows: list[tuple[CardFacts,
             (bad if status == _YES else unknown).append(f)
     if not bad and not unknown:
         return
-    memo_key = (id(rule), section, tuple(f.key for f in bad), tuple(f.key for f in unknown))
+    memo_key = (id(rule), section, tuple([f.key for f in bad]), tuple([f.key for f in unknown]))
     done = memo.get(memo_key)
     if done is None:
         done = memo.put(memo_key, _type_violations(section, rule, bad, unknown))

@@ -30,8 +30,8 @@ def distinct_species(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
             unknown.append(facts)
             continue
         seen.setdefault(value.casefold(), []).extend([facts] * qty)
-    shared = tuple(tuple(f.key for f in group) for group in seen.values() if len(group) > 1)
-    unsure = tuple(f.key for f in unknown) if unknown and sum(q for _, q in entries) > 1 else ()
+    shared = tuple(tuple([f.key for f in group]) for group in seen.values() if len(group) > 1)
+    unsure = tuple([f.key for f in unknown]) if unknown and sum(q for _, q in entries) > 1 else ()
     if not shared and not unsure:
         return ()
 
@@ -157,7 +157,7 @@ def banned_cards(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
                                  names, {"max": 0}, total, keys))
         return tuple(out)
     return ctx.remember((spec.rule, spec.params.get("list"),
-                         tuple((tuple(f.key for f in g), n) for g, n in hits.values())), word)
+                         tuple((tuple([f.key for f in g]), n) for g, n in hits.values())), word)
 
 
 def limited_cards(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
@@ -181,7 +181,7 @@ def limited_cards(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
                                  names, {"max": limit}, total, keys))
         return tuple(out)
     return ctx.remember((spec.rule, spec.params.get("list"),
-                         tuple((tuple(f.key for f in g), n) for g, n, _limit in over.values())), word)
+                         tuple((tuple([f.key for f in g]), n) for g, n, _limit in over.values())), word)
 
 
 def limited_brush_types(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
