@@ -160,7 +160,10 @@ class KaijudoState(KaijudoOps, State):
         return level if level > 0 else 0  # (nothing reduces it)
 
     def _boost(self, iid: int, kind: str) -> int:
-        return sum(v for k, v in self.boosts.get(iid, ()) if k == kind)
+        boosts = self.boosts.get(iid)
+        if not boosts:  # (most creatures, most of the time: no generator for nothing)
+            return 0
+        return sum([v for k, v in boosts if k == kind])
 
     def _cond(self, iid: int, cond: tuple) -> bool:
         """A "while ..." condition of the creature's own text."""
@@ -308,12 +311,12 @@ class KaijudoState(KaijudoOps, State):
                 unlocked = self.unlocked()
                 have = self.untapped_mana()
                 progs = self.progs
-                reducing = any(progs[t].cost_mods for t in self.zones["battle"])
+                reducing = self.reducers > 0
                 for i in hand:
                     prog = progs[i]
                     if prog.level > have and not reducing and not prog.self_cost:
                         continue
-                    if any(c not in unlocked for c in prog.civs) or ((reducing or prog.self_cost) and self.cost(i) > have):
+                    if not unlocked.issuperset(prog.civs) or ((reducing or prog.self_cost) and self.cost(i) > have):
                         continue
                     if not prog.creature:
                         actions.append({"kind": "cast", "card": i})
