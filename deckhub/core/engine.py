@@ -172,6 +172,13 @@ class OptionSpec:
         return self.name.replace("_", " ").capitalize()
 
 
+def turn_limit_option(what: str = "game", default: int = 40) -> OptionSpec:
+    """The turn limit an engine offers when its State keeps the core's LIMIT: a goldfish game
+    not won by the end of that turn is lost (see `State.limit_reached`)."""
+    return OptionSpec("turn_limit", "int", default, f"the {what} is lost if it is not won by the end of this turn",
+                      minimum=1, maximum=500)
+
+
 def value_words(value: Any) -> str:
     """A setting or card value as a player reads it: yes/no, none, words instead of snake_case keys."""
     if isinstance(value, bool):

@@ -13,7 +13,7 @@ card in the battle or mana zone).
 """
 from __future__ import annotations
 
-from deckhub.core.engine import Engine, OptionSpec
+from deckhub.core.engine import Engine, OptionSpec, turn_limit_option
 from deckhub.games.kaijudo.effects import coverage
 from deckhub.games.kaijudo.policy import policy
 from deckhub.games.kaijudo.state import KaijudoState
@@ -26,7 +26,7 @@ ENGINE = Engine(
     coverage=coverage,
     options=(
         OptionSpec("first", "bool", True, "go first (no draw on turn 1) or second (Kaijudo 3)"),
-        OptionSpec("turn_limit", "int", 40, "the game is lost if it is not won by the end of this turn", minimum=1, maximum=500),
+        turn_limit_option(),
     ),
     description="Kaijudo against a dummy with 5 shields that never acts",
 )

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.engine import Engine, OptionSpec
+from deckhub.core.engine import Engine, OptionSpec, turn_limit_option
 from deckhub.core.session_values import card_values_option
 from deckhub.games.neopets_battledome.common import DUMMY_DEFAULTS
 from deckhub.games.neopets_battledome.effects import coverage
@@ -118,7 +118,7 @@ ENGINE = Engine(
                    "new card replaces the oldest", choices=("blocked", "replace")),
         OptionSpec("painting", "choice", "same_species", "Paint Brushes (the rules give no procedure): choose a Rainbow Pool Neopet "
                    "of your Neopet's species to cover it, or leave it to manual moves", choices=("same_species", "manual")),
-        OptionSpec("turn_limit", "int", 40, "the match is lost if it is not won by the end of this turn", minimum=1, maximum=500),
+        turn_limit_option("match"),
         card_values_option("values for cards the catalogue does not know, for this game only: "
                            '{"card-key": {"level_requirement": 2, "attack_bonus": 1}}; fields: hp, attack, defence, agility, '
                            "level_requirement, attack_bonus, defence_bonus, agility_bonus, hp_bonus, heal, damage_reduction, "

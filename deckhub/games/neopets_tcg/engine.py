@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.engine import Engine, OptionSpec
+from deckhub.core.engine import Engine, OptionSpec, turn_limit_option
 from deckhub.core.session_values import card_values_option
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.effects import coverage
@@ -96,7 +96,7 @@ ENGINE = Engine(
     coverage=coverage,
     options=(
         OptionSpec("first", "bool", True, "go first (no draw on your first turn) or second (rulebook: On Your Turn)"),
-        OptionSpec("turn_limit", "int", 40, "the game is lost if it is not won by the end of this turn", minimum=1, maximum=500),
+        turn_limit_option(),
         card_values_option("values for cards whose facts the catalogue lacks, for this game only, e.g. "
                            '{"tomatoes": {"type": "Item", "bank_value": 2}}'),
     ),
