@@ -168,23 +168,23 @@ def _finished_page_key(session, replay_step: int | None = None) -> tuple | None:
                                current_user.is_curator)
 
 
-def _board_page(session, template: str, context: dict) -> str:
-    return page_cache.keep(get_catalogue(session.game), "goldfish", _finished_page_key(session, context["replay_step"]),
-                           render_template(template, **context))
+def _board_page(session, key: tuple | None, template: str, context: dict) -> str:
+    return page_cache.keep(get_catalogue(session.game), "goldfish", key, render_template(template, **context))
 
 
 @bp.route("/<int:session_id>")
 @login_required
 def board(session_id: int):
     session = _session(session_id)
-    page = page_cache.kept(get_catalogue(session.game), "goldfish", _finished_page_key(session))
+    key = _finished_page_key(session)
+    page = page_cache.kept(get_catalogue(session.game), "goldfish", key)
     if page is not None:
         return page
     try:
         game = store.load(session)
     except store.GoldfishError as exc:
         return render_template("goldfish/broken.html", session=session, message=str(exc)), 409
-    return _board_page(session, "goldfish/board.html", _board_context(game))
+    return _board_page(session, key, "goldfish/board.html", _board_context(game))
 
 
 def _action_from_form() -> dict:
@@ -282,7 +282,8 @@ def replay_view(session_id: int):
     total = len(session.actions)
     step = request.args.get("step", type=int)
     step = total if step is None else max(0, min(total, step))
-    page = page_cache.kept(get_catalogue(session.game), "goldfish", _finished_page_key(session, step))
+    key = _finished_page_key(session, step)
+    page = page_cache.kept(get_catalogue(session.game), "goldfish", key)
     if page is not None:
         return page
     try:
@@ -293,4 +294,4 @@ def replay_view(session_id: int):
     context = _board_context(game, replay_step=step)
     next_label = state.action_to_string(session.actions[step]) if step < total else None
     context.update(by_card={}, general=[], manual=[], total=total, next_action_label=next_label)
-    return _board_page(session, "goldfish/replay.html", context)
+    return _board_page(session, key, "goldfish/replay.html", context)

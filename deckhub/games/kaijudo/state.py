@@ -12,6 +12,7 @@ from deckhub.games.kaijudo.common import PHASE_LABELS, _CIV_NAMES, _compiled_dec
 from deckhub.games.kaijudo.effects import Program, match_all, matches
 from deckhub.games.kaijudo.ops import KaijudoOps
 
+
 @dataclass
 class KaijudoTable:
     """Everything a Kaijudo game adds to the core's State, by instance id where it is a list
