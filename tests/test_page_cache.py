@@ -94,7 +94,12 @@ def test_a_live_board_is_never_kept(player):
     assert session_id(board) not in {key[2] for key in kept_boards()}
 
 
-def test_a_browser_keeps_one_form_token_and_another_browser_has_its_own(csrf_app):
+def test_a_browser_keeps_one_form_token_and_another_browser_has_its_own(csrf_app, monkeypatch):
+    import itertools
+
+    from itsdangerous import TimestampSigner
+    ticks = itertools.count(1_700_000_000)  # every signing a second later: a token signed again differs
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda self: next(ticks))
     first = signed_in(csrf_app, signup=True)
     pages = [first.get(path).get_data(as_text=True) for path in ("/decks/import", "/collection/", "/decks/import")]
     assert len({csrf_token(page) for page in pages}) == 1  # signed once for this browser

@@ -54,4 +54,7 @@ def written_token() -> str | None:
 def register(app: Flask) -> None:
     app.extensions["deckhub.form_tokens"] = {}
     app.before_request(_reuse_kept_token)
+    # Flask-WTF puts its own csrf_token() into every template's context as well as into the
+    # globals; both must be this one, or pages rendered in a request sign a new token every time
     app.add_template_global(form_token, "csrf_token")
+    app.context_processor(lambda: {"csrf_token": form_token})
