@@ -1,7 +1,7 @@
 """One DatabaseProxy for the whole app: an SQLite file by default, PostgreSQL via DATABASE_URL.
 
 The factory (or a command) calls `init_database(url)`; requests connect on start and close on
-teardown (as peewee's flask_utils does). Schema changes are numbered steps in `migrations.py`.
+teardown (as peewee's flask_utils does). Schema changes are numbered steps in `deckhub/store/migrations/`.
 """
 from __future__ import annotations
 

@@ -27,12 +27,6 @@ class BaseModel(Model):
         legacy_table_names = False
 
 
-class SchemaVersion(BaseModel):
-    """One row: the number of the last schema step applied (see migrations.py)."""
-
-    version = IntegerField()
-
-
 def name_key(username: str) -> str:
     """A user name as it is compared: NFKC-normalised, case-folded, trimmed ("Alice" == "ALICE")."""
     return unicodedata.normalize("NFKC", username or "").strip().casefold()
@@ -420,7 +414,7 @@ class PublicLists(BaseModel):
     since = DateTimeField(default=utcnow)
 
 
-ALL_MODELS = [SchemaVersion, User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
+ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadRow,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists]

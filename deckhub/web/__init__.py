@@ -12,7 +12,6 @@ from werkzeug.routing import IntegerConverter
 from deckhub import catalogue_store, models
 from deckhub.db import database, init_database
 from deckhub.limits import MAX_BODY
-from deckhub.migrations import migrate
 from deckhub.web import form_tokens
 from deckhub.web.api.errors import error_response, under_api
 
@@ -56,9 +55,7 @@ def _wants_json() -> bool:
 def init_app(app: Flask) -> None:
     app.json = JSONProvider(app)
     app.url_map.converters["int"] = IdConverter  # before any blueprint adds its routes
-    db = init_database(app.config["DATABASE_URL"])
-    with db.connection_context():
-        migrate(db)
+    init_database(app.config["DATABASE_URL"])  # the schema is changed only by `deckhub db upgrade` (and serve)
 
     @app.before_request
     def _refuse_nul_bytes():
