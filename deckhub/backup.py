@@ -146,7 +146,8 @@ def import_user(doc: dict[str, Any], username: str | None = None) -> models.User
 
 
 def backup_sqlite(target: Path) -> int:
-    """A consistent copy of the site's SQLite database while it runs (SQLite's online backup)."""
+    """A consistent copy of the site's SQLite database while it runs (SQLite's online backup),
+    whatever its schema; the database itself is only read."""
     from peewee import SqliteDatabase
     db = database.obj
     if not isinstance(db, SqliteDatabase):
@@ -155,7 +156,11 @@ def backup_sqlite(target: Path) -> int:
     if target.exists():
         raise BackupError(f"{target} exists; choose a new file")
     target.parent.mkdir(parents=True, exist_ok=True)
-    source = sqlite3.connect(db.database)
+    if not Path(db.database).is_file():
+        raise BackupError(f"there is no database at {db.database}")
+    # Read-only, through its own connection: the site's pooled connections set pragmas (WAL mode)
+    # that would write to a database kept in another journal mode.
+    source = sqlite3.connect(f"{Path(db.database).resolve().as_uri()}?mode=ro", uri=True)
     try:
         dest = sqlite3.connect(target)
         with dest:

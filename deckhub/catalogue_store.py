@@ -243,6 +243,8 @@ def command_catalogue(game: str) -> core.Catalogue:
     from deckhub import create_app
     create_app()
     with database.connection_context():
-        if catalogue_is_loaded(game):
+        # the card tables are as step 1 made them, so any schema with them serves; a database not
+        # made yet has none (a command reads cards, it never creates the schema)
+        if database.table_exists(models.Card._meta.table_name) and catalogue_is_loaded(game):
             return get_catalogue(game)
     return load_catalogue(game)

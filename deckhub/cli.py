@@ -10,13 +10,55 @@ import click
 from deckhub.games import game_slugs, get_game
 
 
-def open_app(config=None):
-    """The app with its database initialised and migrated (commands share the site's database)."""
+def open_app(config=None, *, current_schema: bool = True):
+    """The app with its database initialised (commands share the site's database).
+
+    With `current_schema` (every command but `serve`, `backup` and `db`) a database with schema
+    steps pending stops the command with a message naming `deckhub db upgrade`: no command but
+    that one (and `serve` on SQLite) changes the schema."""
     from deckhub import ConfigurationError, create_app
     try:
-        return create_app(config)
+        app = create_app(config)
     except ConfigurationError as exc:
         raise click.ClickException(str(exc)) from None
+    if current_schema:
+        from deckhub.db import database
+        from deckhub.store.schema import SchemaNotCurrent, backend, require_current
+        try:
+            require_current(database.obj)
+        except SchemaNotCurrent as exc:
+            also = (" On this SQLite database `deckhub serve` does it too, after a backup."
+                    if backend(database.obj) == "sqlite" else "")
+            raise click.ClickException(f"{exc}{also}") from None
+    return app
+
+
+def apply_upgrade(db, echo=click.echo, *, dry_run: bool = False, one_line: bool = False) -> int:
+    """Apply the pending schema steps (or list them), say what was done, and reload the shipped
+    catalogues as `load-cards` does once anything was applied; returns the catalogues' exit status."""
+    from peewee import OperationalError
+
+    from deckhub.store.schema import UpgradeFailed, upgrade
+    try:
+        report = upgrade(db, dry_run=dry_run)
+    except (UpgradeFailed, OperationalError) as exc:
+        raise click.ClickException(f"the schema upgrade stopped: {exc}") from None
+    if not report.pending:
+        echo("The database schema is current; nothing to apply.")
+        if not dry_run:
+            with db.connection_context():
+                ensure_catalogues(echo)
+        return 0
+    if dry_run:
+        echo(f"Would apply {len(report.pending)} schema step{'s' if len(report.pending) != 1 else ''}: "
+             + ", ".join(report.pending))
+        return 0
+    if report.backup:
+        echo(f"Backed up the database to {report.backup}")
+    echo(f"Applied {len(report.applied)} schema step{'s' if len(report.applied) != 1 else ''}: "
+         + ", ".join(report.applied))
+    with db.connection_context():
+        return _load_games(game_slugs(), echo, one_line=one_line)
 
 
 @click.group(help=__doc__)
@@ -95,13 +137,15 @@ def ensure_catalogues(echo=click.echo) -> None:
 @click.option("--workers", default=0, type=click.IntRange(0, 64),
               help="Serve with gunicorn and this many worker processes (production). 0: the built-in server.")
 def serve(host: str, port: int, workers: int) -> None:
-    """Create the database if needed, load missing catalogues, and serve the site.
+    """Create or upgrade the SQLite database if needed (after a backup), load missing catalogues, and serve the site.
 
-    With --workers the site runs in production mode: it needs a secret key from the environment
-    (DECKHUB_SECRET_KEY or DECKHUB_SECRET_KEY_FILE) and sends cookies over HTTPS only."""
-    app = open_app({"PRODUCTION": True} if workers else None)
+    With --workers (or DECKHUB_ENV=production) the site runs in production mode: it needs a secret key from the
+    environment (DECKHUB_SECRET_KEY or DECKHUB_SECRET_KEY_FILE), sends cookies over HTTPS only, and refuses to
+    start while schema steps are pending (run `deckhub db upgrade`), as it does on PostgreSQL."""
+    app = open_app({"PRODUCTION": True} if workers else None, current_schema=False)
     from deckhub.catalogue_store import warm_catalogues
     from deckhub.db import database
+    upgrade_before_serving(app, database.obj)
     with database.connection_context():
         ensure_catalogues()
         warm_catalogues()  # built once here, inherited by every worker: no first-request stall
@@ -124,6 +168,20 @@ def serve(host: str, port: int, workers: int) -> None:
         if consumer is not None:
             consumer.terminate()
             consumer.wait(10)
+
+
+def upgrade_before_serving(app, db) -> None:
+    """The laptop case (the embedded database, development mode) upgrades a pending schema here,
+    after a backup; production and PostgreSQL sites are upgraded by their operator, so they stop."""
+    from deckhub.store.schema import SchemaNotCurrent, backend, pending
+    steps = pending(db)
+    if not steps:
+        return
+    if app.config["PRODUCTION"] or backend(db) != "sqlite":
+        why = "in production mode" if app.config["PRODUCTION"] else "on PostgreSQL"
+        raise click.ClickException(f"{SchemaNotCurrent(steps)} `deckhub serve` does not upgrade {why}.")
+    if apply_upgrade(db, one_line=True):
+        raise click.ClickException("a shipped catalogue could not be loaded (see above)")
 
 
 def _start_consumer(queue_url: str):
@@ -247,13 +305,14 @@ def _register_area_commands() -> None:
     from deckhub.commands.backup import backup, export_user, import_user
     from deckhub.commands.check import check
     from deckhub.commands.collection import collection
+    from deckhub.commands.db import db
     from deckhub.commands.export_cards import export_cards
     from deckhub.commands.facts import facts
     from deckhub.commands.goldfish import coverage, goldfish
     from deckhub.commands.simulate import simulate
     from deckhub.commands.tune import tune
     for command in (check, collection, goldfish, coverage, simulate, tune, export_user, import_user, backup, export_cards,
-                    facts):
+                    facts, db):
         main.add_command(command)
 
 

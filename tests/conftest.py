@@ -1,9 +1,10 @@
 """Fixtures in the manner of Flask's flaskr: `app`, `client`, `runner` over a throw-away database.
 
-By default every test gets its own SQLite file, copied from a template into which the four
-catalogues were loaded once per session. With DECKHUB_TEST_DATABASE_URL=postgresql://user@host:port/db
-the same tests run on PostgreSQL: the template is a PostgreSQL database and each test gets
-`CREATE DATABASE ... TEMPLATE` of it (`.ci/run` runs the suite both ways).
+By default every test gets its own SQLite file, copied from a template that got its schema from
+the schema steps (`deckhub.store.schema.upgrade`, as `deckhub db upgrade` does) and the four
+catalogues once per session. With DECKHUB_TEST_DATABASE_URL=postgresql://user@host:port/db the same
+tests run on PostgreSQL: the templates are PostgreSQL databases and each test gets
+`CREATE DATABASE ... TEMPLATE` of one (`.ci/run` runs the suite both ways).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 from deckhub import create_app
 from deckhub.catalogue_store import clear_cache
 from deckhub.db import database
+from deckhub.store import schema
 
 POSTGRES_URL = os.environ.get("DECKHUB_TEST_DATABASE_URL", "")
 _numbers = itertools.count(1)
@@ -45,12 +47,13 @@ def _close_database() -> None:
 
 
 class DatabaseFactory:
-    """Makes empty or catalogue-loaded databases of the backend under test, and removes them."""
+    """Makes empty, schema-only or catalogue-loaded databases of the backend under test, and removes them."""
 
     def __init__(self, tmp_path_factory):
         self._tmp = tmp_path_factory
         self._made: list[str] = []
-        self.template: str | None = None
+        self.template: str | None = None  # schema and the four catalogues
+        self.schema_template: str | None = None  # the schema alone
 
     def fresh(self) -> str:
         """A database with nothing in it."""
@@ -65,14 +68,21 @@ class DatabaseFactory:
 
     def with_catalogues(self) -> str:
         """A copy of the session's template database (schema + the four catalogues)."""
+        return self._copy(self.template)
+
+    def with_schema(self) -> str:
+        """A database with today's schema and nothing in it (a site after `deckhub db upgrade`, before its catalogues)."""
+        return self._copy(self.schema_template)
+
+    def _copy(self, template) -> str:
         _close_database()
         if POSTGRES_URL:
             name = f"deckhub_test_{os.getpid()}_{next(_numbers)}"
-            _pg_admin(f"CREATE DATABASE {name} TEMPLATE {self.template}")
+            _pg_admin(f"CREATE DATABASE {name} TEMPLATE {template}")
             self._made.append(name)
             return _pg_url(name)
         path = self._tmp.mktemp("db") / "deckhub.sqlite3"
-        shutil.copy(self.template, path)
+        shutil.copy(template, path)
         return f"sqlite:///{path}"
 
     def drop(self, url: str) -> None:
@@ -98,23 +108,42 @@ def databases(tmp_path_factory):
 
     factory = DatabaseFactory(tmp_path_factory)
     if POSTGRES_URL:
+        factory.schema_template = f"deckhub_schema_template_{os.getpid()}"
+        _pg_admin(f"DROP DATABASE IF EXISTS {factory.schema_template}")
+        _pg_admin(f"CREATE DATABASE {factory.schema_template}")
+        url = _pg_url(factory.schema_template)
+    else:
+        factory.schema_template = tmp_path_factory.mktemp("template") / "schema.sqlite3"
+        url = f"sqlite:///{factory.schema_template}"
+    create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": url, "QUEUE_URL": "immediate"})
+    schema.upgrade(database.obj)
+    _settle(database)
+    if POSTGRES_URL:
         factory.template = f"deckhub_template_{os.getpid()}"
         _pg_admin(f"DROP DATABASE IF EXISTS {factory.template}")
-        _pg_admin(f"CREATE DATABASE {factory.template}")
+        _pg_admin(f"CREATE DATABASE {factory.template} TEMPLATE {factory.schema_template}")
         url = _pg_url(factory.template)
     else:
         factory.template = tmp_path_factory.mktemp("template") / "deckhub.sqlite3"
+        shutil.copy(factory.schema_template, factory.template)
         url = f"sqlite:///{factory.template}"
     create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": url, "QUEUE_URL": "immediate"})
     with database.connection_context():
         assert _load_games(game_slugs(), echo=lambda *_: None) == 0
-        if not POSTGRES_URL:
-            database.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    _close_database()
+    _settle(database)
     yield factory
     factory.drop_all()
     if POSTGRES_URL:
-        _pg_admin(f"DROP DATABASE IF EXISTS {factory.template} WITH (FORCE)")
+        for name in (factory.template, factory.schema_template):
+            _pg_admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _settle(db) -> None:
+    """Close every connection, with an SQLite template's WAL folded into its file (copies take the file alone)."""
+    if not POSTGRES_URL:
+        with db.connection_context():
+            db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    _close_database()
 
 
 def make_app(url: str, **config):
@@ -141,6 +170,33 @@ def csrf_app(databases):
 def fresh_database_url(databases):
     """An empty database of the backend under test (for commands run as on a new machine)."""
     return databases.fresh()
+
+
+@pytest.fixture
+def schema_database_url(databases):
+    """A database of the backend under test with today's schema and no catalogues."""
+    return databases.with_schema()
+
+
+def legacy_database(url: str, steps: list[str], version: int):
+    """A database as DeckHub's first schema runner left it: the tables of `steps` (from the frozen
+    step files) and a `schema_version` table holding only `version`, the highest step it recorded.
+    Returns the database, initialised as the site's."""
+    from peewee_migrate import Migrator
+
+    from deckhub.db import init_database
+    db = init_database(url)
+    with db.connection_context():
+        router = schema.StepRouter(db)
+        for name in steps:
+            migrate, _ = router.read(name)
+            with db.atomic():
+                migrator = Migrator(db)
+                migrate(migrator, db, fake=False)
+                migrator()
+        db.execute_sql('CREATE TABLE "schema_version" ("id" INTEGER NOT NULL PRIMARY KEY, "version" INTEGER NOT NULL)')
+        db.execute_sql(f'INSERT INTO "schema_version" ("id", "version") VALUES (1, {int(version)})')
+    return db
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from conftest import make_app
 from deckhub import backup, collection, models
 from deckhub.cli import _load_games, main
 from deckhub.db import database
+from deckhub.store.schema import upgrade
 
 BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_text(encoding="utf-8-sig")
 
@@ -42,6 +43,7 @@ def _comparable(doc: dict) -> dict:
 def test_a_user_moves_to_another_installation_losslessly(tmp_path, databases):
     source = tmp_path / "source.sqlite3"
     src_app = make_app(f"sqlite:///{source}", WTF_CSRF_ENABLED=False)
+    upgrade(database.obj)
     with database.connection_context():
         assert _load_games(["kaijudo"], echo=lambda *_: None) == 0
     exported = _fill(src_app)

@@ -15,9 +15,9 @@ KAIJUDO_SETS = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "sets"
 
 
 @pytest.fixture
-def cli(fresh_database_url, monkeypatch):
-    """Run `deckhub ...` against a fresh database, as a user on a new machine would."""
-    monkeypatch.setenv("DATABASE_URL", fresh_database_url)
+def cli(schema_database_url, monkeypatch):
+    """Run `deckhub ...` against a new site's database (after `deckhub db upgrade`, before its catalogues)."""
+    monkeypatch.setenv("DATABASE_URL", schema_database_url)
     monkeypatch.setenv("DECKHUB_SECRET_KEY", "test")
     runner = CliRunner()
 

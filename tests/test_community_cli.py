@@ -28,7 +28,7 @@ def cli(databases, monkeypatch):
     def use(url):
         monkeypatch.setenv("DATABASE_URL", url)
     run.use = use
-    run.use(databases.fresh())
+    run.use(databases.with_schema())
     return run
 
 
@@ -60,7 +60,7 @@ def test_export_cards_writes_contributions_that_load_cards_reads_back_elsewhere(
     again = cli("load-cards", "neopets-tcg", env={"DECKHUB_DATA_DIR": str(tmp_path)})
     assert again.exit_code == 0 and "0 cards added, 0 updated, 0 printings added" in again.output
     # another site loads it: every card and printing, the contribution with its provenance
-    cli.use(databases.fresh())
+    cli.use(databases.with_schema())
     other = cli("load-cards", "neopets-tcg", env={"DECKHUB_DATA_DIR": str(tmp_path)})
     assert other.exit_code == 0, other.output
     assert "1214 cards, 1410 printings, 11 sets (1214 cards added" in other.output

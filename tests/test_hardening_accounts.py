@@ -8,9 +8,10 @@ import threading
 import pytest
 from peewee import IntegrityError
 
-from conftest import csrf_token
-from deckhub import accounts, api_tokens, community, migrations, models
+from conftest import csrf_token, legacy_database
+from deckhub import accounts, api_tokens, community, models
 from deckhub.db import database, init_database
+from deckhub.store import schema
 
 PASSWORD = "correct horse"
 
@@ -94,20 +95,16 @@ def test_a_sign_up_race_makes_one_account_and_says_taken(app):
         assert models.User.select().count() == 1
 
 
-def test_upgrading_keeps_the_oldest_of_two_names_differing_in_case(fresh_database_url):
-    db = init_database(fresh_database_url)
+def test_upgrading_keeps_the_oldest_of_two_names_differing_in_case(fresh_database_url, tmp_path):
+    db = legacy_database(fresh_database_url, ["001_initial", "002_simulation_runs", "003_community_and_api"], 3)
     with db.connection_context():
-        migrations.migrate(db, upto=3)
-        # step 1 made today's table: take it back to the version-3 columns an older DeckHub made
-        db.execute_sql('DROP INDEX user_name_key')
-        db.execute_sql('ALTER TABLE "user" DROP COLUMN name_key')
-        db.execute_sql('ALTER TABLE "user" DROP COLUMN session_version')
         for name in ("bob", "Bob"):
             db.execute_sql('INSERT INTO "user" (username, password_hash, is_curator, created_at) '
                            f"VALUES ('{name}', '-', false, '2025-01-01 00:00:00')")
         first, second = (models.User.select(models.User.id).where(models.User.username == n).scalar()
                          for n in ("bob", "Bob"))
-        assert migrations.migrate(db) == migrations.LATEST
+    schema.upgrade(db, backup_dir=tmp_path)
+    with db.connection_context():
         assert models.User.get_by_id(first).session_version == 1
         assert accounts.find_user("BOB").id == first
         assert models.User.get_by_id(second).name_key == f"bob#{second}"

@@ -59,10 +59,10 @@ def test_a_hostile_o8d_file_is_refused_with_a_line_error_not_expanded(client, au
         assert response.status_code == 400 and "Line 1:" in page and "root:" not in page
 
 
-def test_production_sends_hsts_and_every_cookie_has_samesite(fresh_database_url, monkeypatch):
+def test_production_sends_hsts_and_every_cookie_has_samesite(schema_database_url, monkeypatch):
     monkeypatch.setenv("DECKHUB_SECRET_KEY", "k" * 40)
     monkeypatch.delenv("DECKHUB_INSECURE_COOKIES", raising=False)
-    app = create_app({"DATABASE_URL": fresh_database_url, "PRODUCTION": True, "WTF_CSRF_ENABLED": False})
+    app = create_app({"DATABASE_URL": schema_database_url, "PRODUCTION": True, "WTF_CSRF_ENABLED": False})
     client = app.test_client()
     response = client.get("/", base_url="https://deckhub.example")
     assert response.headers["Strict-Transport-Security"].startswith("max-age=31536000")

@@ -58,9 +58,10 @@ def import_user(file: str, username: str | None) -> None:
 def backup(file: str) -> None:
     """A consistent copy of the site's SQLite database, safe while the site runs."""
     from deckhub.backup import BackupError, backup_sqlite
-    with _db().connection_context():
-        try:
-            pages = backup_sqlite(file)
-        except BackupError as exc:
-            raise click.ClickException(str(exc)) from None
+    from deckhub.cli import open_app
+    open_app(current_schema=False)  # any schema: the copy is of the file as it is, which stays untouched
+    try:
+        pages = backup_sqlite(file)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(f"backed up {pages} pages to {file}")

@@ -39,8 +39,7 @@ class SchemaNotCurrent(RuntimeError):
         self.steps = steps
         what = "has no schema yet" if len(steps) == len(step_names()) else (
             f"needs {len(steps)} schema step{'s' if len(steps) != 1 else ''} ({', '.join(steps)})")
-        super().__init__(f"The database {what}: run `{UPGRADE_COMMAND}` first "
-                         "(or `deckhub serve`, which upgrades an SQLite database after a backup).")
+        super().__init__(f"The database {what}: run `{UPGRADE_COMMAND}` first.")
 
 
 class UpgradeFailed(RuntimeError):

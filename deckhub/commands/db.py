@@ -1,0 +1,56 @@
+"""`deckhub db status` and `deckhub db upgrade`: see and apply the database's schema steps."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+
+def _database():
+    from deckhub.cli import open_app
+    from deckhub.db import database
+    open_app(current_schema=False)
+    return database.obj
+
+
+@click.group("db")
+def db() -> None:
+    """See and upgrade the database's schema."""
+
+
+@db.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
+def status(as_json: bool) -> None:
+    """The schema steps applied and pending (exits 0 whenever the database answers)."""
+    from peewee import OperationalError
+
+    from deckhub.store import schema
+    database = _database()
+    try:
+        applied, pending = schema.applied(database), schema.pending(database)
+        legacy = schema.legacy_version(database)
+    except OperationalError as exc:
+        raise click.ClickException(f"cannot read the database: {exc}") from None
+    doc = {"backend": schema.backend(database), "current": not pending, "applied": applied, "pending": pending,
+           "legacy_version": legacy}
+    if as_json:
+        click.echo(json.dumps(doc))
+        return
+    click.echo(f"backend: {doc['backend']}")
+    if legacy is not None:
+        click.echo(f"made by the first schema runner, at its step {legacy}")
+    click.echo(f"applied: {len(applied)} step{'s' if len(applied) != 1 else ''}")
+    for name in pending:
+        click.echo(f"pending: {name}")
+    click.echo("current" if not pending else
+               f"{len(pending)} step{'s' if len(pending) != 1 else ''} pending: run `deckhub db upgrade`")
+
+
+@db.command("upgrade")
+@click.option("--dry-run", is_flag=True, help="List the steps that would be applied; change nothing.")
+def upgrade(dry_run: bool) -> None:
+    """Apply the pending schema steps (SQLite: after a backup copy beside the database), then reload
+    the shipped catalogues as `deckhub load-cards` does (contributed facts are kept)."""
+    from deckhub.cli import apply_upgrade
+    sys.exit(apply_upgrade(_database(), dry_run=dry_run))
