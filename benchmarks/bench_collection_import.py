@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from deckhub import create_app  # noqa: E402
 from deckhub import models  # noqa: E402
 from deckhub.db import database  # noqa: E402
+from deckhub.store.schema import upgrade  # noqa: E402
 
 BUDGET_SECONDS = 5.0
 
@@ -104,6 +105,7 @@ def main() -> int:
     tmp = tempfile.mkdtemp(prefix="deckhub-bench-")
     url = args.database_url or f"sqlite:///{tmp}/bench.sqlite3"
     create_app({"SECRET_KEY": "bench", "DATABASE_URL": url})
+    upgrade(database.obj)
     failed = False
     with database.connection_context():
         if not models.Card.select().exists():

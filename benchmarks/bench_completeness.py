@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from deckhub import create_app  # noqa: E402
 from deckhub.core import completeness as core_completeness  # noqa: E402
 from deckhub.db import database  # noqa: E402
+from deckhub.store.schema import upgrade  # noqa: E402
 from deckhub.games import game_slugs  # noqa: E402
 
 BUDGET_MS = 50.0
@@ -53,6 +54,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite:///{tmp}/bench.sqlite3"
         app = create_app({"TESTING": True, "SECRET_KEY": "bench", "DATABASE_URL": url})
+        upgrade(database.obj)
         if not args.database_url:
             from deckhub.cli import _load_games
             with database.connection_context():

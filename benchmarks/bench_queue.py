@@ -64,7 +64,7 @@ def _stop(procs: list[subprocess.Popen]) -> None:
 
 def throughput(games: int, database_url: str, queue_url: str, tmp: Path) -> dict:
     env = _env(database_url, queue_url)
-    subprocess.run([sys.executable, "-m", "deckhub.cli", "load-cards", "kaijudo"], env=env, check=True,
+    subprocess.run([sys.executable, "-m", "deckhub.cli", "db", "upgrade"], env=env, check=True,  # schema + catalogues
                    stdout=subprocess.DEVNULL)
     for key in ("DATABASE_URL", "DECKHUB_QUEUE_URL", "DECKHUB_QUEUE_NAME", "DECKHUB_SECRET_KEY"):
         os.environ[key] = env[key]

@@ -26,6 +26,7 @@ from flask import Flask  # noqa: E402
 from deckhub import create_app  # noqa: E402
 from deckhub.catalogue_store import bump_stamp  # noqa: E402
 from deckhub.db import database  # noqa: E402
+from deckhub.store.schema import upgrade  # noqa: E402
 
 BUDGET_MS = 100.0
 GAME, SET = "neopets-tcg", "first-edition"
@@ -73,6 +74,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp}/deckhub.sqlite3",
                           "WTF_CSRF_ENABLED": False})
+        upgrade(database.obj)
         with database.connection_context():
             assert _load_games([GAME], echo=lambda *_: None) == 0
         client = app.test_client()

@@ -96,7 +96,8 @@ class Client:
 def start_servers(workers: int, database_url: str, tmp: Path) -> tuple[int, int, list[subprocess.Popen]]:
     env = {**os.environ, "DATABASE_URL": database_url, "DECKHUB_SECRET_KEY": "load-benchmark-only-" + "x" * 24,
            "DECKHUB_INSECURE_COOKIES": "1"}  # plain HTTP on loopback
-    subprocess.run([sys.executable, "-m", "deckhub.cli", "load-cards"], env=env, check=True,
+    # the schema and the catalogues (production mode does not upgrade a database by itself)
+    subprocess.run([sys.executable, "-m", "deckhub.cli", "db", "upgrade"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     site, bare = free_port(), free_port()
     log = open(tmp / "servers.log", "w")
