@@ -103,6 +103,12 @@ def _edit_sessions_and_upload_fixes(db) -> None:
             run(migrator.add_column(table, column, model._meta.fields[column]))
 
 
+def _worker_heartbeats(db) -> None:
+    """Step 15: queue workers' heartbeats, so a chunk held by a worker that stopped answering is
+    played again within a minute instead of after its ten-minute lease."""
+    db.create_tables([models.WorkerHeartbeat])
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
@@ -114,6 +120,7 @@ STEPS: list[tuple[int, Callable]] = [
     (12, _tuning_runs),
     (13, _community_lists),
     (14, _edit_sessions_and_upload_fixes),
+    (15, _worker_heartbeats),
 ]
 LATEST = STEPS[-1][0]
 
