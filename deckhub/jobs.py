@@ -131,7 +131,7 @@ def requeue_lost(chunk_model, run_model, play) -> None:
         if C.update(state="queued", worker=None, updated_at=models.utcnow()).where((C.id == chunk_id) & held).execute():
             if worker:
                 log.warning("%s chunk %s: its worker %s stopped or went silent; queued again",
-                            _kinds.get(getattr(play, "name", ""), "job"), chunk_id, worker)
+                            _kinds.get(getattr(play, "func", play).__name__, "job"), chunk_id, worker)
             play(chunk_id)
 
 
