@@ -40,11 +40,16 @@ def _holders(chunk_model, run_ids: list[int]) -> dict[int, list[str]]:
 
 def _runs(model, chunk_model, kind: str, status_of, where, order, limit: int) -> list[Job]:
     R, U, D = model, models.User, models.Deck
-    rows = list(R.select(R, U.username, D.name).join(U, on=(R.owner == U.id)).switch(R).join(D, on=(R.deck == D.id))
-                .where(where).order_by(order).limit(limit))
+    rows = list(R.select(R, U.username, D.id, D.name, D.is_public).join(U, on=(R.owner == U.id)).switch(R)
+                .join(D, on=(R.deck == D.id)).where(where).order_by(order).limit(limit))
     held = _holders(chunk_model, [r.id for r in rows if r.status == "running"])
-    return [Job(kind, r.id, r.owner.username, r.deck.name, r.deck_id, status_of(r), r.created_at, r.updated_at,
-                held.get(r.id, [])) for r in rows]
+    return [Job(kind, r.id, r.owner.username, _deck_name(r.deck), r.deck_id, status_of(r), r.created_at,
+                r.updated_at, held.get(r.id, [])) for r in rows]
+
+
+def _deck_name(deck: models.Deck) -> str:
+    """A public deck's name; a private deck's stays its owner's (curators run the site, not its decks)."""
+    return deck.name if deck.is_public else "a private deck"
 
 
 def _uploads(where, order, limit: int) -> list[Job]:

@@ -15,6 +15,7 @@ import datetime as dt
 import logging
 import os
 import socket
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -199,7 +200,7 @@ def _stop_heartbeat() -> None:
 
 
 _kinds: dict[str, str] = {}  # task name -> job kind (simulation, tuning, collection_upload)
-_current: dict[str, object] = {}
+_running = threading.local()  # this thread's jobs, innermost last (in immediate mode a task may start another)
 
 
 def kind(name: str):
@@ -213,15 +214,16 @@ def kind(name: str):
 
 @huey.pre_execute()
 def _job_started(task) -> None:
-    """Log the start, tag every line until the end with the job, note what this worker holds; and
-    queue again what lost workers left (a claim is a good moment: this worker is surely alive)."""
+    """Log the start, tag every line until the end with the job; in a worker, note what it holds
+    and queue again what lost workers left (a claim is a good moment: this worker is surely alive)."""
     from deckhub import heartbeats, logs
     name = _kinds.get(task.name)
     ident = task.args[0] if name and task.args else None
     job = f"{name}:{ident}" if name else f"task:{task.id}"
-    _current.update(token=logs.JOB_ID.set(job), started=time.monotonic(), job=job)
+    stack = _running.__dict__.setdefault("jobs", [])
+    stack.append((logs.JOB_ID.set(job), time.monotonic(), job))
     log.info("job started: %s", job)
-    if name:
+    if name and not huey.immediate:
         heartbeats.hold(name, ident)
         try:
             with database.connection_context():
@@ -234,13 +236,16 @@ def _job_started(task) -> None:
 @huey.post_execute()
 def _job_finished(task, value, exc) -> None:
     from deckhub import heartbeats, logs
-    seconds = time.monotonic() - _current.get("started", time.monotonic())
+    stack = _running.__dict__.get("jobs") or []
+    if not stack:
+        return
+    token, started, job = stack.pop()
     outcome = f"error: {type(exc).__name__}: {exc}" if exc is not None else (value or "done")
-    (log.warning if exc is not None else log.info)("job finished: %s in %.2f s: %s", _current.get("job"), seconds, outcome)
-    heartbeats.hold(None, None)
-    token = _current.pop("token", None)
-    if token is not None:
-        logs.JOB_ID.reset(token)
+    (log.warning if exc is not None else log.info)("job finished: %s in %.2f s: %s", job,
+                                                   time.monotonic() - started, outcome)
+    if not huey.immediate:
+        heartbeats.hold(None, None)
+    logs.JOB_ID.reset(token)
 
 
 def before_fork() -> None:

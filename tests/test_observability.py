@@ -111,7 +111,8 @@ def test_metrics_count_requests_by_endpoint_and_read_jobs_from_the_database(clie
     assert ("deckhub_http_request_duration_seconds_count",
             (("endpoint", "catalog.index"), ("method", "GET"), ("status", "200"))) in scraped
     assert scraped[("deckhub_database_up", ())] == 1 and scraped[("deckhub_queue_depth", ())] == 0
-    assert ("deckhub_workers", (("state", "alive"),)) in scraped
+    # played inside the request (the immediate queue): the web process is no queue worker
+    assert scraped[("deckhub_workers", (("state", "alive"),))] == 0
 
 
 def test_metrics_are_for_this_machine_or_the_metrics_token(client, monkeypatch):
@@ -279,7 +280,11 @@ def test_the_jobs_page_lists_jobs_and_workers_for_curators(client):
     assert 'href="/curate/jobs"' in page  # in the curator navigation
     assert "queued: waiting for a worker" in page and "running: 1,000 of 4,000 games" in page
     assert "box-a:311" in page and "simulation chunk #2" in page and "<strong>lost</strong>" in page
-    assert "the engine stopped: a card without text" in page and "carol" in page and "Bull Rush" in page
+    assert "the engine stopped: a card without text" in page and "carol" in page
+    assert "Bull Rush" not in page and f"a private deck <small class=\"muted\">(deck #{deck_id})" in page
+    with database.connection_context():
+        models.Deck.update(is_public=True).where(models.Deck.id == deck_id).execute()
+    assert "Bull Rush" in client.get("/curate/jobs").get_data(as_text=True)
 
 
 def test_the_jobs_page_is_for_curators_only(client, app):
