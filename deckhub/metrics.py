@@ -36,8 +36,8 @@ LATENCY = Histogram("deckhub_http_request_duration_seconds", "Time to answer an 
                     "method and status.", ["endpoint", "method", "status"], buckets=REQUEST_BUCKETS, registry=_own)
 
 
-def multiprocess() -> bool:
-    return bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+# decided once, as prometheus_client decided how to keep values when it was imported (just above)
+MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 
 
 def observe(endpoint: str | None, method: str, status: int, seconds: float) -> None:
@@ -113,7 +113,7 @@ def _registry() -> CollectorRegistry:
     """What a scrape reads: this process's request metrics (or every process's, in multiprocess
     mode) and the database's job figures."""
     if "registry" not in _scrape:
-        if multiprocess():
+        if MULTIPROCESS:
             from prometheus_client import multiprocess as mp
             registry = CollectorRegistry()
             mp.MultiProcessCollector(registry)
@@ -130,6 +130,6 @@ def exposition() -> tuple[bytes, str]:
 
 def worker_exited(pid: int) -> None:
     """gunicorn's child_exit hook: a dead worker's files stop counting as a live process's."""
-    if multiprocess():
+    if MULTIPROCESS:
         from prometheus_client import multiprocess as mp
         mp.mark_process_dead(pid)
