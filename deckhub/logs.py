@@ -10,7 +10,6 @@ fields, which is fewer lines of code than configuring a formatter library, and o
 """
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import datetime as dt
 import json
@@ -39,16 +38,6 @@ def request_id_from(header: str | None) -> str:
 def context() -> str:
     """What a line belongs to: the request id, the job id, or "-" (start-up, background threads)."""
     return REQUEST_ID.get() or JOB_ID.get() or "-"
-
-
-@contextlib.contextmanager
-def job_context(job: str):
-    """Every line logged inside carries `job` (e.g. "simulation-chunk:12")."""
-    token = JOB_ID.set(job)
-    try:
-        yield
-    finally:
-        JOB_ID.reset(token)
 
 
 def _install_record_factory() -> None:
