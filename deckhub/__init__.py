@@ -73,6 +73,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     if config:
         app.config.update(config)
+    from deckhub import logs
+    logs.configure()
     production = bool(app.config.get("PRODUCTION", os.environ.get("DECKHUB_ENV") == "production"))
     app.config["PRODUCTION"] = production
     if not app.config.get("SECRET_KEY"):

@@ -142,6 +142,8 @@ def serve(host: str, port: int, workers: int) -> None:
     With --workers (or DECKHUB_ENV=production) the site runs in production mode: it needs a secret key from the
     environment (DECKHUB_SECRET_KEY or DECKHUB_SECRET_KEY_FILE), sends cookies over HTTPS only, and refuses to
     start while schema steps are pending (run `deckhub db upgrade`), as it does on PostgreSQL."""
+    if workers:
+        _metrics_directory()
     app = open_app({"PRODUCTION": True} if workers else None, current_schema=False)
     from deckhub.catalogue_store import warm_catalogues
     from deckhub.db import database
@@ -184,6 +186,20 @@ def upgrade_before_serving(app, db) -> None:
         raise click.ClickException("a shipped catalogue could not be loaded (see above)")
 
 
+def _metrics_directory() -> None:
+    """Where gunicorn's worker processes keep their request metrics, so /metrics adds them all up:
+    PROMETHEUS_MULTIPROC_DIR if the operator set it, else instance/prometheus/. Emptied here, at the
+    server's start, before prometheus_client is imported (it reads the variable once)."""
+    import os
+    import shutil
+
+    from flask import Flask
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or os.path.join(Flask("deckhub").instance_path, "prometheus")
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+
+
 def _start_consumer(queue_url: str):
     """One `deckhub worker` process beside the development server, so one command runs everything."""
     import os
@@ -214,14 +230,21 @@ def worker(workers: int, nice: int) -> None:
     jobs.run_consumer(workers)
 
 
+# gunicorn's default access line, and the request id DeckHub sent back (the id on the request's other lines)
+ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" request_id=%({x-request-id}o)s'
+
+
 def _gunicorn(app, host: str, port: int, workers: int) -> None:
     """Run the app under gunicorn's pre-fork server; each worker opens its own connections."""
     from gunicorn.app.base import BaseApplication
 
     class DeckHubServer(BaseApplication):
         def load_config(self):
+            from deckhub import logs, metrics
             for key, value in {"bind": f"{host}:{port}", "workers": workers, "threads": 4,
-                               "worker_class": "gthread", "accesslog": "-", "timeout": 60}.items():
+                               "worker_class": "gthread", "accesslog": "-", "timeout": 60,
+                               "access_log_format": ACCESS_LOG_FORMAT, "logconfig_dict": logs.gunicorn_logconfig(),
+                               "child_exit": lambda _server, worker: metrics.worker_exited(worker.pid)}.items():
                 self.cfg.set(key, value)
 
         def load(self):

@@ -72,6 +72,7 @@ def _set(upload_id: int, **values) -> int:
 
 
 @huey.task()
+@jobs.kind("collection_upload")
 def plan_upload(upload_id: int) -> None:
     with database.connection_context():
         _plan_upload(upload_id)
@@ -197,6 +198,7 @@ def commit(user, token: str) -> models.CollectionUpload | None:
 
 
 @huey.task()
+@jobs.kind("collection_upload")
 def commit_upload(upload_id: int) -> None:
     with database.connection_context():
         _commit_upload(upload_id)
@@ -263,10 +265,13 @@ def expire() -> int:
 
 @jobs.recoverer
 def recover_uploads() -> None:
-    """Queue again the plans and commits whose worker process died on this host."""
+    """Queue again the plans and commits whose worker process died on this host or stopped answering."""
+    from deckhub import heartbeats
     U = models.CollectionUpload
-    for upload in U.select(U.id, U.state, U.worker).where(U.state.in_(("planning", "committing"))):
-        if not jobs.is_dead_local(upload.worker):
+    working = list(U.select(U.id, U.state, U.worker).where(U.state.in_(("planning", "committing"))))
+    lost = heartbeats.lost_workers() if working else set()
+    for upload in working:
+        if not jobs.gone(upload.worker, lost):
             continue
         if upload.state == "planning":
             if U.update(state="queued").where((U.id == upload.id) & (U.state == "planning")).execute():

@@ -15,6 +15,8 @@ import datetime as dt
 import logging
 import os
 import socket
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,21 +96,44 @@ LEASE = dt.timedelta(minutes=10)  # a running chunk older than this is run again
 LOST_AFTER = dt.timedelta(minutes=1)  # a queued chunk this old while the queue is empty was lost
 
 
-def lost_chunks(chunk_model, run_model) -> list[int]:
-    """Chunks of active runs to queue again: running on a dead worker of this host or silent past
-    the lease, or queued so long while the queue is empty that their message was lost. Chunk
-    models have `run`, `state`, `worker` and `updated_at`; run models have `status`."""
-    from deckhub import models
+def gone(worker: str | None, lost: set[str]) -> bool:
+    """Whether `worker` will never finish what it holds: its process on this host is dead, or its
+    heartbeat stopped (`lost`, from `heartbeats.lost_workers()`)."""
+    return worker in lost or is_dead_local(worker)
+
+
+def lost_chunks(chunk_model, run_model) -> list[tuple[int, str | None]]:
+    """Chunks of active runs to queue again, as (id, worker): running on a worker that is gone or
+    silent past the lease, or queued so long while the queue is empty that their message was lost.
+    Chunk models have `run`, `state`, `worker` and `updated_at`; run models have `status`."""
+    from deckhub import heartbeats, models
 
     C, R = chunk_model, run_model
     now = models.utcnow()
     running = list(C.select(C.id, C.worker, C.updated_at).join(R)
                    .where((C.state == "running") & R.status.in_(ACTIVE)))
-    again = [c.id for c in running if is_dead_local(c.worker) or now - c.updated_at > LEASE]
+    lost = heartbeats.lost_workers() if running else set()
+    again = [(c.id, c.worker) for c in running if gone(c.worker, lost) or now - c.updated_at > LEASE]
     if pending() == 0:
-        again += [c.id for c in C.select(C.id).join(R).where(
+        again += [(c.id, None) for c in C.select(C.id).join(R).where(
             (C.state == "queued") & (C.updated_at < now - LOST_AFTER) & R.status.in_(ACTIVE))]
     return again
+
+
+def requeue_lost(chunk_model, run_model, play) -> None:
+    """Queue again (and send to `play`, the kind's task) every chunk `lost_chunks` finds. The reset is
+    conditional on the chunk still being held by the worker found, so two workers sweeping at once
+    reset it once, and a chunk another worker took meanwhile is left to it."""
+    from deckhub import models
+
+    C = chunk_model
+    for chunk_id, worker in lost_chunks(chunk_model, run_model):
+        held = (C.state == "running") & (C.worker == worker) if worker else (C.state == "queued")
+        if C.update(state="queued", worker=None, updated_at=models.utcnow()).where((C.id == chunk_id) & held).execute():
+            if worker:
+                log.warning("%s chunk %s: its worker %s stopped or went silent; queued again",
+                            _kinds.get(getattr(play, "func", play).__name__, "job"), chunk_id, worker)
+            play(chunk_id)
 
 
 @contextlib.contextmanager
@@ -135,6 +160,7 @@ class JobStatus:
     total: int = 0
     reason: str | None = None
     what: str = "games"
+    waiting: str | None = None  # part of the job waits on a worker that stopped answering (heartbeats.waiting_note)
 
     @property
     def active(self) -> bool:
@@ -142,9 +168,10 @@ class JobStatus:
 
     def describe(self) -> str:
         if self.state == "queued":
-            return "queued: waiting for a worker"
+            return self.waiting or "queued: waiting for a worker"
         if self.state == "running":
-            return f"running: {self.done:,} of {self.total:,} {self.what}" if self.total else "running"
+            text = f"running: {self.done:,} of {self.total:,} {self.what}" if self.total else "running"
+            return f"{text} — {self.waiting}" if self.waiting else text
         if self.state == "failed":
             return f"failed: {self.reason}" if self.reason else "failed"
         return self.state
@@ -157,6 +184,68 @@ def _fresh_connections() -> None:
         database.obj.close_all()
     if isinstance(huey.storage, SqliteStorage):
         huey.storage._conn = None  # the parent's connection must not be shared across fork
+
+
+@huey.on_startup()
+def _start_heartbeat() -> None:
+    """Each worker process says it is alive every few seconds (after `_fresh_connections`)."""
+    from deckhub import heartbeats
+    heartbeats.start()
+
+
+@huey.on_shutdown()
+def _stop_heartbeat() -> None:
+    from deckhub import heartbeats
+    heartbeats.stop()
+
+
+_kinds: dict[str, str] = {}  # task name -> job kind (simulation, tuning, collection_upload)
+_running = threading.local()  # this thread's jobs, innermost last (in immediate mode a task may start another)
+
+
+def kind(name: str):
+    """Mark a task as playing one job of kind `name` whose id is its first argument: its start and
+    end are logged, its lines carry `name:id`, and the worker's heartbeat says it holds it."""
+    def mark(fn):
+        _kinds[fn.__name__] = name
+        return fn
+    return mark
+
+
+@huey.pre_execute()
+def _job_started(task) -> None:
+    """Log the start, tag every line until the end with the job; in a worker, note what it holds
+    and queue again what lost workers left (a claim is a good moment: this worker is surely alive)."""
+    from deckhub import heartbeats, logs
+    name = _kinds.get(task.name)
+    ident = task.args[0] if name and task.args else None
+    job = f"{name}:{ident}" if name else f"task:{task.id}"
+    stack = _running.__dict__.setdefault("jobs", [])
+    stack.append((logs.JOB_ID.set(job), time.monotonic(), job))
+    log.info("job started: %s", job)
+    if name and not huey.immediate:
+        heartbeats.hold(name, ident)
+        try:
+            with database.connection_context():
+                heartbeats.beat()
+                heartbeats.sweep()
+        except Exception as exc:  # noqa: BLE001 — the heartbeat thread keeps trying; the task still runs
+            log.warning("heartbeat before %s failed: %s", job, exc)
+
+
+@huey.post_execute()
+def _job_finished(task, value, exc) -> None:
+    from deckhub import heartbeats, logs
+    stack = _running.__dict__.get("jobs") or []
+    if not stack:
+        return
+    token, started, job = stack.pop()
+    outcome = f"error: {type(exc).__name__}: {exc}" if exc is not None else (value or "done")
+    (log.warning if exc is not None else log.info)("job finished: %s in %.2f s: %s", job,
+                                                   time.monotonic() - started, outcome)
+    if not huey.immediate:
+        heartbeats.hold(None, None)
+    logs.JOB_ID.reset(token)
 
 
 def before_fork() -> None:
@@ -192,14 +281,45 @@ def sweep() -> None:
     recover()
 
 
+def _consumer_classes():
+    """Huey's worker and scheduler, whose failed polls (Redis or the queue file unreachable) are
+    logged when they start and counted until they stop, instead of a traceback a poll."""
+    from huey.consumer import Scheduler, Worker
+
+    from deckhub.logs import RepeatedErrorFilter, RepeatedErrors
+
+    class CountsFailedPolls:
+        what = "the queue"
+
+        def initialize(self):  # in the process's own process, after the fork
+            self._errors = RepeatedErrors(self._logger, self.what)
+            self._logger.addFilter(RepeatedErrorFilter(self._errors))
+            super().initialize()
+
+        def loop(self, now=None):
+            before = self._errors.failures
+            super().loop(now)
+            if self._errors.failures == before:
+                self._errors.recovered()
+
+    class QuietWorker(CountsFailedPolls, Worker):
+        pass
+
+    class QuietScheduler(CountsFailedPolls, Scheduler):
+        what = "the queue's schedule"
+
+    return QuietWorker, QuietScheduler
+
+
 def run_consumer(workers: int = 1) -> None:
     """Run a Huey consumer with `workers` processes (each plays its chunks on its own core)."""
     from huey.consumer import Consumer
     load_tasks()
     recover()
     before_fork()
-    consumer = Consumer(huey, workers=workers, worker_type="process", periodic=True,
-                        initial_delay=0.05, max_delay=1.0, backoff=1.5)
+    worker_class, scheduler_class = _consumer_classes()
+    consumer = type("DeckHubConsumer", (Consumer,), {"worker_class": worker_class, "scheduler_class": scheduler_class})(
+        huey, workers=workers, worker_type="process", periodic=True, initial_delay=0.05, max_delay=1.0, backoff=1.5)
     consumer.run()
 
 

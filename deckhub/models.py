@@ -376,6 +376,20 @@ class TuningChunk(BaseModel):
         indexes = ((("run", "round", "number"), True), (("state", "updated_at"), False))
 
 
+class WorkerHeartbeat(BaseModel):
+    """A queue worker process, written every few seconds by its heartbeat thread (step 15).
+
+    `worker` is host:pid, as in the chunks' `worker`; `holding_kind`/`holding_id` name the chunk
+    (or upload) it is playing. A worker silent past the lost-after time is lost: what it held is
+    queued again, and the row stays (with what it held) so run pages and the Jobs page can say so."""
+
+    worker = CharField(max_length=120, unique=True)
+    started_at = DateTimeField(default=utcnow)
+    last_seen = DateTimeField(default=utcnow, index=True)
+    holding_kind = CharField(max_length=20, null=True)  # simulation, tuning, collection_upload
+    holding_id = IntegerField(null=True)
+
+
 class UserCardValue(BaseModel):
     """A value a player supplied for a card field the catalogue does not know: theirs, not reviewed,
     used in all their games, simulations and checks of that game (see deckhub.card_values)."""

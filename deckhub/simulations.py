@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from peewee import fn
 
-from deckhub import card_values, jobs, models
+from deckhub import card_values, heartbeats, jobs, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine, value_words
@@ -132,24 +132,26 @@ def _deck(run: models.SimulationRun) -> Deck:
 
 
 @huey.task()
-def play_chunk(chunk_id: int) -> None:
+@jobs.kind("simulation")
+def play_chunk(chunk_id: int) -> str:
     with database.connection_context():
-        _play_chunk(chunk_id)
+        return _play_chunk(chunk_id)
 
 
-def _play_chunk(chunk_id: int) -> None:
+def _play_chunk(chunk_id: int) -> str:
+    """Play one chunk; returns what happened, for the worker's log."""
     C, R = models.SimulationChunk, models.SimulationRun
     chunk = C.get_or_none(C.id == chunk_id)
     if chunk is None:
-        return  # the run was deleted with its deck
+        return "skipped: the run was deleted with its deck"
     run = R.get_by_id(chunk.run_id)
     me = jobs.worker_id()
     if run.status not in jobs.ACTIVE:
-        return
+        return f"skipped: run {run.id} is {run.status}"
     claimed = (C.update(state="running", worker=me, updated_at=models.utcnow())
                .where((C.id == chunk_id) & (C.state == "queued")).execute())
     if not claimed:
-        return  # a duplicate message: another worker has it, or it is done
+        return f"skipped: another worker has this chunk of run {run.id}, or it is done"  # a duplicate message
     R.update(status="running", updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
     try:
         part = play_games(run.game, _deck(run), get_catalogue(run.game), run.options, run.seed, chunk.start, chunk.stop)
@@ -158,7 +160,7 @@ def _play_chunk(chunk_id: int) -> None:
             R.update(status="failed", error=str(exc)[:2000] or type(exc).__name__, updated_at=models.utcnow()) \
                 .where((R.id == run.id) & R.status.in_(jobs.ACTIVE)).execute()
             C.update(state="cancelled").where((C.run == run.id) & (C.state == "queued")).execute()
-        return
+        return f"failed: run {run.id}: {type(exc).__name__}: {exc}"
     with database.atomic():
         finished = (C.update(state="done", result=part.counts(), updated_at=models.utcnow())
                     .where((C.id == chunk_id) & (C.state == "running") & (C.worker == me)).execute())
@@ -166,6 +168,8 @@ def _play_chunk(chunk_id: int) -> None:
             _progress(run.id)
     if finished:
         finish(run.id)
+        return f"played games {chunk.start}-{chunk.stop - 1} of run {run.id}"
+    return f"played games {chunk.start}-{chunk.stop - 1} of run {run.id}; not counted (queued again meanwhile)"
 
 
 def _progress(run_id: int) -> None:
@@ -197,12 +201,7 @@ def recover_chunks() -> None:
     """Queue again the chunks whose worker died (on this host, or silent past the lease), and
     queued chunks whose message was lost; merge runs whose last chunk's worker died before it."""
     C, R = models.SimulationChunk, models.SimulationRun
-    now = models.utcnow()
-    for chunk_id in jobs.lost_chunks(C, R):
-        reset = (C.update(state="queued", worker=None, updated_at=now)
-                 .where((C.id == chunk_id) & (C.state != "done") & (C.state != "cancelled")).execute())
-        if reset:
-            play_chunk(chunk_id)
+    jobs.requeue_lost(C, R, play_chunk)
     for run in R.select(R.id).where(R.status.in_(jobs.ACTIVE)):
         finish(run.id)
 
@@ -243,5 +242,7 @@ def settings(run: models.SimulationRun) -> dict:
 
 
 def job_status(run: models.SimulationRun) -> jobs.JobStatus:
-    """The run as the owner sees every job: its state, the games played so far, why it failed."""
-    return jobs.JobStatus(run.status, run.done, run.games, run.error, "games")
+    """The run as the owner sees every job: its state, the games played so far, why it failed, and
+    whether part of it waits on a worker that stopped answering."""
+    waiting = heartbeats.waiting_note("simulation", models.SimulationChunk, run.id) if run.status in jobs.ACTIVE else None
+    return jobs.JobStatus(run.status, run.done, run.games, run.error, "games", waiting)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub import card_values, jobs, models, simulations
+from deckhub import card_values, heartbeats, jobs, models, simulations
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine
@@ -165,23 +165,25 @@ def _rebuilt(run: models.TuningRun) -> Tuner:
 
 
 @huey.task()
-def play_tuning_chunk(chunk_id: int) -> None:
+@jobs.kind("tuning")
+def play_tuning_chunk(chunk_id: int) -> str:
     with database.connection_context():
-        _play_chunk(chunk_id)
+        return _play_chunk(chunk_id)
 
 
-def _play_chunk(chunk_id: int) -> None:
+def _play_chunk(chunk_id: int) -> str:
+    """Play one chunk; returns what happened, for the worker's log."""
     C, R = models.TuningChunk, models.TuningRun
     chunk = C.get_or_none(C.id == chunk_id)
     if chunk is None:
-        return
+        return "skipped: the run was deleted with its deck"
     run = R.get_by_id(chunk.run_id)
     me = jobs.worker_id()
     if run.status not in jobs.ACTIVE:
-        return
+        return f"skipped: tuning run {run.id} is {run.status}"
     if not C.update(state="running", worker=me, updated_at=models.utcnow()).where(
             (C.id == chunk_id) & (C.state == "queued")).execute():
-        return
+        return f"skipped: another worker has this chunk of tuning run {run.id}, or it is done"
     R.update(status="running", updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
     try:
         tuner = _run_tuner(run)  # its variants' decks; built per chunk, nothing kept between tasks
@@ -189,7 +191,7 @@ def _play_chunk(chunk_id: int) -> None:
                              first, stop) for arm, first, stop in chunk.ranges]
     except Exception as exc:  # the run's page says why; the site keeps going
         _fail(run.id, str(exc)[:2000] or type(exc).__name__)
-        return
+        return f"failed: tuning run {run.id}: {type(exc).__name__}: {exc}"
     with database.atomic():
         finished = C.update(state="done", result=result, updated_at=models.utcnow()).where(
             (C.id == chunk_id) & (C.state == "running") & (C.worker == me)).execute()
@@ -197,8 +199,11 @@ def _play_chunk(chunk_id: int) -> None:
             played = sum(stop - first for c in C.select(C.ranges).where((C.run == run.id) & (C.state == "done"))
                          for _a, first, stop in c.ranges)
             R.update(done=played, updated_at=models.utcnow()).where((R.id == run.id) & R.status.in_(jobs.ACTIVE)).execute()
+    games = sum(stop - first for _a, first, stop in chunk.ranges)
     if finished:
         advance(run.id)
+        return f"played {games} games of round {chunk.round} of tuning run {run.id}"
+    return f"played {games} games of tuning run {run.id}; not counted (queued again meanwhile)"
 
 
 def _fail(run_id: int, reason: str) -> None:
@@ -260,10 +265,7 @@ def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.Tun
 def recover_tuning_chunks() -> None:
     """Queue again the chunks whose worker died, and advance rounds whose last worker died."""
     C, R = models.TuningChunk, models.TuningRun
-    for chunk_id in jobs.lost_chunks(C, R):
-        if C.update(state="queued", worker=None, updated_at=models.utcnow()).where(
-                (C.id == chunk_id) & (C.state != "done") & (C.state != "cancelled")).execute():
-            play_tuning_chunk(chunk_id)
+    jobs.requeue_lost(C, R, play_tuning_chunk)
     for (run_id,) in R.select(R.id).where(R.status.in_(jobs.ACTIVE)).tuples():
         advance(run_id)
 
@@ -274,4 +276,5 @@ def runs_for(deck_row: models.Deck, limit: int = 10) -> list[models.TuningRun]:
 
 
 def job_status(run: models.TuningRun) -> jobs.JobStatus:
-    return jobs.JobStatus(run.status, run.done, run.total, run.error, "games")
+    waiting = heartbeats.waiting_note("tuning", models.TuningChunk, run.id) if run.status in jobs.ACTIVE else None
+    return jobs.JobStatus(run.status, run.done, run.total, run.error, "games", waiting)

@@ -243,7 +243,12 @@ MATRIX = [
     Row("community.proposal", "GET", lambda w: f"/proposals/{w.proposal}", alices() | {"curator": 200}),
     Row("community.batch", "GET", lambda w: f"/batches/{w.batch}", alices() | {"curator": 200}),
     Row("community.scan", "GET", lambda w: f"/scans/{w.pending_scan}", alices(anon=404) | {"curator": 200}),
+    # ------------------------------------------------------------------ an operator's tools (tests ask from loopback)
+    Row("operations.healthz", "GET", lambda w: "/healthz", everyone()),
+    Row("operations.readyz", "GET", lambda w: "/readyz", everyone()),
+    Row("operations.metrics", "GET", lambda w: "/metrics", everyone()),
     # ------------------------------------------------------------------ curators only
+    Row("jobs.index", "GET", lambda w: "/curate/jobs", {"anon": LOGIN, "other": 403, "owner": 403, "curator": 200}),
     Row("community.review", "GET", lambda w: "/review",
         {"anon": LOGIN, "other": 403, "owner": 403, "curator": 200}),
     Row("community.approve", "POST", lambda w: f"/review/{w.new_proposal()}/approve",

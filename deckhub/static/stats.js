@@ -11,8 +11,9 @@
         var status = await response.json();
         bars[i].value = status.done;
         var text = bars[i].parentNode.querySelector(".job-text");
-        if (text) text.textContent = status.status === "queued" ? "queued: waiting for a worker"
-          : "running: " + status.done.toLocaleString("en") + " of " + status.games.toLocaleString("en") + " games";
+        var running = "running: " + status.done.toLocaleString("en") + " of " + status.games.toLocaleString("en") + " games";
+        if (text) text.textContent = status.status === "queued" ? (status.waiting || "queued: waiting for a worker")
+          : (status.waiting ? running + " \u2014 " + status.waiting : running);
         if (status.status !== "queued" && status.status !== "running") { window.location.reload(); return; }
       } catch (e) { /* try again on the next tick */ }
     }

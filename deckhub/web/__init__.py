@@ -1,7 +1,9 @@
 """The web layer: database per request, accounts, CSRF, one blueprint per area, error pages."""
 from __future__ import annotations
 
-from flask import Flask, abort, render_template, request
+import time
+
+from flask import Flask, abort, g, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -9,10 +11,10 @@ from peewee import DatabaseError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from deckhub import catalogue_store, models
+from deckhub import catalogue_store, logs, models
 from deckhub.db import database, init_database
 from deckhub.limits import MAX_BODY
-from deckhub.web import form_tokens
+from deckhub.web import form_tokens, operations
 from deckhub.web.api.errors import error_response, under_api
 
 csrf = CSRFProtect()
@@ -56,6 +58,7 @@ def init_app(app: Flask) -> None:
     app.json = JSONProvider(app)
     app.url_map.converters["int"] = IdConverter  # before any blueprint adds its routes
     init_database(app.config["DATABASE_URL"])  # the schema is changed only by `deckhub db upgrade` (and serve)
+    _observe_requests(app)
 
     @app.before_request
     def _refuse_nul_bytes():
@@ -66,6 +69,8 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def _connect():
+        if request.endpoint in operations.NO_DATABASE:
+            return  # health checks and metrics open (and report) their own connections
         database.connect(reuse_if_open=True)
         catalogue_store.begin_request()
 
@@ -115,7 +120,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc):
-        app.logger.exception("unhandled error")
+        app.logger.exception("unhandled error in %s %s (request %s)", request.method, request.path,
+                             g.get("request_id", "-"))
         return _error_page(500, "Something went wrong on our side. Nothing was changed.")
 
     from deckhub.web import filters
@@ -124,6 +130,30 @@ def init_app(app: Flask) -> None:
     blueprints.register(app)
     from deckhub.web import board_html
     board_html.register(app)
+
+
+def _observe_requests(app: Flask) -> None:
+    """A request id on every request (the caller's X-Request-ID when it is sane, else a new one), on
+    every log line it writes and sent back; its endpoint, method, status and time counted for /metrics."""
+    from deckhub import metrics
+
+    @app.before_request
+    def _start():
+        g.request_id = logs.request_id_from(request.headers.get("X-Request-ID"))
+        logs.REQUEST_ID.set(g.request_id)
+        g.request_started = time.perf_counter()
+
+    @app.after_request
+    def _finish(response):
+        if "request_id" in g:
+            response.headers["X-Request-ID"] = g.request_id
+            metrics.observe(request.endpoint, request.method, response.status_code,
+                            time.perf_counter() - g.request_started)
+        return response
+
+    @app.teardown_request
+    def _forget(exc):
+        logs.REQUEST_ID.set(None)
 
 
 STORAGE_REFUSED = "DeckHub could not save this just now; nothing was changed. Please try again later."

@@ -19,6 +19,8 @@ AREAS = [
     ("deckhub.web.facts", "bp"),
     ("deckhub.web.card_values", "bp"),
     ("deckhub.web.public", "bp"),
+    ("deckhub.web.operations", "bp"),
+    ("deckhub.web.jobs", "bp"),
 ]
 
 # (label, endpoint, who sees it) for the header navigation: False everyone, True the signed-in,
@@ -33,6 +35,7 @@ NAV_LINKS = [
     ("Goldfish", "goldfish.index", True),
     ("My card values", "card_values.index", True),
     ("Review", "community.review", "curator"),
+    ("Jobs", "jobs.index", "curator"),
     ("Account", "account.index", True),
 ]
 

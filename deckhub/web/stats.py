@@ -124,7 +124,7 @@ def run_status(deck_id: int, run_id: int):
     if run is None:
         abort(404, "No such simulation of yours.")
     return {"id": run.id, "status": run.status, "done": run.done, "games": run.games, "result": run.result,
-            "unknown": run.unknown, "settings": simulations.settings(run)}
+            "unknown": run.unknown, "settings": simulations.settings(run), "waiting": simulations.job_status(run).waiting}
 
 
 @bp.route("/simulations/<int:run_id>/histogram.svg")
@@ -187,4 +187,5 @@ def cancel_tuning(deck_id: int, run_id: int):
 @login_required
 def tuning_status(deck_id: int, run_id: int):
     run = _own_tuning(deck_id, run_id)
-    return {"id": run.id, "status": run.status, "done": run.done, "games": run.total, "result": run.result}
+    return {"id": run.id, "status": run.status, "done": run.done, "games": run.total, "result": run.result,
+            "waiting": tunings.job_status(run).waiting}
