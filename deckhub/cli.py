@@ -119,10 +119,9 @@ def serve(host: str, port: int, workers: int) -> None:
         _gunicorn(app, host, port, workers)
         return
     consumer = _start_consumer(app.config["QUEUE_URL"])
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        # `kill PID`, a service manager or a closed terminal stop the site as Ctrl+C does, so the
-        # `finally` below stops its worker too (SIGKILL cannot be caught: the worker watches for that)
-        signal.signal(signum, signal.default_int_handler)
+    # `kill PID`, a service manager or a closed terminal stop the site as Ctrl+C does, so the
+    # `finally` below stops its worker too (SIGKILL cannot be caught: the worker watches for that)
+    before = {signum: signal.signal(signum, signal.default_int_handler) for signum in (signal.SIGTERM, signal.SIGHUP)}
     try:
         app.run(host=host, port=port, threaded=True, use_reloader=False)
     except KeyboardInterrupt:
@@ -130,6 +129,8 @@ def serve(host: str, port: int, workers: int) -> None:
     finally:
         if consumer is not None:
             _stop_consumer(consumer)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def _start_consumer(queue_url: str):

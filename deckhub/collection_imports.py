@@ -23,7 +23,7 @@ from deckhub import jobs, models
 from deckhub.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, write_targets)
 from deckhub.db import database
 from deckhub.importers.collection_csv import QTY_COLUMNS, QTY_LABELS, fix_options
-from deckhub.jobs import huey
+from deckhub.jobs import huey  # the periodic expiry task
 
 MAX_PENDING = 5
 MAX_AGE = dt.timedelta(hours=2)
@@ -54,7 +54,8 @@ def create(user, data: bytes, filename: str, default_game: str | None) -> models
                               "discard one of them first.")
         upload = U.create(token=secrets.token_urlsafe(24), owner=uid, filename=(filename or "upload.csv")[:200],
                           default_game=default_game, size=len(data), data=data)
-    plan_upload(upload.id)
+    if not plan_upload(upload.id):
+        jobs.wait_for_queue(U, upload.id)
     return U.get_by_id(upload.id)
 
 
@@ -71,15 +72,10 @@ def _set(upload_id: int, **values) -> int:
     return models.CollectionUpload.update(**values).where(models.CollectionUpload.id == upload_id).execute()
 
 
-@huey.task()
+@jobs.task
 def plan_upload(upload_id: int) -> None:
-    with database.connection_context():
-        _plan_upload(upload_id)
-
-
-def _plan_upload(upload_id: int) -> None:
     U = models.CollectionUpload
-    claimed = (U.update(state="planning", phase="reading", worker=jobs.worker_id(), updated_at=models.utcnow())
+    claimed = (U.update(state="planning", phase="reading", worker=jobs.worker_id(), error=None, updated_at=models.utcnow())
                .where((U.id == upload_id) & (U.state == "queued")).execute())
     if not claimed:
         return
@@ -174,7 +170,8 @@ def choose(user, token: str, picks: dict[int, int]) -> models.CollectionUpload |
         if not claimed:
             raise UploadError("This import changed while you picked (it is being checked or written); nothing was changed.")
         R.delete().where(R.upload == upload.id).execute()
-    plan_upload(upload.id)
+    if not plan_upload(upload.id):
+        jobs.wait_for_queue(U, upload.id)
     return U.get_by_id(upload.id)
 
 
@@ -192,17 +189,14 @@ def commit(user, token: str) -> models.CollectionUpload | None:
         (U.update(state="committing", phase="writing", error=None, done=0, total=len(upload.targets or {}),
                   updated_at=models.utcnow())
          .where((U.id == upload.id) & U.state.in_(("ready", "committing"))).execute())
-        commit_upload(upload.id)
+        if not commit_upload(upload.id):  # nothing is written: it waits at its dry run to be committed again
+            _set(upload.id, state="ready", phase="", error="The job queue could not be reached, so nothing was "
+                                                            "imported; commit it again in a moment.")
     return U.get_by_id(upload.id)
 
 
-@huey.task()
+@jobs.task
 def commit_upload(upload_id: int) -> None:
-    with database.connection_context():
-        _commit_upload(upload_id)
-
-
-def _commit_upload(upload_id: int) -> None:
     U = models.CollectionUpload
     if not U.update(worker=jobs.worker_id()).where((U.id == upload_id) & (U.state == "committing")).execute():
         return
@@ -263,8 +257,13 @@ def expire() -> int:
 
 @jobs.recoverer
 def recover_uploads() -> None:
-    """Queue again the plans and commits whose worker process died on this host."""
+    """Queue again the plans and commits whose worker process died on this host, and the plans
+    whose message was lost (queued long ago while the queue is empty, or never sent)."""
     U = models.CollectionUpload
+    if jobs.pending() == 0:
+        for (upload_id,) in U.select(U.id).where((U.state == "queued")
+                                                 & (U.updated_at < models.utcnow() - jobs.LOST_AFTER)).tuples():
+            plan_upload(upload_id)
     for upload in U.select(U.id, U.state, U.worker).where(U.state.in_(("planning", "committing"))):
         if not jobs.is_dead_local(upload.worker):
             continue

@@ -103,6 +103,13 @@ def _edit_sessions_and_upload_fixes(db) -> None:
             run(migrator.add_column(table, column, model._meta.fields[column]))
 
 
+def _site_identity(db) -> None:
+    """Step 16: the database's own random id, carried by every queued job."""
+    db.create_tables([models.SiteIdentity])
+    if not models.SiteIdentity.select().exists():
+        models.SiteIdentity.create(site=models.SiteIdentity.new_id())
+
+
 STEPS: list[tuple[int, Callable]] = [
     (1, _initial),
     (2, _simulation_runs),
@@ -114,6 +121,7 @@ STEPS: list[tuple[int, Callable]] = [
     (12, _tuning_runs),
     (13, _community_lists),
     (14, _edit_sessions_and_upload_fixes),
+    (16, _site_identity),
 ]
 LATEST = STEPS[-1][0]
 
