@@ -236,6 +236,30 @@ def user_add(name: str, password_stdin: bool, curator: bool) -> None:
     click.echo(f"created {account.username}" + (" (curator)" if account.is_curator else ""))
 
 
+@user.command("password")
+@click.argument("name")
+@click.option("--password-stdin", is_flag=True, help="Read the new password from standard input.")
+def user_password(name: str, password_stdin: bool) -> None:
+    """Set an account's password (an account imported without one cannot log in until then)."""
+    from deckhub.accounts import AccountError, find_user, set_password
+    from deckhub.db import database
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    open_app()
+    with database.connection_context():
+        account = find_user(name)
+        if account is None:
+            raise click.ClickException(f"no user named {name!r}")
+        try:
+            set_password(account, password)
+        except AccountError as exc:
+            raise click.ClickException(str(exc)) from None
+    click.echo(f"password set for {account.username}; their other sessions were signed out")
+
+
 @main.command("load-cards")
 @click.argument("game", required=False, type=click.Choice(game_slugs()))
 @click.option("--octgn", "octgn_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
