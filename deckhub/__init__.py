@@ -89,7 +89,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
 
     from deckhub import jobs
-    app.config.setdefault("QUEUE_URL", os.environ.get("DECKHUB_QUEUE_URL") or jobs.default_url(app.instance_path))
+    app.config.setdefault("QUEUE_URL", os.environ.get("DECKHUB_QUEUE_URL") or jobs.default_url(app.instance_path, app.config["DATABASE_URL"]))
     app.config.setdefault("QUEUE_NAME", os.environ.get("DECKHUB_QUEUE_NAME") or "deckhub")
     try:
         jobs.configure(app.config["QUEUE_URL"], app.config["QUEUE_NAME"])

@@ -111,9 +111,15 @@ def authenticate(username: str, password: str) -> models.User | None:
 
 def change_password(user: models.User, current: str, new: str) -> None:
     """Set a new password (the current one must be given); every signed-in browser is signed out."""
-    from deckhub import sessions
     if not check_password_hash(user.password_hash, current or ""):
         raise AccountError("The current password is not right.", "current")
+    set_password(user, new)
+
+
+def set_password(user: models.User, new: str) -> None:
+    """Set a password without the current one (an operator's `deckhub user password`, or an account
+    imported without its password); every signed-in browser is signed out."""
+    from deckhub import sessions
     problem = password_problem(new, user.username)
     if problem:
         raise AccountError(problem, "password")

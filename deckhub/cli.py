@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import signal
 import sys
 from pathlib import Path
 
@@ -164,12 +165,18 @@ def serve(host: str, port: int, workers: int) -> None:
         _gunicorn(app, host, port, workers)
         return
     consumer = _start_consumer(app.config["QUEUE_URL"])
+    # `kill PID`, a service manager or a closed terminal stop the site as Ctrl+C does, so the
+    # `finally` below stops its worker too (SIGKILL cannot be caught: the worker watches for that)
+    before = {signum: signal.signal(signum, signal.default_int_handler) for signum in (signal.SIGTERM, signal.SIGHUP)}
     try:
         app.run(host=host, port=port, threaded=True, use_reloader=False)
+    except KeyboardInterrupt:
+        pass
     finally:
         if consumer is not None:
-            consumer.terminate()
-            consumer.wait(10)
+            _stop_consumer(consumer)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def upgrade_before_serving(app, db) -> None:
@@ -201,13 +208,43 @@ def _metrics_directory() -> None:
 
 
 def _start_consumer(queue_url: str):
-    """One `deckhub worker` process beside the development server, so one command runs everything."""
+    """One `deckhub worker` process beside the development server, so one command runs everything.
+
+    On Linux the kernel sends it SIGTERM if serve dies without a word (SIGKILL, a crash), so a worker
+    never outlives the site that started it and goes on taking jobs."""
+    import ctypes
     import os
     import subprocess
     if queue_url == "immediate":
         return None
     env = {**os.environ, "DECKHUB_QUEUE_URL": queue_url}
-    return subprocess.Popen([sys.executable, "-m", "deckhub.cli", "worker", "--workers", "1"], env=env)
+    parent = os.getpid()
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # not Linux: the signal handlers in serve are all there is
+        prctl = None
+
+    def die_with_parent():
+        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # serve died before the line above took effect
+            os._exit(0)
+
+    return subprocess.Popen([sys.executable, "-m", "deckhub.cli", "worker", "--workers", "1"], env=env,
+                            preexec_fn=die_with_parent if prctl else None)
+
+
+def _stop_consumer(consumer) -> None:
+    """Stop serve's worker as Ctrl+C would (SIGINT: it finishes the task at hand), then firmly."""
+    import subprocess
+    for stop, wait in ((signal.SIGINT, 10), (signal.SIGTERM, 5), (signal.SIGKILL, 5)):
+        if consumer.poll() is not None:
+            return
+        consumer.send_signal(stop)
+        try:
+            consumer.wait(wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 @main.command()
@@ -278,6 +315,30 @@ def user_add(name: str, password_stdin: bool, curator: bool) -> None:
         except AccountError as exc:
             raise click.ClickException(str(exc)) from None
     click.echo(f"created {account.username}" + (" (curator)" if account.is_curator else ""))
+
+
+@user.command("password")
+@click.argument("name")
+@click.option("--password-stdin", is_flag=True, help="Read the new password from standard input.")
+def user_password(name: str, password_stdin: bool) -> None:
+    """Set an account's password (an account imported without one cannot log in until then)."""
+    from deckhub.accounts import AccountError, find_user, set_password
+    from deckhub.db import database
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    open_app()
+    with database.connection_context():
+        account = find_user(name)
+        if account is None:
+            raise click.ClickException(f"no user named {name!r}")
+        try:
+            set_password(account, password)
+        except AccountError as exc:
+            raise click.ClickException(str(exc)) from None
+    click.echo(f"password set for {account.username}; their other sessions were signed out")
 
 
 @main.command("load-cards")

@@ -23,7 +23,7 @@ from deckhub import jobs, models
 from deckhub.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, write_targets)
 from deckhub.db import database
 from deckhub.importers.collection_csv import QTY_COLUMNS, QTY_LABELS, fix_options
-from deckhub.jobs import huey
+from deckhub.jobs import huey  # the periodic expiry task
 
 MAX_PENDING = 5
 MAX_AGE = dt.timedelta(hours=2)
@@ -54,7 +54,8 @@ def create(user, data: bytes, filename: str, default_game: str | None) -> models
                               "discard one of them first.")
         upload = U.create(token=secrets.token_urlsafe(24), owner=uid, filename=(filename or "upload.csv")[:200],
                           default_game=default_game, size=len(data), data=data)
-    plan_upload(upload.id)
+    if not plan_upload(upload.id):
+        jobs.wait_for_queue(U, upload.id)
     return U.get_by_id(upload.id)
 
 
@@ -71,16 +72,11 @@ def _set(upload_id: int, **values) -> int:
     return models.CollectionUpload.update(**values).where(models.CollectionUpload.id == upload_id).execute()
 
 
-@huey.task()
+@jobs.task
 @jobs.kind("collection_upload")
 def plan_upload(upload_id: int) -> None:
-    with database.connection_context():
-        _plan_upload(upload_id)
-
-
-def _plan_upload(upload_id: int) -> None:
     U = models.CollectionUpload
-    claimed = (U.update(state="planning", phase="reading", worker=jobs.worker_id(), updated_at=models.utcnow())
+    claimed = (U.update(state="planning", phase="reading", worker=jobs.worker_id(), error=None, updated_at=models.utcnow())
                .where((U.id == upload_id) & (U.state == "queued")).execute())
     if not claimed:
         return
@@ -175,7 +171,8 @@ def choose(user, token: str, picks: dict[int, int]) -> models.CollectionUpload |
         if not claimed:
             raise UploadError("This import changed while you picked (it is being checked or written); nothing was changed.")
         R.delete().where(R.upload == upload.id).execute()
-    plan_upload(upload.id)
+    if not plan_upload(upload.id):
+        jobs.wait_for_queue(U, upload.id)
     return U.get_by_id(upload.id)
 
 
@@ -193,18 +190,15 @@ def commit(user, token: str) -> models.CollectionUpload | None:
         (U.update(state="committing", phase="writing", error=None, done=0, total=len(upload.targets or {}),
                   updated_at=models.utcnow())
          .where((U.id == upload.id) & U.state.in_(("ready", "committing"))).execute())
-        commit_upload(upload.id)
+        if not commit_upload(upload.id):  # nothing is written: it waits at its dry run to be committed again
+            _set(upload.id, state="ready", phase="", error="The job queue could not be reached, so nothing was "
+                                                            "imported; commit it again in a moment.")
     return U.get_by_id(upload.id)
 
 
-@huey.task()
+@jobs.task
 @jobs.kind("collection_upload")
 def commit_upload(upload_id: int) -> None:
-    with database.connection_context():
-        _commit_upload(upload_id)
-
-
-def _commit_upload(upload_id: int) -> None:
     U = models.CollectionUpload
     if not U.update(worker=jobs.worker_id()).where((U.id == upload_id) & (U.state == "committing")).execute():
         return
@@ -265,9 +259,14 @@ def expire() -> int:
 
 @jobs.recoverer
 def recover_uploads() -> None:
-    """Queue again the plans and commits whose worker process died on this host or stopped answering."""
+    """Queue again the plans and commits whose worker process died on this host or stopped answering,
+    and the plans whose message was lost (queued long ago while the queue is empty, or never sent)."""
     from deckhub import heartbeats
     U = models.CollectionUpload
+    if jobs.pending() == 0:
+        for (upload_id,) in U.select(U.id).where((U.state == "queued")
+                                                 & (U.updated_at < models.utcnow() - jobs.LOST_AFTER)).tuples():
+            plan_upload(upload_id)
     working = list(U.select(U.id, U.state, U.worker).where(U.state.in_(("planning", "committing"))))
     lost = heartbeats.lost_workers() if working else set()
     for upload in working:

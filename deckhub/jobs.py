@@ -1,8 +1,11 @@
 """Background work on Huey: the one queue every job goes through, and the status owners see.
 
-The queue lives in an SQLite file under `instance/` by default (no extra service), in Redis when
-`DECKHUB_QUEUE_URL=redis://HOST:6379/0` (workers on several machines), or runs tasks at once in
+The queue belongs to its database: by default an SQLite file beside an SQLite database, or in
+`instance/` named after a PostgreSQL server and database (no extra service); in Redis when
+`DECKHUB_QUEUE_URL=redis://HOST:6379/0` (workers on several machines), or it runs tasks at once in
 the calling thread with `immediate` (for tests and debugging). `deckhub worker` runs consumers.
+Every job carries its database's identity (`site_id`), so a worker never runs another database's
+job, even when two sites are pointed at one queue.
 
 The database, not the queue, is the record of every job: a task only says "do chunk 7 of run 3",
 and what was done is written in the database, so a message lost with a killed worker is found
@@ -12,13 +15,18 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
+import hashlib
 import logging
 import os
+import re
 import socket
 import threading
 import time
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from huey import Huey, crontab
 from huey.storage import RedisStorage, SqliteStorage
@@ -39,8 +47,21 @@ class QueueConfigError(ValueError):
     pass
 
 
-def default_url(instance_path: str | os.PathLike) -> str:
-    return f"sqlite:///{Path(instance_path) / 'queue.sqlite3'}"
+def default_url(instance_path: str | os.PathLike, database_url: str) -> str:
+    """The embedded queue of one database: `NAME.queue.sqlite3` beside an SQLite file, or in the
+    instance folder a file named after a PostgreSQL server and database (a readable slug and a
+    short hash of host, port and name), so two sites never share a queue by accident."""
+    parsed = urlparse(database_url)
+    if parsed.scheme == "sqlite":
+        path = unquote(database_url[len("sqlite:///"):]) if database_url.startswith("sqlite:///") else unquote(parsed.path)
+        if path and path != ":memory:":
+            db_file = Path(path)
+            return f"sqlite:///{db_file.with_name(db_file.stem + '.queue.sqlite3')}"
+        return f"sqlite:///{Path(instance_path) / 'queue-memory.sqlite3'}"
+    where = f"{parsed.hostname or 'localhost'}:{parsed.port or 5432}/{unquote(parsed.path.lstrip('/'))}"
+    slug = re.sub(r"[^a-z0-9]+", "-", where.lower()).strip("-")[:60]
+    digest = hashlib.sha256(where.encode("utf-8")).hexdigest()[:8]
+    return f"sqlite:///{Path(instance_path) / f'queue-{slug}-{digest}.sqlite3'}"
 
 
 def configure(url: str, name: str = "deckhub") -> None:
@@ -71,6 +92,84 @@ def queue_url() -> str:
 def pending() -> int:
     """Messages waiting in the queue (0 in immediate mode)."""
     return 0 if huey.immediate else huey.pending_count()
+
+
+_site: dict = {"db": None, "id": None}
+
+
+def site_id() -> str:
+    """This database's identity (a random id kept in `site_identity`), read once per process and
+    database; needs an open connection. A database that lost its row gets a new one."""
+    if _site["db"] is not database.obj:
+        from deckhub.models import SiteIdentity
+        row = SiteIdentity.select(SiteIdentity.site).order_by(SiteIdentity.id).first()
+        if row is None:
+            row = SiteIdentity.create(site=SiteIdentity.new_id())
+        _site.update(db=database.obj, id=row.site)
+    return _site["id"]
+
+
+BOUNCE_DELAY = 5  # seconds before a job taken by another database's worker is offered again
+MAX_BOUNCES = 120  # then it is dropped: its own site's sweep finds the queued row again
+WAITING_FOR_QUEUE = "the job queue could not be reached; it starts on its own once the queue is back"
+_QUEUE_ERRORS: tuple[type[BaseException], ...] = (OSError, sqlite3.Error)
+try:
+    from redis.exceptions import RedisError
+    _QUEUE_ERRORS += (RedisError,)
+except ImportError:  # Redis is optional: without the package there is no Redis queue to fail
+    pass
+
+
+def task(fn):
+    """A queue task that carries its database's identity and runs with a connection open.
+
+    Calling the result queues `fn(*args)` (in immediate mode: runs it) and returns True, or False
+    (logged) when the queue cannot be reached; the row the job stands for is then still queued in
+    the database and the owner's sweep sends it again once the queue is back. A worker of another
+    database that takes the job does not run it: it warns, naming both databases, and puts it back
+    for the right workers (a message without an identity was queued by an older DeckHub: it runs)."""
+    @functools.wraps(fn)
+    def run(*args, site=None, bounced=0):
+        with database.connection_context():
+            mine = site_id()
+            if site is None or site == mine:
+                return fn(*args)
+        _pass_on(queued, args, site, mine, bounced)
+
+    queued = huey.task()(run)
+
+    @functools.wraps(fn)
+    def send(*args) -> bool:
+        try:
+            queued(*args, site=site_id())
+        except _QUEUE_ERRORS as exc:
+            log.warning("%s%s not queued: %s; the sweep queues it again when the queue is back", fn.__name__, args, exc)
+            return False
+        return True
+
+    send.task = queued
+    return send
+
+
+def wait_for_queue(model, row_id: int) -> None:
+    """Say on a queued run or upload whose job could not be sent that it waits for the queue (the
+    sweep sends it again; its first worker clears the note)."""
+    state = model.status if hasattr(model, "status") else model.state
+    model.update(error=WAITING_FOR_QUEUE).where((model.id == row_id) & (state == "queued")).execute()
+
+
+def _pass_on(queued, args, site: str, mine: str, bounced: int) -> None:
+    name = f"{queued.task_class.__name__}{args}"
+    again = bounced < MAX_BOUNCES
+    log.warning("job %s belongs to database %s, not to this worker's database %s (two sites share the queue "
+                "%s named %r): not run, %s", name, site, mine, queue_url(), _configured["name"],
+                "put back on the queue for its own workers" if again else "dropped after being put back "
+                f"{bounced} times (its own site finds it again)")
+    if again:
+        try:
+            queued.schedule(args=args, kwargs={"site": site, "bounced": bounced + 1}, delay=BOUNCE_DELAY)
+        except _QUEUE_ERRORS as exc:
+            log.warning("job %s of database %s dropped: the queue could not take it back (%s)", name, site, exc)
 
 
 def worker_id() -> str:
@@ -168,7 +267,7 @@ class JobStatus:
 
     def describe(self) -> str:
         if self.state == "queued":
-            return self.waiting or "queued: waiting for a worker"
+            return self.waiting or f"queued: {self.reason or 'waiting for a worker'}"
         if self.state == "running":
             text = f"running: {self.done:,} of {self.total:,} {self.what}" if self.total else "running"
             return f"{text} — {self.waiting}" if self.waiting else text

@@ -428,7 +428,19 @@ class PublicLists(BaseModel):
     since = DateTimeField(default=utcnow)
 
 
+class SiteIdentity(BaseModel):
+    """One row: this database's random id (step 16). Every queued job carries it, so a worker of
+    another database that shares the queue never runs the job (see deckhub.jobs.site_id)."""
+
+    site = CharField(max_length=64)
+    created_at = DateTimeField(default=utcnow)
+
+    @staticmethod
+    def new_id() -> str:
+        return secrets.token_hex(16)
+
+
 ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadRow,
-              TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists]
+              TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, SiteIdentity]

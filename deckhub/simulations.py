@@ -2,7 +2,7 @@
 
 `start` is the one way to begin a run (the form, the API and any command call it): it checks the
 limits and writes the run with its chunks in one exclusive transaction, then queues one task per
-chunk. A chunk is claimed and finished with conditional updates, and the run is merged from the
+chunk (when the queue cannot be reached the run is kept, says it waits, and the sweep queues it). A chunk is claimed and finished with conditional updates, and the run is merged from the
 finished chunks, so a chunk played twice (its worker was killed) still counts once and the summary
 is exactly `deckhub simulate`'s for the same deck, seed and options, whatever the split.
 """
@@ -18,7 +18,6 @@ from deckhub.core.engine import EngineError, get_engine, value_words
 from deckhub.core.session_values import CARD_VALUES, value_field
 from deckhub.core.simulate import MAX_GAMES, merge, play_games
 from deckhub.db import database
-from deckhub.jobs import huey
 from deckhub.limits import MAX_ACTIVE_RUNS
 
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
@@ -80,8 +79,8 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
         models.SimulationChunk.insert_many(
             [{"run": run.id, "number": n, "start": s, "stop": min(games, s + size)}
              for n, s in enumerate(range(0, games, size))]).execute()
-    for chunk_id in _chunk_ids(run.id):
-        play_chunk(chunk_id)
+    if not all(play_chunk(chunk_id) for chunk_id in _chunk_ids(run.id)):
+        jobs.wait_for_queue(models.SimulationRun, run.id)
     return models.SimulationRun.get_by_id(run.id)
 
 
@@ -131,14 +130,9 @@ def _deck(run: models.SimulationRun) -> Deck:
     return Deck.from_json(row.data)
 
 
-@huey.task()
+@jobs.task
 @jobs.kind("simulation")
 def play_chunk(chunk_id: int) -> str:
-    with database.connection_context():
-        return _play_chunk(chunk_id)
-
-
-def _play_chunk(chunk_id: int) -> str:
     """Play one chunk; returns what happened, for the worker's log."""
     C, R = models.SimulationChunk, models.SimulationRun
     chunk = C.get_or_none(C.id == chunk_id)
@@ -152,7 +146,7 @@ def _play_chunk(chunk_id: int) -> str:
                .where((C.id == chunk_id) & (C.state == "queued")).execute())
     if not claimed:
         return f"skipped: another worker has this chunk of run {run.id}, or it is done"  # a duplicate message
-    R.update(status="running", updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
+    R.update(status="running", error=None, updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
     try:
         part = play_games(run.game, _deck(run), get_catalogue(run.game), run.options, run.seed, chunk.start, chunk.stop)
     except Exception as exc:  # a failed run says why on its page; the site keeps going

@@ -22,7 +22,6 @@ from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, play_range
 from deckhub.limits import DEFAULT_TUNING_BUDGET
 from deckhub.db import database
 from deckhub.games import get_game
-from deckhub.jobs import huey
 
 CHUNK_GAMES = 1000       # games one task plays (several short ranges of arms make one chunk)
 DEFAULT_BUDGET = DEFAULT_TUNING_BUDGET
@@ -109,7 +108,8 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
                                       candidate_source=candidates, format=fmt, total=tuner.total,
                                       unknown_cards=len(unknown))
         _write_round(run.id, 0, tuner)
-    _queue_round(run.id, 0)
+    if not _queue_round(run.id, 0):
+        jobs.wait_for_queue(models.TuningRun, run.id)
     return models.TuningRun.get_by_id(run.id)
 
 
@@ -136,10 +136,11 @@ def _write_round(run_id: int, round_no: int, tuner: Tuner) -> None:
     models.TuningChunk.insert_many(rows).execute()
 
 
-def _queue_round(run_id: int, round_no: int) -> None:
+def _queue_round(run_id: int, round_no: int) -> bool:
+    """Queue a round's chunks; False when the queue cannot be reached (the sweep queues them later)."""
     C = models.TuningChunk
-    for (chunk_id,) in C.select(C.id).where((C.run == run_id) & (C.round == round_no) & (C.state == "queued")).tuples():
-        play_tuning_chunk(chunk_id)
+    chunks = C.select(C.id).where((C.run == run_id) & (C.round == round_no) & (C.state == "queued")).tuples()
+    return all(play_tuning_chunk(chunk_id) for (chunk_id,) in chunks)
 
 
 def _run_tuner(run: models.TuningRun) -> Tuner:
@@ -164,14 +165,9 @@ def _rebuilt(run: models.TuningRun) -> Tuner:
     return tuner
 
 
-@huey.task()
+@jobs.task
 @jobs.kind("tuning")
 def play_tuning_chunk(chunk_id: int) -> str:
-    with database.connection_context():
-        return _play_chunk(chunk_id)
-
-
-def _play_chunk(chunk_id: int) -> str:
     """Play one chunk; returns what happened, for the worker's log."""
     C, R = models.TuningChunk, models.TuningRun
     chunk = C.get_or_none(C.id == chunk_id)
@@ -184,7 +180,7 @@ def _play_chunk(chunk_id: int) -> str:
     if not C.update(state="running", worker=me, updated_at=models.utcnow()).where(
             (C.id == chunk_id) & (C.state == "queued")).execute():
         return f"skipped: another worker has this chunk of tuning run {run.id}, or it is done"
-    R.update(status="running", updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
+    R.update(status="running", error=None, updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
     try:
         tuner = _run_tuner(run)  # its variants' decks; built per chunk, nothing kept between tasks
         result = [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.options, run.seed, tuner.limit,

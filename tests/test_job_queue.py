@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import threading
 from pathlib import Path
 
@@ -229,13 +230,18 @@ def test_serve_starts_one_consumer_in_development_and_none_in_production(databas
     started, served = [], []
 
     class FakeConsumer:
-        def __init__(self, args, env):
+        def __init__(self, args, env, **kwargs):
             started.append((args, env["DECKHUB_QUEUE_URL"]))
+            self.returncode = None
 
-        def terminate(self):
-            started.append("terminated")
+        def poll(self):
+            return self.returncode
+
+        def send_signal(self, signum):
+            started.append(signal.Signals(signum).name)
 
         def wait(self, timeout):
+            self.returncode = 0
             return 0
     monkeypatch.setattr("subprocess.Popen", FakeConsumer)
     monkeypatch.setattr(Flask, "run", lambda self, **kw: served.append("dev"))
@@ -246,7 +252,7 @@ def test_serve_starts_one_consumer_in_development_and_none_in_production(databas
     result = CliRunner().invoke(cli.main, ["serve"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert served == ["dev"] and started[0][0][-4:] == ["deckhub.cli", "worker", "--workers", "1"]
-    assert started[0][1] == f"sqlite:///{tmp_path / 'queue.sqlite3'}" and started[1] == "terminated"
+    assert started[0][1] == f"sqlite:///{tmp_path / 'queue.sqlite3'}" and started[1:] == ["SIGINT"]
     started.clear()
     result = CliRunner().invoke(cli.main, ["serve", "--workers", "2"], catch_exceptions=False)
     assert result.exit_code == 0 and served == ["dev", "gunicorn"] and started == []

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -17,19 +18,36 @@ def _db():
 @click.command("export-user")
 @click.argument("name")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-def export_user(name: str, file: str) -> None:
-    """Write a user's decks (with versions), collection and goldfish sessions to FILE.json."""
-    from deckhub.backup import BackupError, export_user as export
+@click.option("--with-password", is_flag=True,
+              help="Keep the password hash in the file, so the user logs in with the same password after import.")
+def export_user(name: str, file: str, with_password: bool) -> None:
+    """Write everything a user owns to a new FILE.json, readable by its owner only (API tokens stay behind)."""
+    from deckhub.backup import BackupError, active_runs, export_user as export
     with _db().connection_context():
         try:
-            doc = export(name)
+            doc = export(name, with_password)
+            left = active_runs(name)
         except BackupError as exc:
             raise click.ClickException(str(exc)) from None
-    with click.open_file(file, "w", encoding="utf-8") as fh:
+    if file == "-":
+        json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
+        return
+    try:  # made with mode 0600: never readable by others, not even for a moment
+        fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise click.ClickException(f"{file} exists; choose a new file") from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {file}: {exc.strerror}") from None
+    with open(fd, "w", encoding="utf-8") as fh:
         json.dump(doc, fh, ensure_ascii=False, indent=1)
-    if file != "-":
-        click.echo(f"{name}: {len(doc['decks'])} decks, {len(doc['collection'])} collection rows, "
-                   f"{len(doc['goldfish_sessions'])} goldfish sessions written to {file}")
+    runs = sum(len(d["simulations"]) + len(d["tunings"]) for d in doc["decks"])
+    click.echo(f"{name}: {len(doc['decks'])} decks, {len(doc['collection'])} collection rows, "
+               f"{len(doc['goldfish_sessions'])} goldfish sessions, {runs} simulation and tuning runs, "
+               f"{len(doc['card_values'])} card values, {len(doc['proposals'])} proposals written to {file}")
+    if left:
+        click.echo(f"{left} run(s) still queued or playing were left out; export again once they finish")
+    if with_password:
+        click.echo("the file holds the password hash: keep it as safe as the password")
 
 
 @click.command("import-user")
@@ -46,11 +64,16 @@ def import_user(file: str, username: str | None) -> None:
         sys.exit(2)
     with _db().connection_context():
         try:
-            user = restore(doc, username)
+            user, lost_copies = restore(doc, username)
         except BackupError as exc:
             click.echo(f"error: {exc}; nothing was imported", err=True)
             sys.exit(1)
     click.echo(f"imported {user.username}")
+    if lost_copies:
+        click.echo(f"{lost_copies} record(s) of copies made of other users' decks were left out: those decks are not here")
+    if not (doc.get("user") or {}).get("password_hash"):
+        click.echo(f"{user.username} has no password here yet (the file was written without it) and cannot log in "
+                   f"until you set one: deckhub user password {user.username}")
 
 
 @click.command("backup")

@@ -7,7 +7,7 @@ from flask import Flask, abort, g, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from peewee import DatabaseError
+from peewee import DatabaseError, InterfaceError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
@@ -108,10 +108,17 @@ def init_app(app: Flask) -> None:
     def _http_error(exc: HTTPException):
         return _error_page(exc.code or 500, exc.description)
 
+    @app.errorhandler(InterfaceError)
     @app.errorhandler(DatabaseError)
     def _storage_error(exc):
-        """A write the storage refused (disk full, read-only database, I/O error): the transaction was
-        rolled back, so the answer says nothing changed; reads go on working."""
+        """A database that cannot be reached (refused, gone mid-request): 503 saying so. A write the
+        storage refused (disk full, read-only database, I/O error): the transaction was rolled back,
+        so the answer says nothing changed; reads go on working."""
+        if database_unreachable(exc):
+            app.logger.warning("database unreachable: %s", exc)
+            g._login_user = login_manager.anonymous_user()  # the page must not ask the database who is signed in
+            body, code = _error_page(503, DATABASE_UNREACHABLE)
+            return body, code, {"Retry-After": "30"}
         if not storage_refused(exc):
             return _unexpected(exc)
         app.logger.warning("storage refused a write: %s", exc)
@@ -156,10 +163,32 @@ def _observe_requests(app: Flask) -> None:
         logs.REQUEST_ID.set(None)
 
 
+DATABASE_UNREACHABLE = ("DeckHub cannot reach its database just now, so nothing was read or changed. "
+                        "Please try again in a minute.")
 STORAGE_REFUSED = "DeckHub could not save this just now; nothing was changed. Please try again later."
 _REFUSALS = ("readonly database", "read-only", "read only", "disk is full", "no space left", "disk i/o error",
              "could not extend file", "could not write", "database is locked", "disk full", "quota")
 _REFUSAL_STATES = ("25006", "53100", "53200", "58030")  # PostgreSQL: read-only transaction, disk full, out of memory, I/O
+
+
+_LOST_STATES = ("57P01", "57P02", "57P03")  # PostgreSQL: server shut down, crashed, not accepting connections yet
+
+
+def database_unreachable(exc: BaseException) -> bool:
+    """Whether a database error means the database could not be reached: a connection refused or
+    lost (psycopg reports those without an SQLSTATE, or in class 08), a server shutting down, or an
+    SQLite file that cannot be opened; not a query's own error (a lock timeout, a bad statement)."""
+    driver = exc.__cause__ or exc.__context__ or next((a for a in exc.args if isinstance(a, BaseException)), exc)
+    module = type(driver).__module__ or ""
+    if module.startswith("psycopg"):
+        import psycopg
+        if not isinstance(driver, (psycopg.OperationalError, psycopg.InterfaceError)):
+            return False
+        state = getattr(driver, "sqlstate", None)
+        return state is None or state.startswith("08") or state in _LOST_STATES
+    if isinstance(exc, InterfaceError):
+        return "closed" in str(exc).lower()
+    return "unable to open database file" in str(exc).lower()
 
 
 def storage_refused(exc: BaseException) -> bool:
