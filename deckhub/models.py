@@ -443,4 +443,4 @@ class SiteIdentity(BaseModel):
 ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadRow,
-              TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, SiteIdentity]
+              TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity]

@@ -240,7 +240,7 @@ def test_a_chunk_held_by_a_worker_that_stopped_answering_is_queued_again_and_the
             assert heartbeats.sweep() == 0  # the reset happened once
             assert simulations.job_status(models.SimulationRun.get_by_id(run.id)).waiting == expected
             for (chunk_id,) in C.select(C.id).where(C.run == run.id).order_by(C.number).tuples():
-                simulations._play_chunk(chunk_id)  # the next free worker plays every chunk once
+                simulations.play_chunk.task.call_local(chunk_id)  # the next free worker plays every chunk once
             done = models.SimulationRun.get_by_id(run.id)
         assert done.status == "done" and done.done == 30
         assert client.get(f"/decks/{deck_id}/stats/simulations/{run.id}.json").get_json()["waiting"] is None

@@ -7,6 +7,7 @@ from pathlib import Path
 from deckhub import create_app, jobs, models, simulations
 from deckhub.db import database
 from deckhub.jobs import huey
+from deckhub.store import schema
 
 from test_job_queue import _signed_in
 
@@ -17,6 +18,7 @@ def _site(tmp_path: Path, name: str, monkeypatch):
     db_file = tmp_path / name / "deckhub.sqlite3"
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": f"sqlite:///{db_file}"})
     with database.connection_context():
+        schema.upgrade(database.obj)  # what `deckhub db upgrade` (or serve) does before a site's first request
         return db_file, app.config["QUEUE_URL"], jobs.site_id()
 
 

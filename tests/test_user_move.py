@@ -11,6 +11,7 @@ from conftest import make_app
 from deckhub import api_tokens, backup, card_values, collection, models, simulations, trading
 from deckhub.cli import _load_games, main
 from deckhub.db import database
+from deckhub.store import schema
 
 from test_backup import BULL_RUSH
 
@@ -93,6 +94,7 @@ def test_everything_a_user_owns_moves_to_a_fresh_installation(tmp_path, database
     source = f"sqlite:///{tmp_path / 'source.sqlite3'}"
     src_app = make_app(source, WTF_CSRF_ENABLED=False)
     with database.connection_context():
+        schema.upgrade(database.obj)
         assert _load_games(["kaijudo"], echo=lambda *_: None) == 0
     _one_of_everything(src_app)
     mover_file, other_file = tmp_path / "mover.json", tmp_path / "other.json"

@@ -18,6 +18,7 @@ def migrate(migrator, database, fake=False, **kwargs):
 
         class Meta:
             table_name = "worker_heartbeat"
+            legacy_table_names = False  # index names as today's models make them (worker_heartbeat_last_seen)
 
 
 def rollback(migrator, database, fake=False, **kwargs):
