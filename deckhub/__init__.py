@@ -15,7 +15,23 @@ use_registry("deckhub.games")  # the core finds engines and published decks thro
 
 __version__ = "0.1.0"
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+PACKAGE = Path(__file__).resolve().parent
+
+
+def shipped_dir(name: str) -> Path:
+    """A folder the repository keeps at its top (`templates`, `data`): an installed wheel carries it
+    inside the package, a checkout (editable install, tests) has it beside the package."""
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else PACKAGE.parent / name
+
+
+def default_instance_path() -> Path:
+    """Flask's instance folder for DeckHub: `instance/` in a checkout, `<prefix>/var/deckhub-instance`
+    when installed (where create_app keeps the default database, queue and secret key)."""
+    return Path(Flask(__name__, static_folder=None).instance_path)
+
+
+TEMPLATES = shipped_dir("templates")
 
 
 class ConfigurationError(RuntimeError):

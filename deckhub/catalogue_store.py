@@ -233,14 +233,13 @@ def command_catalogue(game: str) -> core.Catalogue:
     folder; a command never creates one just to read cards.
     """
     import os
-    from pathlib import Path
 
+    from deckhub import create_app, default_instance_path
     from deckhub.importers.catalogue import load_catalogue
 
-    default_file = Path(__file__).resolve().parents[1] / "instance" / "deckhub.sqlite3"
+    default_file = default_instance_path() / "deckhub.sqlite3"
     if not (os.environ.get("DATABASE_URL") or default_file.exists()):
         return load_catalogue(game)
-    from deckhub import create_app
     create_app()
     with database.connection_context():
         # the card tables are as step 1 made them, so any schema with them serves; a database not

@@ -27,8 +27,9 @@ _CARD_FIELDS = {"key": str, "name": str, "version": (str, type(None)), "type": (
 
 
 def data_root() -> Path:
-    """`data/` beside the package (an editable install), or DECKHUB_DATA_DIR."""
-    return Path(os.environ.get("DECKHUB_DATA_DIR") or Path(__file__).resolve().parents[2] / "data")
+    """DECKHUB_DATA_DIR, else the shipped `data/` (in the installed package, or the checkout's)."""
+    from deckhub import shipped_dir
+    return Path(os.environ.get("DECKHUB_DATA_DIR") or shipped_dir("data"))
 
 
 def read_catalogue_json(data: bytes, filename: str, game: str) -> CatalogueData:
