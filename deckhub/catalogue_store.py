@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from deckhub import models
 from deckhub.core import cards as core
-from deckhub.db import database
+from deckhub.db import database, write_transaction
 
 _cache: dict[tuple[int, str], tuple[int, core.Catalogue]] = {}
 _lock = threading.Lock()
@@ -90,9 +90,11 @@ def _keep_contributed(row: models.Card, values: dict) -> dict:
 
 
 def store_catalogue(data: core.CatalogueData) -> StoreResult:
-    """Write one game's catalogue in a single transaction: all of it or nothing."""
+    """Write one game's catalogue in a single transaction: all of it or nothing. The transaction
+    takes SQLite's write lock at once, so two loaders (a first start beside `load-cards`) wait
+    their turn instead of one failing with "database is locked"."""
     result = StoreResult(data.game)
-    with database.atomic():
+    with write_transaction():
         sets = {s.code: s for s in models.CardSet.select().where(models.CardSet.game == data.game)}
         for s in data.sets:
             values = {"name": s.name, "size": s.size, "position": s.position, "booster": s.booster}

@@ -36,30 +36,39 @@ def open_app(config=None, *, current_schema: bool = True):
 
 def apply_upgrade(db, echo=click.echo, *, dry_run: bool = False, one_line: bool = False) -> int:
     """Apply the pending schema steps (or list them), say what was done, and reload the shipped
-    catalogues as `load-cards` does once anything was applied; returns the catalogues' exit status."""
+    catalogues as `load-cards` does once anything was applied; returns the catalogues' exit status.
+
+    The catalogues are written under the upgrade's lock: a second process starting on the same old
+    database waits until they are in, instead of writing them at the same time."""
     from peewee import OperationalError
 
     from deckhub.store.schema import UpgradeFailed, upgrade
+    status = 0
+
+    def refresh_catalogues(report) -> None:
+        nonlocal status
+        if report.backup:
+            echo(f"Backed up the database to {report.backup}")
+        if report.applied:
+            echo(f"Applied {len(report.applied)} schema step{'s' if len(report.applied) != 1 else ''}: "
+                 + ", ".join(report.applied))
+            status = _load_games(game_slugs(), echo, one_line=one_line)
+        else:
+            if not one_line:  # a site's start says nothing about a schema that is already current
+                echo("The database schema is current; nothing to apply.")
+            status = ensure_catalogues(echo)
+
     try:
-        report = upgrade(db, dry_run=dry_run)
+        report = upgrade(db, dry_run=dry_run, after_steps=refresh_catalogues)
     except (UpgradeFailed, OperationalError) as exc:
         raise click.ClickException(f"the schema upgrade stopped: {exc}") from None
-    if not report.pending:
-        echo("The database schema is current; nothing to apply.")
-        if not dry_run:
-            with db.connection_context():
-                ensure_catalogues(echo)
-        return 0
     if dry_run:
-        echo(f"Would apply {len(report.pending)} schema step{'s' if len(report.pending) != 1 else ''}: "
-             + ", ".join(report.pending))
-        return 0
-    if report.backup:
-        echo(f"Backed up the database to {report.backup}")
-    echo(f"Applied {len(report.applied)} schema step{'s' if len(report.applied) != 1 else ''}: "
-         + ", ".join(report.applied))
-    with db.connection_context():
-        return _load_games(game_slugs(), echo, one_line=one_line)
+        if report.pending:
+            echo(f"Would apply {len(report.pending)} schema step{'s' if len(report.pending) != 1 else ''}: "
+                 + ", ".join(report.pending))
+        else:
+            echo("The database schema is current; nothing to apply.")
+    return status
 
 
 @click.group(help=__doc__)
@@ -124,12 +133,12 @@ def _load_games(games: list[str], echo=click.echo, verbose: bool = False, one_li
     return status
 
 
-def ensure_catalogues(echo=click.echo) -> None:
-    """Load every game whose catalogue is not in the database yet (first start of a site), in one line."""
+def ensure_catalogues(echo=click.echo) -> int:
+    """Load every game whose catalogue is not in the database yet (first start of a site), in one
+    line; returns the loading's exit status."""
     from deckhub.catalogue_store import catalogue_is_loaded
     missing = [slug for slug in game_slugs() if not catalogue_is_loaded(slug)]
-    if missing:
-        _load_games(missing, echo, one_line=True)
+    return _load_games(missing, echo, one_line=True) if missing else 0
 
 
 @main.command()
@@ -150,7 +159,6 @@ def serve(host: str, port: int, workers: int) -> None:
     from deckhub.db import database
     upgrade_before_serving(app, database.obj)
     with database.connection_context():
-        ensure_catalogues()
         warm_catalogues()  # built once here, inherited by every worker: no first-request stall
     # The catalogues and search indexes just built live as long as the process; frozen, the cyclic
     # garbage collector stops walking them: a full collection took 80-110 ms, stopping every thread
@@ -181,15 +189,20 @@ def serve(host: str, port: int, workers: int) -> None:
 
 def upgrade_before_serving(app, db) -> None:
     """The laptop case (the embedded database, development mode) upgrades a pending schema here,
-    after a backup; production and PostgreSQL sites are upgraded by their operator, so they stop."""
+    after a backup, and loads missing catalogues, both under the upgrade lock, so two sites started
+    at once on one old database take turns; production and PostgreSQL sites are upgraded by their
+    operator, so they stop on a pending schema."""
     from deckhub.store.schema import SchemaNotCurrent, backend, pending
-    steps = pending(db)
-    if not steps:
-        return
     if app.config["PRODUCTION"] or backend(db) != "sqlite":
-        why = "in production mode" if app.config["PRODUCTION"] else "on PostgreSQL"
-        raise click.ClickException(f"{SchemaNotCurrent(steps)} `deckhub serve` does not upgrade {why}.")
-    if apply_upgrade(db, one_line=True):
+        steps = pending(db)
+        if steps:
+            why = "in production mode" if app.config["PRODUCTION"] else "on PostgreSQL"
+            raise click.ClickException(f"{SchemaNotCurrent(steps)} `deckhub serve` does not upgrade {why}.")
+        with db.connection_context():
+            status = ensure_catalogues()
+    else:
+        status = apply_upgrade(db, one_line=True)
+    if status:
         raise click.ClickException("a shipped catalogue could not be loaded (see above)")
 
 

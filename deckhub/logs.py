@@ -100,6 +100,8 @@ def configure(level: str | None = None, fmt: str | None = None, stream=None) -> 
     handler = make_handler(stream, fmt)
     root.addHandler(handler)
     root.setLevel(_level(level))
+    # the schema runner logs each table it creates; `deckhub db upgrade` says what it applied itself
+    logging.getLogger("peewee_migrate").setLevel(max(logging.WARNING, root.level))
     return handler
 
 

@@ -252,6 +252,36 @@ def test_two_processes_upgrading_one_old_database_at_once_both_succeed_and_each_
     _close_database()
 
 
+
+def test_two_sites_starting_on_one_old_database_both_come_up_with_the_catalogues_loaded_once(
+        fresh_database_url, tmp_path):
+    """`deckhub db upgrade` (and `serve`, which upgrades the same way) run twice at once: the second
+    waits until the first has applied the steps and written the catalogues, then finds both done."""
+    db = legacy_database(fresh_database_url, LEGACY[:3], 3)
+    _fill_step_3(db)
+    before = _rows(db)
+    kaijudo = "SELECT COUNT(*) FROM card WHERE game = 'kaijudo'"
+    with db.connection_context():
+        old_cards = db.execute_sql(kaijudo).fetchone()[0]
+    _close_database()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": fresh_database_url,
+           "DECKHUB_SECRET_KEY": "test", "DECKHUB_QUEUE_URL": "immediate"}
+    command = [sys.executable, "-c", "from deckhub.cli import main; main()", "db", "upgrade"]
+    procs = [subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [err for _, err in outputs]
+    said = sorted(out for out, _ in outputs)
+    assert "kaijudo: 1136 cards" in said[0] and "schema is current" in said[1]
+    assert "cards" not in said[1]  # it found every catalogue in: nothing loaded twice
+    catalogue = {"card_set", "card", "printing", "catalogue_stamp"}  # refreshed by the upgrade
+    with db.connection_context():
+        after = _rows(db)
+        assert {t: after[t] for t in before if t not in catalogue} == {t: n for t, n in before.items() if t not in catalogue}
+        assert all(after[t] >= before[t] for t in catalogue & set(before))
+        assert db.execute_sql(kaijudo).fetchone()[0] == old_cards + 1136
+    _close_database()
+
 def _cli(url, *args):
     env = {"DATABASE_URL": url, "DECKHUB_SECRET_KEY": "test", "DECKHUB_QUEUE_URL": "immediate"}
     return CliRunner().invoke(main, list(args), env=env, catch_exceptions=False)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import sqlite3
 import zlib
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,22 +155,28 @@ def require_current(db) -> None:
         raise SchemaNotCurrent(steps)
 
 
-def upgrade(db, *, dry_run: bool = False, backup_dir: Path | str | None = None) -> UpgradeReport:
-    """Apply every pending step; `dry_run` only lists them (no lock, no backup, no table written)."""
+def upgrade(db, *, dry_run: bool = False, backup_dir: Path | str | None = None,
+            after_steps: Callable[[UpgradeReport], None] | None = None) -> UpgradeReport:
+    """Apply every pending step; `dry_run` only lists them (no lock, no backup, no table written).
+
+    `after_steps(report)` runs still under the lock, whether or not anything was pending: what must
+    follow a schema change (the site reloads its catalogues) is done before another process that
+    waited on the lock goes on."""
     with _connected(db):
         if dry_run:
             return UpgradeReport(backend(db), pending(db), legacy_version=legacy_version(db), dry_run=True)
         with _upgrade_lock(db):
             router = StepRouter(db)
             report = UpgradeReport(backend(db), router.diff, legacy_version=legacy_version(db))
-            if not report.pending:
-                return report
-            if _is_sqlite(db) and db.get_tables():
-                report.backup = _backup_sqlite(db, backup_dir)
-            with _foreign_keys_off(db):
-                router.model.create_table(safe=True)
-                for name in report.pending:
-                    report.applied.append(router.run_one(name, router.migrator, fake=False))
+            if report.pending:
+                if _is_sqlite(db) and db.get_tables():
+                    report.backup = _backup_sqlite(db, backup_dir)
+                with _foreign_keys_off(db):
+                    router.model.create_table(safe=True)
+                    for name in report.pending:
+                        report.applied.append(router.run_one(name, router.migrator, fake=False))
+            if after_steps is not None:
+                after_steps(report)
             return report
 
 
