@@ -238,23 +238,49 @@ def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int,
     return _apply(stored, change, f"{verb} {abs(delta)} × {card_key} ({section})")
 
 
-def update_settings(stored: StoredDeck, name: str, description: str, format_id: str,
-                    packs: int | None, is_public: bool) -> None:
-    fmt = get_game(stored.row.game).format(format_id)
-    (models.Deck.update(name=_clean_name(name), description=(description or "")[:MAX_DESCRIPTION], format=fmt.id,
-                        packs=packs, is_public=is_public, updated_at=models.utcnow())
-     .where(models.Deck.id == stored.row.id).execute())
+SETTINGS = ("name", "description", "format", "packs", "is_public")
 
 
-def update_deck(stored: StoredDeck, name: str, description: str, format_id: str, packs: int | None,
-                is_public: bool, deck: Deck | None = None, edited: int | None = None,
+def _clean_settings(game: str, changes: dict) -> dict:
+    unknown = set(changes) - set(SETTINGS)
+    if unknown:
+        raise TypeError(f"not a deck setting: {', '.join(sorted(unknown))}")
+    clean = dict(changes)
+    if "name" in clean:
+        clean["name"] = _clean_name(clean["name"])
+    if "description" in clean:
+        clean["description"] = (clean["description"] or "")[:MAX_DESCRIPTION]
+    if "format" in clean:
+        clean["format"] = get_game(game).format(clean["format"]).id
+    if "is_public" in clean:
+        clean["is_public"] = bool(clean["is_public"])
+    return clean
+
+
+def update_settings(stored: StoredDeck, **changes) -> None:
+    """Write the settings named in `changes` (of SETTINGS) and only them: a setting this request merely
+    read is never written back, so a simultaneous change of another setting (or of the cards) stays."""
+    clean = _clean_settings(stored.row.game, changes)
+    if clean:
+        (models.Deck.update(**clean, updated_at=models.utcnow())
+         .where(models.Deck.id == stored.row.id).execute())
+
+
+def edit_settings(stored: StoredDeck, **values) -> None:
+    """The settings form sends every setting: write those that differ from the deck as this request
+    read it (what the player changed), so the fields they left alone never undo another change."""
+    clean = _clean_settings(stored.row.game, values)
+    update_settings(stored, **{k: v for k, v in clean.items() if v != getattr(stored.row, k)})
+
+
+def update_deck(stored: StoredDeck, settings: dict, deck: Deck | None = None, edited: int | None = None,
                 note: str = "updated") -> StoredDeck:
-    """Change a deck's settings and, with `deck`, its cards, in one transaction: all of it or nothing
-    (a VersionConflict when `edited` is not the latest version any more)."""
+    """Change the deck `settings` named (see update_settings) and, with `deck`, its cards, in one
+    transaction: all of it or nothing (a VersionConflict when `edited` is not the latest version any more)."""
     with write_transaction():
         if deck is not None:
             save_version(stored, deck, note, edited=edited)
-        update_settings(stored, name, description, format_id, packs, is_public)
+        update_settings(stored, **settings)
     return load(models.Deck.get_by_id(stored.row.id))
 
 

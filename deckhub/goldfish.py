@@ -2,7 +2,9 @@
 
 Nothing about a game's position is stored but its actions, so undo is dropping the last actions,
 a restart is dropping them all, and any worker can serve any request. `step` (the number of
-actions the player's page showed) guards against a stale tab posting an old board.
+actions the player's page showed) guards against a stale tab posting an old board: a change made at
+a step is stored only while the game is still there (compare-and-set on the row's `revision`), and
+a change sent without a step is applied to the latest position, in order, never lost.
 A finished game is never changed: restart, undo and a new seed on it start a new session, and the
 finished one stays in the history with its replay.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 from peewee import JOIN
 
@@ -18,7 +21,7 @@ from deckhub import card_values, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, IllegalAction, State, get_engine, play_out, replay
-from deckhub.db import PreparedSelect, database
+from deckhub.db import PreparedSelect, database, is_sqlite, write_transaction
 from deckhub.limits import MAX_SEED
 
 MAX_ACTIONS = 5_000  # a session longer than any real game; stops a script from growing rows forever
@@ -128,17 +131,84 @@ def load(session: models.GoldfishSession) -> Game:
     return Game(session, rebuild(session))
 
 
+class StaleStep(GoldfishError):
+    """The game moved on from the step a change was made at; nothing was applied."""
+
+    def __init__(self, step: int):
+        super().__init__(f"This board moved on since your page was loaded (another tab, or a click sent twice): "
+                         f"it is at step {step} now, and your move was not applied. Here is the current position.")
+        self.step = step
+
+
 def _check_step(game: Game, step: int | None) -> None:
     if step is not None and step != game.step:
-        raise GoldfishError("This board changed since your page was loaded (another tab?). "
-                            "Here is the current position; nothing was applied.")
+        raise StaleStep(game.step)
 
 
-def _save(session: models.GoldfishSession, actions: list, state: State) -> None:
+def _store(session: models.GoldfishSession, actions: list, state: State) -> bool:
+    """Write the new actions only if the game is still at the revision they were computed from (one
+    conditional UPDATE); False when another change got there first and nothing was written."""
     result = state.outcome.result if state.outcome else None
-    (models.GoldfishSession.update(actions=actions, result=result, updated_at=models.utcnow())
-     .where(models.GoldfishSession.id == session.id).execute())
-    session.actions, session.result = actions, result
+    written = (models.GoldfishSession.update(actions=actions, result=result, revision=models.GoldfishSession.revision + 1,
+                                             updated_at=models.utcnow())
+               .where((models.GoldfishSession.id == session.id)
+                      & (models.GoldfishSession.revision == session.revision)).execute())
+    if written:
+        session.actions, session.result, session.revision = actions, result, session.revision + 1
+    return bool(written)
+
+
+def _reread(game: Game, lock: bool = False) -> None:
+    """Bring `game` up to the stored actions; with `lock`, hold the row until the transaction ends
+    (FOR UPDATE on PostgreSQL; inside `write_transaction` SQLite holds the whole database)."""
+    query = (models.GoldfishSession.select(models.GoldfishSession.actions, models.GoldfishSession.result,
+                                           models.GoldfishSession.revision)
+             .where(models.GoldfishSession.id == game.session.id))
+    if lock and not is_sqlite():
+        query = query.for_update()
+    row = query.first()
+    if row is None:
+        raise GoldfishError("This game no longer exists.")
+    if row.revision != game.session.revision:
+        game.session.actions, game.session.result, game.session.revision = row.actions, row.result, row.revision
+        game.state = rebuild(game.session)
+
+
+# a change made at a step is tried again only when the game went back to that step in the meantime
+# (an undo and a new move): each try either stores the change or finds the game at another step
+_TRIES_AT_STEP = 3
+
+
+def _record(game: Game, step: int | None, change: Callable[[Game], tuple[list, State] | Game]) -> Game:
+    """Compute `change` (new actions and position, or a new game branched off) and store it.
+
+    Made at `step`: stored only while the game is still there (compare-and-set), else StaleStep with the
+    step it is at. Without a step: applied to the latest position, in order, never lost: the row is
+    held while the change is computed and written."""
+    def attempt() -> Game | None:
+        outcome = change(game)
+        if isinstance(outcome, Game):
+            return outcome
+        actions, state = outcome
+        if not _store(game.session, actions, state):
+            return None
+        game.state = state
+        return game
+
+    if step is None:
+        with write_transaction():
+            _reread(game, lock=True)
+            done = attempt()
+        if done is None:  # the row is held: only a database that ignores the lock gets here
+            raise GoldfishError("The game changed while your move was stored; nothing was applied. Try again.")
+        return done
+    for _ in range(_TRIES_AT_STEP):
+        _check_step(game, step)
+        done = attempt()
+        if done is not None:
+            return done
+        _reread(game)
+    raise StaleStep(game.step)
 
 
 def _check_shape(action) -> None:
@@ -154,19 +224,21 @@ def _check_shape(action) -> None:
 
 def act(game: Game, action, step: int | None) -> Game:
     """Apply one action the player chose; an illegal one raises GoldfishError and changes nothing."""
-    _check_step(game, step)
     _check_shape(action)
-    if game.step >= MAX_ACTIONS:
-        raise GoldfishError(f"This game has reached {MAX_ACTIONS} actions; start a new one.")
-    try:
-        game.state.apply_action(action)
-    except IllegalAction as exc:
-        raise GoldfishError(f"Not allowed: {exc}") from None
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-        # a value of the wrong kind (a list for a zone name...): the half-applied state is dropped
-        raise GoldfishError("Not allowed: that action names something this game does not have.") from None
-    _save(game.session, game.session.actions + [action], game.state)
-    return game
+
+    def change(g: Game):
+        if g.step >= MAX_ACTIONS:
+            raise GoldfishError(f"This game has reached {MAX_ACTIONS} actions; start a new one.")
+        state = g.state  # changed in place: a change not stored leaves a newer revision, rebuilt by `_reread`
+        try:
+            state.apply_action(action)
+        except IllegalAction as exc:
+            raise GoldfishError(f"Not allowed: {exc}") from None
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            # a value of the wrong kind (a list for a zone name...): the half-applied state is dropped
+            raise GoldfishError("Not allowed: that action names something this game does not have.") from None
+        return g.session.actions + [action], state
+    return _record(game, step, change)
 
 
 def _branch(session: models.GoldfishSession, actions: list, seed: int | None = None) -> models.GoldfishSession:
@@ -178,15 +250,15 @@ def _branch(session: models.GoldfishSession, actions: list, seed: int | None = N
 
 def undo(game: Game, count: int, step: int | None) -> Game:
     """Drop the last `count` actions; on a finished game, in a new session that continues from there."""
-    _check_step(game, step)
-    if count < 1 or not game.session.actions:
-        raise GoldfishError("There is nothing to undo.")
-    actions = game.session.actions[:-count] if count < len(game.session.actions) else []
-    state = rebuild(game.session, len(actions))
-    if game.session.result is not None:
-        return Game(_branch(game.session, actions), state)
-    _save(game.session, actions, state)
-    return Game(game.session, state)
+    def change(g: Game):
+        if count < 1 or not g.session.actions:
+            raise GoldfishError("There is nothing to undo.")
+        actions = g.session.actions[:-count] if count < len(g.session.actions) else []
+        state = rebuild(g.session, len(actions))
+        if g.session.result is not None:
+            return Game(_branch(g.session, actions), state)
+        return actions, state
+    return _record(game, step, change)
 
 
 def restart(game: Game) -> Game:
@@ -199,14 +271,14 @@ def restart(game: Game) -> Game:
 
 def play_to_end(game: Game, step: int | None) -> Game:
     """Let the game's built-in policy finish the game from here."""
-    _check_step(game, step)
-    state = game.state
-    try:
-        play_out(state, max_actions=MAX_ACTIONS - game.step)
-    except (EngineError, IllegalAction) as exc:
-        raise GoldfishError(f"The built-in player could not finish this game: {exc}") from None
-    _save(game.session, list(state.actions), state)
-    return game
+    def change(g: Game):
+        state = g.state
+        try:
+            play_out(state, max_actions=MAX_ACTIONS - g.step)
+        except (EngineError, IllegalAction) as exc:
+            raise GoldfishError(f"The built-in player could not finish this game: {exc}") from None
+        return list(state.actions), state
+    return _record(game, step, change)
 
 
 def new_seed(session: models.GoldfishSession) -> models.GoldfishSession:

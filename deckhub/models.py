@@ -156,6 +156,7 @@ class GoldfishSession(BaseModel):
     share_token = CharField(max_length=40, unique=True, default=new_share_token)
     created_at = DateTimeField(default=utcnow)
     updated_at = DateTimeField(default=utcnow)
+    revision = IntegerField(default=0)  # bumped by every change of `actions`: moves are compare-and-set on it
 
 
 class SimulationRun(BaseModel):

@@ -79,7 +79,7 @@ def test_forged_and_stale_actions_change_nothing_and_say_why(player):
     player.post(f"{board}/act", data={"step": "0", "action": json.dumps(legal)})
     player.post(f"{board}/act", data={"step": "0", "action": json.dumps(legal)})  # a stale tab
     page = player.get(board).get_data(as_text=True)
-    assert "changed since your page was loaded" in page and "step 1" in page
+    assert "moved on since your page was loaded" in page and "at step 1 now" in page
 
 
 def test_undo_restart_and_new_game(player):

@@ -294,7 +294,8 @@ def settings(deck_id: int):
     form.format.choices = [(f.id, f.name) for f in spec.formats]
     if form.validate_on_submit():
         fmt, packs = _format_and_packs(spec, form.format.data, form.packs.data)
-        store.update_settings(stored, form.name.data, form.description.data, fmt.id, packs, form.is_public.data)
+        store.edit_settings(stored, name=form.name.data, description=form.description.data, format=fmt.id, packs=packs,
+                            is_public=form.is_public.data)
         flash("Deck settings saved.", "success")
         return redirect(url_for("decks.show", deck_id=deck_id))
     return render_template("decks/settings.html", stored=stored, form=form, spec=spec), (400 if form.errors else 200)

@@ -1,13 +1,14 @@
 """The goldfish sandbox: start a game from a deck, take legal actions, undo, restart, play out.
 
 Every action is a form post followed by a redirect (post/redirect/get), so the board works without
-JavaScript; `static/goldfish.js` only saves the page jump and adds keyboard shortcuts.
+JavaScript; `static/goldfish.js` only saves the page jump and adds keyboard shortcuts. A post that
+asks for JSON (`Accept: application/json`) gets the step recorded, or 409 with the game's step.
 """
 from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from deckhub import card_values
@@ -221,15 +222,29 @@ def _after(session_id: int, message: str | None = None):
     return redirect(url_for("goldfish.board", session_id=session_id, _anchor="board"))
 
 
+def _wants_json() -> bool:
+    return request.accept_mimetypes.best == "application/json"
+
+
 def _change(session_id: int, change):
     """Apply one change to the player's own session; a refused change is explained and changes nothing.
-    The board shown next is the changed game's (a restart or undo of a finished game is a new one)."""
+    The board shown next is the changed game's (a restart or undo of a finished game is a new one).
+
+    A client that asks for JSON gets what was recorded (`session`, `step`, `result`), or the refusal
+    with the step the game is at: 409 when the game moved on from the step the change was made at."""
     session = _session(session_id)
     try:
         game = change(store.load(session))
     except store.GoldfishError as exc:
-        return _after(session_id, str(exc))
-    return _after(game.session.id if game is not None else session_id)
+        if not _wants_json():
+            return _after(session_id, str(exc))
+        stale = isinstance(exc, store.StaleStep)
+        return jsonify({"error": str(exc), "session": session.id,
+                        "step": exc.step if stale else len(session.actions)}), (409 if stale else 400)
+    if _wants_json():
+        return jsonify({"applied": True, "session": game.session.id, "step": game.step,
+                        "result": game.session.result})
+    return _after(game.session.id)
 
 
 @bp.route("/<int:session_id>/act", methods=["POST"])

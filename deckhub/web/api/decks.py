@@ -180,7 +180,8 @@ def get_deck(deck_id: int):
 
 
 def update_deck(deck_id: int):
-    """Change any of name, format, packs, is_public, description, cards; new cards keep a new version."""
+    """Change any of name, format, packs, is_public, description, cards; new cards keep a new version.
+    Only what the body names is written: a setting it leaves out keeps whatever value it has then."""
     stored = own_deck(deck_id)
     body = json_body()
     unknown_fields(body, DECK_UPDATE_FIELDS)
@@ -188,10 +189,18 @@ def update_deck(deck_id: int):
     spec = get_game(row.game)
     if "game" in body and body["game"] != row.game:
         fail(400, f"A deck's game cannot change (this one is {row.game}); create a new deck instead.")
+    settings = {}
     name = _name(body, required=False)
-    fmt, packs = _format_and_packs(spec, body, row.format, row.packs)
+    if name is not None:
+        settings["name"] = name
+    if "format" in body or "packs" in body:
+        fmt, settings["packs"] = _format_and_packs(spec, body, row.format, row.packs)
+        settings["format"] = fmt.id
     description = text(body, "description", MAX_DESCRIPTION)
-    is_public = flag(body, "is_public", row.is_public)
+    if description is not None:
+        settings["description"] = description
+    if "is_public" in body:
+        settings["is_public"] = flag(body, "is_public", row.is_public)
     deck = _cards(spec, body)
     edited = None
     if deck is not None:
@@ -202,9 +211,7 @@ def update_deck(deck_id: int):
     elif "version" in body:
         whole(body["version"], "version", 1, MAX_ID)
     try:
-        updated = deck_store.update_deck(stored, name if name is not None else row.name,
-                                         description if description is not None else row.description,
-                                         fmt.id, packs, is_public, deck, edited, "updated through the API")
+        updated = deck_store.update_deck(stored, settings, deck, edited, "updated through the API")
     except deck_store.VersionConflict as exc:
         fail(409, str(exc), version=exc.latest)
     return jsonify(deck_json(updated))
