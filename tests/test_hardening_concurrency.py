@@ -126,3 +126,110 @@ def test_simultaneous_whole_list_patches_of_one_version_one_wins_the_rest_409(se
     c = Client(port)
     status, _, _ = c.request("PATCH", f"/api/decks/{deck_id}", {"sections": {"Deck": []}}, json_body=True, headers=auth)
     assert status == 400  # a whole list must say which version it edited
+
+
+def _browser(port: int) -> Client:
+    c = Client(port)
+    token = c.csrf("/login")
+    status, _, _ = c.request("POST", "/login", {"csrf_token": token, "username": "alice", "password": PASSWORD})
+    assert status == 302
+    return c
+
+
+def _goldfish_game(url: str) -> int:
+    """A new Kaijudo game of alice's (its first deck from the engine's own decks), at step 0."""
+    from deckhub import goldfish
+    from deckhub.core.engine import get_engine
+    db = init_database(url)
+    with db.connection_context():
+        owner = models.User.get(models.User.username == "alice")
+        _, deck = get_engine("kaijudo").decks()[0]
+        row = store.create_deck(owner.id, "kaijudo", "standard", "Goldfish", deck=deck).row
+        session_id = goldfish.start(owner.id, row, deck, {}, seed=11).id
+    _close_database()
+    return session_id
+
+
+def _recorded_actions(url: str, session_id: int) -> list:
+    db = init_database(url)
+    with db.connection_context():
+        actions = models.GoldfishSession.get_by_id(session_id).actions
+    _close_database()
+    return actions
+
+
+DRAW = {"kind": "manual.draw"}
+JSON = {"Accept": "application/json"}
+
+
+def _moves(server, session_id: int, form: dict, n: int = 10) -> list[tuple[int, dict]]:
+    """`n` browsers of alice's (one session, as tabs are) post `form` to the game's board at once."""
+    first = _browser(server["port"])
+    token = first.csrf(f"/goldfish/{session_id}")
+    browsers = [first] + [Client(server["port"]) for _ in range(n - 1)]
+    for tab in browsers[1:]:
+        tab.cookies = dict(first.cookies)
+
+    def move(i):
+        status, body, _ = browsers[i].request("POST", f"/goldfish/{session_id}/act",
+                                              {"csrf_token": token, **form}, headers=JSON)
+        return status, json.loads(body)
+    return _together(n, move)
+
+
+def test_simultaneous_goldfish_moves_made_at_one_step_one_applies_the_rest_409(server):
+    session_id = _goldfish_game(server["url"])
+    results = _moves(server, session_id, {"step": "0", "action": json.dumps(DRAW)})
+    codes = sorted(code for code, _ in results)
+    assert codes == [200] + [409] * 9, codes
+    for code, body in results:
+        assert body["step"] == 1, body  # the step recorded, or the step the game moved on to
+        if code == 409:
+            assert "moved on" in body["error"]
+    assert _recorded_actions(server["url"], session_id) == [DRAW]
+
+
+def test_simultaneous_goldfish_moves_without_a_step_are_all_recorded_in_order(server):
+    session_id = _goldfish_game(server["url"])
+    results = _moves(server, session_id, {"action": json.dumps(DRAW)})
+    assert [code for code, _ in results] == [200] * 10, results
+    assert sorted(body["step"] for _, body in results) == list(range(1, 11))
+    assert all(body["applied"] and body["session"] == session_id for _, body in results)
+    assert _recorded_actions(server["url"], session_id) == [DRAW] * 10
+
+
+ROUNDS = 30
+
+
+def test_making_a_deck_private_survives_a_simultaneous_cards_patch(server):
+    """Each round the deck is public; the owner makes it private (through the settings form or the API)
+    while a cards PATCH lands: the deck ends private with the new cards."""
+    port, deck_id, token = server["port"], server["deck"], server["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    browser = _browser(port)
+    for round_ in range(ROUNDS):
+        api = Client(port)
+        status, body, _ = api.request("PATCH", f"/api/decks/{deck_id}", {"is_public": True}, json_body=True, headers=auth)
+        assert status == 200, body
+        version = json.loads(body)["version"]
+        form_token = browser.csrf(f"/decks/{deck_id}/settings")
+        cards = {"Deck": [{"card": ARGUS, "qty": 1 + round_ % 3}]}
+
+        def make_private():
+            if round_ % 2:
+                return browser.request("POST", f"/decks/{deck_id}/settings",
+                                       {"csrf_token": form_token, "name": "Racing", "description": "",
+                                        "format": "standard"})[0]
+            return Client(port).request("PATCH", f"/api/decks/{deck_id}", {"is_public": False},
+                                        json_body=True, headers=auth)[0]
+
+        def patch_cards():
+            return api.request("PATCH", f"/api/decks/{deck_id}", {"version": version, "sections": cards},
+                               json_body=True, headers=auth)[0]
+
+        statuses = _together(2, lambda i: (make_private, patch_cards)[i]())
+        assert statuses == [302 if round_ % 2 else 200, 200], (round_, statuses)
+        status, body, _ = api.request("GET", f"/api/decks/{deck_id}", headers=auth)
+        deck = json.loads(body)
+        assert deck["is_public"] is False, round_
+        assert deck["sections"] == cards and deck["version"] == version + 1, (round_, deck)
