@@ -298,3 +298,31 @@ def test_a_finished_board_is_the_same_every_time_and_its_own(player):
     assert pages[3] != pages[4]
     log = lambda page: re.search(r'<ol reversed>(.*?)</ol>', page, re.S).group(1)  # noqa: E731
     assert log(pages[3]) != log(pages[4])
+
+
+def test_a_move_read_before_another_landed_never_writes_over_it(app, player):
+    """Two requests read the game at step 0 and the first stores its move: the second, made at step 0,
+    is refused with the step the game moved on to; sent without a step, it comes after the first.
+    An undo and a move in between (back at a step the game was at) are not written over either."""
+    from deckhub import goldfish as store
+    from deckhub import models
+    from deckhub.db import database
+
+    board = start(player, deck_for(player, "kaijudo"), seed=5)
+    session_id = int(board.rsplit("/", 1)[1])
+    draw = {"kind": "manual.draw"}
+    stored = lambda: models.GoldfishSession.get_by_id(session_id)  # noqa: E731
+    with app.app_context(), database.connection_context():
+        early, late, later = (store.load(stored()) for _ in range(3))
+        assert store.act(early, draw, 0).step == 1
+        with pytest.raises(store.StaleStep) as refused:
+            store.act(late, draw, 0)
+        assert refused.value.step == 1 and stored().actions == [draw]
+        assert store.act(later, draw, None).step == 2 and stored().actions == [draw, draw]
+        # an undo and a different move bring the game back to step 2: a move read before them at step 2
+        # is applied to the game as it is now, never written over the move made in between
+        stale = store.load(stored())
+        store.undo(store.load(stored()), 1, 2)
+        end = {"kind": "manual.end_phase"}
+        store.act(store.load(stored()), end, 1)
+        assert store.act(stale, draw, 2).step == 3 and stored().actions == [draw, end, draw]
