@@ -48,3 +48,88 @@ def test_the_web_dry_run_refuses_a_file_over_its_row_cap_naming_the_command(app)
     response = client.post("/facts/import", data={"file": (io.BytesIO(unknown_rows(facts.WEB_MAX_ROWS)), "ok.csv")},
                            content_type="multipart/form-data")
     assert response.status_code == 400 and "Nosuchcard 4999 Zorblax" in response.get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------- scans
+
+def picture(size=(60, 84)) -> bytes:
+    from PIL import Image
+    out = io.BytesIO()
+    Image.new("RGB", size, (200, 30, 40)).save(out, "PNG")
+    return out.getvalue()
+
+
+def bomb() -> bytes:
+    from PIL import Image
+    out = io.BytesIO()
+    Image.new("1", (8000, 8000)).save(out, "PNG")  # 64 million pixels in a few kilobytes
+    return out.getvalue()
+
+
+PICTURE, BOMB = picture(), bomb()  # made before any test spies on decoding
+
+
+@pytest.fixture
+def player(app):
+    from deckhub.accounts import create_user
+    with app.app_context(), database.connection_context():
+        create_user("curie", "a long password")  # the first account is a curator
+        yield create_user("pat", "a long password")
+
+
+@pytest.fixture
+def decoded(monkeypatch):
+    """Every scan decoded (scans.clean_image), and every pixel load: the costly part a refusal must skip."""
+    from PIL import Image
+
+    from deckhub import scans
+    calls = []
+    real_clean, real_load = scans.clean_image, Image.Image.load
+    monkeypatch.setattr(scans, "clean_image", lambda data: calls.append("clean") or real_clean(data))
+    monkeypatch.setattr(Image.Image, "load", lambda self: calls.append("load") or real_load(self))
+    return calls
+
+
+def test_a_scan_on_a_proposal_refused_anyway_is_never_decoded(player, decoded):
+    from deckhub import community
+    with pytest.raises(community.ProposalInvalid) as refused:
+        community.propose_facts(player, NEO, "commander-garoo", {"strength": "lots"}, "not a source", scan=PICTURE)
+    assert "scan" not in refused.value.errors
+    with pytest.raises(community.ProposalInvalid):
+        community.propose_card(player, NEO, {"name": ""}, {}, URL, scan=PICTURE)
+    with pytest.raises(community.ProposalInvalid):
+        community.propose_batch(player, NEO, [("commander-garoo", "strength", "lots")], URL,
+                                scans={"commander-garoo": PICTURE})
+    community.propose_facts(player, NEO, "commander-garoo", {"strength": 2}, URL, rate_limit=1)
+    with pytest.raises(community.RateLimited):  # over the rate limit: refused before the decoding too
+        community.propose_facts(player, NEO, "commander-garoo", {"strength": 3}, URL, scan=PICTURE, rate_limit=1)
+    assert decoded == []
+    proposal = community.propose_facts(player, NEO, "aisha-myriad", {}, URL, scan=PICTURE)
+    assert decoded[0] == "clean" and "load" in decoded and proposal.scans.count() == 1
+
+
+def test_scans_count_against_a_daily_byte_budget(player, decoded, monkeypatch):
+    from deckhub import community, models, scans
+    one = PICTURE
+    monkeypatch.setattr(scans, "DAILY_BYTES", 2 * len(one) + 10)
+    community.propose_facts(player, NEO, "aisha-myriad", {}, URL, scan=one)
+    community.propose_batch(player, NEO, [], URL, scans={"commander-garoo": one})
+    with pytest.raises(community.RateLimited, match="as many as one player may send in a day"):
+        community.propose_facts(player, NEO, "blue-skeith", {}, URL, scan=one)
+    assert decoded.count("clean") == 2 and models.Scan.select().count() == 2
+    community.propose_facts(player, NEO, "blue-skeith", {"strength": 2}, URL)  # without a scan it is no cost
+    models.RateLimitHit.update(created_at=models.utcnow() - scans.BUDGET_WINDOW).where(
+        models.RateLimitHit.bucket == f"scan-bytes:{player.id}").execute()
+    community.propose_facts(player, NEO, "blue-skeith", {}, URL, scan=one)  # a day later it has room again
+    assert models.Scan.select().count() == 3
+
+
+def test_a_decompression_bomb_is_refused_from_its_header_with_a_400(app, decoded):
+    client = app.test_client()
+    assert AuthActions(client).signup("pat").status_code == 302
+    form = client.get(f"/games/{NEO}/propose/card/aisha-myriad")
+    assert form.status_code == 200
+    response = client.post(f"/games/{NEO}/propose/card/aisha-myriad", content_type="multipart/form-data", data={
+        "source_kind": "url", "source_url": URL, "scan": (io.BytesIO(BOMB), "bomb.png")})
+    assert response.status_code == 400 and "million" in response.get_data(as_text=True)
+    assert "clean" not in decoded and "load" not in decoded
