@@ -133,3 +133,53 @@ def test_a_decompression_bomb_is_refused_from_its_header_with_a_400(app, decoded
         "source_kind": "url", "source_url": URL, "scan": (io.BytesIO(BOMB), "bomb.png")})
     assert response.status_code == 400 and "million" in response.get_data(as_text=True)
     assert "clean" not in decoded and "load" not in decoded
+
+
+# --------------------------------------------------------------------------- waiting collection uploads
+
+def kaijudo_rows(n: int, unknown_every: int = 0) -> bytes:
+    """n rows over every Kaijudo printing (repeating), every `unknown_every`-th a misspelt name."""
+    from deckhub import collection as col
+    index = col.game_index("kaijudo")
+    printings = list(index.printings.values())
+    lines = []
+    for i in range(n):
+        r = printings[i % len(printings)]
+        name = index.catalogue.cards[r.card_key].name
+        if unknown_every and i % unknown_every == 0:
+            name += f" Zorblax {i}"
+        lines.append(f"kaijudo,{r.set_code},{r.number},\"{name}\",{i % 4 + 1}")
+    return ("game,set,number,name,quantity\n" + "\n".join(lines)).encode()
+
+
+def test_a_waiting_upload_is_stored_compactly_and_pages_read_back(app, player):
+    from deckhub import collection_imports as uploads
+    data = kaijudo_rows(5_000, unknown_every=50)
+    upload = uploads.create(player, data, "big.csv", None)
+    assert upload.state == "ready" and upload.summary["rows"] == 5_000 and upload.summary["problems"] == 100
+    stored = uploads.stored_bytes(upload.id)
+    assert stored < 60 * 5_000, f"{stored / 5_000:.1f} bytes a row"  # a database row each took ~500 bytes and two index entries
+    rows, total = uploads.preview_rows(upload, "problems", 2, 30)
+    assert total == 100 and [r["line"] for r in rows] == [2 + 50 * i for i in range(30, 60)]
+    assert all(r["kind"] == "problem" and r["problems"] for r in rows)
+    rows, total = uploads.preview_rows(upload, "all", 3, 200)
+    assert total == 5_000 and [r["line"] for r in rows] == list(range(402, 602))
+    assert rows[1]["problems"] == [] and rows[1]["fixed"] is False and rows[1]["card"]
+    assert uploads.preview_rows(upload, "all", 26, 200) == ([], 5_000)
+
+
+def test_a_file_over_the_size_cap_and_waiting_bytes_over_the_account_cap_are_refused(app, player, monkeypatch):
+    from deckhub import collection_imports as uploads
+    from deckhub import models
+    with pytest.raises(uploads.UploadError, match="at most 4 MB"):
+        uploads.create(player, b"game,name,quantity\n" + b"x" * uploads.MAX_UPLOAD_BYTES, "huge.csv", None)
+    a, b = kaijudo_rows(300, unknown_every=7), kaijudo_rows(300)
+    monkeypatch.setattr(uploads, "MAX_WAITING_BYTES", len(a) + len(b) + 10)
+    first = uploads.create(player, a, "a.csv", None)
+    uploads.create(player, b, "b.csv", None)
+    with pytest.raises(uploads.UploadLimit, match="may wait at once"):
+        uploads.create(player, kaijudo_rows(300), "c.csv", None)
+    assert models.CollectionUpload.select().count() == 2
+    assert uploads.discard(player, first.token) is True  # discarding one makes room, its pages go with it
+    assert models.CollectionUploadPage.select().where(models.CollectionUploadPage.upload == first.id).count() == 0
+    uploads.create(player, kaijudo_rows(300), "c.csv", None)
