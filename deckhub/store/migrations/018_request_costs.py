@@ -1,4 +1,4 @@
-"""Step 17: what a request may cost the server.
+"""Step 18: what a request may cost the server.
 
 - `rate_limit_hit.weight`: a hit may count more than one (the bytes of a scan against a player's
   daily budget); every earlier hit counts one.
