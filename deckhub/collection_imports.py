@@ -1,23 +1,28 @@
 """Collection CSV uploads as jobs: planned once by a task, reviewed page by page, committed by a task.
 
 An upload is a `CollectionUpload` row (the file, until it is planned). The plan task parses the
-file and resolves every row once, and stores the result in the database: each row as the preview
-shows it (`CollectionUploadRow`, read a page at a time) and the printings' target quantities. The
+file and resolves every row once, and stores the result in the database: the rows as the preview
+shows them, in compressed pages (`CollectionUploadPage`, one read a page) and the printings' target
+quantities. The
 commit task writes the stored targets in one transaction that also marks the upload done, so a
 commit killed half way leaves nothing written and the upload still committable, at once.
 
-Limits live here for every front end: at most `MAX_PENDING` uploads of a user wait at once;
-uploads older than `MAX_AGE` are expired by a periodic task.
+Limits live here for every front end: a file of at most `MAX_UPLOAD_BYTES`; at most `MAX_PENDING`
+uploads of a user wait at once, holding at most `MAX_WAITING_BYTES` of files between them; uploads
+older than `MAX_AGE` are expired by a periodic task. A file is dropped as soon as it is no longer
+needed (planned without problems, imported, failed or discarded).
 """
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import secrets
 import time
+import zlib
 
 from huey import crontab
-from peewee import IntegrityError
+from peewee import IntegrityError, fn
 
 from deckhub import jobs, models
 from deckhub.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, write_targets)
@@ -26,8 +31,11 @@ from deckhub.importers.collection_csv import QTY_COLUMNS, QTY_LABELS, fix_option
 from deckhub.jobs import huey  # the periodic expiry task
 
 MAX_PENDING = 5
+MAX_UPLOAD_BYTES = 4 * 1024 * 1024    # one file: a whole collection of every printing is about 1 MB
+MAX_WAITING_BYTES = 8 * 1024 * 1024   # the files of one account's waiting uploads together
 MAX_AGE = dt.timedelta(hours=2)
-ROW_BATCH = 500
+PAGE_ROWS = 200  # rows a stored page holds (the preview's page size, so a page is one read)
+STREAMS = {"all": "all", "problems": "problem", "changes": "changed"}  # what a preview shows -> stored stream
 PENDING = ("queued", "planning", "ready", "committing")
 log = logging.getLogger(__name__)
 _LOCK_KEY = 18_002
@@ -43,15 +51,24 @@ class UploadLimit(UploadError):
 
 
 def create(user, data: bytes, filename: str, default_game: str | None) -> models.CollectionUpload:
-    """Keep an upload and queue its plan; refused when the user already has MAX_PENDING waiting."""
+    """Keep an upload and queue its plan; refused when the file is over MAX_UPLOAD_BYTES, or the user
+    already has MAX_PENDING waiting, or their waiting files and this one come to over MAX_WAITING_BYTES."""
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise UploadError(f"The file is {len(data) / 1048576:.1f} MB; a collection CSV may be at most "
+                          f"{MAX_UPLOAD_BYTES // 1048576} MB. Split it (one game a file works well).")
     uid = _uid(user)
     U = models.CollectionUpload
     with jobs.exclusive(_LOCK_KEY):
-        waiting = U.select().where((U.owner == uid) & U.state.in_(PENDING)
-                                   & (U.created_at > models.utcnow() - MAX_AGE)).count()
+        mine = U.select(fn.COUNT(U.id), fn.COALESCE(fn.SUM(U.size), 0)).where(
+            (U.owner == uid) & U.state.in_(PENDING) & (U.created_at > models.utcnow() - MAX_AGE))
+        waiting, held = mine.tuples().get()
         if waiting >= MAX_PENDING:
             raise UploadLimit(f"You already have {waiting} uploads waiting (at most {MAX_PENDING}): import or "
                               "discard one of them first.")
+        if held + len(data) > MAX_WAITING_BYTES:
+            raise UploadLimit(f"Your waiting uploads hold {held / 1048576:.1f} MB of files and this one is "
+                              f"{len(data) / 1048576:.1f} MB; at most {MAX_WAITING_BYTES // 1048576} MB may wait at "
+                              "once: import or discard one of them first.")
         upload = U.create(token=secrets.token_urlsafe(24), owner=uid, filename=(filename or "upload.csv")[:200],
                           default_game=default_game, size=len(data), data=data)
     if not plan_upload(upload.id):
@@ -90,7 +107,7 @@ def plan_upload(upload_id: int) -> None:
         _set(upload_id, state="failed", error=str(exc), data=None)
         return
     rows, changed, new = [], 0, 0
-    for position, r in enumerate(plan.rows):
+    for r in plan.rows:
         change = None
         if r.printing and r.first_line is None and r.ok:
             before = current.get(r.printing.id, NOTHING)
@@ -101,35 +118,71 @@ def plan_upload(upload_id: int) -> None:
                 changed += 1
                 new += before.empty and not after.empty
         kind = "problem" if r.problems else ("changed" if change else "same")
-        rows.append({"upload": upload_id, "position": position, "line": r.row.line, "kind": kind, "data": {
-            "text": r.row.describe(), "game": r.row.game, "quantities": r.row.quantities,
-            "card": indexes[r.game].describe(r.printing) if r.printing and r.game else "",
-            "problems": [{"kind": p.kind, "message": p.message, "suggestions": list(p.suggestions),
-                          **({"printings": [list(x) for x in p.printings]} if p.printings else {})} for p in r.problems],
-            "fixed": r.row.line in fixes,
-            "first_line": r.first_line, "change": change or ("no change" if kind == "same" and r.ok and r.first_line is None else None)}})
+        rows.append(_compact({"line": r.row.line, "kind": kind, "text": r.row.describe(), "game": r.row.game,
+                              "quantities": r.row.quantities,
+                              "card": indexes[r.game].describe(r.printing) if r.printing and r.game else "",
+                              "problems": [{"kind": p.kind, "message": p.message, "suggestions": list(p.suggestions),
+                                            **({"printings": [list(x) for x in p.printings]} if p.printings else {})}
+                                           for p in r.problems],
+                              "fixed": r.row.line in fixes, "first_line": r.first_line,
+                              "change": change or ("no change" if kind == "same" and r.ok and r.first_line is None else None)}))
     summary = {"rows": len(plan.rows), "problems": len(plan.problem_rows), "printings": len(plan.targets),
                "changed": changed, "new": new, "warnings": list(plan.warnings)}
     with database.atomic():
-        for start in range(0, len(rows), ROW_BATCH):
-            models.CollectionUploadRow.insert_many(rows[start:start + ROW_BATCH]).execute()
+        for stream, kinds in (("all", None), ("problem", "problem"), ("changed", "changed")):
+            chosen = rows if kinds is None else [r for r in rows if r["kind"] == kinds]
+            pages = [{"upload": upload_id, "stream": stream, "number": n // PAGE_ROWS,
+                      "rows": len(chosen[n:n + PAGE_ROWS]), "data": _pack(chosen[n:n + PAGE_ROWS])}
+                     for n in range(0, len(chosen), PAGE_ROWS)]
+            for start in range(0, len(pages), 50):
+                models.CollectionUploadPage.insert_many(pages[start:start + 50]).execute()
         # the file is kept only while rows have problems: a player's picks run its dry run again
         U.update(state="ready", phase="", summary=summary, targets={str(k): v for k, v in plan.targets.items()},
                  data=upload.data if plan.problem_rows else None, updated_at=models.utcnow()).where((U.id == upload_id) & (U.state == "planning")).execute()
 
 
+_ROW_DEFAULTS = {"game": None, "quantities": {}, "card": "", "problems": [], "fixed": False, "first_line": None,
+                 "change": None}
+
+
+def _compact(row: dict) -> dict:
+    """A preview row without the keys that hold their default (most rows have no problem, no pick)."""
+    return {k: v for k, v in row.items() if k not in _ROW_DEFAULTS or v != _ROW_DEFAULTS[k]}
+
+
+def _pack(rows: list[dict]) -> bytes:
+    return zlib.compress(json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode("utf-8"), 6)
+
+
+def _unpack(data: bytes) -> list[dict]:
+    return [{**_ROW_DEFAULTS, **r} for r in json.loads(zlib.decompress(bytes(data)))]
+
+
+def _stream_total(upload: models.CollectionUpload, stream: str) -> int:
+    summary = upload.summary or {}
+    return {"all": summary.get("rows", 0), "problem": summary.get("problems", 0), "changed": summary.get("changed", 0)}[stream]
+
+
 def preview_rows(upload: models.CollectionUpload, show: str, page: int, per_page: int) -> tuple[list[dict], int]:
-    """One page of the stored plan ("all", "problems" or "changes") and the number of its rows."""
-    R = models.CollectionUploadRow
-    query = R.select(R.line, R.kind, R.data).where(R.upload == upload.id)
-    if show == "problems":
-        query = query.where(R.kind == "problem")
-    elif show == "changes":
-        query = query.where(R.kind == "changed")
-    total = query.count()
-    rows = [{"line": r.line, "kind": r.kind, **r.data}
-            for r in query.order_by(R.position).offset((page - 1) * per_page).limit(per_page)]
-    return rows, total
+    """One page of the stored plan ("all", "problems" or "changes") and the number of its rows: only
+    the stored pages that hold it are read and unpacked."""
+    stream = STREAMS.get(show, "all")
+    total = _stream_total(upload, stream)
+    start = (page - 1) * per_page
+    if start >= total:
+        return [], total
+    P = models.CollectionUploadPage
+    first, last = start // PAGE_ROWS, (start + per_page - 1) // PAGE_ROWS
+    rows = [r for p in P.select(P.data).where((P.upload == upload.id) & (P.stream == stream)
+                                              & P.number.between(first, last)).order_by(P.number)
+            for r in _unpack(p.data)]
+    return rows[start - first * PAGE_ROWS:][:per_page], total
+
+
+def stored_bytes(upload_id: int) -> int:
+    """What an upload's stored preview takes in the database (its pages' compressed rows)."""
+    P = models.CollectionUploadPage
+    return P.select(fn.COALESCE(fn.SUM(fn.LENGTH(P.data)), 0)).where(P.upload == upload_id).scalar()
 
 
 def row_picks(row: dict) -> list[tuple[str, dict]]:
@@ -152,9 +205,9 @@ def choose(user, token: str, picks: dict[int, int]) -> models.CollectionUpload |
         raise UploadError("This upload no longer keeps its file; upload the file again to pick suggestions.")
     if not picks:
         raise UploadError("Pick a suggestion for at least one row; nothing was changed.")
-    R = models.CollectionUploadRow
-    rows = {r.line: r.data for r in R.select(R.line, R.data)
-            .where((R.upload == upload.id) & (R.kind == "problem") & R.line.in_(list(picks)))}
+    P = models.CollectionUploadPage
+    rows = {r["line"]: r for p in P.select(P.data).where((P.upload == upload.id) & (P.stream == "problem"))
+            for r in _unpack(p.data) if r["line"] in picks}
     fixes = dict(upload.fixes or {})
     for line, choice in sorted(picks.items()):
         if line not in rows:
@@ -170,7 +223,7 @@ def choose(user, token: str, picks: dict[int, int]) -> models.CollectionUpload |
                    .where((U.id == upload.id) & (U.state == "ready")).execute())
         if not claimed:
             raise UploadError("This import changed while you picked (it is being checked or written); nothing was changed.")
-        R.delete().where(R.upload == upload.id).execute()
+        P.delete().where(P.upload == upload.id).execute()
     if not plan_upload(upload.id):
         jobs.wait_for_queue(U, upload.id)
     return U.get_by_id(upload.id)
@@ -216,7 +269,7 @@ def commit_upload(upload_id: int) -> None:
                       "seconds": round(time.perf_counter() - started, 2)}
             U.update(state="done", phase="", done=len(targets), result=result, targets=None, data=None, fixes=None,
                      updated_at=models.utcnow()).where(U.id == upload_id).execute()
-        models.CollectionUploadRow.delete().where(models.CollectionUploadRow.upload == upload_id).execute()
+        models.CollectionUploadPage.delete().where(models.CollectionUploadPage.upload == upload_id).execute()
     except IntegrityError:
         _set(upload_id, state="ready", error="A printing disappeared from the catalogue while the import was "
                                               "written; nothing was changed. Upload the file again.")

@@ -326,10 +326,15 @@ def _take_rate(user: models.User, limit: int, window: dt.timedelta) -> None:
     Must run inside the write transaction that stores the submission: the user's proposal lock
     (db.lock) makes two requests of one user count one after the other, so they cannot both slip
     under the limit."""
-    bucket = f"proposal:{user.id}"
     lock(f"proposals:{user.id}")
-    ratelimit.hit([bucket], window)
-    if ratelimit.recent(bucket, window) > limit:
+    ratelimit.hit([f"proposal:{user.id}"], window)
+    _check_rate(user, limit, window, taken=1)
+
+
+def _check_rate(user: models.User, limit: int, window: dt.timedelta, taken: int = 0) -> None:
+    """RateLimited if the user may not send a submission now (`taken`: this one is counted already).
+    Without the lock it is only a first look, made before costly work such as decoding a scan."""
+    if ratelimit.recent(f"proposal:{user.id}", window) + 1 - taken > limit:
         minutes = int(window.total_seconds() // 60)
         raise RateLimited(f"You have sent {limit} proposals in the last {minutes} minutes; "
                           "please wait a while before sending more.")
@@ -371,15 +376,40 @@ def _store(user: models.User, game_slug: str, drafts: list[_Draft], source: str,
     return batch if as_batch else made[0]
 
 
-def _clean_scan(raw: bytes | None):
-    """A scan upload re-encoded (scans.clean_image), None without one; ValueError saying why not."""
+def _check_scan(raw: bytes | None) -> str | None:
+    """Why a scan upload is refused, from its header alone (scans.check_image); None when it may be decoded."""
     if raw is None:
         return None
-    from deckhub.scans import ScanRefused, clean_image
+    from deckhub.scans import ScanRefused, check_image
     try:
-        return clean_image(bytes(raw))
+        check_image(bytes(raw))
     except ScanRefused as exc:
-        raise ValueError(str(exc)) from None
+        return str(exc)
+    return None
+
+
+def _decode_scans(user: models.User, drafts: Mapping[str, tuple[_Draft, bytes]], limit: int,
+                  window: dt.timedelta) -> None:
+    """Decode the drafts' scans ({error key: (draft, bytes)}) once everything else about the submission
+    has passed: the user may send it now, and the scans' bytes fit their daily budget (counted
+    whether or not a file then decodes: the work is done). ProposalInvalid naming the scans that do
+    not decode; RateLimited when the user may not send now or the budget is spent."""
+    if not drafts:
+        return
+    from deckhub.scans import ScanBudgetSpent, ScanRefused, clean_image, take_budget
+    _check_rate(user, limit, window)
+    try:
+        take_budget(user.id, [len(raw) for _, raw in drafts.values()])
+    except ScanBudgetSpent as exc:
+        raise RateLimited(str(exc)) from None
+    errors: dict[str, str] = {}
+    for key, (draft, raw) in drafts.items():
+        try:
+            draft.scan = clean_image(bytes(raw))
+        except ScanRefused as exc:
+            errors[key] = str(exc)
+    if errors:
+        raise ProposalInvalid(errors)
 
 
 def _scan_printing(card: core.Card, set_code: str | None) -> int | None:
@@ -412,18 +442,16 @@ def propose_facts(user: models.User, slug: str, card_key: str, raw_values: Mappi
         source = validate_source(source)
     except ValueError as exc:
         errors["source"] = str(exc)
-    try:
-        image = _clean_scan(scan)
-    except ValueError as exc:
-        errors["scan"] = str(exc)
-        image = None
+    if problem := _check_scan(scan):
+        errors["scan"] = problem
     if errors:
         raise ProposalInvalid(errors)
     values = {k: v for k, v in values.items() if current_value(card, k) != v}
-    if not values and image is None:
+    if not values and scan is None:
         raise ProposalInvalid({"values": "Nothing to propose: give at least one value that differs from the card's."},
                               "Nothing to propose: give at least one value that differs from the card's.")
-    draft = _Draft(card.key, None, values, image, _scan_printing(card, None) if image else None)
+    draft = _Draft(card.key, None, values, None, _scan_printing(card, None) if scan is not None else None)
+    _decode_scans(user, {"scan": (draft, scan)} if scan is not None else {}, rate_limit, window)
     return _store(user, game.slug, [draft], source, rate_limit, window)
 
 
@@ -508,12 +536,11 @@ def propose_card(user: models.User, slug: str, raw_card: Mapping[str, Any], raw_
         source = validate_source(source)
     except ValueError as exc:
         errors["source"] = str(exc)
-    try:
-        draft.scan = _clean_scan(scan)
-    except ValueError as exc:
-        errors["scan"] = str(exc)
+    if problem := _check_scan(scan):
+        errors["scan"] = problem
     if errors:
         raise ProposalInvalid(errors)
+    _decode_scans(user, {"scan": (draft, scan)} if scan is not None else {}, rate_limit, window)
     return _store(user, game.slug, [draft], source, rate_limit, window)
 
 
@@ -675,6 +702,8 @@ def propose_batch(user: models.User, game_slug: str, changes: Iterable[tuple[Any
         else:
             scans = {next(iter(cells)): scan}
     drafts: list[_Draft] = []
+    to_decode: dict[str, tuple[_Draft, bytes]] = {}
+    scan_labels: dict[str, str] = {}
     names: dict[str, int] = {}
     new_index = -1
     for card, raw in cells.items():
@@ -704,13 +733,14 @@ def propose_batch(user: models.User, game_slug: str, changes: Iterable[tuple[Any
             errors[prefix + k] = f"{label}: {message}"
         image_bytes = scans.get(card)
         if image_bytes is not None:
-            try:
-                draft.scan = _clean_scan(image_bytes)
-            except ValueError as exc:
-                errors[prefix + "scan"] = f"{label}: {exc}"
-            if draft.new_card is None and draft.scan is not None:
-                draft.printing_id = _scan_printing(existing, set_code)
-        if draft.new_card is not None or draft.values or draft.scan is not None:
+            if problem := _check_scan(image_bytes):
+                errors[prefix + "scan"] = f"{label}: {problem}"
+            else:
+                to_decode[prefix + "scan"] = (draft, image_bytes)
+                scan_labels[prefix + "scan"] = label
+                if draft.new_card is None:
+                    draft.printing_id = _scan_printing(existing, set_code)
+        if draft.new_card is not None or draft.values or image_bytes is not None:
             drafts.append(draft)
     if errors:
         raise ProposalInvalid(errors, f"{len(errors)} problem{'s' if len(errors) != 1 else ''}, nothing was sent: "
@@ -718,6 +748,12 @@ def propose_batch(user: models.User, game_slug: str, changes: Iterable[tuple[Any
     if not drafts:
         raise ProposalInvalid({"batch": "Nothing to propose: no cell differs from what the catalogue knows."},
                               "Nothing to propose: no cell differs from what the catalogue knows.")
+    try:
+        _decode_scans(user, to_decode, rate_limit, window)
+    except ProposalInvalid as exc:
+        found = {k: f"{scan_labels[k]}: {v}" for k, v in exc.errors.items()}
+        raise ProposalInvalid(found, f"{len(found)} problem{'s' if len(found) != 1 else ''}, nothing was sent: "
+                              + "; ".join(found.values())) from None
     return _store(user, game.slug, drafts, source, rate_limit, window, batch_set=set_code, as_batch=True)
 
 

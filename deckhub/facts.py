@@ -34,15 +34,17 @@ from deckhub.core.cards import Card, normalize_name
 from deckhub.core.decklist import Deck
 from deckhub.db import database, write_transaction
 from deckhub.games import all_games, get_game
-from deckhub.importers.collection_csv import GameIndex, Problem, decode, game_lookup, resolve, unknown_card
+from deckhub.importers.collection_csv import (MAX_SUGGESTED, GameIndex, Problem, decode, game_lookup, resolve,
+                                              unknown_card)
 from deckhub.importers.facts_csv import (FactsFileError, FactsRow, cell_text, parse_facts_csv,
                                          write_facts_csv)
 
 MAX_FILE_PROPOSALS = 500  # proposals one file may make (a set has at most a few hundred cards)
+WEB_MAX_ROWS = 5_000  # rows a file sent through a web request may have; `deckhub facts import` takes more
 HEADLINE = 5  # fields a set's summary line counts: the type and four others
 
 __all__ = ["FactsFileError", "FactsPreview", "ImportRejected", "UnknownSet", "preview_import", "commit_import", "export_csv",
-           "field_keys", "game_completeness", "most_wanted", "Wanted", "MAX_FILE_PROPOSALS"]
+           "field_keys", "game_completeness", "most_wanted", "Wanted", "MAX_FILE_PROPOSALS", "WEB_MAX_ROWS"]
 
 
 # --------------------------------------------------------------------------- fields
@@ -131,35 +133,39 @@ class ImportRejected(Exception):
         super().__init__(message or f"{preview.problem_count} rows have problems; nothing was proposed")
 
 
-def _find_card(row: FactsRow, index: GameIndex, others: list[GameIndex]) -> tuple[Card | None, list[Problem]]:
+def _find_card(row: FactsRow, index: GameIndex, others: list[GameIndex],
+               suggest: bool = True) -> tuple[Card | None, list[Problem]]:
     """The card a row names: by name (and version) when that is one card, else through the
-    collection import's printing resolver (set, number)."""
+    collection import's printing resolver (set, number). `suggest` false skips the "did you mean"
+    fuzzy matching (its cost is what a file of unknown names would otherwise multiply)."""
     ident = row.card
     if ident.name and not ident.set and not ident.number:
         cards = index.cards_named(ident.name, ident.version)
         if not cards:
-            return None, [unknown_card(ident, index, others)]
+            return None, [unknown_card(ident, index, others, suggest)]
         if len({c.key for c in cards}) == 1:
             return cards[0], []
         listed = ", ".join(c.display_name for c in cards[:5])
         hint = "give its version" if not ident.version and len({c.name for c in cards}) == 1 else "give its set and number"
         return None, [Problem("ambiguous", f"{ident.describe()} could be {len(cards)} cards — {hint}: {listed}")]
-    printing, problems = resolve(ident, index, others)
+    printing, problems = resolve(ident, index, others, suggest)
     if printing is None:
         return None, problems
     return index.catalogue.cards[printing.card_key], []
 
 
-def plan(data: bytes | str) -> FactsPreview:
-    """Every row resolved and checked, with what it would propose (nothing is written).
+def plan(data: bytes | str, max_rows: int | None = None) -> FactsPreview:
+    """Every row resolved and checked, with what it would propose (nothing is written). Only the
+    first MAX_SUGGESTED unknown names get "did you mean" suggestions, as in a collection import.
 
-    Raises FactsFileError when the file cannot be read at all."""
-    parsed = parse_facts_csv(data, _spellings())
+    Raises FactsFileError when the file cannot be read at all, or has more than `max_rows` rows."""
+    parsed = parse_facts_csv(data, _spellings(), max_rows)
     indexes = all_indexes()
     games = game_lookup(indexes)
     others = list(indexes.values())
     seen: dict[tuple[str, str], int] = {}
     out: list[PlannedFacts] = []
+    suggested = 0
     for row in parsed.rows:
         entry = PlannedFacts(row, problems=[Problem("bad-cell", e) for e in row.errors])
         out.append(entry)
@@ -175,7 +181,8 @@ def plan(data: bytes | str) -> FactsPreview:
         if not ident.name and not (ident.set and ident.number):
             entry.problems.append(Problem("missing", "give the card's name, or its set and number"))
             continue
-        card, problems = _find_card(row, indexes[slug], others)
+        card, problems = _find_card(row, indexes[slug], others, suggested < MAX_SUGGESTED)
+        suggested += any(p.kind in ("unknown-card", "unknown-set") for p in problems)
         entry.problems.extend(problems)
         if card is None:
             continue
@@ -211,18 +218,19 @@ def decode_text(data: bytes | str) -> str:
     return data if isinstance(data, str) else decode(data, FactsFileError)
 
 
-def preview_import(data: bytes | str) -> FactsPreview:
-    """The dry run: every change and every problem; raises FactsFileError for an unreadable file."""
-    return plan(data)
+def preview_import(data: bytes | str, max_rows: int | None = None) -> FactsPreview:
+    """The dry run: every change and every problem; raises FactsFileError for an unreadable file
+    (or one of more than `max_rows` rows)."""
+    return plan(data, max_rows)
 
 
 def commit_import(user: models.User, data: bytes | str, *, rate_limit: int = community.RATE_LIMIT,
-                  window: dt.timedelta = community.RATE_WINDOW) -> list[models.Proposal]:
+                  window: dt.timedelta = community.RATE_WINDOW, max_rows: int | None = None) -> list[models.Proposal]:
     """Check the file again (never trust an earlier dry run) and store one proposal per changed card,
     all in one transaction; [] when every value is the catalogue's already (a file imported twice, an
     unchanged export). ImportRejected (nothing written) when a row has a problem or the proposer is
     rate-limited."""
-    preview = plan(data)
+    preview = plan(data, max_rows)
     if not preview.ok:
         raise ImportRejected(preview)
     items = [(r.game, r.card.key, {c.key: c.new for c in r.changes}, r.source) for r in preview.changed_rows]

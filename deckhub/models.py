@@ -259,9 +259,11 @@ class ApiToken(BaseModel):
 
 
 class RateLimitHit(BaseModel):
-    """One counted attempt (a failed log-in, a proposal) for rate limits shared by every worker."""
+    """One counted attempt (a failed log-in, a proposal) for rate limits shared by every worker;
+    `weight` is what it counts for (a scan's bytes against a daily budget; one for the others)."""
 
     bucket = CharField(max_length=200, index=True)
+    weight = IntegerField(default=1)
     created_at = DateTimeField(default=utcnow, index=True)
 
 
@@ -320,17 +322,19 @@ class CollectionUpload(BaseModel):
     updated_at = DateTimeField(default=utcnow)
 
 
-class CollectionUploadRow(BaseModel):
-    """One planned row of an upload, as the preview shows it; pages read it with LIMIT/OFFSET."""
+class CollectionUploadPage(BaseModel):
+    """A page of an upload's planned rows, as the preview shows them: `rows` of them, zlib-compressed
+    JSON. Each `stream` ("all", "problem", "changed") is paged on its own, so a page of problems is
+    one read whatever the file's size."""
 
-    upload = ForeignKeyField(CollectionUpload, backref="rows", on_delete="CASCADE")
-    position = IntegerField()
-    line = IntegerField()
-    kind = CharField(max_length=10)  # problem, changed, same
-    data = JSONText()
+    upload = ForeignKeyField(CollectionUpload, backref="pages", on_delete="CASCADE")
+    stream = CharField(max_length=10)
+    number = IntegerField()
+    rows = IntegerField()
+    data = BlobField()
 
     class Meta:
-        indexes = ((("upload", "kind", "position"), False), (("upload", "position"), True))
+        indexes = ((("upload", "stream", "number"), True),)
 
 
 class TuningRun(BaseModel):
@@ -443,5 +447,5 @@ class SiteIdentity(BaseModel):
 
 ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
-              ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadRow,
+              ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from peewee import fn
+
 from deckhub import models
 from deckhub.db import lock, write_transaction
 
@@ -30,7 +32,9 @@ def is_limited(buckets: list[str], limit: int, window: dt.timedelta) -> bool:
 def hit(buckets: list[str], window: dt.timedelta) -> None:
     now = models.utcnow()
     models.RateLimitHit.insert_many([{"bucket": _bucket(b), "created_at": now} for b in buckets]).execute()
-    models.RateLimitHit.delete().where(models.RateLimitHit.created_at < now - 4 * window).execute()
+    # weighted hits (byte budgets) have windows of their own: `take_weighted` sweeps them
+    models.RateLimitHit.delete().where((models.RateLimitHit.created_at < now - 4 * window)
+                                       & (models.RateLimitHit.weight == 1)).execute()
 
 
 def take(buckets: list[str], limit: int, window: dt.timedelta) -> bool:
@@ -40,6 +44,22 @@ def take(buckets: list[str], limit: int, window: dt.timedelta) -> bool:
         if is_limited(buckets, limit, window):
             return False
         hit(buckets, window)
+    return True
+
+
+def take_weighted(bucket: str, weight: int, limit: int, window: dt.timedelta) -> bool:
+    """Record one attempt that counts `weight` (bytes, say) if the bucket's weights in the window and
+    it stay within `limit`; False (nothing recorded) otherwise. Atomic like `take`."""
+    with write_transaction():
+        lock(f"ratelimit:{_bucket(bucket)}")
+        since = models.utcnow() - window
+        H = models.RateLimitHit
+        spent = H.select(fn.COALESCE(fn.SUM(H.weight), 0)).where((H.bucket == _bucket(bucket)) & (H.created_at >= since)).scalar()
+        if spent + weight > limit:
+            return False
+        now = models.utcnow()
+        H.insert(bucket=_bucket(bucket), weight=weight, created_at=now).execute()
+        H.delete().where((H.bucket == _bucket(bucket)) & (H.created_at < now - window) & (H.weight != 1)).execute()
     return True
 
 

@@ -6,23 +6,31 @@ what is stored holds pixels only (no EXIF, GPS, comments or colour profiles, and
 browser could take for something other than an image). Pillow's own decompression-bomb guard is
 set to the same pixel limit, and its warning is treated as a refusal.
 
+Decoding is the expensive part, so it comes last: `check_image` reads only the file's header
+(format and size, no pixels) and callers run it with their other checks; `clean_image` decodes
+only once those pass and the uploader's daily byte budget (DAILY_BYTES) has room
+(`take_budget`).
+
 `card_images(game)` says which approved scan shows each card (for card pages, deck lists and
 goldfish tiles); it is rebuilt when the game's catalogue stamp moves, as approving bumps it.
 """
 from __future__ import annotations
 
+import datetime as dt
 import io
 import warnings
 from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from deckhub import models
+from deckhub import models, ratelimit
 
 MAX_BYTES = 3 * 1024 * 1024      # the upload as sent
 MAX_PIXELS = 24_000_000          # a 6000 x 4000 phone photo; more is refused before decoding
 MAX_SIDE = 2000                  # stored images are scaled down to this longest side
 FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
+DAILY_BYTES = 20 * 1024 * 1024   # scan bytes one player may have decoded in a day
+BUDGET_WINDOW = dt.timedelta(days=1)
 
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS  # Pillow warns above this and refuses above twice this
 
@@ -39,31 +47,74 @@ class CleanImage:
     height: int
 
 
-def clean_image(data: bytes) -> CleanImage:
-    """The upload decoded and re-encoded without metadata; ScanRefused saying what is wrong."""
+class ScanBudgetSpent(ScanRefused):
+    """The uploader's scans of the last day already come to DAILY_BYTES."""
+
+
+@dataclass(frozen=True)
+class ImageHeader:
+    kind: str
+    width: int
+    height: int
+
+
+def _open(data: bytes):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        return Image.open(io.BytesIO(data), formats=list(FORMATS))
+
+
+def _refusal(exc: Exception) -> ScanRefused:
+    if isinstance(exc, (Image.DecompressionBombError, Image.DecompressionBombWarning)):
+        return ScanRefused(f"The scan has too many pixels; at most {MAX_PIXELS // 1_000_000} million are accepted.")
+    return ScanRefused("This file is not a JPEG, PNG or WebP picture (or it is damaged).")
+
+
+_UNREADABLE = (Image.DecompressionBombError, Image.DecompressionBombWarning, UnidentifiedImageError, OSError,
+               SyntaxError, ValueError, EOFError)
+
+
+def check_image(data: bytes) -> ImageHeader:
+    """The upload's format and size read from its header alone (no pixel is decoded); ScanRefused
+    for an empty, oversized, unknown or too-many-pixels file."""
     if not data:
         raise ScanRefused("The scan is empty: choose a JPEG, PNG or WebP picture of the card.")
     if len(data) > MAX_BYTES:
         raise ScanRefused(f"The scan is larger than {MAX_BYTES // 1048576} MB; at most {MAX_BYTES // 1048576} MB is accepted.")
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data), formats=list(FORMATS)) as img:
-                kind = img.format
-                width, height = img.size
-                if width * height > MAX_PIXELS:
-                    raise ScanRefused(f"The scan is {width} x {height} pixels; at most {MAX_PIXELS // 1_000_000} million "
-                                      "pixels are accepted.")
+        with _open(data) as img:
+            header = ImageHeader(img.format, *img.size)
+    except _UNREADABLE as exc:
+        raise _refusal(exc) from None
+    if header.kind not in FORMATS:  # pragma: no cover - Image.open(formats=...) refuses others
+        raise ScanRefused("Only JPEG, PNG and WebP pictures are accepted.")
+    if header.width * header.height > MAX_PIXELS:
+        raise ScanRefused(f"The scan is {header.width} x {header.height} pixels; at most {MAX_PIXELS // 1_000_000} "
+                          "million pixels are accepted.")
+    return header
+
+
+def take_budget(user_id: int, sizes: list[int]) -> None:
+    """Count scans of these sizes against the uploader's daily byte budget, atomically; ScanBudgetSpent
+    (nothing counted) when they would take it over DAILY_BYTES."""
+    total = sum(sizes)
+    if total and not ratelimit.take_weighted(f"scan-bytes:{user_id}", total, DAILY_BYTES, BUDGET_WINDOW):
+        raise ScanBudgetSpent(f"Your scans of the last 24 hours come to {DAILY_BYTES // 1048576} MB, as many as one "
+                              "player may send in a day; send this one tomorrow, or without its scan.")
+
+
+def clean_image(data: bytes) -> CleanImage:
+    """The upload decoded and re-encoded without metadata; ScanRefused saying what is wrong."""
+    header = check_image(data)
+    kind = header.kind
+    try:
+        with _open(data) as img:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", Image.DecompressionBombWarning)
                 img.load()
                 picture = ImageOps.exif_transpose(img)
-    except ScanRefused:
-        raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ScanRefused(f"The scan has too many pixels; at most {MAX_PIXELS // 1_000_000} million are accepted.") from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError):
-        raise ScanRefused("This file is not a JPEG, PNG or WebP picture (or it is damaged).") from None
-    if kind not in FORMATS:  # pragma: no cover - Image.open(formats=...) refuses others
-        raise ScanRefused("Only JPEG, PNG and WebP pictures are accepted.")
+    except _UNREADABLE as exc:
+        raise _refusal(exc) from None
     picture.thumbnail((MAX_SIDE, MAX_SIDE))
     picture.info = {}
     if kind == "JPEG" and picture.mode not in ("RGB", "L"):

@@ -106,7 +106,7 @@ def test_old_uploads_are_expired_by_the_periodic_task(client, auth):
     collection_imports.expire_uploads()
     with database.connection_context():  # ...and the sweep removes them with their stored plans
         assert [u.id for u in models.CollectionUpload.select()] == [2]
-        assert models.CollectionUploadRow.select().where(models.CollectionUploadRow.upload == 1).count() == 0
+        assert models.CollectionUploadPage.select().where(models.CollectionUploadPage.upload == 1).count() == 0
     assert client.get(fresh).status_code == 200
 
 

@@ -52,9 +52,11 @@ class ParsedFacts:
     rows: list[FactsRow]
 
 
-def parse_facts_csv(data: bytes | str, fields: Mapping[str, str]) -> ParsedFacts:
+def parse_facts_csv(data: bytes | str, fields: Mapping[str, str], max_rows: int | None = None) -> ParsedFacts:
     """The rows of a facts CSV. `fields` maps every spelling a field column may have (its key, its
-    label) to the field's key. Raises FactsFileError when the file as a whole cannot be used."""
+    label) to the field's key. Raises FactsFileError when the file as a whole cannot be used, or
+    has more than `max_rows` rows (MAX_ROWS when None)."""
+    limit = MAX_ROWS if max_rows is None else min(max_rows, MAX_ROWS)
     spellings = {header_key(k): v for k, v in fields.items()}
 
     def column(key: str) -> str | None:
@@ -91,8 +93,10 @@ def parse_facts_csv(data: bytes | str, fields: Mapping[str, str]) -> ParsedFacts
             errors.append(f"the row has {n} cells but the header names {width} columns")
         if not values and not source and not errors and not any((card.game, card.set, card.number, card.name)):
             continue  # a blank line
-        if len(rows) >= MAX_ROWS:
-            raise FactsFileError(f"The file has more than {MAX_ROWS:,} rows; split it into smaller files.")
+        if len(rows) >= limit:
+            raise FactsFileError(f"The file has more than {limit:,} rows; split it into smaller files"
+                                 + ("." if limit == MAX_ROWS else
+                                    ", or propose it from the command line with `deckhub facts import`."))
         rows.append(FactsRow(line, card, values, source, errors))
     return ParsedFacts([k for k, _ in sorted(value_columns, key=lambda c: c[1])], rows)
 

@@ -228,7 +228,8 @@ def _import_page(form: ImportForm, paste_form: PasteListForm, parse=None, status
     if status == 200 and (form.errors or paste_form.errors or (parse and parse.errors)):
         status = 400
     return render_template("collection/import.html", form=form, paste_form=paste_form, parse=parse, columns=COLUMNS,
-                           limit_mb=(current_app.config.get("MAX_CONTENT_LENGTH") or 0) / (1024 * 1024)), status
+                           limit_mb=uploads.MAX_UPLOAD_BYTES / (1024 * 1024),
+                           waiting_mb=uploads.MAX_WAITING_BYTES / (1024 * 1024)), status
 
 
 def _dry_run(data: bytes, filename: str, game: str):

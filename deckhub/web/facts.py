@@ -47,7 +47,7 @@ def _limits() -> dict:
 
 def _help() -> dict:
     return {"identity": IDENTITY, "source": SOURCE, "printed": community.PRINTED, "games": list(all_games()),
-            "max_proposals": service.MAX_FILE_PROPOSALS, "limit_mb": MAX_FILE_BYTES / (1024 * 1024)}
+            "max_proposals": service.MAX_FILE_PROPOSALS, "max_rows": service.WEB_MAX_ROWS, "limit_mb": MAX_FILE_BYTES / (1024 * 1024)}
 
 
 def _preview_page(text: str, filename: str, preview: service.FactsPreview, status: int, message: str = ""):
@@ -68,7 +68,7 @@ def import_upload():
                                     "split it (one set a file works well).")
         else:
             try:
-                preview = service.preview_import(data)
+                preview = service.preview_import(data, service.WEB_MAX_ROWS)
             except service.FactsFileError as exc:
                 form.file.errors.append(str(exc))
             else:
@@ -85,7 +85,7 @@ def import_commit():
     if not text.strip() or len(text.encode("utf-8")) > MAX_FILE_BYTES:
         abort(400, description="No facts file came with this form (or it is too large): upload it again.")
     try:
-        made = service.commit_import(current_user, text, **_limits())
+        made = service.commit_import(current_user, text, max_rows=service.WEB_MAX_ROWS, **_limits())
     except service.FactsFileError as exc:
         abort(400, description=f"The file cannot be read: {exc}")
     except service.ImportRejected as exc:
