@@ -276,3 +276,35 @@ def test_the_whole_queue_is_bounded_too(queued, monkeypatch):
     assert bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "50", "seed": "1"}).status_code == 302
     with database.connection_context():
         assert models.SimulationRun.select().where(models.SimulationRun.status == "queued").count() == 4
+
+
+def test_one_players_runs_do_not_starve_anothers(queued):
+    """Alice fills the queue with three long runs, then Bob starts a short one: his chunks are played
+    after at most a few more of hers (first in, first out on every chunk would play her whole backlog
+    first). Counted in chunks by the order they finished, not timed, so a busy machine cannot fail it."""
+    simulations.set_chunk_games(10)
+    alice, alice_deck = _signed_in(queued, "alice")
+    bob, bob_deck = _signed_in(queued, "bob")
+    queued.start_worker(1)
+    for seed in (1, 2, 3):  # 3 x 30 chunks
+        assert alice.post(f"/decks/{alice_deck}/stats/simulations", data={"games": "300", "seed": str(seed)}).status_code == 302
+
+    def alice_is_playing():
+        with database.connection_context():
+            return models.SimulationChunk.select().where(models.SimulationChunk.state == "done").count() >= 3
+    wait_for(alice_is_playing, timeout=180, interval=0.02)
+    assert bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "20", "seed": "4"}).status_code == 302
+    with database.connection_context():
+        C, R = models.SimulationChunk, models.SimulationRun
+        done_before_bob = C.select().where(C.state == "done").count()
+        bob_run = R.get(R.owner == models.User.get(username="bob").id)
+    run = wait_for(lambda: (r := _run(bob_run.id)).status not in ("queued", "running") and r, timeout=240)
+    assert run.status == "done" and run.done == 20, (run.error, _log(queued))
+    for run_id in (1, 2, 3):
+        assert wait_for(lambda: (r := _run(run_id)).status not in ("queued", "running") and r, timeout=240).status == "done"
+    with database.connection_context():
+        order = [(c.run_id == bob_run.id) for c in C.select(C.run, C.updated_at).where(C.state == "done").order_by(C.updated_at)]
+    assert len(order) == 92 and order.count(True) == 2
+    alice_while_bob_waited = order[done_before_bob:order.index(True, order.index(True) + 1)].count(False)
+    assert alice_while_bob_waited <= 6, (done_before_bob, order)  # FIFO: every chunk of hers queued before his (80+)
+    assert all(_run(run_id).result["games"] == 300 for run_id in (1, 2, 3))
