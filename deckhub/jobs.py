@@ -95,16 +95,22 @@ def pending() -> int:
 
 
 _site: dict = {"db": None, "id": None}
+SITE_KEY = 18_003  # the exclusive transaction in which a lost site identity is made again
 
 
 def site_id() -> str:
     """This database's identity (a random id kept in `site_identity`), read once per process and
-    database; needs an open connection. A database that lost its row gets a new one."""
+    database; needs an open connection. A database that lost its row gets a new one, made in an
+    exclusive transaction so processes starting together agree on one."""
     if _site["db"] is not database.obj:
         from deckhub.models import SiteIdentity
-        row = SiteIdentity.select(SiteIdentity.site).order_by(SiteIdentity.id).first()
+
+        def first():
+            return SiteIdentity.select(SiteIdentity.site).order_by(SiteIdentity.id).first()
+        row = first()
         if row is None:
-            row = SiteIdentity.create(site=SiteIdentity.new_id())
+            with exclusive(SITE_KEY):
+                row = first() or SiteIdentity.create(site=SiteIdentity.new_id())
         _site.update(db=database.obj, id=row.site)
     return _site["id"]
 
@@ -260,7 +266,8 @@ def feed(owner_id: int) -> bool:
     has `window()` chunks queued or running; called when a run starts, a chunk ends, a run is
     cancelled, and by the sweep. A chunk is marked *queued* before it is sent, so a send that fails
     (the queue is down) leaves a queued chunk whose message is lost, which `lost_chunks` sends
-    again; its run then says it waits for the queue. Returns False when a send failed.
+    again; its run, and the owner's runs waiting behind such a run, then say they wait for the queue.
+    Returns False when a send failed.
 
     In immediate mode a chunk sent here is played inline and its end calls `feed` again: that inner
     call returns at once and this loop goes on, so a run of any size never recurses."""
@@ -274,6 +281,12 @@ def feed(owner_id: int) -> bool:
                 if not send(chunk_id):
                     sent = False
                     wait_for_queue(run_model, run_id)
+        if not sent or any(R.select().where((R.owner == owner_id) & (R.status == "queued")
+                                            & (R.error == WAITING_FOR_QUEUE)).exists() for _C, R, _s in _windowed):
+            for C, R, _send in _windowed:  # behind chunks the queue did not take
+                for (run_id,) in R.select(R.id).join(C, on=(C.run == R.id)).where(
+                        (R.owner == owner_id) & (R.status == "queued") & (C.state == "waiting")).distinct().tuples():
+                    wait_for_queue(R, run_id)
     finally:
         _feeding.on = False
     return sent
