@@ -140,6 +140,7 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing_and_counts_nothing
 
 
 def test_a_queued_run_is_cancelled_by_the_api_and_the_worker_skips_it(queued):
+    simulations.set_chunk_games(100)  # 20 chunks: a few sent, the rest waiting their turn
     client, deck_id = _signed_in(queued)
     with database.connection_context():
         _, token = api_tokens.create(models.User.get(username="alice"), "script")
@@ -149,6 +150,9 @@ def test_a_queued_run_is_cancelled_by_the_api_and_the_worker_skips_it(queued):
     run_id = started.get_json()["id"]
     gone = client.delete(f"/api/simulations/{run_id}", headers=headers)
     assert gone.status_code == 200 and gone.get_json()["status"] == "cancelled"
+    with database.connection_context():
+        C = models.SimulationChunk
+        assert [c.state for c in C.select(C.state).where(C.run == run_id)] == ["cancelled"] * 20
     assert client.delete(f"/api/simulations/{run_id}", headers=headers).get_json()["status"] == "cancelled"
     other = queued.test_client()
     other.post("/signup", data={"username": "bob", "password": "correct horse", "confirm": "correct horse"})
@@ -308,3 +312,29 @@ def test_one_players_runs_do_not_starve_anothers(queued):
     alice_while_bob_waited = order[done_before_bob:order.index(True, order.index(True) + 1)].count(False)
     assert alice_while_bob_waited <= 6, (done_before_bob, order)  # FIFO: every chunk of hers queued before his (80+)
     assert all(_run(run_id).result["games"] == 300 for run_id in (1, 2, 3))
+
+
+def test_the_sweep_sends_waiting_chunks_in_turn_and_sends_again_only_what_was_sent(queued):
+    """Waiting chunks were never sent: the lost-message sweep leaves them alone however old they are,
+    and sends again only queued ones; a worker that died between finishing its chunks and sending the
+    owner's next ones leaves them waiting, and the sweep sends them, a window at a time."""
+    from deckhub import jobs
+    simulations.set_chunk_games(10)
+    client, deck_id = _signed_in(queued)
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "60", "seed": "1"})  # no worker runs
+    C = models.SimulationChunk
+
+    def states():
+        with database.connection_context():
+            return [c.state for c in C.select(C.state).order_by(C.number)]
+    assert states() == ["queued"] * 2 + ["waiting"] * 4 and jobs.pending() == 2
+    with database.connection_context():
+        C.update(updated_at=models.utcnow() - jobs.LOST_AFTER * 2).execute()
+    jobs.huey.storage.flush_queue()  # the two messages are lost
+    jobs.recover()
+    assert states() == ["queued"] * 2 + ["waiting"] * 4 and jobs.pending() == 2  # sent again, the rest wait
+    jobs.huey.storage.flush_queue()
+    with database.connection_context():
+        C.update(state="done").where(C.state == "queued").execute()  # played; their worker died before feeding
+    jobs.recover()
+    assert states() == ["done"] * 2 + ["queued"] * 2 + ["waiting"] * 2 and jobs.pending() == 2
