@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -67,10 +68,24 @@ def _secret_key(instance_path: str, production: bool) -> str:
                                  "(e.g. python -c 'import secrets; print(secrets.token_hex(32))')")
     path = Path(instance_path) / "secret_key"
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        _create_once(path, secrets.token_hex(32))
     return path.read_text().strip()
+
+
+def _create_once(path: Path, text: str) -> None:
+    """Write `text` to a new file at `path` unless another process made it first: the file is
+    written whole under a private name and linked into place (atomic, and refused if it exists),
+    so processes started together never read a half-written file or end up with different keys."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, draft = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        os.link(draft, path)
+    except FileExistsError:
+        pass
+    finally:
+        os.unlink(draft)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

@@ -154,12 +154,7 @@ def serve(host: str, port: int, workers: int) -> None:
     start while schema steps are pending (run `deckhub db upgrade`), as it does on PostgreSQL."""
     if workers:
         _metrics_directory()
-    app = open_app({"PRODUCTION": True} if workers else None, current_schema=False)
-    from deckhub.catalogue_store import warm_catalogues
-    from deckhub.db import database
-    upgrade_before_serving(app, database.obj)
-    with database.connection_context():
-        warm_catalogues()  # built once here, inherited by every worker: no first-request stall
+    app = ready_to_serve({"PRODUCTION": True} if workers else None)
     # The catalogues and search indexes just built live as long as the process; frozen, the cyclic
     # garbage collector stops walking them: a full collection took 80-110 ms, stopping every thread
     # of a worker (it was most of the slowest requests under load), and now takes next to nothing.
@@ -187,18 +182,31 @@ def serve(host: str, port: int, workers: int) -> None:
             signal.signal(signum, handler)
 
 
+def ready_to_serve(config=None):
+    """`serve`'s start-up up to listening: the app, its schema upgraded or checked, its catalogues
+    loaded and built (once here, inherited by every worker: no first-request stall). Safe to run
+    in many processes started at once on one database."""
+    app = open_app(config, current_schema=False)
+    from deckhub.catalogue_store import warm_catalogues
+    from deckhub.db import database
+    upgrade_before_serving(app, database.obj)
+    with database.connection_context():
+        warm_catalogues()
+    return app
+
+
 def upgrade_before_serving(app, db) -> None:
     """The laptop case (the embedded database, development mode) upgrades a pending schema here,
     after a backup, and loads missing catalogues, both under the upgrade lock, so two sites started
     at once on one old database take turns; production and PostgreSQL sites are upgraded by their
-    operator, so they stop on a pending schema."""
-    from deckhub.store.schema import SchemaNotCurrent, backend, pending
+    operator, so they stop on a pending schema, and load missing catalogues under the same lock."""
+    from deckhub.store.schema import SchemaNotCurrent, backend, pending, upgrade_lock
     if app.config["PRODUCTION"] or backend(db) != "sqlite":
-        steps = pending(db)
-        if steps:
-            why = "in production mode" if app.config["PRODUCTION"] else "on PostgreSQL"
-            raise click.ClickException(f"{SchemaNotCurrent(steps)} `deckhub serve` does not upgrade {why}.")
-        with db.connection_context():
+        with db.connection_context(), upgrade_lock(db):
+            steps = pending(db)
+            if steps:
+                why = "in production mode" if app.config["PRODUCTION"] else "on PostgreSQL"
+                raise click.ClickException(f"{SchemaNotCurrent(steps)} `deckhub serve` does not upgrade {why}.")
             status = ensure_catalogues()
     else:
         status = apply_upgrade(db, one_line=True)

@@ -72,6 +72,12 @@ def lost_workers() -> set[str]:
     return {w for (w,) in H.select(H.worker).where(H.last_seen < cutoff()).tuples()}
 
 
+def alive_count() -> int:
+    """Worker processes heard from within the lost-after time."""
+    H = models.WorkerHeartbeat
+    return H.select().where(H.last_seen >= cutoff()).count()
+
+
 def sweep() -> int:
     """Queue again the chunks held by lost workers (through every job kind's recoverer); drop rows
     of workers lost for a day. Returns how many chunks (and uploads) lost workers held."""

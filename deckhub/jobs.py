@@ -95,16 +95,22 @@ def pending() -> int:
 
 
 _site: dict = {"db": None, "id": None}
+SITE_KEY = 18_003  # the exclusive transaction in which a lost site identity is made again
 
 
 def site_id() -> str:
     """This database's identity (a random id kept in `site_identity`), read once per process and
-    database; needs an open connection. A database that lost its row gets a new one."""
+    database; needs an open connection. A database that lost its row gets a new one, made in an
+    exclusive transaction so processes starting together agree on one."""
     if _site["db"] is not database.obj:
         from deckhub.models import SiteIdentity
-        row = SiteIdentity.select(SiteIdentity.site).order_by(SiteIdentity.id).first()
+
+        def first():
+            return SiteIdentity.select(SiteIdentity.site).order_by(SiteIdentity.id).first()
+        row = first()
         if row is None:
-            row = SiteIdentity.create(site=SiteIdentity.new_id())
+            with exclusive(SITE_KEY):
+                row = first() or SiteIdentity.create(site=SiteIdentity.new_id())
         _site.update(db=database.obj, id=row.site)
     return _site["id"]
 
@@ -235,6 +241,94 @@ def requeue_lost(chunk_model, run_model, play) -> None:
             play(chunk_id)
 
 
+MIN_WINDOW = 2  # chunks of one owner's runs on the queue or playing at once, with fewer live workers than this
+FEED_KEY = 18_002  # the exclusive transaction in which an owner's chunks are counted and promoted
+_windowed: list[tuple] = []  # (chunk model, run model, send) of every kind of run played as chunks
+_feeding = threading.local()
+
+
+def windowed(chunk_model, run_model, send) -> None:
+    """Register a kind of run played as chunks whose runs have an `owner`: its chunks are stored
+    *waiting* and `feed` sends them to the queue a window at a time per owner, so the queue, first
+    in first out, serves owners in turn instead of playing one owner's whole backlog first."""
+    _windowed.append((chunk_model, run_model, send))
+
+
+def window() -> int:
+    """Chunks one owner may have queued or running: one per live worker (each worker can be kept
+    busy by a lone player), and at least MIN_WINDOW so the next chunk waits on the queue."""
+    from deckhub import heartbeats
+    return max(MIN_WINDOW, heartbeats.alive_count())
+
+
+def feed(owner_id: int) -> bool:
+    """Send the owner's next waiting chunks (oldest run first, every kind together) until the owner
+    has `window()` chunks queued or running; called when a run starts, a chunk ends, a run is
+    cancelled, and by the sweep. A chunk is marked *queued* before it is sent, so a send that fails
+    (the queue is down) leaves a queued chunk whose message is lost, which `lost_chunks` sends
+    again; its run, and the owner's runs waiting behind such a run, then say they wait for the queue.
+    Returns False when a send failed.
+
+    In immediate mode a chunk sent here is played inline and its end calls `feed` again: that inner
+    call returns at once and this loop goes on, so a run of any size never recurses."""
+    if getattr(_feeding, "on", False):
+        return True
+    _feeding.on = True
+    sent = True
+    try:
+        while sent and (batch := _promote(owner_id)):
+            for run_model, run_id, chunk_id, send in batch:
+                if not send(chunk_id):
+                    sent = False
+                    wait_for_queue(run_model, run_id)
+        if not sent or any(R.select().where((R.owner == owner_id) & (R.status == "queued")
+                                            & (R.error == WAITING_FOR_QUEUE)).exists() for _C, R, _s in _windowed):
+            for C, R, _send in _windowed:  # behind chunks the queue did not take
+                for (run_id,) in R.select(R.id).join(C, on=(C.run == R.id)).where(
+                        (R.owner == owner_id) & (R.status == "queued") & (C.state == "waiting")).distinct().tuples():
+                    wait_for_queue(R, run_id)
+    finally:
+        _feeding.on = False
+    return sent
+
+
+def _promote(owner_id: int) -> list[tuple]:
+    """Mark queued the owner's oldest waiting chunks that fit in the window (counted and written in
+    one exclusive transaction, so two workers finishing chunks at once do not both fill it)."""
+    from deckhub import models
+
+    with exclusive(FEED_KEY):
+        free = window()
+        for C, R, _send in _windowed:
+            free -= C.select().join(R).where((R.owner == owner_id) & R.status.in_(ACTIVE)
+                                             & C.state.in_(("queued", "running"))).count()
+        if free <= 0:
+            return []
+        waiting = []
+        for C, R, send in _windowed:
+            waiting += [(created, run_id, chunk_id, C, R, send) for chunk_id, run_id, created in
+                        C.select(C.id, R.id, R.created_at).join(R)
+                        .where((R.owner == owner_id) & R.status.in_(ACTIVE) & (C.state == "waiting"))
+                        .order_by(R.created_at, R.id, C.id).limit(free).tuples()]
+        batch = []
+        for _created, run_id, chunk_id, C, R, send in sorted(waiting, key=lambda w: w[:3])[:free]:
+            if C.update(state="queued", updated_at=models.utcnow()).where(
+                    (C.id == chunk_id) & (C.state == "waiting")).execute():
+                batch.append((R, run_id, chunk_id, send))
+        return batch
+
+
+def feed_all() -> None:
+    """Feed every owner with waiting chunks (the sweep: a worker killed between finishing a chunk
+    and feeding its owner leaves chunks waiting with nothing in flight)."""
+    owners: set[int] = set()
+    for C, R, _send in _windowed:
+        owners.update(o for (o,) in R.select(R.owner).join(C, on=(C.run == R.id))
+                      .where(R.status.in_(ACTIVE) & (C.state == "waiting")).distinct().tuples())
+    for owner in sorted(owners):
+        feed(owner)
+
+
 @contextlib.contextmanager
 def exclusive(key: int):
     """A write transaction that only one caller holds at a time, on every worker and host.
@@ -357,8 +451,9 @@ def before_fork() -> None:
 
 
 def recover() -> None:
-    """Run again what died with a worker (every job kind registers how)."""
-    for fn in _recoverers:
+    """Run again what died with a worker (every job kind registers how), then send owners' waiting
+    chunks that nothing in flight would send."""
+    for fn in (*_recoverers, feed_all):
         try:
             with database.connection_context():
                 fn()

@@ -279,7 +279,8 @@ class LoginSession(BaseModel):
 class SimulationChunk(BaseModel):
     """Games start..stop-1 of a run, played by any worker; `result` is Summary.counts() once done.
 
-    State: queued, running (by `worker`, host:pid), done, cancelled. A chunk is claimed and
+    State: waiting (its owner's turn on the queue, see jobs.feed), queued (sent), running (by
+    `worker`, host:pid), done, cancelled. A chunk is claimed and
     finished with conditional updates, so a chunk run twice (its worker died) counts once."""
 
     run = ForeignKeyField(SimulationRun, backref="chunks", on_delete="CASCADE")
@@ -366,7 +367,8 @@ class TuningRun(BaseModel):
 
 class TuningChunk(BaseModel):
     """Some game ranges of one tuning round, [[arm, start, stop], ...]; `result` holds their
-    [[score, won], ...] lists in the same order. Claimed and finished with conditional updates."""
+    [[score, won], ...] lists in the same order. States as a simulation chunk's; claimed and
+    finished with conditional updates."""
 
     run = ForeignKeyField(TuningRun, backref="chunks", on_delete="CASCADE")
     round = IntegerField()

@@ -1,8 +1,10 @@
 """Simulations: stored runs of N automated games, played as chunks by the job queue's workers.
 
 `start` is the one way to begin a run (the form, the API and any command call it): it checks the
-limits and writes the run with its chunks in one exclusive transaction, then queues one task per
-chunk (when the queue cannot be reached the run is kept, says it waits, and the sweep queues it). A chunk is claimed and finished with conditional updates, and the run is merged from the
+limits and writes the run with its chunks in one exclusive transaction; its chunks wait and are sent
+to the queue a few at a time per owner (`jobs.feed`), so one player's runs never hold back another's
+(when the queue cannot be reached the run is kept, says it waits, and the sweep sends it). A chunk
+is claimed and finished with conditional updates, and the run is merged from the
 finished chunks, so a chunk played twice (its worker was killed) still counts once and the summary
 is exactly `deckhub simulate`'s for the same deck, seed and options, whatever the split.
 """
@@ -23,6 +25,7 @@ from deckhub.limits import MAX_ACTIVE_RUNS
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
 MAX_ACTIVE_PER_USER = MAX_ACTIVE_RUNS  # runs of one user queued or running at once (see limits)
 MAX_ACTIVE_TOTAL = 50  # runs queued or running on the whole site
+UNSTARTED = ("waiting", "queued")  # chunk states a cancel drops: waiting its owner's turn, or sent
 LOCK_KEY = 18_001  # the exclusive transaction in which active runs (simulations and tunings) are counted
 _chunk_games = {"n": CHUNK_GAMES}
 
@@ -77,10 +80,9 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
         run = models.SimulationRun.create(deck=deck_row, version=version.number, owner=owner_id, game=deck_row.game,
                                           games=games, seed=seed, options=options, unknown=missing or None)
         models.SimulationChunk.insert_many(
-            [{"run": run.id, "number": n, "start": s, "stop": min(games, s + size)}
+            [{"run": run.id, "number": n, "start": s, "stop": min(games, s + size), "state": "waiting"}
              for n, s in enumerate(range(0, games, size))]).execute()
-    if not all(play_chunk(chunk_id) for chunk_id in _chunk_ids(run.id)):
-        jobs.wait_for_queue(models.SimulationRun, run.id)
+    jobs.feed(owner_id)
     return models.SimulationRun.get_by_id(run.id)
 
 
@@ -101,11 +103,6 @@ def check_active_limits(owner_id: int) -> None:
                               "Try again in a few minutes.")
 
 
-def _chunk_ids(run_id: int) -> list[int]:
-    C = models.SimulationChunk
-    return [c.id for c in C.select(C.id).where((C.run == run_id) & (C.state == "queued")).order_by(C.number)]
-
-
 def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.SimulationRun | None:
     """Stop a queued or running run of the owner's (chunks not yet started are dropped).
 
@@ -119,7 +116,9 @@ def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.Sim
                    .where((models.SimulationRun.id == run_id) & models.SimulationRun.status.in_(jobs.ACTIVE)).execute())
         if changed:
             (models.SimulationChunk.update(state="cancelled", updated_at=models.utcnow())
-             .where((models.SimulationChunk.run == run_id) & (models.SimulationChunk.state == "queued")).execute())
+             .where((models.SimulationChunk.run == run_id) & models.SimulationChunk.state.in_(UNSTARTED)).execute())
+    if changed:
+        jobs.feed(owner_id)  # the owner's other runs take the window this one leaves
     return models.SimulationRun.get_by_id(run_id)
 
 
@@ -153,7 +152,8 @@ def play_chunk(chunk_id: int) -> str:
         with database.atomic():
             R.update(status="failed", error=str(exc)[:2000] or type(exc).__name__, updated_at=models.utcnow()) \
                 .where((R.id == run.id) & R.status.in_(jobs.ACTIVE)).execute()
-            C.update(state="cancelled").where((C.run == run.id) & (C.state == "queued")).execute()
+            C.update(state="cancelled").where((C.run == run.id) & C.state.in_(UNSTARTED)).execute()
+        jobs.feed(run.owner_id)
         return f"failed: run {run.id}: {type(exc).__name__}: {exc}"
     with database.atomic():
         finished = (C.update(state="done", result=part.counts(), updated_at=models.utcnow())
@@ -162,8 +162,12 @@ def play_chunk(chunk_id: int) -> str:
             _progress(run.id)
     if finished:
         finish(run.id)
+        jobs.feed(run.owner_id)
         return f"played games {chunk.start}-{chunk.stop - 1} of run {run.id}"
     return f"played games {chunk.start}-{chunk.stop - 1} of run {run.id}; not counted (queued again meanwhile)"
+
+
+jobs.windowed(models.SimulationChunk, models.SimulationRun, play_chunk)
 
 
 def _progress(run_id: int) -> None:

@@ -2,7 +2,8 @@
 
 `start` is the one way to begin a run (the statistics tab and the API call it): it checks the same
 per-user limit as simulations (tuning and simulation runs count together), builds the variants, and
-writes round 0's chunks in one exclusive transaction. A chunk is a few (arm, start, stop) game
+writes round 0's chunks in one exclusive transaction; chunks wait and are sent to the queue a few
+at a time per owner, together with the owner's simulations (`jobs.feed`). A chunk is a few (arm, start, stop) game
 ranges that any worker plays; the worker that finishes a round's last chunk rebuilds the
 `core.tuning.Tuner` from the run's settings and every finished chunk, and writes the next round's
 chunks (or the result) with a conditional update, so a round advances once and a chunk played
@@ -108,8 +109,7 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
                                       candidate_source=candidates, format=fmt, total=tuner.total,
                                       unknown_cards=len(unknown))
         _write_round(run.id, 0, tuner)
-    if not _queue_round(run.id, 0):
-        jobs.wait_for_queue(models.TuningRun, run.id)
+    jobs.feed(owner_id)
     return models.TuningRun.get_by_id(run.id)
 
 
@@ -132,15 +132,9 @@ def _write_round(run_id: int, round_no: int, tuner: Tuner) -> None:
             if size >= CHUNK_GAMES:
                 chunks.append([])
                 size = 0
-    rows = [{"run": run_id, "round": round_no, "number": n, "ranges": ranges} for n, ranges in enumerate(chunks) if ranges]
+    rows = [{"run": run_id, "round": round_no, "number": n, "ranges": ranges, "state": "waiting"}
+            for n, ranges in enumerate(chunks) if ranges]
     models.TuningChunk.insert_many(rows).execute()
-
-
-def _queue_round(run_id: int, round_no: int) -> bool:
-    """Queue a round's chunks; False when the queue cannot be reached (the sweep queues them later)."""
-    C = models.TuningChunk
-    chunks = C.select(C.id).where((C.run == run_id) & (C.round == round_no) & (C.state == "queued")).tuples()
-    return all(play_tuning_chunk(chunk_id) for (chunk_id,) in chunks)
 
 
 def _run_tuner(run: models.TuningRun) -> Tuner:
@@ -187,6 +181,7 @@ def play_tuning_chunk(chunk_id: int) -> str:
                              first, stop) for arm, first, stop in chunk.ranges]
     except Exception as exc:  # the run's page says why; the site keeps going
         _fail(run.id, str(exc)[:2000] or type(exc).__name__)
+        jobs.feed(run.owner_id)
         return f"failed: tuning run {run.id}: {type(exc).__name__}: {exc}"
     with database.atomic():
         finished = C.update(state="done", result=result, updated_at=models.utcnow()).where(
@@ -198,8 +193,12 @@ def play_tuning_chunk(chunk_id: int) -> str:
     games = sum(stop - first for _a, first, stop in chunk.ranges)
     if finished:
         advance(run.id)
+        jobs.feed(run.owner_id)
         return f"played {games} games of round {chunk.round} of tuning run {run.id}"
     return f"played {games} games of tuning run {run.id}; not counted (queued again meanwhile)"
+
+
+jobs.windowed(models.TuningChunk, models.TuningRun, play_tuning_chunk)
 
 
 def _fail(run_id: int, reason: str) -> None:
@@ -207,7 +206,7 @@ def _fail(run_id: int, reason: str) -> None:
     with database.atomic():
         R.update(status="failed", error=reason, updated_at=models.utcnow()).where(
             (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
-        C.update(state="cancelled").where((C.run == run_id) & (C.state == "queued")).execute()
+        C.update(state="cancelled").where((C.run == run_id) & C.state.in_(simulations.UNSTARTED)).execute()
 
 
 def advance(run_id: int) -> bool:
@@ -233,9 +232,7 @@ def advance(run_id: int) -> bool:
             (R.id == run_id) & (R.round == run.round) & R.status.in_(jobs.ACTIVE)).execute()
         if moved and not final:
             _write_round(run_id, next_round, tuner)
-    if moved and not final:
-        _queue_round(run_id, next_round)
-    return bool(moved)
+    return bool(moved)  # the next round's chunks wait: the caller (a chunk's end, the sweep) feeds the owner
 
 
 def _settings(run: models.TuningRun) -> dict[str, Any]:
@@ -250,10 +247,13 @@ def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.Tun
     if run is None or (deck_id is not None and run.deck_id != deck_id):
         return None
     with database.atomic():
-        if R.update(status="cancelled", updated_at=models.utcnow()).where(
-                (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute():
+        changed = R.update(status="cancelled", updated_at=models.utcnow()).where(
+            (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
+        if changed:
             C.update(state="cancelled", updated_at=models.utcnow()).where(
-                (C.run == run_id) & (C.state == "queued")).execute()
+                (C.run == run_id) & C.state.in_(simulations.UNSTARTED)).execute()
+    if changed:
+        jobs.feed(owner_id)  # the owner's other runs take the window this one leaves
     return R.get_by_id(run_id)
 
 

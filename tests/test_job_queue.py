@@ -140,6 +140,7 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing_and_counts_nothing
 
 
 def test_a_queued_run_is_cancelled_by_the_api_and_the_worker_skips_it(queued):
+    simulations.set_chunk_games(100)  # 20 chunks: a few sent, the rest waiting their turn
     client, deck_id = _signed_in(queued)
     with database.connection_context():
         _, token = api_tokens.create(models.User.get(username="alice"), "script")
@@ -149,6 +150,9 @@ def test_a_queued_run_is_cancelled_by_the_api_and_the_worker_skips_it(queued):
     run_id = started.get_json()["id"]
     gone = client.delete(f"/api/simulations/{run_id}", headers=headers)
     assert gone.status_code == 200 and gone.get_json()["status"] == "cancelled"
+    with database.connection_context():
+        C = models.SimulationChunk
+        assert [c.state for c in C.select(C.state).where(C.run == run_id)] == ["cancelled"] * 20
     assert client.delete(f"/api/simulations/{run_id}", headers=headers).get_json()["status"] == "cancelled"
     other = queued.test_client()
     other.post("/signup", data={"username": "bob", "password": "correct horse", "confirm": "correct horse"})
@@ -276,3 +280,61 @@ def test_the_whole_queue_is_bounded_too(queued, monkeypatch):
     assert bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "50", "seed": "1"}).status_code == 302
     with database.connection_context():
         assert models.SimulationRun.select().where(models.SimulationRun.status == "queued").count() == 4
+
+
+def test_one_players_runs_do_not_starve_anothers(queued):
+    """Alice fills the queue with three long runs, then Bob starts a short one: his chunks are played
+    after at most a few more of hers (first in, first out on every chunk would play her whole backlog
+    first). Counted in chunks by the order they finished, not timed, so a busy machine cannot fail it."""
+    simulations.set_chunk_games(10)
+    alice, alice_deck = _signed_in(queued, "alice")
+    bob, bob_deck = _signed_in(queued, "bob")
+    queued.start_worker(1)
+    for seed in (1, 2, 3):  # 3 x 30 chunks
+        assert alice.post(f"/decks/{alice_deck}/stats/simulations", data={"games": "300", "seed": str(seed)}).status_code == 302
+
+    def alice_is_playing():
+        with database.connection_context():
+            return models.SimulationChunk.select().where(models.SimulationChunk.state == "done").count() >= 3
+    wait_for(alice_is_playing, timeout=180, interval=0.02)
+    assert bob.post(f"/decks/{bob_deck}/stats/simulations", data={"games": "20", "seed": "4"}).status_code == 302
+    with database.connection_context():
+        C, R = models.SimulationChunk, models.SimulationRun
+        done_before_bob = C.select().where(C.state == "done").count()
+        bob_run = R.get(R.owner == models.User.get(username="bob").id)
+    run = wait_for(lambda: (r := _run(bob_run.id)).status not in ("queued", "running") and r, timeout=240)
+    assert run.status == "done" and run.done == 20, (run.error, _log(queued))
+    for run_id in (1, 2, 3):
+        assert wait_for(lambda: (r := _run(run_id)).status not in ("queued", "running") and r, timeout=240).status == "done"
+    with database.connection_context():
+        order = [(c.run_id == bob_run.id) for c in C.select(C.run, C.updated_at).where(C.state == "done").order_by(C.updated_at)]
+    assert len(order) == 92 and order.count(True) == 2
+    alice_while_bob_waited = order[done_before_bob:order.index(True, order.index(True) + 1)].count(False)
+    assert alice_while_bob_waited <= 6, (done_before_bob, order)  # FIFO: every chunk of hers queued before his (80+)
+    assert all(_run(run_id).result["games"] == 300 for run_id in (1, 2, 3))
+
+
+def test_the_sweep_sends_waiting_chunks_in_turn_and_sends_again_only_what_was_sent(queued):
+    """Waiting chunks were never sent: the lost-message sweep leaves them alone however old they are,
+    and sends again only queued ones; a worker that died between finishing its chunks and sending the
+    owner's next ones leaves them waiting, and the sweep sends them, a window at a time."""
+    from deckhub import jobs
+    simulations.set_chunk_games(10)
+    client, deck_id = _signed_in(queued)
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "60", "seed": "1"})  # no worker runs
+    C = models.SimulationChunk
+
+    def states():
+        with database.connection_context():
+            return [c.state for c in C.select(C.state).order_by(C.number)]
+    assert states() == ["queued"] * 2 + ["waiting"] * 4 and jobs.pending() == 2
+    with database.connection_context():
+        C.update(updated_at=models.utcnow() - jobs.LOST_AFTER * 2).execute()
+    jobs.huey.storage.flush_queue()  # the two messages are lost
+    jobs.recover()
+    assert states() == ["queued"] * 2 + ["waiting"] * 4 and jobs.pending() == 2  # sent again, the rest wait
+    jobs.huey.storage.flush_queue()
+    with database.connection_context():
+        C.update(state="done").where(C.state == "queued").execute()  # played; their worker died before feeding
+    jobs.recover()
+    assert states() == ["done"] * 2 + ["queued"] * 2 + ["waiting"] * 2 and jobs.pending() == 2

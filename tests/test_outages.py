@@ -127,3 +127,65 @@ def test_a_collection_import_while_the_queue_is_down_waits_and_a_commit_goes_bac
     assert page.status_code == 200 and "nothing was imported" in page.get_data(as_text=True)
     with database.connection_context():
         assert models.CollectionUpload.get().state == "ready" and not models.OwnedCard.select().exists()
+
+
+def test_what_waited_for_a_stopped_queue_is_played_once_by_a_worker_when_it_returns(databases, tmp_path):
+    """The issue's scenario end to end: with Redis stopped a form simulation, an API simulation, an API
+    tuning run and a CSV upload answer that they wait; once Redis is back, a real worker's sweep sends
+    them, and each is played exactly once (every game counted once, the tuning result the same as
+    in one process) and the upload is planned."""
+    pytest.importorskip("redis")
+    from deckhub import simulations
+    from queue_workers import Worker, queue_config, redis_available, wait_for
+    from test_tunings_job import _reference as _tuning_reference
+
+    if not redis_available():
+        pytest.skip("no Redis server on DECKHUB_TEST_REDIS_URL")
+    url = databases.with_catalogues()
+    queue = queue_config("redis", tmp_path)
+    app = make_app(url, WTF_CSRF_ENABLED=False, QUEUE_URL=f"redis://127.0.0.1:{_closed_port()}/0",
+                   QUEUE_NAME=queue["QUEUE_NAME"])
+    simulations.set_chunk_games(100)
+    worker = None
+    try:
+        client, deck_id, headers = _with_candidates(app)
+        page = client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "400", "seed": "2"}, follow_redirects=True)
+        assert page.status_code == 200 and "could not be reached" in page.get_data(as_text=True)
+        api = client.post(f"/api/decks/{deck_id}/simulations", json={"games": 250, "seed": 1}, headers=headers)
+        assert api.status_code == 202 and api.get_json()["error"] == jobs.WAITING_FOR_QUEUE
+        tuned = client.post(f"/api/decks/{deck_id}/tunings", json={"budget": 300, "seed": 4}, headers=headers)
+        assert tuned.status_code == 202 and tuned.get_json()["error"] == jobs.WAITING_FOR_QUEUE
+        sent = client.post("/collection/import", data={"file": (io.BytesIO(b"game,name,quantity\nkaijudo,Blade Seer,2\n"),
+                                                                "mine.csv"), "game": ""}, follow_redirects=True)
+        assert sent.status_code == 200 and "Waiting for the job queue to come back" in sent.get_data(as_text=True)
+
+        earlier = models.utcnow() - jobs.LOST_AFTER - dt.timedelta(seconds=5)  # they waited past the sweep's wait
+        with database.connection_context():
+            for model in (models.SimulationChunk, models.TuningChunk, models.CollectionUpload):
+                model.update(updated_at=earlier).execute()
+        worker = Worker(url, queue, 1, log=tmp_path / "worker.log")  # its start-up sweep sends them
+
+        def everything_is_through():
+            with database.connection_context():
+                return (all(r.status == "done" for r in models.SimulationRun.select())
+                        and models.TuningRun.get().status == "done" and models.CollectionUpload.get().state == "ready")
+        wait_for(everything_is_through, timeout=240, interval=0.2)
+        with database.connection_context():
+            runs = {r.games: r for r in models.SimulationRun.select()}
+            C = models.SimulationChunk
+            chunks = [(c.run_id, c.start, c.stop) for c in C.select().where(C.state == "done").order_by(C.run, C.number)]
+            upload = models.CollectionUpload.get()
+        assert sorted(runs) == [250, 400] and all(r.done == g == r.result["games"] and r.error is None for g, r in runs.items())
+        assert len(chunks) == 7 and len(set(chunks)) == 7
+        assert upload.error is None and upload.total == 1
+        body = client.get(f"/api/tunings/{tuned.get_json()['id']}", headers=headers).get_json()
+        reference = _tuning_reference(300, 4)
+        assert body["result"]["suggestions"] == reference["suggestions"] and body["done"] == reference["games_played"]
+    finally:
+        if worker is not None:
+            worker.stop()
+        simulations.set_chunk_games(simulations.CHUNK_GAMES)
+        jobs.configure(queue["QUEUE_URL"], queue["QUEUE_NAME"])
+        jobs.huey.storage.flush_queue()
+        jobs.configure("immediate")
+        databases.drop(url)

@@ -165,7 +165,7 @@ def upgrade(db, *, dry_run: bool = False, backup_dir: Path | str | None = None,
     with _connected(db):
         if dry_run:
             return UpgradeReport(backend(db), pending(db), legacy_version=legacy_version(db), dry_run=True)
-        with _upgrade_lock(db):
+        with upgrade_lock(db):
             router = StepRouter(db)
             report = UpgradeReport(backend(db), router.diff, legacy_version=legacy_version(db))
             if report.pending:
@@ -181,8 +181,11 @@ def upgrade(db, *, dry_run: bool = False, backup_dir: Path | str | None = None,
 
 
 @contextmanager
-def _upgrade_lock(db):
-    """One upgrader at a time; a second one waits here, then finds nothing pending."""
+def upgrade_lock(db):
+    """One upgrader at a time, on every process and host of the site; a second one waits here, then
+    finds nothing pending. Whatever a site writes when it first starts (catalogues) is written under
+    it too, so processes started together take turns instead of failing on each other's writes.
+    Needs an open connection on PostgreSQL (the advisory lock belongs to the session)."""
     if not _is_sqlite(db):
         db.execute_sql("SELECT pg_advisory_lock(%s)", (_LOCK_KEY,))
         try:
