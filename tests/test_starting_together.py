@@ -19,7 +19,7 @@ from deckhub import _secret_key, models
 from deckhub.db import database
 
 ROOT = Path(__file__).resolve().parents[1]
-PROCESSES = 24
+PROCESSES = 12  # enough to show the race on a 2-core machine (without the lock most of them fail); 24 cost minutes
 LOADED = "Loaded the catalogues of"
 # `serve`'s start-up up to listening, then the identity its jobs will carry
 SERVE = ("from deckhub.cli import ready_to_serve\nfrom deckhub import jobs\nfrom deckhub.db import database\n"
