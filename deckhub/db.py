@@ -26,6 +26,17 @@ class JSONText(TextField):
         return None if value is None else json.loads(value)
 
 
+class PooledSqlite(PooledSqliteDatabase):
+    """SQLite ends a transaction by itself when a write fails for want of space or on an I/O error
+    (SQLITE_FULL, SQLITE_IOERR): the ROLLBACK that follows would fail with "cannot rollback - no
+    transaction is active", and that error, raised over the full disk's, is what the caller saw."""
+
+    def rollback(self):
+        if not self.is_closed() and not self.connection().in_transaction:
+            return  # SQLite rolled it back already
+        super().rollback()
+
+
 def make_database(url: str):
     """`sqlite:///relative/or/absolute/path`, `sqlite:////abs/path` or `postgresql://user:pw@host:port/name`."""
     parsed = urlparse(url)
@@ -36,8 +47,8 @@ def make_database(url: str):
         # WAL lets readers and one writer work at once; busy_timeout waits for a locked database
         # instead of failing, so several workers can share one file. Connections are pooled: opening
         # one (and setting its pragmas) on every request cost more than the deck page's queries.
-        return PooledSqliteDatabase(path or ":memory:", max_connections=64, stale_timeout=300,
-                                    check_same_thread=False, pragmas={
+        return PooledSqlite(path or ":memory:", max_connections=64, stale_timeout=300,
+                            check_same_thread=False, pragmas={
             "journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10000, "synchronous": "normal"})
     if parsed.scheme in ("postgres", "postgresql"):
         return PooledPostgresqlDatabase(

@@ -19,6 +19,7 @@ MAX_DECK_ENTRIES = 1000     # distinct (section, card) entries of a deck sent wh
 MAX_QUANTITY = 1_000_000    # any collection quantity
 MAX_COLLECTION_CHANGES = 1000  # collection changes in one API request
 MAX_BODY = 1024 * 1024      # bytes of any API request body
+MAX_JSON_DEPTH = 32         # arrays and objects inside each other in a JSON body (the deepest DeckHub takes has 3)
 MAX_CARD_KEY = 200          # characters of a card id sent to the API
 MAX_NAME_FIELD = 80         # characters of a format id or a section name sent to the API
 MAX_PAGE = 10**9 - 1        # page numbers of the API's listings

@@ -1,12 +1,20 @@
 """Issue 19, finding 7: when the storage refuses writes (a read-only database; a full disk answers
-the same way) every write is a 503 saying nothing changed, and reads keep working."""
+the same way) every write is a 503 saying nothing changed, and reads keep working.
+
+Issue 30: with the disk full, every write route of the authorization matrix is a 503 too (a full
+disk made SQLite cancel the transaction, and the failed ROLLBACK after it answered 500)."""
 from __future__ import annotations
 
+import re
+import sqlite3
 from urllib.parse import urlparse
+
+import peewee
 
 from conftest import POSTGRES_URL, _close_database, _pg_admin
 from deckhub import models
 from deckhub.db import database
+from test_authorization_matrix import MATRIX, _clients, _fingerprint, _world, matrix_app  # noqa: F401  (the fixture)
 
 
 def _make_read_only(app) -> None:
@@ -65,3 +73,77 @@ def test_an_api_write_refused_by_storage_is_a_json_503(app, client, auth):
                   "SET default_transaction_read_only = off")
     else:
         database.obj._pragmas = [p for p in database.obj._pragmas if p[0] != "query_only"]
+
+
+class FullDisk:
+    """The storage refusing every write as a full disk does, for the database under test.
+
+    SQLite on a full disk cancels the whole transaction and reports SQLITE_FULL: each INSERT,
+    UPDATE or DELETE here rolls the transaction back and raises what sqlite3 raises then. PostgreSQL
+    reports SQLSTATE 53100 (disk_full) and aborts the transaction: each write runs a statement
+    that makes the server raise exactly that instead. `tried` counts the refused writes."""
+
+    WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.I)
+
+    def __init__(self, monkeypatch):
+        self.tried = 0
+        db = database.obj
+        real = db.execute_sql
+
+        def execute_sql(sql, params=None, *args, **kwargs):
+            if not self.WRITE.match(sql):
+                return real(sql, params, *args, **kwargs)
+            self.tried += 1
+            if POSTGRES_URL:
+                return real("DO $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' "
+                            "USING ERRCODE = 'disk_full'; END $$")
+            connection = db.connection()
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise peewee.OperationalError("database or disk is full") from sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(db, "execute_sql", execute_sql)
+
+
+def _row_counts() -> dict:
+    with database.connection_context():
+        return {m.__name__: m.select().count() for m in models.ALL_MODELS}
+
+
+def test_every_write_route_with_the_disk_full_is_a_503_that_stores_nothing(matrix_app, monkeypatch):
+    """Every write route of the authorization matrix, sent by the user it is for, with the disk full:
+    a request that tried to write answers 503 saying nothing changed (JSON under /api/), never a
+    500, and nothing is stored; the site's pages still answer."""
+    app = matrix_app
+    w = _world(app)
+    clients = _clients(app, w)
+    sends = []
+    for row in MATRIX:
+        if row.method == "GET":
+            continue
+        role = "curator" if row.expect.get("owner") == 403 else "owner"  # a curator's tool: sent by the curator
+        if row.url(w).startswith("/api/"):
+            role = "owner_token"
+        sends.append((row, role, row.url(w), row.data(w) if callable(row.data) else row.data))
+    for client in clients.values():  # each client's first request notes when its session or token was used
+        client, token = client if isinstance(client, tuple) else (client, None)
+        client.get("/decks/" if token is None else "/api/decks", headers={"Authorization": f"Bearer {token}"} if token else {})
+    before = (_row_counts(), _fingerprint(w))
+    full = FullDisk(monkeypatch)
+    failures = []
+    for row, role, url, data in sends:
+        client, token = clients[role] if isinstance(clients[role], tuple) else (clients[role], None)
+        tried = full.tried
+        response = client.open(url, method=row.method, data=data, json=row.json,
+                               headers={"Authorization": f"Bearer {token}"} if token else {})
+        where = f"{row.method} {url} as {role}"
+        if response.status_code >= 500 and response.status_code != 503:
+            failures.append(f"{where}: {response.status_code}")
+        elif full.tried > tried:
+            text = response.get_json()["error"] if response.is_json else response.get_data(as_text=True)
+            if response.status_code != 503 or "DeckHub could not save this just now; nothing was changed" not in text:
+                failures.append(f"{where}: a write was refused, yet it answered {response.status_code}")
+    monkeypatch.undo()
+    assert not failures, "\n".join(failures)
+    assert (_row_counts(), _fingerprint(w)) == before
+    assert clients["owner"].get("/decks/").status_code == 200

@@ -198,3 +198,83 @@ def test_nul_bytes_anywhere_are_refused_before_they_reach_the_database(client, a
                            headers={"X-CSRFToken": "unused"})
     assert response.status_code == 400 and "NUL" in response.get_json()["error"]
     assert quote("\x00") == "%00"
+
+
+
+def _openapi_operations_with_a_body() -> set[tuple[str, str]]:
+    from deckhub.openapi import document
+    return {(path, method.upper()) for path, item in document()["paths"].items()
+            for method, op in item.items() if "requestBody" in op}
+
+
+def _spelled(path) -> str:
+    """A place in a body as the API's answers name it: `values.tomatoes.text`, `changes[0].card`."""
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out
+
+
+def _body_variants(doc: dict):
+    """(label, raw bytes, the field a 400 must name or None) of what a broken client or an attacker
+    makes of a valid body `doc`: (None: any 4xx with a message will do)."""
+    for path in _json_paths(doc):
+        value = _at(doc, path)
+        if isinstance(value, str):
+            yield f"{_spelled(path)}=lone surrogate", json.dumps(_replaced(doc, path, "a\ud800b")).encode(), _spelled(path)
+            yield (f"{_spelled(path)}=encoded surrogate",
+                   json.dumps(_replaced(doc, path, "\udfff"), ensure_ascii=False).encode("utf-8", "surrogatepass"),
+                   _spelled(path))
+        if isinstance(value, dict):
+            yield f"{_spelled(path)} key=lone surrogate", json.dumps(_replaced(doc, path, {**value, "\ud800": 1})).encode(), ""
+        for other in (None, True, 7, 1.5, "text", [], {}):
+            if type(other) is not type(value):
+                yield f"{_spelled(path)}={other!r}", json.dumps(_replaced(doc, path, other)).encode(), None
+    yield "key=lone surrogate", json.dumps({**doc, "\ud800": 1}).encode(), ""
+    raw = json.dumps(doc).encode()
+    for cut in sorted({1, len(raw) // 2, len(raw) - 1} | {i + 1 for i, b in enumerate(raw) if b in b'":,'}):
+        yield f"cut at {cut}", raw[:cut], ""
+    first = next(iter(doc))
+    for depth in (40, 1000, 100_000):
+        yield (f"nested {depth} deep", json.dumps(_replaced(doc, (first,), "DEEP")).encode().replace(
+            b'"DEEP"', b"[" * depth + b"]" * depth), "")
+
+
+def _at(doc, path):
+    for step in path:
+        doc = doc[step]
+    return doc
+
+
+def test_api_json_bodies_field_by_field(matrix_app):
+    """Every API operation that takes a body (from the OpenAPI document), sent its valid body (its
+    row of the authorization matrix) with each string a lone surrogate (escaped, or as UTF-8 bytes),
+    each object given a key that is one, each field's type changed, the body cut short and nested
+    too deep: a 4xx with a message, never a 500; the surrogates and the broken bodies are 400s, a
+    surrogate's answer naming its field."""
+    import re
+    app = matrix_app
+    w = _world(app)
+    client = app.test_client()
+    headers = {"Authorization": f"Bearer {w.token}"}
+    operations = _openapi_operations_with_a_body()
+    rows = {}
+    for row in MATRIX:
+        if row.json is None:
+            continue
+        for path, method in operations:
+            if method == row.method and re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", path), urlsplit(row.url(w)).path):
+                rows.setdefault((path, method), row)
+    assert set(rows) == operations, "an API operation takes a body but has no row with a valid body in MATRIX"
+    failures: list[str] = []
+    for (path, method), row in sorted(rows.items()):
+        for label, raw, field in _body_variants(row.json):
+            response = client.open(row.url(w), method=method, data=raw, headers=headers,
+                                   content_type="application/json")
+            where = f"{method} {path} {label}"
+            _check(response, where, failures)
+            if field is not None and response.status_code != 400:
+                failures.append(f"{where}: {response.status_code}, not 400")
+            elif field and f'"{field}"' not in response.get_json()["error"]:
+                failures.append(f"{where}: the answer does not name {field}: {response.get_json()['error']!r}")
+    assert not failures, f"{len(failures)} malformed bodies answered badly:\n" + "\n".join(failures[:80])

@@ -16,6 +16,7 @@ from deckhub.db import database, init_database
 from deckhub.limits import MAX_BODY
 from deckhub.web import form_tokens, operations
 from deckhub.web.api.errors import error_response, under_api
+from deckhub.web.api.inputs import parse_json
 
 csrf = CSRFProtect()
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -33,13 +34,12 @@ def _load_user(login_id):
 
 
 class JSONProvider(DefaultJSONProvider):
-    """JSON nested too deeply for Python's parser is invalid JSON (a 400), not a RecursionError (a 500)."""
+    """A request's JSON (`request.get_json`) is read as the API reads its bodies: invalid UTF-8,
+    deep nesting and lone surrogates are invalid JSON (a 400), never a RecursionError or an
+    encoding error later on (a 500)."""
 
     def loads(self, s, **kwargs):
-        try:
-            return super().loads(s, **kwargs)
-        except RecursionError:
-            raise ValueError("JSON nested too deeply") from None
+        return parse_json(s)
 
 
 class IdConverter(IntegerConverter):
@@ -127,6 +127,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc):
+        if storage_refused(exc):  # a refused write wrapped in (or followed by) another error
+            return _storage_error(exc)
         app.logger.exception("unhandled error in %s %s (request %s)", request.method, request.path,
                              g.get("request_id", "-"))
         return _error_page(500, "Something went wrong on our side. Nothing was changed.")
@@ -192,12 +194,20 @@ def database_unreachable(exc: BaseException) -> bool:
 
 
 def storage_refused(exc: BaseException) -> bool:
-    """Whether a database error means the storage would not take a write (not a bug in a query)."""
-    cause = exc.__cause__ or getattr(exc, "orig", None) or exc
-    if getattr(cause, "sqlstate", None) in _REFUSAL_STATES:
-        return True
-    text = str(exc).lower()
-    return any(phrase in text for phrase in _REFUSALS)
+    """Whether an error means the storage would not take a write (not a bug in a query): the error
+    itself or any it was raised from or while handling. A refused write is often not the error that
+    reaches the top: SQLite cancels the transaction on a full disk and the ROLLBACK after it fails,
+    a savepoint is gone, a service wraps the error in its own."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, (DatabaseError, InterfaceError)) or type(exc).__module__.startswith(("sqlite3", "psycopg")):
+            if getattr(exc, "sqlstate", None) in _REFUSAL_STATES:
+                return True
+            if any(phrase in str(exc).lower() for phrase in _REFUSALS):
+                return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _has_nul() -> bool:
@@ -216,4 +226,9 @@ def _has_nul() -> bool:
 def _error_page(code: int, message: str):
     if _wants_json():
         return error_response(code, message), code
-    return render_template("error.html", code=code, message=message), code
+    try:
+        return render_template("error.html", code=code, message=message), code
+    except (DatabaseError, InterfaceError):
+        # the page asked the database who is signed in, and the database failed again: shown signed out
+        g._login_user = login_manager.anonymous_user()
+        return render_template("error.html", code=code, message=message), code

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user, logout_user
@@ -12,6 +11,7 @@ from wtforms.validators import DataRequired, EqualTo, Length
 
 from deckhub import accounts, ratelimit, sessions
 from deckhub.accounts import AccountError, TooManySignups, authenticate, create_user
+from deckhub.web.redirects import safe_next
 
 bp = Blueprint("auth", __name__)
 
@@ -26,15 +26,6 @@ class LoginForm(FlaskForm):
     username = StringField("User name", validators=[DataRequired(), Length(1, 40)])
     password = PasswordField("Password", validators=[DataRequired(), Length(1, accounts.MAX_PASSWORD)])
     remember = BooleanField("Keep me signed in")
-
-
-def _safe_next(default: str) -> str:
-    """Only redirect to a path on this site after logging in (no open redirects)."""
-    target = request.args.get("next", "")
-    parts = urlsplit(target)
-    if target.startswith("/") and not target.startswith("//") and "\\" not in target and not parts.netloc and not parts.scheme:
-        return target
-    return default
 
 
 @bp.route("/signup", methods=["GET", "POST"])
@@ -82,7 +73,7 @@ def login():
             ratelimit.give_back(buckets[1:])
             login_user(sessions.start(user), remember=form.remember.data)
             flash(f"Signed in as {user.username}.", "success")
-            return redirect(_safe_next(url_for("catalog.index")))
+            return redirect(safe_next(url_for("catalog.index")))
     return render_template("auth/login.html", form=form), (400 if form.errors else 200)
 
 

@@ -15,6 +15,7 @@ from deckhub.core.engine import find_engine
 from deckhub.games import all_games, get_game
 from deckhub.web.catalog import game_or_404
 from deckhub.web.lookups import deck_or_404
+from deckhub.web.redirects import safe_next
 
 bp = Blueprint("card_values", __name__, url_prefix="/card-values")
 
@@ -28,12 +29,6 @@ def typed_values(form) -> dict[str, dict[str, str]]:
             if key and field:
                 values.setdefault(key[:200], {})[field[:60]] = value.strip()[:2000]
     return values
-
-
-def safe_next(default: str) -> str:
-    """Where to go after the form: a path of this site only."""
-    target = request.values.get("next") or ""
-    return target if target.startswith("/") and not target.startswith("//") and "\\" not in target else default
 
 
 def _games():

@@ -9,7 +9,6 @@ runs, the page refreshes itself every second (no JavaScript needed) and shows th
 """
 from __future__ import annotations
 
-from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
                    url_for)
@@ -17,7 +16,7 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
-from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
@@ -27,6 +26,7 @@ from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
 from deckhub.limits import MAX_ID, MAX_PAGE, int_in_range
 from deckhub.web.lookups import deck_or_404
+from deckhub.web.redirects import safe_next
 
 bp = Blueprint("collection", __name__, url_prefix="/collection")
 
@@ -66,7 +66,6 @@ class AdjustForm(FlaskForm):
     step = StringField(validators=[Optional(), Regexp(r"^([a-z_]+:[+-]?\d{1,7}|set)$")])
     field = StringField(validators=[Optional()])
     delta = IntegerField(validators=[Optional(), NumberRange(-MAX_QUANTITY, MAX_QUANTITY)])
-    next = HiddenField()
 
     def typed(self) -> dict[str, int] | None:
         """The quantities typed into the boxes (`step` = "set", sent by Enter or the Set button), or
@@ -89,15 +88,6 @@ class AdjustForm(FlaskForm):
         if name not in service.FIELDS or delta is None or abs(int(delta)) > MAX_QUANTITY:
             return None
         return name, int(delta)
-
-
-def _safe_next(target: str | None, default: str) -> str:
-    target = target or ""
-    parts = urlsplit(target)
-    if target.startswith("/") and not target.startswith("//") and not parts.netloc and not parts.scheme \
-            and "\\" not in target:
-        return target
-    return default
 
 
 def _game_or_404(slug: str):
@@ -200,7 +190,7 @@ def adjust():
         abort(404, description="There is no such printing.")
     if wants_json:
         return jsonify({"printing": form.printing.data, **owned._asdict()})
-    target = _safe_next(form.next.data, url_for(".overview"))
+    target = safe_next(url_for(".overview"))
     return redirect(f"{target.split('#', 1)[0]}#p{form.printing.data}", code=303)
 
 
@@ -219,7 +209,7 @@ def add_missing(deck_id: int):
         flash(f"Added {copies} card{'s' if copies != 1 else ''} to your want list.", "success")
     else:
         flash("Your want list already covers every card this deck is missing.", "info")
-    return redirect(_safe_next(request.form.get("next"), url_for("decks.show", deck_id=deck_id)), code=303)
+    return redirect(safe_next(url_for("decks.show", deck_id=deck_id)), code=303)
 
 
 # --------------------------------------------------------------------------- import

@@ -22,6 +22,7 @@ from deckhub import community as service
 from deckhub import scans as service_scans
 from deckhub.catalogue_store import get_catalogue
 from deckhub.web.catalog import card_url, game_or_404
+from deckhub.web.redirects import safe_next
 
 
 def escape_html(text) -> str:
@@ -242,13 +243,6 @@ def review():
                            scans=service.scans_of(p.id for p in items))
 
 
-def _back(p) -> str:
-    """Where a review form returns: the queue it was sent from, or the proposal's page."""
-    if request.form.get("next") == "queue":
-        return url_for("community.review")
-    return url_for("community.proposal", proposal_id=p.id)
-
-
 @bp.route("/review/<int:proposal_id>/approve", methods=["POST"])
 @curator_required
 def approve(proposal_id: int):
@@ -262,9 +256,7 @@ def approve(proposal_id: int):
         flash(str(exc), "error")
         return redirect(url_for("community.proposal", proposal_id=p.id))
     flash(f"Approved proposal #{done.id}: the catalogue uses its values now.", "success")
-    if request.form.get("next") == "queue":
-        return redirect(url_for("community.review"))
-    return redirect(url_for("catalog.card", slug=done.game, key=done.card_key))
+    return redirect(safe_next(url_for("catalog.card", slug=done.game, key=done.card_key)))
 
 
 def _reason() -> str:
@@ -285,7 +277,7 @@ def reject(proposal_id: int):
         flash(str(exc), "error")
         return redirect(url_for("community.proposal", proposal_id=p.id))
     flash(f"Rejected proposal #{p.id}; the catalogue is unchanged.", "success")
-    return redirect(_back(p))
+    return redirect(safe_next(url_for("community.proposal", proposal_id=p.id)))  # the queue page it came from
 
 
 @bp.route("/review/<int:proposal_id>/revert", methods=["POST"])

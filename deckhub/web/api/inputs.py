@@ -13,8 +13,50 @@ from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from deckhub.games import UnknownGame, all_games, get_game
-from deckhub.limits import MAX_PAGE
+from deckhub.limits import MAX_JSON_DEPTH, MAX_PAGE
 from deckhub.web.api.errors import fail
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """A JSON document that holds only text DeckHub can keep; a ValueError saying what is wrong
+    otherwise (the API answers it with a 400, `request.get_json` with a 400 too).
+
+    Bytes must be UTF-8, the document at most MAX_JSON_DEPTH deep, and no string or key may hold a lone
+    surrogate: JSON's `\\ud800` escape decodes to one (so do the bytes of an encoded surrogate,
+    read here to name their field), and it fails only later, when it is encoded to be stored or
+    sent (a 500, after every check passed)."""
+    try:
+        doc = json.loads(raw.decode("utf-8", "surrogatepass") if isinstance(raw, (bytes, bytearray)) else raw)
+    except (ValueError, RecursionError):
+        raise ValueError("The request body is not valid JSON (UTF-8).") from None
+    stack = [(doc, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"The request body is nested too deeply (at most {MAX_JSON_DEPTH} levels).")
+        if isinstance(value, str) and not _is_text(value):
+            raise ValueError(f'"{_shown(where) or "the body"}" is not valid text (it holds a lone UTF-16 surrogate).')
+        if isinstance(value, dict):
+            for key, item in value.items():
+                place = f"{where}.{key}" if where else key
+                if not _is_text(key):
+                    raise ValueError(f'The key "{_shown(place)}" is not valid text (it holds a lone UTF-16 surrogate).')
+                stack.append((item, place, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value))
+    return doc
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(place: str) -> str:
+    return place.encode("utf-8", "backslashreplace").decode("ascii", "replace")[:120]
 
 
 def json_body() -> dict:
@@ -26,9 +68,9 @@ def json_body() -> dict:
     if not raw.strip():
         fail(400, "Send a JSON object as the request body.")
     try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
-        fail(400, "The request body is not valid JSON (UTF-8).")
+        body = parse_json(raw)
+    except ValueError as exc:
+        fail(400, str(exc))
     if not isinstance(body, dict):
         fail(400, "The request body must be a JSON object.")
     return body
