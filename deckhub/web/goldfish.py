@@ -18,6 +18,7 @@ from deckhub.core.engine import MANUAL_KINDS, find_engine
 from deckhub.core.session_values import CARD_VALUES
 from deckhub.games import get_game
 from deckhub.web import page_cache
+from deckhub.web.api.inputs import parse_json
 from deckhub.web.card_values import typed_values
 from deckhub.web.lookups import deck_or_404
 
@@ -194,9 +195,9 @@ def _action_from_form() -> dict:
         if len(raw) > MAX_ACTION_JSON:
             abort(400, "That action is too long to be real.")
         try:
-            action = json.loads(raw)
-        except ValueError:
-            abort(400, "The action is not valid JSON.")
+            action = parse_json(raw)  # a lone surrogate or a deep nest is refused here, as in every JSON body
+        except ValueError as exc:
+            abort(400, f"The action is not valid JSON: {exc}")
         return action
     kind = request.form.get("kind", "")
     if kind not in MANUAL_KINDS:
