@@ -63,6 +63,8 @@ def test_a_20000_row_dry_run_is_only_stored_and_queued_by_the_request(app, held_
     with database.connection_context():
         upload = models.FactsUpload.get()
         assert upload.state == "queued" and len(upload.data) > 1_000_000
+        from deckhub import job_board
+        assert [(j.kind, j.owner, j.subject) for j in job_board.board()["queued"]] == [("Facts file check", "pat", "facts.csv")]
     waiting = client.get(sent.location)
     assert waiting.status_code == 200 and "Checking the file" in text(waiting) and "Waiting for a worker" in text(waiting)
     assert '<meta http-equiv="refresh" content="1">' in waiting.get_data(as_text=True)
