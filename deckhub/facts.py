@@ -34,7 +34,7 @@ from deckhub.core.cards import Card, normalize_name
 from deckhub.core.decklist import Deck
 from deckhub.db import database, write_transaction
 from deckhub.games import all_games, get_game
-from deckhub.importers.collection_csv import (MAX_SUGGESTED, GameIndex, Problem, decode, game_lookup, resolve,
+from deckhub.importers.collection_csv import (MAX_SUGGESTED, GameIndex, Problem, game_lookup, resolve,
                                               unknown_card)
 from deckhub.importers.facts_csv import (FactsFileError, FactsRow, cell_text, parse_facts_csv,
                                          write_facts_csv)
@@ -220,11 +220,6 @@ def plan(data: bytes | str, max_rows: int | None = None, max_suggested: int = MA
         preview.errors.append(f"The file proposes values for {proposals} cards; at most {MAX_FILE_PROPOSALS} "
                               "a file. Split it (one set a file works well).")
     return preview
-
-
-def decode_text(data: bytes | str) -> str:
-    """The file as text (what the checked page carries to the commit)."""
-    return data if isinstance(data, str) else decode(data, FactsFileError)
 
 
 def preview_import(data: bytes | str, max_rows: int | None = None) -> FactsPreview:
