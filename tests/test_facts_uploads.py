@@ -179,3 +179,21 @@ def test_a_file_over_the_byte_cap_is_refused_and_nothing_is_stored(app):
     assert refused.status_code == 400 and "larger than 4 MB" in text(refused) and "deckhub facts import" in text(refused)
     with database.connection_context():
         assert not models.FactsUpload.select().exists()
+
+
+def test_a_rate_limited_proposal_writes_nothing_and_the_file_still_waits(app):
+    client = app.test_client()
+    assert AuthActions(client).signup("pat").status_code == 302
+    with database.connection_context():
+        from deckhub.catalogue_store import get_catalogue
+        card = next(c for c in get_catalogue(NEO) if not c.type)
+    sent = send(client, f"game,name,type,source\n{NEO},\"{card.name}\",Item,{URL}\n".encode())
+    app.config["PROPOSAL_RATE_LIMIT"] = 0
+    refused = client.post(sent.location + "/propose")
+    assert refused.status_code == 429 and "Nothing was proposed" in text(refused)
+    with database.connection_context():  # the proposals and the file's new state were one transaction
+        assert models.FactsUpload.get().state == "ready" and not models.Proposal.select().exists()
+    app.config["PROPOSAL_RATE_LIMIT"] = 30
+    assert client.post(sent.location + "/propose").status_code == 303
+    with database.connection_context():
+        assert models.FactsUpload.get().state == "proposed" and models.Proposal.select().count() == 1
