@@ -113,6 +113,11 @@ def check_upload(upload_id: int) -> None:
     except facts.FactsFileError as exc:
         _set(upload_id, state="failed", error=str(exc), data=None)
         return
+    except Exception as exc:  # noqa: BLE001 — said on the page rather than left "checking" for ever
+        log.exception("facts upload %s: check failed", upload_id)
+        _set(upload_id, state="failed", error=f"The check failed ({type(exc).__name__}); nothing was proposed. "
+                                               "Upload the file again.", data=None)
+        return
     shown = sorted(preview.problem_rows + preview.changed_rows, key=lambda r: r.row.line)
     unsuggested = sum(1 for r in preview.rows for p in r.problems
                       if p.kind in ("unknown-card", "unknown-set") and not p.suggestions)

@@ -197,3 +197,13 @@ def test_a_rate_limited_proposal_writes_nothing_and_the_file_still_waits(app):
     assert client.post(sent.location + "/propose").status_code == 303
     with database.connection_context():
         assert models.FactsUpload.get().state == "proposed" and models.Proposal.select().count() == 1
+
+
+def test_a_check_that_breaks_says_so_instead_of_checking_for_ever(app, monkeypatch):
+    monkeypatch.setattr(facts, "plan", lambda *a, **k: 1 / 0)
+    client = app.test_client()
+    assert AuthActions(client).signup("pat").status_code == 302
+    page = send(client, unknown_rows(2, 2), follow_redirects=True)
+    assert page.status_code == 400 and "The check failed (ZeroDivisionError)" in text(page)
+    with database.connection_context():
+        assert models.FactsUpload.get().state == "failed" and models.FactsUpload.get().data is None
