@@ -21,7 +21,7 @@ import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from peewee import fn
 
@@ -34,13 +34,14 @@ from deckhub.core.cards import Card, normalize_name
 from deckhub.core.decklist import Deck
 from deckhub.db import database, write_transaction
 from deckhub.games import all_games, get_game
-from deckhub.importers.collection_csv import (MAX_SUGGESTED, GameIndex, Problem, decode, game_lookup, resolve,
+from deckhub.importers.collection_csv import (MAX_SUGGESTED, GameIndex, Problem, game_lookup, resolve,
                                               unknown_card)
 from deckhub.importers.facts_csv import (FactsFileError, FactsRow, cell_text, parse_facts_csv,
                                          write_facts_csv)
 
 MAX_FILE_PROPOSALS = 500  # proposals one file may make (a set has at most a few hundred cards)
-WEB_MAX_ROWS = 5_000  # rows a file sent through a web request may have; `deckhub facts import` takes more
+WEB_MAX_ROWS = 50_000  # rows a file sent through the web may have; `deckhub facts import` takes more
+PROGRESS_EVERY = 500  # rows between two progress reports of a dry run
 HEADLINE = 5  # fields a set's summary line counts: the type and four others
 
 __all__ = ["FactsFileError", "FactsPreview", "ImportRejected", "UnknownSet", "preview_import", "commit_import", "export_csv",
@@ -154,9 +155,11 @@ def _find_card(row: FactsRow, index: GameIndex, others: list[GameIndex],
     return index.catalogue.cards[printing.card_key], []
 
 
-def plan(data: bytes | str, max_rows: int | None = None) -> FactsPreview:
+def plan(data: bytes | str, max_rows: int | None = None, max_suggested: int = MAX_SUGGESTED,
+         progress: Callable[[int, int], Any] | None = None) -> FactsPreview:
     """Every row resolved and checked, with what it would propose (nothing is written). Only the
-    first MAX_SUGGESTED unknown names get "did you mean" suggestions, as in a collection import.
+    first `max_suggested` distinct unknown names get "did you mean" suggestions (a name repeated
+    is looked up once); `progress(done, total)` is told every PROGRESS_EVERY rows.
 
     Raises FactsFileError when the file cannot be read at all, or has more than `max_rows` rows."""
     parsed = parse_facts_csv(data, _spellings(), max_rows)
@@ -166,7 +169,10 @@ def plan(data: bytes | str, max_rows: int | None = None) -> FactsPreview:
     seen: dict[tuple[str, str], int] = {}
     out: list[PlannedFacts] = []
     suggested = 0
-    for row in parsed.rows:
+    found: dict[tuple, tuple[Card | None, list[Problem]]] = {}
+    for done, row in enumerate(parsed.rows):
+        if progress is not None and done % PROGRESS_EVERY == 0:
+            progress(done, len(parsed.rows))
         entry = PlannedFacts(row, problems=[Problem("bad-cell", e) for e in row.errors])
         out.append(entry)
         ident = row.card
@@ -181,8 +187,11 @@ def plan(data: bytes | str, max_rows: int | None = None) -> FactsPreview:
         if not ident.name and not (ident.set and ident.number):
             entry.problems.append(Problem("missing", "give the card's name, or its set and number"))
             continue
-        card, problems = _find_card(row, indexes[slug], others, suggested < MAX_SUGGESTED)
-        suggested += any(p.kind in ("unknown-card", "unknown-set") for p in problems)
+        asked = (slug, ident.name, ident.version, ident.set, ident.number)
+        if asked not in found:
+            found[asked] = _find_card(row, indexes[slug], others, suggested < max_suggested)
+            suggested += any(p.kind in ("unknown-card", "unknown-set") for p in found[asked][1])
+        card, problems = found[asked]
         entry.problems.extend(problems)
         if card is None:
             continue
@@ -211,11 +220,6 @@ def plan(data: bytes | str, max_rows: int | None = None) -> FactsPreview:
         preview.errors.append(f"The file proposes values for {proposals} cards; at most {MAX_FILE_PROPOSALS} "
                               "a file. Split it (one set a file works well).")
     return preview
-
-
-def decode_text(data: bytes | str) -> str:
-    """The file as text (what the checked page carries to the commit)."""
-    return data if isinstance(data, str) else decode(data, FactsFileError)
 
 
 def preview_import(data: bytes | str, max_rows: int | None = None) -> FactsPreview:

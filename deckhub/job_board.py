@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from deckhub import collection_imports, heartbeats, jobs, models, simulations, tunings
+from deckhub import collection_imports, facts_uploads, heartbeats, jobs, models, simulations, tunings
 
 FAILED_SHOWN = 50  # most recent failures listed
 ACTIVE_SHOWN = 200  # per kind (the site allows 50 active runs; uploads are few)
@@ -17,7 +17,7 @@ UPLOAD_ACTIVE = ("queued", "planning", "committing")
 
 @dataclass
 class Job:
-    kind: str  # "Simulation", "Tuning run", "Collection import"
+    kind: str  # "Simulation", "Tuning run", "Collection import", "Facts file check"
     id: int
     owner: str
     subject: str  # the deck's name, or the uploaded file's
@@ -52,28 +52,39 @@ def _deck_name(deck: models.Deck) -> str:
     return deck.name if deck.is_public else "a private deck"
 
 
-def _uploads(where, order, limit: int) -> list[Job]:
-    U, P = models.CollectionUpload, models.User
-    rows = U.select(U.id, U.owner, U.filename, U.state, U.phase, U.done, U.total, U.error, U.worker, U.created_at,
-                    U.updated_at, P.username).join(P, on=(U.owner == P.id)).where(where).order_by(order).limit(limit)
-    return [Job("Collection import", u.id, u.owner.username, u.filename, None, collection_imports.job_status(u),
-                u.created_at, u.updated_at, [u.worker] if u.worker and u.state in ("planning", "committing") else [])
+_UPLOADS = {  # model -> (the board's name for it, its job status, the states in which a worker holds it)
+    models.CollectionUpload: ("Collection import", collection_imports.job_status, ("planning", "committing")),
+    models.FactsUpload: ("Facts file check", facts_uploads.job_status, ("checking",)),
+}
+_UPLOAD_COLUMNS = ("id", "owner", "filename", "state", "phase", "done", "total", "error", "worker", "created_at",
+                   "updated_at")  # never the file or the stored preview
+
+
+def _uploads(U, where, order, limit: int) -> list[Job]:
+    kind, status_of, working = _UPLOADS[U]
+    P = models.User
+    columns = [U._meta.fields[name] for name in _UPLOAD_COLUMNS if name in U._meta.fields]
+    rows = U.select(*columns, P.username).join(P, on=(U.owner == P.id)).where(where).order_by(order).limit(limit)
+    return [Job(kind, u.id, u.owner.username, u.filename, None, status_of(u), u.created_at, u.updated_at,
+                [u.worker] if u.worker and u.state in working else [])
             for u in rows]
 
 
 def board() -> dict:
     """{"queued": [Job], "running": [Job], "failed": [Job], "workers": [...heartbeats.workers()]}."""
-    S, T, U = models.SimulationRun, models.TuningRun, models.CollectionUpload
+    S, T, U, F = models.SimulationRun, models.TuningRun, models.CollectionUpload, models.FactsUpload
     active = (_runs(S, models.SimulationChunk, "Simulation", simulations.job_status, S.status.in_(jobs.ACTIVE),
                     S.created_at, ACTIVE_SHOWN)
               + _runs(T, models.TuningChunk, "Tuning run", tunings.job_status, T.status.in_(jobs.ACTIVE),
                       T.created_at, ACTIVE_SHOWN)
-              + _uploads(U.state.in_(UPLOAD_ACTIVE), U.created_at, ACTIVE_SHOWN))
+              + _uploads(U, U.state.in_(UPLOAD_ACTIVE), U.created_at, ACTIVE_SHOWN)
+              + _uploads(F, F.state.in_(facts_uploads.CHECKING), F.created_at, ACTIVE_SHOWN))
     failed = (_runs(S, models.SimulationChunk, "Simulation", simulations.job_status, S.status == "failed",
                     S.updated_at.desc(), FAILED_SHOWN)
               + _runs(T, models.TuningChunk, "Tuning run", tunings.job_status, T.status == "failed",
                       T.updated_at.desc(), FAILED_SHOWN)
-              + _uploads(U.state == "failed", U.updated_at.desc(), FAILED_SHOWN))
+              + _uploads(U, U.state == "failed", U.updated_at.desc(), FAILED_SHOWN)
+              + _uploads(F, F.state == "failed", F.updated_at.desc(), FAILED_SHOWN))
     active.sort(key=lambda j: j.created_at)
     failed.sort(key=lambda j: j.updated_at, reverse=True)
     return {"queued": [j for j in active if j.status.state == "queued"],

@@ -520,5 +520,6 @@ def run_consumer(workers: int = 1) -> None:
 def load_tasks() -> None:
     """Import every module that defines tasks, so a consumer knows them all by name."""
     import deckhub.collection_imports  # noqa: F401
+    import deckhub.facts_uploads  # noqa: F401
     import deckhub.simulations  # noqa: F401
     import deckhub.tunings  # noqa: F401 — registers its tasks

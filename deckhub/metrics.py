@@ -26,8 +26,8 @@ REQUEST_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0
 JOB_BUCKETS = (1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200)
 # kind -> (table, status column); a job's duration runs from its creation to its last update
 JOB_TABLES = {"simulation": (models.SimulationRun, "status"), "tuning": (models.TuningRun, "status"),
-              "collection_upload": (models.CollectionUpload, "state")}
-FINISHED = {"done", "failed", "cancelled", "ready"}  # an upload is "ready" once planned
+              "collection_upload": (models.CollectionUpload, "state"), "facts_check": (models.FactsUpload, "state")}
+FINISHED = {"done", "failed", "cancelled", "ready", "proposed"}  # an upload is "ready" once planned or checked
 
 _own = CollectorRegistry()
 REQUESTS = Counter("deckhub_http_requests", "HTTP requests answered, by Flask endpoint, method and status.",

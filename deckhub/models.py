@@ -338,6 +338,30 @@ class CollectionUploadPage(BaseModel):
         indexes = ((("upload", "stream", "number"), True),)
 
 
+class FactsUpload(BaseModel):
+    """A facts CSV sent through the web, waiting for its dry run (a task) or for its owner's proposal.
+
+    State: queued, checking, ready (the dry run is stored), proposed, failed. `data` (the file) is
+    kept only until it is checked; `preview` is the zlib-compressed JSON of the rows the page shows
+    (problems and changes), `items` the proposals the file makes ([game, card key, values, source])."""
+
+    token = CharField(max_length=64, unique=True)
+    owner = ForeignKeyField(User, backref="facts_uploads", on_delete="CASCADE")
+    filename = CharField(max_length=200)
+    size = IntegerField(default=0)
+    data = BlobField(null=True)
+    state = CharField(max_length=10, default="queued")
+    done = IntegerField(default=0)
+    total = IntegerField(default=0)
+    error = TextField(null=True)
+    summary = JSONText(null=True)  # rows, problems, changed, changes, same, errors, unsuggested
+    preview = BlobField(null=True)
+    items = JSONText(null=True)
+    worker = CharField(max_length=120, null=True)
+    created_at = DateTimeField(default=utcnow, index=True)
+    updated_at = DateTimeField(default=utcnow)
+
+
 class TuningRun(BaseModel):
     """Deck tuning: one-for-one swaps played round by round (successive halving) on the job queue.
 
@@ -450,4 +474,5 @@ class SiteIdentity(BaseModel):
 ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
-              TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity]
+              TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
+              FactsUpload]

@@ -16,6 +16,7 @@ A route missing from MATRIX fails the test: a new route must say who may use it.
 """
 from __future__ import annotations
 
+import io
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,7 @@ from deckhub import api_tokens, card_values, community, models, simulations, tun
 from deckhub import goldfish as goldfish_store
 from deckhub.accounts import create_user
 from deckhub.catalogue_store import get_catalogue
-from deckhub import collection_imports
+from deckhub import collection_imports, facts_uploads
 from deckhub.collection import adjust
 from deckhub.core.decklist import Deck
 from deckhub.db import database
@@ -162,10 +163,8 @@ MATRIX = [
     Row("community.propose_card", "POST", lambda w: "/games/neopets-tcg/propose/new-card", signed_in(400),
         data={"name": "", "source_kind": "url", "source_url": ""}),
     Row("facts.import_upload", "GET", lambda w: "/facts/import", signed_in()),
-    Row("facts.import_upload", "POST", lambda w: "/facts/import", signed_in(),
-        data=lambda w: {"file": (__import__("io").BytesIO(FACTS_CSV), "facts.csv")}),
-    Row("facts.import_commit", "POST", lambda w: "/facts/import/commit", signed_in(303),
-        data={"csv": FACTS_CSV.decode(), "filename": "facts.csv"}),
+    Row("facts.import_upload", "POST", lambda w: "/facts/import", signed_in(303),
+        data=lambda w: w.facts_file()),
     Row("community.set_editor", "GET", lambda w: "/games/neopets-tcg/sets/first-edition/edit", signed_in()),
     Row("community.set_editor", "POST", lambda w: "/games/neopets-tcg/sets/first-edition/edit", signed_in(400),
         data={"c:aisha-myriad:strength": "3", "source_kind": "url", "source_url": ""}),
@@ -238,6 +237,10 @@ MATRIX = [
     Row("collection.import_commit", "POST", lambda w: f"/collection/import/{w.new_upload()}/commit", alices(303)),
     Row("collection.import_choose", "POST", lambda w: f"/collection/import/{w.new_upload(TYPO_CSV)}/choose",
         alices(303), data={"fix-2": "0"}),
+    # ------------------------------------------------------------------ alice's checked facts file
+    Row("facts.import_preview", "GET", lambda w: f"/facts/import/{w.facts}", alices()),
+    Row("facts.import_propose", "POST", lambda w: f"/facts/import/{w.new_facts()}/propose", alices(303)),
+    Row("facts.import_discard", "POST", lambda w: f"/facts/import/{w.new_facts()}/discard", alices(303)),
     # ------------------------------------------------------------------ alice's token, alice's proposal
     Row("account.revoke_token", "POST", lambda w: f"/account/tokens/{w.new_token()}/revoke", alices(303)),
     Row("community.proposal", "GET", lambda w: f"/proposals/{w.proposal}", alices() | {"curator": 200}),
@@ -393,6 +396,20 @@ def _world(app) -> SimpleNamespace:
         return upload.token
 
     @in_db
+    def facts_file():
+        """A facts file to send, the earlier uploads of every user but the shared one dropped first, so
+        they do not count against anyone's limit of files kept at once."""
+        models.FactsUpload.delete().where(models.FactsUpload.token != getattr(w, "facts", "")).execute()
+        return {"file": (io.BytesIO(FACTS_CSV), "facts.csv")}
+
+    @in_db
+    def new_facts():
+        """A checked facts file of alice's, to propose or discard (her earlier proposals' hits forgotten)."""
+        facts_file()
+        _forget_proposal_hits()
+        return facts_uploads.create(models.User.get_by_id(w.alice), FACTS_CSV, "facts.csv").token
+
+    @in_db
     def new_token():
         return api_tokens.create(w.alice, f"token {next(counter)}")[0].id
 
@@ -434,7 +451,9 @@ def _world(app) -> SimpleNamespace:
     w.new_tuning = new_tuning
     w.new_token, w.new_proposal, w.approved_proposal = new_token, new_proposal, approved_proposal
     w.new_batch = new_batch
+    w.facts_file, w.new_facts = facts_file, new_facts
     w.upload = new_upload()
+    w.facts = new_facts()
     made_uploads.clear()  # this one stays for the whole test
     return w
 

@@ -227,6 +227,18 @@ def test_a_collection_import_is_planned_and_committed_by_a_worker(queued):
     assert owned == {(3, 1), (2, 0)}
 
 
+def test_a_facts_file_is_checked_by_a_worker(queued):
+    client, _ = _signed_in(queued)
+    data = b"game,name,type,source\nneopets-tcg,Nosuchcard Zorblax,Item,https://example.org/facts\n"
+    sent = client.post("/facts/import", data={"file": (__import__("io").BytesIO(data), "facts.csv")},
+                       content_type="multipart/form-data").headers["Location"]
+    assert "Waiting for a worker" in client.get(sent).get_data(as_text=True)
+    queued.start_worker(1)
+    wait_for(lambda: "1 problem" in client.get(sent).get_data(as_text=True), timeout=120)
+    with database.connection_context():
+        assert models.FactsUpload.get().state == "ready"
+
+
 def test_serve_starts_one_consumer_in_development_and_none_in_production(databases, tmp_path, monkeypatch):
     from flask import Flask
 

@@ -89,7 +89,7 @@ def _back_and_swept() -> None:
     jobs.configure("immediate")
     earlier = models.utcnow() - jobs.LOST_AFTER - dt.timedelta(seconds=5)
     with database.connection_context():
-        for model in (models.SimulationChunk, models.TuningChunk, models.CollectionUpload):
+        for model in (models.SimulationChunk, models.TuningChunk, models.CollectionUpload, models.FactsUpload):
             model.update(updated_at=earlier).execute()
     jobs.recover()
 
@@ -127,6 +127,23 @@ def test_a_collection_import_while_the_queue_is_down_waits_and_a_commit_goes_bac
     assert page.status_code == 200 and "nothing was imported" in page.get_data(as_text=True)
     with database.connection_context():
         assert models.CollectionUpload.get().state == "ready" and not models.OwnedCard.select().exists()
+
+
+def test_a_facts_file_sent_while_the_queue_is_down_waits_and_is_checked_by_the_sweep(queue_down):
+    pytest.importorskip("redis")
+    client, _deck = _signed_in(queue_down)
+    body = b"game,name,type,source\nneopets-tcg,Nosuchcard Zorblax,Item,https://example.org/facts\n"
+    sent = client.post("/facts/import", data={"file": (io.BytesIO(body), "facts.csv")})
+    assert sent.status_code == 303
+    page = client.get(sent.location)
+    assert page.status_code == 200 and "Waiting for the job queue to come back" in page.get_data(as_text=True)
+    with database.connection_context():
+        assert [(u.state, u.error) for u in models.FactsUpload.select()] == [("queued", jobs.WAITING_FOR_QUEUE)]
+    _back_and_swept()
+    with database.connection_context():
+        upload = models.FactsUpload.get()
+        assert upload.state == "ready" and upload.error is None and upload.summary["problems"] == 1
+    assert "has no card &#39;Nosuchcard Zorblax&#39;" in client.get(sent.location).get_data(as_text=True)
 
 
 def test_what_waited_for_a_stopped_queue_is_played_once_by_a_worker_when_it_returns(databases, tmp_path):

@@ -2,9 +2,9 @@
 and the *Most wanted* page (what each catalogue knows, `GET /api/games/SLUG/completeness`, is the
 JSON API's, in `web/api/completeness.py`).
 
-The upload keeps no state on the server between its check and its commit: the checked page carries
-the file's text in a hidden field, and the commit checks it all again (`facts.commit_import`), so any
-worker may serve either step and an edited form can do no more than a new upload could.
+An upload is a job (see `deckhub.facts_uploads`): the request stores the file and queues its dry
+run; the upload's page refreshes itself while a worker checks it (no JavaScript needed), then shows
+every change and problem, and proposing writes what the worker stored.
 """
 from __future__ import annotations
 
@@ -18,12 +18,13 @@ from werkzeug.utils import secure_filename
 
 from deckhub import community
 from deckhub import facts as service
+from deckhub import facts_uploads as uploads
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.importers.facts_csv import IDENTITY, SOURCE
+from deckhub.limits import MAX_PAGE, int_in_range
 
 bp = Blueprint("facts", __name__)
 
-MAX_FILE_BYTES = 2 * 1024 * 1024  # a whole game's facts are a few hundred kilobytes
 MOST_WANTED = 100
 
 
@@ -47,55 +48,76 @@ def _limits() -> dict:
 
 def _help() -> dict:
     return {"identity": IDENTITY, "source": SOURCE, "printed": community.PRINTED, "games": list(all_games()),
-            "max_proposals": service.MAX_FILE_PROPOSALS, "max_rows": service.WEB_MAX_ROWS, "limit_mb": MAX_FILE_BYTES / (1024 * 1024)}
-
-
-def _preview_page(text: str, filename: str, preview: service.FactsPreview, status: int, message: str = ""):
-    return render_template("facts/preview.html", text=text, filename=filename, preview=preview, message=message,
-                           game_names={g.slug: g.name for g in all_games()}), status
+            "max_proposals": service.MAX_FILE_PROPOSALS, "max_rows": service.WEB_MAX_ROWS, "limit_mb": uploads.MAX_UPLOAD_BYTES / (1024 * 1024)}
 
 
 @bp.route("/facts/import", methods=["GET", "POST"])
 @login_required
 def import_upload():
-    """Upload a facts CSV: the answer is its dry run (every change, every problem); nothing is written."""
+    """Upload a facts CSV: it is stored and its dry run queued; nothing is proposed yet."""
     form = UploadForm()
+    status = 400 if request.method == "POST" else 200
     if form.validate_on_submit():
-        data = form.file.data.read(MAX_FILE_BYTES + 1)
-        filename = (form.file.data.filename or "facts.csv")[:200]
-        if len(data) > MAX_FILE_BYTES:
-            form.file.errors.append(f"The file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
-                                    "split it (one set a file works well).")
+        try:
+            row = uploads.create(current_user, form.file.data.read(uploads.MAX_UPLOAD_BYTES + 1),
+                                 form.file.data.filename or "facts.csv")
+        except uploads.UploadError as exc:
+            form.file.errors.append(str(exc))
+            status = exc.status
         else:
-            try:
-                preview = service.preview_import(data, service.WEB_MAX_ROWS)
-            except service.FactsFileError as exc:
-                form.file.errors.append(str(exc))
-            else:
-                return _preview_page(service.decode_text(data), filename, preview, 200 if preview.ok else 400)
-    return render_template("facts/import.html", form=form, **_help()), (400 if request.method == "POST" else 200)
+            return redirect(url_for(".import_preview", token=row.token), code=303)
+    return render_template("facts/import.html", form=form, **_help()), status
 
 
-@bp.route("/facts/import/commit", methods=["POST"])
+def _upload_or_404(token: str):
+    upload = uploads.get(current_user, token)
+    if upload is None:
+        abort(404, description="There is no facts file waiting with that link (it may have expired: files wait "
+                               "two hours). Upload it again.")
+    return upload
+
+
+@bp.route("/facts/import/<token>")
 @login_required
-def import_commit():
-    """Propose a checked file: checked again, then one proposal per changed card, all or nothing."""
-    text = request.form.get("csv", "")
-    filename = (request.form.get("filename") or "facts.csv")[:200]
-    if not text.strip() or len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        abort(400, description="No facts file came with this form (or it is too large): upload it again.")
+def import_preview(token: str):
+    """The upload's check: its progress while it runs (the page refreshes itself), then every change and
+    every problem, a page of rows at a time."""
+    upload = _upload_or_404(token)
+    if upload.state != "ready":
+        return render_template("facts/progress.html", upload=upload, job=uploads.job_status(upload), token=token), \
+            (400 if upload.state == "failed" else 200)
+    rows, page, pages = uploads.preview_rows(upload, int_in_range(request.args.get("page"), 1, MAX_PAGE) or 1)
+    return render_template("facts/preview.html", upload=upload, summary=upload.summary, rows=rows, token=token,
+                           page=page, pages=pages, max_suggested=uploads.MAX_SUGGESTED, game_names={g.slug: g.name for g in all_games()}), \
+        (400 if upload.summary["problems"] else 200)
+
+
+@bp.route("/facts/import/<token>/propose", methods=["POST"])
+@login_required
+def import_propose(token: str):
+    """Propose a checked file: one proposal per changed card, all or nothing."""
+    upload = _upload_or_404(token)
     try:
-        made = service.commit_import(current_user, text, max_rows=service.WEB_MAX_ROWS, **_limits())
-    except service.FactsFileError as exc:
-        abort(400, description=f"The file cannot be read: {exc}")
-    except service.ImportRejected as exc:
-        return _preview_page(text, filename, exc.preview, 429 if exc.limited else 400, str(exc))
+        made = uploads.propose(current_user, token, **_limits())
+    except uploads.UploadError as exc:
+        abort(exc.status, description=str(exc))
+    except community.RateLimited as exc:
+        abort(429, description=f"{exc} Nothing was proposed; the checked file waits here until it expires.")
     if not made:
-        flash(f"Nothing to propose: every value in {filename} is what the catalogue has already.", "info")
+        flash(f"Nothing to propose: every value in {upload.filename} is what the catalogue has already.", "info")
         return redirect(url_for(".import_upload"), code=303)
-    flash(f"Thank you: {len(made)} proposal{'s' if len(made) != 1 else ''} from {filename} "
+    flash(f"Thank you: {len(made)} proposal{'s' if len(made) != 1 else ''} from {upload.filename} "
           f"{'wait' if len(made) != 1 else 'waits'} for a curator.", "success")
     return redirect(url_for("community.mine"), code=303)
+
+
+@bp.route("/facts/import/<token>/discard", methods=["POST"])
+@login_required
+def import_discard(token: str):
+    _upload_or_404(token)
+    uploads.discard(current_user, token)
+    flash("The facts file was discarded; nothing was proposed.", "info")
+    return redirect(url_for(".import_upload"), code=303)
 
 
 @bp.route("/games/<slug>/facts.csv")

@@ -56,7 +56,7 @@ def test_download_fill_in_check_and_propose(live_server, page):
     page.get_by_role("button", name="Propose values for 1 card").click()
     expect(page.get_by_text("1 proposal from meridell.csv waits for a curator")).to_be_visible()
     expect(page.get_by_role("heading", level=1)).to_have_text("My proposals")
-    with database.connection_context():  # the file went through the page's hidden field unchanged
+    with database.connection_context():  # the file's values reached the proposal unchanged
         proposal = models.Proposal.select().order_by(models.Proposal.id.desc()).first()
     assert proposal.values == {"type": "Item", "bank_value": 5, "text": 'Says "hello" & <waves>'}
     assert proposal.source == URL and proposal.card_key and proposal.status == "pending"
