@@ -20,6 +20,7 @@ import hashlib
 import logging
 import os
 import re
+import signal
 import socket
 import threading
 import time
@@ -368,6 +369,25 @@ class JobStatus:
         if self.state == "failed":
             return f"failed: {self.reason}" if self.reason else "failed"
         return self.state
+
+
+@huey.on_startup()
+def _die_with_the_consumer() -> None:
+    """A worker process ends when the consumer that forked it dies without stopping it (SIGKILL, a
+    crash of `deckhub worker` or of the `deckhub serve` above it): on Linux the kernel kills it, and
+    its chunk is played again by a live worker (heartbeats). Elsewhere nothing changes."""
+    import ctypes
+    import multiprocessing
+    consumer = multiprocessing.parent_process()
+    if consumer is None:  # thread workers, or tasks run in this process: nothing was forked
+        return
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return
+    prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != consumer.pid:  # the consumer died before the line above took effect
+        os._exit(0)
 
 
 @huey.on_startup()
