@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from deckhub import create_app  # noqa: E402
-from deckhub import models  # noqa: E402
-from deckhub.db import database  # noqa: E402
+from deckhub.app import create_app  # noqa: E402
+from deckhub.store import models  # noqa: E402
+from deckhub.store.db import database  # noqa: E402
 from deckhub.store.schema import upgrade  # noqa: E402
 
 BUDGET_SECONDS = 5.0
@@ -50,7 +50,7 @@ def baseline(data: bytes) -> int:
 
 def add_synthetic_set(rows: int) -> None:
     """A set of `rows` one-printing cards in the Kaijudo catalogue (bulk inserts; the stamp moves)."""
-    from deckhub.catalogue_store import bump_stamp
+    from deckhub.services.catalogue_store import bump_stamp
     with database.atomic():
         card_set = models.CardSet.create(game="kaijudo", code="bench", name="Benchmark Set", size=rows, position=999)
         first = (models.Card.select(models.Card.id).order_by(models.Card.id.desc()).scalar() or 0) + 1
@@ -76,7 +76,7 @@ def distinct_file(rows: int) -> bytes:
 
 
 def catalogue_file(rows: int) -> bytes:
-    from deckhub import collection as col
+    from deckhub.services import collection as col
     from deckhub.importers.collection_csv import ExportRow, write_collection_csv
     real = []
     for slug, index in col.all_indexes().items():
@@ -97,8 +97,8 @@ def main() -> int:
     parser.add_argument("--database-url", default=None, help="default: a throw-away SQLite file")
     args = parser.parse_args()
 
-    from deckhub import collection as col
-    from deckhub.accounts import create_user
+    from deckhub.services import collection as col
+    from deckhub.services.accounts import create_user
     from deckhub.cli import _load_games
     from deckhub.games import game_slugs
 

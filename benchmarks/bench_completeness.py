@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from deckhub import create_app  # noqa: E402
+from deckhub.app import create_app  # noqa: E402
 from deckhub.core import completeness as core_completeness  # noqa: E402
-from deckhub.db import database  # noqa: E402
+from deckhub.store.db import database  # noqa: E402
 from deckhub.store.schema import upgrade  # noqa: E402
 from deckhub.games import game_slugs  # noqa: E402
 

@@ -68,11 +68,13 @@ def throughput(games: int, database_url: str, queue_url: str, tmp: Path) -> dict
                    stdout=subprocess.DEVNULL)
     for key in ("DATABASE_URL", "DECKHUB_QUEUE_URL", "DECKHUB_QUEUE_NAME", "DECKHUB_SECRET_KEY"):
         os.environ[key] = env[key]
-    from deckhub import create_app, models, simulations
-    from deckhub.accounts import create_user
-    from deckhub.catalogue_store import get_catalogue
-    from deckhub.db import database
-    from deckhub.decks import create_deck
+    from deckhub.app import create_app
+    from deckhub.store import models
+    from deckhub.services import simulations
+    from deckhub.services.accounts import create_user
+    from deckhub.services.catalogue_store import get_catalogue
+    from deckhub.store.db import database
+    from deckhub.services.decks import create_deck
     from deckhub.games import get_game
     from deckhub.importers.decklists import read_decklist
     create_app()

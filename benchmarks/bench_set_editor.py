@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from flask import Flask  # noqa: E402
 
-from deckhub import create_app  # noqa: E402
-from deckhub.catalogue_store import bump_stamp  # noqa: E402
-from deckhub.db import database  # noqa: E402
+from deckhub.app import create_app  # noqa: E402
+from deckhub.services.catalogue_store import bump_stamp  # noqa: E402
+from deckhub.store.db import database  # noqa: E402
 from deckhub.store.schema import upgrade  # noqa: E402
 
 BUDGET_MS = 100.0
@@ -49,7 +49,7 @@ def timed(client, url: str, iterations: int) -> tuple[float, float]:
 def first_after_change(app, client, url: str, times: int, catalogue: bool = True) -> float:
     """Median milliseconds of the first request after the game's catalogue changed (or, without
     `catalogue`, after only the set editor's own grid and rows were forgotten)."""
-    from deckhub import community
+    from deckhub.services import community
     from deckhub.web import community as pages
 
     out = []

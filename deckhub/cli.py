@@ -17,13 +17,13 @@ def open_app(config=None, *, current_schema: bool = True):
     With `current_schema` (every command but `serve`, `backup` and `db`) a database with schema
     steps pending stops the command with a message naming `deckhub db upgrade`: no command but
     that one (and `serve` on SQLite) changes the schema."""
-    from deckhub import ConfigurationError, create_app
+    from deckhub.app import ConfigurationError, create_app
     try:
         app = create_app(config)
     except ConfigurationError as exc:
         raise click.ClickException(str(exc)) from None
     if current_schema:
-        from deckhub.db import database
+        from deckhub.store.db import database
         from deckhub.store.schema import SchemaNotCurrent, backend, require_current
         try:
             require_current(database.obj)
@@ -82,7 +82,7 @@ def _store(read, what, warn=None):
 
     `warn` gets each note on how the source was read (a number printed twice, a spelling kept as an
     alias); None keeps them quiet, since they are facts about the sources, not problems to fix."""
-    from deckhub.catalogue_store import store_catalogue
+    from deckhub.services.catalogue_store import store_catalogue
     from deckhub.importers import CatalogueFileError
 
     try:
@@ -136,7 +136,7 @@ def _load_games(games: list[str], echo=click.echo, verbose: bool = False, one_li
 def ensure_catalogues(echo=click.echo) -> int:
     """Load every game whose catalogue is not in the database yet (first start of a site), in one
     line; returns the loading's exit status."""
-    from deckhub.catalogue_store import catalogue_is_loaded
+    from deckhub.services.catalogue_store import catalogue_is_loaded
     missing = [slug for slug in game_slugs() if not catalogue_is_loaded(slug)]
     return _load_games(missing, echo, one_line=True) if missing else 0
 
@@ -160,7 +160,7 @@ def serve(host: str, port: int, workers: int) -> None:
     # of a worker (it was most of the slowest requests under load), and now takes next to nothing.
     gc.collect()
     gc.freeze()
-    from deckhub import jobs
+    from deckhub.services import jobs
     jobs.before_fork()  # a forked worker must not share the parent's database or queue connections
     click.echo(f"DeckHub is running on http://{host}:{port}/ (Ctrl+C stops it)")
     if workers:
@@ -187,8 +187,8 @@ def ready_to_serve(config=None):
     loaded and built (once here, inherited by every worker: no first-request stall). Safe to run
     in many processes started at once on one database."""
     app = open_app(config, current_schema=False)
-    from deckhub.catalogue_store import warm_catalogues
-    from deckhub.db import database
+    from deckhub.services.catalogue_store import warm_catalogues
+    from deckhub.store.db import database
     upgrade_before_serving(app, database.obj)
     with database.connection_context():
         warm_catalogues()
@@ -279,7 +279,7 @@ def worker(workers: int, nice: int) -> None:
     Runs on the site's machine or any other that reaches the same database and queue."""
     import os
     app = open_app()
-    from deckhub import jobs
+    from deckhub.services import jobs
     if app.config["QUEUE_URL"] == "immediate":
         raise click.ClickException("DECKHUB_QUEUE_URL=immediate runs tasks inside the site; there is nothing to consume")
     if nice:
@@ -298,7 +298,8 @@ def _gunicorn(app, host: str, port: int, workers: int) -> None:
 
     class DeckHubServer(BaseApplication):
         def load_config(self):
-            from deckhub import logs, metrics
+            from deckhub import logs
+            from deckhub.services import metrics
             for key, value in {"bind": f"{host}:{port}", "workers": workers, "threads": 4,
                                "worker_class": "gthread", "accesslog": "-", "timeout": 60,
                                "access_log_format": ACCESS_LOG_FORMAT, "logconfig_dict": logs.gunicorn_logconfig(),
@@ -322,8 +323,8 @@ def user() -> None:
 @click.option("--curator", is_flag=True, help="The account may review community card facts.")
 def user_add(name: str, password_stdin: bool, curator: bool) -> None:
     """Create an account from the command line."""
-    from deckhub.accounts import AccountError, create_user
-    from deckhub.db import database
+    from deckhub.services.accounts import AccountError, create_user
+    from deckhub.store.db import database
 
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
@@ -343,8 +344,8 @@ def user_add(name: str, password_stdin: bool, curator: bool) -> None:
 @click.option("--password-stdin", is_flag=True, help="Read the new password from standard input.")
 def user_password(name: str, password_stdin: bool) -> None:
     """Set an account's password (an account imported without one cannot log in until then)."""
-    from deckhub.accounts import AccountError, find_user, set_password
-    from deckhub.db import database
+    from deckhub.services.accounts import AccountError, find_user, set_password
+    from deckhub.store.db import database
 
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
@@ -369,7 +370,7 @@ def user_password(name: str, password_stdin: bool) -> None:
 @click.option("--verbose", is_flag=True, help="Print each note on how the source data was read.")
 def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -> None:
     """(Re)load catalogues from data/ (running it twice changes nothing), or an OCTGN set file."""
-    from deckhub.db import database
+    from deckhub.store.db import database
     from deckhub.importers.catalogue import read_octgn_files
 
     open_app()

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from deckhub import __version__
-from deckhub.limits import (CARDS_PER_PAGE, DEFAULT_GAMES, DEFAULT_TUNING_BUDGET, ENTRIES_PER_PAGE, MAX_ACTIVE_RUNS,
+from deckhub.services.limits import (CARDS_PER_PAGE, DEFAULT_GAMES, DEFAULT_TUNING_BUDGET, ENTRIES_PER_PAGE, MAX_ACTIVE_RUNS,
                             MAX_BODY, MAX_CARD_KEY, MAX_CARDS_PER_PAGE, MAX_COLLECTION_CHANGES, MAX_COPIES_PER_ENTRY,
                             MAX_DECK_NAME, MAX_DECKLIST, MAX_DESCRIPTION, MAX_ENTRIES_PER_PAGE, MAX_GAMES, MAX_ID,
                             MAX_DECK_QUERY, MAX_PACKS, MAX_PAGE, MAX_PUBLIC_DECKS_PER_PAGE, MAX_QUANTITY, MAX_SEED,

@@ -16,9 +16,9 @@ from urllib.parse import urlparse, urlunparse
 
 import pytest
 
-from deckhub import create_app
-from deckhub.catalogue_store import clear_cache
-from deckhub.db import database
+from deckhub.app import create_app
+from deckhub.services.catalogue_store import clear_cache
+from deckhub.store.db import database
 from deckhub.store import schema
 
 POSTGRES_URL = os.environ.get("DECKHUB_TEST_DATABASE_URL", "")
@@ -184,7 +184,7 @@ def legacy_database(url: str, steps: list[str], version: int):
     Returns the database, initialised as the site's."""
     from peewee_migrate import Migrator
 
-    from deckhub.db import init_database
+    from deckhub.store.db import init_database
     db = init_database(url)
     with db.connection_context():
         router = schema.StepRouter(db)

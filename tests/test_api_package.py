@@ -1,5 +1,5 @@
 """Issue 19, finding 10: the JSON API is one package (`deckhub/web/api/`) with one error shape, one
-CSRF policy and the limits of `deckhub.limits`, which the OpenAPI document states too."""
+CSRF policy and the limits of `deckhub.services.limits`, which the OpenAPI document states too."""
 from __future__ import annotations
 
 import ast
@@ -8,8 +8,9 @@ from pathlib import Path
 
 from peewee import OperationalError
 
-from deckhub import api_tokens, limits, models
-from deckhub.db import database
+from deckhub.services import api_tokens, limits
+from deckhub.store import models
+from deckhub.store.db import database
 from deckhub.openapi import document
 
 from conftest import csrf_token
@@ -72,7 +73,7 @@ def test_the_api_finds_decks_through_the_one_helper():
 # --------------------------------------------------------------------------- errors
 
 def test_every_error_under_api_is_json(app, client, monkeypatch):
-    import deckhub.checks
+    import deckhub.services.checks
     import deckhub.core.search
 
     cases = [(client.get("/api/no-such-thing"), 404), (client.get("/api"), 404), (client.delete("/api/games"), 405),
@@ -88,7 +89,7 @@ def test_every_error_under_api_is_json(app, client, monkeypatch):
 
     monkeypatch.setattr(deckhub.core.search, "set_summaries", broken)
     cases.append((client.get("/api/games"), 500))
-    monkeypatch.setattr(deckhub.checks, "check_text", full)
+    monkeypatch.setattr(deckhub.services.checks, "check_text", full)
     cases.append((client.post("/api/check", json={"game": "kaijudo", "decklist": ""}), 503))
     for response, status in cases:
         body = response.get_json()
@@ -155,7 +156,7 @@ def test_session_writes_need_the_csrf_token_on_every_api_write_and_tokens_never_
 # --------------------------------------------------------------------------- limits
 
 def test_no_module_of_the_api_defines_a_number_and_the_document_writes_none():
-    """Limits live in deckhub.limits: the API's modules and the OpenAPI document import them."""
+    """Limits live in deckhub.services.limits: the API's modules and the OpenAPI document import them."""
     def numeric(node) -> bool:
         return all(isinstance(n, (ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop))
                    for n in ast.walk(node)) and any(isinstance(n, ast.Constant) and type(n.value) is int
@@ -164,7 +165,7 @@ def test_no_module_of_the_api_defines_a_number_and_the_document_writes_none():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         constants = [t.id for node in tree.body if isinstance(node, ast.Assign) and numeric(node.value)
                      for t in node.targets if isinstance(t, ast.Name)]
-        assert constants == [], f"{path.name} defines {constants}: put limits in deckhub/limits.py"
+        assert constants == [], f"{path.name} defines {constants}: put limits in deckhub/services/limits.py"
     tree = ast.parse((PACKAGE / "openapi.py").read_text(encoding="utf-8"))
     literals = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and type(n.value) is int}
     assert literals <= {0, 1, 1024}, f"numbers written in openapi.py: {sorted(literals - {0, 1, 1024})}"

@@ -8,9 +8,10 @@ import re
 
 import pytest
 
-from deckhub import api_tokens, collection, models, simulations
-from deckhub.accounts import create_user
-from deckhub.db import database
+from deckhub.services import api_tokens, collection, simulations
+from deckhub.store import models
+from deckhub.services.accounts import create_user
+from deckhub.store.db import database
 from deckhub.openapi import document
 
 from conftest import csrf_token

@@ -6,8 +6,8 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 
 from conftest import csrf_token
-from deckhub import models
-from deckhub.db import database
+from deckhub.store import models
+from deckhub.store.db import database
 
 
 def user(name: str) -> models.User | None:

@@ -26,15 +26,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from deckhub import api_tokens, card_values, community, models, simulations, tunings
-from deckhub import goldfish as goldfish_store
-from deckhub.accounts import create_user
-from deckhub.catalogue_store import get_catalogue
-from deckhub import collection_imports, facts_uploads
-from deckhub.collection import adjust
+from deckhub.services import api_tokens, card_values, community, simulations, tunings
+from deckhub.store import models
+from deckhub.services import goldfish as goldfish_store
+from deckhub.services.accounts import create_user
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.services import collection_imports, facts_uploads
+from deckhub.services.collection import adjust
 from deckhub.core.decklist import Deck
-from deckhub.db import database
-from deckhub.decks import create_deck
+from deckhub.store.db import database
+from deckhub.services.decks import create_deck
 from deckhub.games import get_game
 from deckhub.importers.decklists import read_decklist
 

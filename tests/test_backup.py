@@ -9,9 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import make_app
-from deckhub import backup, collection, models
+from deckhub.services import backup, collection
+from deckhub.store import models
 from deckhub.cli import _load_games, main
-from deckhub.db import database
+from deckhub.store.db import database
 from deckhub.store.schema import upgrade
 
 BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_text(encoding="utf-8-sig")

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckhub import card_values, models, simulations
-from deckhub.catalogue_store import get_catalogue
-from deckhub.db import database
+from deckhub.services import card_values, simulations
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.store.db import database
 from deckhub.games import get_game
 from deckhub.games.neopets_tcg.engine import SAMPLE_CARD_VALUES
 from deckhub.importers.decklists import read_decklist
@@ -337,7 +338,7 @@ def test_simulate_exits_2_naming_unknowns_plays_with_values_or_anyway(values_fil
 
 def test_values_given_with_a_user_are_kept_as_theirs(values_file, databases, monkeypatch):
     from conftest import make_app
-    from deckhub.accounts import create_user
+    from deckhub.services.accounts import create_user
 
     url = databases.with_catalogues()
     monkeypatch.setenv("DATABASE_URL", url)

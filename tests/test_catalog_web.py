@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.search import set_summaries
 from deckhub.games import all_games
 
@@ -44,7 +44,7 @@ def test_every_game_set_and_card_page_renders(client, app, game):
     assert response.status_code == 200
     assert game.name in text(response)
     with app.app_context():
-        from deckhub.db import database
+        from deckhub.store.db import database
         with database.connection_context():
             catalogue = get_catalogue(game.slug)
             sets = set_summaries(catalogue)
@@ -99,7 +99,7 @@ def test_huntik_card_shows_its_version(client):
 
 def test_unknown_values_say_unknown_and_derived_values_are_badged(client, app):
     with app.app_context():
-        from deckhub.db import database
+        from deckhub.store.db import database
         with database.connection_context():
             catalogue = get_catalogue("neopets-tcg")
     derived = next(c for c in catalogue if "derived" in c.provenance.values())
@@ -174,9 +174,9 @@ def test_the_filters_show_each_requests_own_choices(client):
 
 def test_a_kept_search_shows_a_corrected_card_at_once(app, client):
     """Searches are rendered once per catalogue version: a corrected fact replaces the catalogue."""
-    from deckhub import models
-    from deckhub.catalogue_store import bump_stamp
-    from deckhub.db import database
+    from deckhub.store import models
+    from deckhub.services.catalogue_store import bump_stamp
+    from deckhub.store.db import database
     path = "/cards?game=kaijudo&q=blade+seer"
     assert "Blade Seer" in client.get(path).get_data(as_text=True)
     assert client.get(path).get_data(as_text=True).count("Rules text corrected") == 0
@@ -270,9 +270,9 @@ def test_the_site_has_a_favicon_where_browsers_look_and_every_page_links_it(clie
 def test_search_rows_show_a_corrected_fact_at_once(app, client):
     """Result rows are kept per catalogue version; a curator's correction makes a new version, so
     the next search shows the new value (the value is made up for the test)."""
-    from deckhub import community
-    from deckhub.accounts import create_user
-    from deckhub.db import database
+    from deckhub.services import community
+    from deckhub.services.accounts import create_user
+    from deckhub.store.db import database
 
     def grubling_row() -> str:
         page = client.get("/cards?game=kaijudo&q=toothed+grubling")

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckhub import models
+from deckhub.store import models
 from deckhub.cli import main
-from deckhub.db import database
+from deckhub.store.db import database
 
 KAIJUDO_SETS = Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "sets"
 
@@ -35,7 +35,7 @@ def test_user_add_reads_the_password_from_stdin(cli):
     result = cli("user", "add", "carol", "--password-stdin", "--curator", input="a long password\n")
     assert result.exit_code == 0, result.output
     assert "curator" in result.output
-    from deckhub.accounts import authenticate
+    from deckhub.services.accounts import authenticate
     with database.connection_context():
         assert authenticate("carol", "a long password").is_curator
         assert authenticate("carol", "wrong password") is None
@@ -121,7 +121,7 @@ def test_an_octgn_set_file_from_a_user_adds_its_printings(cli, tmp_path):
 
 def test_check_reads_the_site_catalogue_when_there_is_one(cli):
     """Facts approved on the site (here: a type set in the database) reach `deckhub check` at once."""
-    from deckhub.catalogue_store import bump_stamp
+    from deckhub.services.catalogue_store import bump_stamp
     assert cli("load-cards", "neopets-tcg").exit_code == 0
     deck = "Deck\n4 Chomp!\n"
     before = cli("check", "--game", "neopets-tcg", "--json", "-", input=deck)

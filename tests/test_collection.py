@@ -6,11 +6,11 @@ import threading
 
 import pytest
 
-from deckhub import collection as col
-from deckhub import models
-from deckhub.accounts import create_user
-from deckhub.catalogue_store import get_catalogue
-from deckhub.db import database
+from deckhub.services import collection as col
+from deckhub.store import models
+from deckhub.services.accounts import create_user
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.store.db import database
 
 GAME = "kaijudo"
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from deckhub import collection as col
-from deckhub import models
+from deckhub.services import collection as col
+from deckhub.store import models
 from deckhub.commands.collection import collection
-from deckhub.db import database
+from deckhub.store.db import database
 
 GOOD = "game,set,number,name,quantity,want_quantity\nkaijudo,Evo Fury,1,,3,\nkaijudo,evo-fury,2,,,2\n"
 
@@ -17,7 +17,7 @@ def cli(databases, monkeypatch):
     url = databases.with_catalogues()
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("DECKHUB_SECRET_KEY", "test")
-    from deckhub.accounts import create_user
+    from deckhub.services.accounts import create_user
     from conftest import make_app
     make_app(url)
     with database.connection_context():

@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from deckhub import collection as col
-from deckhub import collection_imports, jobs, models
-from deckhub.db import database
+from deckhub.services import collection as col
+from deckhub.services import collection_imports, jobs
+from deckhub.store import models
+from deckhub.store.db import database
 
 GAME = "kaijudo"
 GOOD = b"game,set,number,name,quantity,foil_quantity\nkaijudo,Evo Fury,1,,3,1\nkaijudo,evo-fury,2,Cloudwalker Drone,2,\n"

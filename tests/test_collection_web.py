@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from deckhub import collection as col
-from deckhub import models
-from deckhub.db import database
+from deckhub.services import collection as col
+from deckhub.store import models
+from deckhub.store.db import database
 from conftest import csrf_token
 
 GAME = "kaijudo"
@@ -325,7 +325,7 @@ def test_the_partials_render_for_other_pages(app, client, auth):
     """_owned_controls.html and _deck_needs.html, as the card browser and deck pages include them."""
     from flask import render_template_string
     from flask_login import login_user
-    from deckhub.catalogue_store import get_catalogue
+    from deckhub.services.catalogue_store import get_catalogue
     auth.signup("alice")
     p = pid("evo-fury", "1")
     client.post("/collection/adjust", data={"printing": p, "step": "quantity:2"})
@@ -345,7 +345,7 @@ def test_the_partials_render_for_other_pages(app, client, auth):
 
 
 def test_catalogue_printings_map_to_their_database_ids(app):
-    from deckhub.catalogue_store import get_catalogue
+    from deckhub.services.catalogue_store import get_catalogue
     from deckhub.web.collection import collection_printing_id
     with app.test_request_context("/"), database.connection_context():
         card = get_catalogue(GAME).get("hydro-spy")

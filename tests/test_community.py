@@ -1,4 +1,4 @@
-"""The community catalogue's service (deckhub.community): proposing, validating, reviewing,
+"""The community catalogue's service (deckhub.services.community): proposing, validating, reviewing,
 reverting, the audit trail, exporting, and load-cards keeping contributed facts.
 
 Values proposed here (bank values, stats) are made up for the tests, not facts about the cards.
@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from deckhub import community, models
-from deckhub.accounts import create_user
-from deckhub.catalogue_store import get_catalogue, store_catalogue
+from deckhub.services import community
+from deckhub.store import models
+from deckhub.services.accounts import create_user
+from deckhub.services.catalogue_store import get_catalogue, store_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import IllegalAction, get_engine, new_game
 from deckhub.core.legality import check_deck
 from deckhub.core.session_values import missing_values
-from deckhub.db import database
+from deckhub.store.db import database
 from deckhub.games import get_game
 from deckhub.importers.catalogue import read_game_catalogue
 from deckhub.importers.decklists import read_decklist

@@ -1,4 +1,4 @@
-"""Proposal batches (deckhub.community.propose_batch / review_batch) and card scans (deckhub.scans).
+"""Proposal batches (deckhub.services.community.propose_batch / review_batch) and card scans (deckhub.services.scans).
 
 Values proposed here are made up for the tests, not facts about the cards; the pictures are
 drawn by the tests.
@@ -11,10 +11,11 @@ import threading
 import pytest
 from PIL import Image
 
-from deckhub import community, models, scans
-from deckhub.accounts import create_user
-from deckhub.catalogue_store import get_catalogue
-from deckhub.db import database
+from deckhub.services import community, scans
+from deckhub.store import models
+from deckhub.services.accounts import create_user
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.store.db import database
 
 NEO = "neopets-tcg"
 SET = "first-edition"

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckhub import community, models
-from deckhub.accounts import create_user
+from deckhub.services import community
+from deckhub.store import models
+from deckhub.services.accounts import create_user
 from deckhub.cli import main
-from deckhub.db import database
+from deckhub.store.db import database
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 URL = "https://example.org/neopets-tcg/checklist"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from deckhub import models
-from deckhub.db import database
+from deckhub.store import models
+from deckhub.store.db import database
 from tests.conftest import AuthActions, csrf_token
 
 NEO = "neopets-tcg"

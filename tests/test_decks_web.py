@@ -249,7 +249,7 @@ def test_a_huntik_deck_names_either_ymir_mission_by_its_printing(client, alice):
 
 
 def _versions(deck_id: int) -> list[tuple[int, str]]:
-    from deckhub import models
+    from deckhub.store import models
     return [(v.number, v.note) for v in models.DeckVersion.select().where(models.DeckVersion.deck == deck_id)
             .order_by(models.DeckVersion.number)]
 
@@ -286,8 +286,8 @@ def test_plus_minus_clicks_make_one_version_per_editing_session(client, alice, m
         _click(client, deck_id, "sprout", 1, fresh)
     assert [n for n, _ in _versions(deck_id)] == [1, 2, 3, 4]
     # a pause longer than ten minutes starts a new version too
-    from deckhub import decks as store
-    from deckhub import models
+    from deckhub.services import decks as store
+    from deckhub.store import models
     later = models.utcnow() + store.EDIT_PAUSE + store.dt.timedelta(seconds=1)
     monkeypatch.setattr(models, "utcnow", lambda: later)
     _click(client, deck_id, "sprout", 1, fresh)
@@ -303,12 +303,12 @@ def test_a_click_from_another_session_gets_its_own_version_and_nothing_is_lost(c
     _click(client, deck_id, "sprout", 1, one)   # ...which its next click amends
     assert [n for n, _ in _versions(deck_id)] == [1, 2, 3, 4]
     assert "4 Sprout" in client.get(f"/decks/{deck_id}/export.txt").get_data(as_text=True)
-    from deckhub import models
+    from deckhub.store import models
     assert models.DeckVersion.get((models.DeckVersion.deck == deck_id) & (models.DeckVersion.number == 4)).edit_session == one
 
 
 def test_a_version_a_simulation_played_is_not_changed_afterwards(client, alice):
-    from deckhub import models
+    from deckhub.store import models
     deck_id = new_deck(client)
     token = _session_token(client.get(f"/decks/{deck_id}/edit").get_data(as_text=True))
     _click(client, deck_id, "sprout", 1, token)

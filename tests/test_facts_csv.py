@@ -10,10 +10,11 @@ import csv
 import pytest
 from click.testing import CliRunner
 
-from deckhub import community, facts, models
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import community, facts
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.commands.facts import facts as facts_command
-from deckhub.db import database
+from deckhub.store.db import database
 from deckhub.importers.facts_csv import FactsFileError, parse_facts_csv, write_facts_csv
 
 NEO = "neopets-tcg"
@@ -26,7 +27,7 @@ def cli(databases, monkeypatch):
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("DECKHUB_SECRET_KEY", "test")
     from conftest import make_app
-    from deckhub.accounts import create_user
+    from deckhub.services.accounts import create_user
     make_app(url)
     with database.connection_context():
         create_user("curie", "correct horse")  # the first account is a curator
@@ -161,7 +162,7 @@ def test_unreadable_files_exit_2(cli, tmp_path):
 
 def test_a_file_counts_once_against_the_rate_limit(app):
     with app.app_context(), database.connection_context():
-        from deckhub.accounts import create_user
+        from deckhub.services.accounts import create_user
         create_user("curie", "correct horse")
         alice = create_user("alice", "correct horse")
         names = [c.name for c in get_catalogue(NEO) if not c.type and len(get_catalogue(NEO).lookup(c.name)) == 1][:3]

@@ -13,8 +13,9 @@ from html import unescape
 
 import pytest
 
-from deckhub import facts, facts_uploads, jobs, models
-from deckhub.db import database
+from deckhub.services import facts, facts_uploads, jobs
+from deckhub.store import models
+from deckhub.store.db import database
 from tests.conftest import AuthActions
 
 NEO = "neopets-tcg"
@@ -63,7 +64,7 @@ def test_a_20000_row_dry_run_is_only_stored_and_queued_by_the_request(app, held_
     with database.connection_context():
         upload = models.FactsUpload.get()
         assert upload.state == "queued" and len(upload.data) > 1_000_000
-        from deckhub import job_board
+        from deckhub.services import job_board
         assert [(j.kind, j.owner, j.subject) for j in job_board.board()["queued"]] == [("Facts file check", "pat", "facts.csv")]
     waiting = client.get(sent.location)
     assert waiting.status_code == 200 and "Checking the file" in text(waiting) and "Waiting for a worker" in text(waiting)
@@ -103,7 +104,7 @@ def test_each_distinct_unknown_name_is_suggested_for_once_up_to_the_bound(app, m
 
 def test_the_per_user_limit_holds_under_concurrent_submits(app, held_queue):
     with database.connection_context():
-        from deckhub.accounts import create_user
+        from deckhub.services.accounts import create_user
         pat = create_user("pat", "correct horse")
     body = unknown_rows(3, 3)
     results, errors = [], []
@@ -141,7 +142,7 @@ def test_nobody_else_sees_proposes_or_discards_a_file(app):
     assert AuthActions(alice).signup("alice").status_code == 302
     assert AuthActions(bob).signup("bob").status_code == 302
     with database.connection_context():
-        from deckhub.catalogue_store import get_catalogue
+        from deckhub.services.catalogue_store import get_catalogue
         card = next(c for c in get_catalogue(NEO) if not c.type)
     sent = send(alice, f"game,name,type,source\n{NEO},\"{card.name}\",Item,{URL}\n".encode())
     assert alice.get(sent.location).status_code == 200
@@ -185,7 +186,7 @@ def test_a_rate_limited_proposal_writes_nothing_and_the_file_still_waits(app):
     client = app.test_client()
     assert AuthActions(client).signup("pat").status_code == 302
     with database.connection_context():
-        from deckhub.catalogue_store import get_catalogue
+        from deckhub.services.catalogue_store import get_catalogue
         card = next(c for c in get_catalogue(NEO) if not c.type)
     sent = send(client, f"game,name,type,source\n{NEO},\"{card.name}\",Item,{URL}\n".encode())
     app.config["PROPOSAL_RATE_LIMIT"] = 0

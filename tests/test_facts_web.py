@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from deckhub import community, goldfish, models
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import community, goldfish
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
-from deckhub.db import database
+from deckhub.store.db import database
 from tests.conftest import AuthActions
 
 NEO = "neopets-tcg"
@@ -227,9 +228,9 @@ def test_most_wanted_ranks_unknown_facts_by_the_decks_and_games_they_block(app, 
 def test_most_wanted_never_mixes_up_two_databases_whose_ids_repeat(databases):
     """A worker (or the test run) may serve several databases; the cached card keys follow the database."""
     from conftest import make_app
-    from deckhub import facts
-    from deckhub.accounts import create_user
-    from deckhub.decks import create_deck
+    from deckhub.services import facts
+    from deckhub.services.accounts import create_user
+    from deckhub.services.decks import create_deck
 
     seen = []
     for name in ("first", "second"):

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from deckhub import models
+from deckhub.store import models
 from deckhub.core.engine import engines
-from deckhub.db import database
+from deckhub.store.db import database
 from deckhub.importers.decklists import write_text
 from deckhub.importers.catalogue import load_catalogue
 
@@ -264,9 +264,9 @@ def test_the_board_lists_its_keyboard_shortcuts(player):
 def test_a_replayed_position_is_kept_but_each_caller_gets_its_own(app, player, game):
     """rebuild() keeps the positions it replayed on the catalogue; changing the position one board
     request got never shows in the next one, and a new move is a new position."""
-    from deckhub import goldfish as store
-    from deckhub import models
-    from deckhub.db import database
+    from deckhub.services import goldfish as store
+    from deckhub.store import models
+    from deckhub.store.db import database
 
     board = start(player, deck_for(player, game), seed=5)
     session_id = int(board.rsplit("/", 1)[1])
@@ -304,9 +304,9 @@ def test_a_move_read_before_another_landed_never_writes_over_it(app, player):
     """Two requests read the game at step 0 and the first stores its move: the second, made at step 0,
     is refused with the step the game moved on to; sent without a step, it comes after the first.
     An undo and a move in between (back at a step the game was at) are not written over either."""
-    from deckhub import goldfish as store
-    from deckhub import models
-    from deckhub.db import database
+    from deckhub.services import goldfish as store
+    from deckhub.store import models
+    from deckhub.store.db import database
 
     board = start(player, deck_for(player, "kaijudo"), seed=5)
     session_id = int(board.rsplit("/", 1)[1])

@@ -9,8 +9,9 @@ import pytest
 from peewee import IntegrityError
 
 from conftest import csrf_token, legacy_database
-from deckhub import accounts, api_tokens, community, models
-from deckhub.db import database, init_database
+from deckhub.services import accounts, api_tokens, community
+from deckhub.store import models
+from deckhub.store.db import database, init_database
 from deckhub.store import schema
 
 PASSWORD = "correct horse"
@@ -286,7 +287,7 @@ def test_simultaneous_token_requests_stop_at_the_limit(app):
 
 
 def test_simultaneous_proposals_stop_at_the_limit(app):
-    from deckhub.catalogue_store import get_catalogue
+    from deckhub.services.catalogue_store import get_catalogue
     with database.connection_context():
         accounts.create_user("curie", PASSWORD)
         player = accounts.create_user("pat", PASSWORD)

@@ -21,9 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from load import Client, free_port, stop, wait_for  # noqa: E402
 
 from conftest import _close_database  # noqa: E402
-from deckhub import accounts, api_tokens, models  # noqa: E402
-from deckhub import decks as store  # noqa: E402
-from deckhub.db import database, init_database  # noqa: E402
+from deckhub.services import accounts, api_tokens  # noqa: E402
+from deckhub.store import models
+from deckhub.services import decks as store  # noqa: E402
+from deckhub.store.db import database, init_database  # noqa: E402
 
 ARGUS = "argus-vigilant-seer"
 PASSWORD = "correct horse"
@@ -138,7 +139,7 @@ def _browser(port: int) -> Client:
 
 def _goldfish_game(url: str) -> int:
     """A new Kaijudo game of alice's (its first deck from the engine's own decks), at step 0."""
-    from deckhub import goldfish
+    from deckhub.services import goldfish
     from deckhub.core.engine import get_engine
     db = init_database(url)
     with db.connection_context():

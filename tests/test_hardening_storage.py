@@ -12,8 +12,8 @@ from urllib.parse import urlparse
 import peewee
 
 from conftest import POSTGRES_URL, _close_database, _pg_admin
-from deckhub import models
-from deckhub.db import database
+from deckhub.store import models
+from deckhub.store.db import database
 from test_authorization_matrix import MATRIX, _clients, _fingerprint, _world, matrix_app  # noqa: F401  (the fixture)
 
 
@@ -57,7 +57,7 @@ def test_refused_writes_are_503_and_reads_keep_working(app, client, auth):
 
 
 def test_an_api_write_refused_by_storage_is_a_json_503(app, client, auth):
-    from deckhub import accounts, api_tokens
+    from deckhub.services import accounts, api_tokens
     with database.connection_context():
         user = accounts.create_user("alice", "correct horse")
         _, token = api_tokens.create(user, "script")

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckhub import api_tokens, models, simulations
-from deckhub.db import database
+from deckhub.services import api_tokens, simulations
+from deckhub.store import models
+from deckhub.store.db import database
 
 from conftest import make_app
 from queue_workers import Worker, queue_config, redis_available, wait_for
@@ -46,7 +47,7 @@ def queued(request, databases, tmp_path):
         w.stop()
     simulations.set_chunk_games(simulations.CHUNK_GAMES)
     if request.param == "redis":
-        from deckhub.jobs import huey
+        from deckhub.services.jobs import huey
         huey.storage.flush_queue()
     if not database.is_closed():
         database.close()
@@ -330,7 +331,7 @@ def test_the_sweep_sends_waiting_chunks_in_turn_and_sends_again_only_what_was_se
     """Waiting chunks were never sent: the lost-message sweep leaves them alone however old they are,
     and sends again only queued ones; a worker that died between finishing its chunks and sending the
     owner's next ones leaves them waiting, and the sweep sends them, a window at a time."""
-    from deckhub import jobs
+    from deckhub.services import jobs
     simulations.set_chunk_games(10)
     client, deck_id = _signed_in(queued)
     client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "60", "seed": "1"})  # no worker runs

@@ -15,8 +15,8 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from werkzeug.datastructures import ImmutableMultiDict
 
-from deckhub import models
-from deckhub.db import database
+from deckhub.store import models
+from deckhub.store.db import database
 from test_authorization_matrix import MATRIX, _login, _world, matrix_app  # noqa: F401  (the fixture)
 
 HUGE = "9" * 40

@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import POSTGRES_URL, _close_database, legacy_database
-from deckhub import models
+from deckhub.store import models
 from deckhub.cli import main, upgrade_before_serving
-from deckhub.db import database, init_database
+from deckhub.store.db import database, init_database
 from deckhub.store import schema
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -225,7 +225,7 @@ def test_an_sqlite_upgrade_writes_a_valid_backup_first(fresh_database_url):
 
 UPGRADER = """
 import json, sys
-from deckhub.db import make_database
+from deckhub.store.db import make_database
 from deckhub.store import schema
 report = schema.upgrade(make_database(sys.argv[1]), backup_dir=sys.argv[2])
 print(json.dumps(report.applied))
@@ -355,7 +355,7 @@ def test_backup_of_an_old_database_leaves_it_byte_for_byte_unchanged(fresh_datab
 
 def test_serve_refuses_a_pending_schema_in_production_and_upgrades_sqlite_in_development(fresh_database_url,
                                                                                          monkeypatch, capsys):
-    from deckhub import create_app
+    from deckhub.app import create_app
     db = legacy_database(fresh_database_url, LEGACY[:3], 3)
     _fill_step_3(db)
     _close_database()

@@ -13,8 +13,10 @@ import pytest
 import redis
 from prometheus_client.parser import text_string_to_metric_families
 
-from deckhub import heartbeats, jobs, logs, models, simulations
-from deckhub.db import database, init_database
+from deckhub.services import heartbeats, jobs, simulations
+from deckhub import logs
+from deckhub.store import models
+from deckhub.store.db import database, init_database
 
 from conftest import make_app
 

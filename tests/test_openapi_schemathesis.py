@@ -23,10 +23,11 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (content_type_conformance, negative_data_rejection,
                                                response_schema_conformance, status_code_conformance)
 
-from deckhub import api_tokens, models, simulations
+from deckhub.services import api_tokens, simulations
+from deckhub.store import models
 from deckhub.core.decklist import Deck
-from deckhub.db import database
-from deckhub.decks import create_deck
+from deckhub.store.db import database
+from deckhub.services.decks import create_deck
 from deckhub.openapi import document
 
 # DECKHUB_API_FUZZ=N runs N examples an operation with a random seed instead (a deeper run by hand).

@@ -10,8 +10,9 @@ import socket
 import pytest
 
 from conftest import POSTGRES_URL, _pg_admin, make_app
-from deckhub import jobs, models
-from deckhub.db import database, make_database
+from deckhub.services import jobs
+from deckhub.store import models
+from deckhub.store.db import database, make_database
 from deckhub.web import DATABASE_UNREACHABLE
 
 from test_job_queue import _signed_in
@@ -152,7 +153,7 @@ def test_what_waited_for_a_stopped_queue_is_played_once_by_a_worker_when_it_retu
     them, and each is played exactly once (every game counted once, the tuning result the same as
     in one process) and the upload is planned."""
     pytest.importorskip("redis")
-    from deckhub import simulations
+    from deckhub.services import simulations
     from queue_workers import Worker, queue_config, redis_available, wait_for
     from test_tunings_job import _reference as _tuning_reference
 

@@ -7,7 +7,7 @@ import json
 import re
 
 from conftest import csrf_token
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services.catalogue_store import get_catalogue
 from test_goldfish_web import actions_on, deck_for, errors_on, player, start  # noqa: F401 (a fixture)
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]*)"')

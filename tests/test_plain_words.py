@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from deckhub import simulations
+from deckhub.services import simulations
 from deckhub.core.engine import engines
 from deckhub.importers.catalogue import load_catalogue
 from deckhub.importers.decklists import write_text

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from deckhub import models
-from deckhub.accounts import create_user
-from deckhub.db import PreparedSelect, database
+from deckhub.store import models
+from deckhub.services.accounts import create_user
+from deckhub.store.db import PreparedSelect, database
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def test_a_query_whose_parameters_are_not_its_values_is_built_every_time(users):
 
 def test_a_joined_select_returns_its_joined_models(users):
     """The deck page reads a deck with its owner and newest version in one prepared query."""
-    from deckhub import decks
+    from deckhub.services import decks
     first = decks.create_deck(users[1], "kaijudo", "standard", "First")
     second = decks.create_deck(users[2], "kaijudo", "standard", "Second")
     decks.create_deck(users[2], "kaijudo", "standard", "Third")
@@ -49,7 +49,7 @@ def test_a_joined_select_returns_its_joined_models(users):
 def test_rows_after_the_first_convert_their_columns_as_peewee_does(users):
     """The column mapping worked out for the first row is reused: later rows still get their
     datetimes, booleans and JSON as Python values, and a miss stays None."""
-    from deckhub import decks
+    from deckhub.services import decks
     stored = decks.create_deck(users[0], "kaijudo", "standard", "Typed", description="a deck")
     for _ in range(3):
         fetched = decks._fetch(stored.row.id)

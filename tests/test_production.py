@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from deckhub import ConfigurationError, create_app
+from deckhub.app import ConfigurationError, create_app
 
 
 def test_production_refuses_to_start_without_a_configured_secret_key(fresh_database_url, monkeypatch):
@@ -75,7 +75,7 @@ def test_production_sends_hsts_and_every_cookie_has_samesite(schema_database_url
     assert {c.split("=", 1)[0] for c in cookies} >= {"session", "remember_token"}
     for cookie in cookies:
         assert "SameSite=Lax" in cookie and "Secure" in cookie and "HttpOnly" in cookie, cookie
-    from deckhub.db import database
+    from deckhub.store.db import database
     database.close() if not database.is_closed() else None
 
 

@@ -6,11 +6,12 @@ import re
 
 import pytest
 
-from deckhub import models, public_decks
-from deckhub.accounts import create_user
+from deckhub.store import models
+from deckhub.services import public_decks
+from deckhub.services.accounts import create_user
 from deckhub.core.decklist import Deck
-from deckhub.db import database
-from deckhub.decks import copy_deck, create_deck, delete_deck, load
+from deckhub.store.db import database
+from deckhub.services.decks import copy_deck, create_deck, delete_deck, load
 
 PASSWORD = "correct horse"
 SECRET = "Alice's private deck 9b2e"

@@ -4,9 +4,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from deckhub import create_app, jobs, models, simulations
-from deckhub.db import database
-from deckhub.jobs import huey
+from deckhub.app import create_app
+from deckhub.services import jobs, simulations
+from deckhub.store import models
+from deckhub.store.db import database
+from deckhub.services.jobs import huey
 from deckhub.store import schema
 
 from test_job_queue import _signed_in
@@ -64,7 +66,7 @@ def test_a_worker_of_another_database_does_not_run_the_job_and_puts_it_back(app,
     huey.storage.flush_schedule()
     with database.connection_context():
         mine = jobs.site_id()
-    caplog.set_level(logging.WARNING, logger="deckhub.jobs")
+    caplog.set_level(logging.WARNING, logger="deckhub.services.jobs")
     simulations.play_chunk.task.call_local(chunk_id, site="f" * 32)
     assert _states(run_id, chunk_id) == ("queued", "queued")  # nothing of this database was touched
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]

@@ -7,8 +7,8 @@ import io
 
 import pytest
 
-from deckhub import facts
-from deckhub.db import database
+from deckhub.services import facts
+from deckhub.store.db import database
 from tests.conftest import AuthActions
 
 NEO = "neopets-tcg"
@@ -77,7 +77,7 @@ PICTURE, BOMB = picture(), bomb()  # made before any test spies on decoding
 
 @pytest.fixture
 def player(app):
-    from deckhub.accounts import create_user
+    from deckhub.services.accounts import create_user
     with app.app_context(), database.connection_context():
         create_user("curie", "a long password")  # the first account is a curator
         yield create_user("pat", "a long password")
@@ -88,7 +88,7 @@ def decoded(monkeypatch):
     """Every scan decoded (scans.clean_image), and every pixel load: the costly part a refusal must skip."""
     from PIL import Image
 
-    from deckhub import scans
+    from deckhub.services import scans
     calls = []
     real_clean, real_load = scans.clean_image, Image.Image.load
     monkeypatch.setattr(scans, "clean_image", lambda data: calls.append("clean") or real_clean(data))
@@ -97,7 +97,7 @@ def decoded(monkeypatch):
 
 
 def test_a_scan_on_a_proposal_refused_anyway_is_never_decoded(player, decoded):
-    from deckhub import community
+    from deckhub.services import community
     with pytest.raises(community.ProposalInvalid) as refused:
         community.propose_facts(player, NEO, "commander-garoo", {"strength": "lots"}, "not a source", scan=PICTURE)
     assert "scan" not in refused.value.errors
@@ -115,7 +115,8 @@ def test_a_scan_on_a_proposal_refused_anyway_is_never_decoded(player, decoded):
 
 
 def test_scans_count_against_a_daily_byte_budget(player, decoded, monkeypatch):
-    from deckhub import community, models, scans
+    from deckhub.services import community, scans
+    from deckhub.store import models
     one = PICTURE
     monkeypatch.setattr(scans, "DAILY_BYTES", 2 * len(one) + 10)
     community.propose_facts(player, NEO, "aisha-myriad", {}, URL, scan=one)
@@ -145,7 +146,7 @@ def test_a_decompression_bomb_is_refused_from_its_header_with_a_400(app, decoded
 
 def kaijudo_rows(n: int, unknown_every: int = 0) -> bytes:
     """n rows over every Kaijudo printing (repeating), every `unknown_every`-th a misspelt name."""
-    from deckhub import collection as col
+    from deckhub.services import collection as col
     index = col.game_index("kaijudo")
     printings = list(index.printings.values())
     lines = []
@@ -159,7 +160,7 @@ def kaijudo_rows(n: int, unknown_every: int = 0) -> bytes:
 
 
 def test_a_waiting_upload_is_stored_compactly_and_pages_read_back(app, player):
-    from deckhub import collection_imports as uploads
+    from deckhub.services import collection_imports as uploads
     data = kaijudo_rows(5_000, unknown_every=50)
     upload = uploads.create(player, data, "big.csv", None)
     assert upload.state == "ready" and upload.summary["rows"] == 5_000 and upload.summary["problems"] == 100
@@ -175,8 +176,8 @@ def test_a_waiting_upload_is_stored_compactly_and_pages_read_back(app, player):
 
 
 def test_a_file_over_the_size_cap_and_waiting_bytes_over_the_account_cap_are_refused(app, player, monkeypatch):
-    from deckhub import collection_imports as uploads
-    from deckhub import models
+    from deckhub.services import collection_imports as uploads
+    from deckhub.store import models
     with pytest.raises(uploads.UploadError, match="at most 4 MB"):
         uploads.create(player, b"game,name,quantity\n" + b"x" * uploads.MAX_UPLOAD_BYTES, "huge.csv", None)
     a, b = kaijudo_rows(300, unknown_every=7), kaijudo_rows(300)

@@ -1,9 +1,9 @@
 """A web request reads each game's catalogue stamp once, and again after it bumps it itself."""
 from __future__ import annotations
 
-from deckhub import catalogue_store
-from deckhub.catalogue_store import begin_request, bump_stamp, end_request, get_catalogue
-from deckhub.db import database
+from deckhub.services import catalogue_store
+from deckhub.services.catalogue_store import begin_request, bump_stamp, end_request, get_catalogue
+from deckhub.store.db import database
 
 
 def test_a_request_reads_a_stamp_once_and_again_after_its_own_bump(app):

@@ -14,8 +14,8 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from deckhub import models
-from deckhub.db import database
+from deckhub.store import models
+from deckhub.store.db import database
 from deckhub.web.redirects import is_safe_path
 from test_authorization_matrix import PASSWORD, _login, _world, matrix_app  # noqa: F401  (the fixture)
 

@@ -5,7 +5,7 @@ import json
 import re
 from pathlib import Path
 
-from deckhub import checks, limits
+from deckhub.services import checks, limits
 from deckhub.openapi import document
 
 WEB = Path(__file__).resolve().parents[1] / "deckhub" / "web"
@@ -21,8 +21,8 @@ def test_the_web_layer_uses_no_command_module_and_finds_decks_through_one_helper
 
 
 def test_cli_api_check_and_the_stored_deck_check_agree(app, client):
-    from deckhub.catalogue_store import get_catalogue
-    from deckhub.db import database
+    from deckhub.services.catalogue_store import get_catalogue
+    from deckhub.store.db import database
     from_api = client.post("/api/check", json={"game": "kaijudo", "decklist": LIST}).get_json()
     with database.connection_context():
         assert from_api == checks.check_text("kaijudo", LIST, catalogue=get_catalogue("kaijudo"))

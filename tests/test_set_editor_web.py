@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from deckhub import models
-from deckhub.db import database
+from deckhub.store import models
+from deckhub.store.db import database
 from tests.conftest import AuthActions
 
 NEO = "neopets-tcg"
@@ -184,8 +184,8 @@ def test_a_proposal_form_takes_a_scan_and_refuses_a_non_image_or_an_oversized_on
 
 
 def test_approved_scans_show_on_goldfish_tiles(app, users):
-    from deckhub import community
-    from deckhub.catalogue_store import get_catalogue
+    from deckhub.services import community
+    from deckhub.services.catalogue_store import get_catalogue
     from tests.test_goldfish_web import deck_for, start
 
     curator, player = users

@@ -6,12 +6,13 @@ import re
 
 import pytest
 
-from deckhub import collection as col
-from deckhub import models, trading
-from deckhub.accounts import create_user
+from deckhub.services import collection as col
+from deckhub.store import models
+from deckhub.services import trading
+from deckhub.services.accounts import create_user
 from deckhub.core.decklist import Deck
-from deckhub.db import database
-from deckhub.decks import create_deck
+from deckhub.store.db import database
+from deckhub.services.decks import create_deck
 
 PASSWORD = "correct horse"
 GAME = "kaijudo"

@@ -7,12 +7,13 @@ import os
 
 import pytest
 
-from deckhub import api_tokens, collection, models, tunings
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import api_tokens, collection, tunings
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.legality import check_deck
 from deckhub.core.tuning import tune
-from deckhub.db import database
+from deckhub.store.db import database
 from deckhub.games import get_game
 
 from conftest import make_app
@@ -67,7 +68,7 @@ def queued(request, databases, tmp_path):
     for w in started:
         w.stop()
     if request.param == "redis":
-        from deckhub.jobs import huey
+        from deckhub.services.jobs import huey
         huey.storage.flush_queue()
     if not database.is_closed():
         database.close()
@@ -163,7 +164,7 @@ def test_tuning_a_deck_with_unknown_values_is_refused_unless_allowed(app, client
 def test_tune_command_takes_a_users_collection_as_candidates(app, monkeypatch, tmp_path):
     from click.testing import CliRunner
 
-    from deckhub.accounts import create_user
+    from deckhub.services.accounts import create_user
     from deckhub.commands.tune import tune as tune_command
 
     monkeypatch.setenv("DATABASE_URL", app.config["DATABASE_URL"])

@@ -11,8 +11,9 @@ import json
 
 import pytest
 
-from deckhub import collection_imports, models
-from deckhub.db import database, make_database
+from deckhub.services import collection_imports
+from deckhub.store import models
+from deckhub.store.db import database, make_database
 from tests.conftest import POSTGRES_URL, csrf_token, make_app
 from tests.fixtures.old_databases import loader
 

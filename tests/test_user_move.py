@@ -8,9 +8,10 @@ import stat
 from click.testing import CliRunner
 
 from conftest import make_app
-from deckhub import api_tokens, backup, card_values, collection, models, simulations, trading
+from deckhub.services import api_tokens, backup, card_values, collection, simulations, trading
+from deckhub.store import models
 from deckhub.cli import _load_games, main
-from deckhub.db import database
+from deckhub.store.db import database
 from deckhub.store import schema
 
 from test_backup import BULL_RUSH

@@ -8,8 +8,9 @@ import signal
 import time
 from pathlib import Path
 
-from deckhub import models, simulations
-from deckhub.db import database
+from deckhub.store import models
+from deckhub.services import simulations
+from deckhub.store.db import database
 
 from conftest import make_app
 from queue_workers import Worker, queue_config, wait_for

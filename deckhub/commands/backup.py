@@ -10,7 +10,7 @@ import click
 
 def _db():
     from deckhub.cli import open_app
-    from deckhub.db import database
+    from deckhub.store.db import database
     open_app()
     return database
 
@@ -22,7 +22,7 @@ def _db():
               help="Keep the password hash in the file, so the user logs in with the same password after import.")
 def export_user(name: str, file: str, with_password: bool) -> None:
     """Write everything a user owns to a new FILE.json, readable by its owner only (API tokens stay behind)."""
-    from deckhub.backup import BackupError, active_runs, export_user as export
+    from deckhub.services.backup import BackupError, active_runs, export_user as export
     with _db().connection_context():
         try:
             doc = export(name, with_password)
@@ -55,7 +55,7 @@ def export_user(name: str, file: str, with_password: bool) -> None:
 @click.option("--as", "username", default=None, help="restore under another user name")
 def import_user(file: str, username: str | None) -> None:
     """Restore a user written by export-user into this installation (all or nothing)."""
-    from deckhub.backup import BackupError, import_user as restore
+    from deckhub.services.backup import BackupError, import_user as restore
     try:
         with click.open_file(file, "r", encoding="utf-8-sig") as fh:
             doc = json.load(fh)
@@ -80,7 +80,7 @@ def import_user(file: str, username: str | None) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 def backup(file: str) -> None:
     """A consistent copy of the site's SQLite database, safe while the site runs."""
-    from deckhub.backup import BackupError, backup_sqlite
+    from deckhub.services.backup import BackupError, backup_sqlite
     from deckhub.cli import open_app
     open_app(current_schema=False)  # any schema: the copy is of the file as it is, which stays untouched
     try:

@@ -7,7 +7,7 @@ FILE may be `-` for standard input. Exit status: 0 legal (warnings and unverifie
 each with its line number). `--json` prints
 `{"game", "format", "legal", "verified", "counts", "violations", "errors"}` (`verified` is false while a
 check needs a card value the catalogue does not know: the deck is legal so far, not known to be legal);
-`POST /api/check` answers the same dict: both call the deck-check service, `deckhub.checks`.
+`POST /api/check` answers the same dict: both call the deck-check service, `deckhub.services.checks`.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from deckhub.checks import CheckError, CheckResult, check_source, check_text  # noqa: F401  (the service)
+from deckhub.services.checks import CheckError, CheckResult, check_source, check_text  # noqa: F401  (the service)
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
 

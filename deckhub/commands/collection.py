@@ -22,11 +22,11 @@ EXIT_OK, EXIT_REJECTED, EXIT_UNREADABLE = 0, 1, 2
 def _open(username: str):
     """The site's database (as `deckhub serve` uses it) and the named user, or exit 2."""
     from deckhub.cli import open_app
-    from deckhub.db import database
+    from deckhub.store.db import database
 
     open_app()
     database.connect(reuse_if_open=True)
-    from deckhub.accounts import find_user
+    from deckhub.services.accounts import find_user
     user = find_user(username)
     if user is None:
         click.echo(f"error: there is no user named {username!r} (create one with `deckhub user add`)", err=True)
@@ -35,7 +35,7 @@ def _open(username: str):
 
 
 def _close() -> None:
-    from deckhub.db import database
+    from deckhub.store.db import database
     if not database.is_closed():
         database.close()
 
@@ -66,7 +66,7 @@ def import_command(username: str, dry_run: bool, game: str | None, file: str) ->
     """Set quantities from a CSV file (columns: game,set,number,name,version,quantity,foil_quantity,
     want_quantity,trade_quantity). Each row sets its printing's quantities; cards not in the file
     are left alone. All rows are checked first; if any has a problem nothing is written."""
-    from deckhub import collection as service
+    from deckhub.services import collection as service
     from deckhub.importers.collection_csv import CollectionFileError
 
     data = _read(file)
@@ -112,7 +112,7 @@ def import_command(username: str, dry_run: bool, game: str | None, file: str) ->
 @click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True))
 def export_command(username: str, game: str | None, file: str) -> None:
     """Write the collection as CSV (`-` for standard output); `collection import` reads it back exactly."""
-    from deckhub import collection as service
+    from deckhub.services import collection as service
 
     user = _open(username)
     try:

@@ -9,7 +9,7 @@ import click
 
 def _database():
     from deckhub.cli import open_app
-    from deckhub.db import database
+    from deckhub.store.db import database
     open_app(current_schema=False)
     return database.obj
 

@@ -24,8 +24,8 @@ from deckhub.games import game_slugs
 def export_cards(game: str, directory: Path) -> None:
     """Write GAME's catalogue, community contributions included, to DIRECTORY/GAME/cards.json."""
     from deckhub.cli import open_app
-    from deckhub.community import CommunityError, export_cards as export
-    from deckhub.db import database
+    from deckhub.services.community import CommunityError, export_cards as export
+    from deckhub.store.db import database
 
     open_app()
     with database.connection_context():

@@ -36,7 +36,7 @@ def import_command(username: str, dry_run: bool, file: str) -> None:
     """Propose card facts from a CSV file (columns: game,set,number,name,version, the game's fields,
     source). Each row with a value the catalogue lacks or differs from becomes a proposal with the
     row's source. All rows are checked first; if any has a problem nothing is written."""
-    from deckhub import facts as service
+    from deckhub.services import facts as service
 
     data = _read(file)
     name = "<stdin>" if file == "-" else file
@@ -86,9 +86,9 @@ def import_command(username: str, dry_run: bool, file: str) -> None:
 def export_command(game: str, file: str, set_code: str | None) -> None:
     """Write what the catalogue knows of GAME's cards as a facts CSV (`-`: standard output);
     `facts import` reads it back, proposing only the cells that were changed."""
-    from deckhub import facts as service
+    from deckhub.services import facts as service
     from deckhub.cli import open_app
-    from deckhub.db import database
+    from deckhub.store.db import database
 
     open_app()
     with database.connection_context():

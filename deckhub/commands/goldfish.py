@@ -13,7 +13,7 @@ and goes to the game's engine, which refuses the ones it does not have; `--first
 `--mission` and `--dummy-hp/--dummy-defence/--dummy-agility` are documented shorthands for
 `--option first=...`, `--option mission=...` and `--option dummy_hp=...`; when the engine lacked card values the deck needs, the JSON also has
 `"unknown_values": {card key: [field, ...]}`. `--values FILE.json` gives card values (keys or names); with
-`--user NAME` the user's own values are used too and the file's are kept as theirs (see deckhub.card_values).
+`--user NAME` the user's own values are used too and the file's are kept as theirs (see deckhub.services.card_values).
 Exit status: 0 when a game was played (won or lost), 2 when the game, deck or options are unusable.
 """
 from __future__ import annotations
@@ -96,7 +96,7 @@ def with_card_values(spec, engine, catalogue, deck, options: dict, values_path: 
     """(options, missing): the game options with the card values to play with — the `--values` file's,
     over the values of `--user` (whose own values the file's then become) — and the values the engine
     still lacks for the deck, `{card key: [field, ...]}`. Exit 2 on a bad value or an unknown user."""
-    from deckhub import card_values
+    from deckhub.services import card_values
     from deckhub.core.engine import EngineError
     from deckhub.core.session_values import CARD_VALUES
 
@@ -129,9 +129,9 @@ def with_card_values(spec, engine, catalogue, deck, options: dict, values_path: 
 
 def site_user_id(username: str) -> int:
     """The id of the site's user called `username` (the site database is opened); exit 2 if none."""
-    from deckhub.accounts import find_user
+    from deckhub.services.accounts import find_user
     from deckhub.cli import open_app
-    from deckhub.db import database
+    from deckhub.store.db import database
 
     open_app()
     database.connect(reuse_if_open=True)
@@ -142,7 +142,7 @@ def site_user_id(username: str) -> int:
 
 
 def missing_words(spec, engine, catalogue, missing: dict) -> str:
-    from deckhub.card_values import describe_missing
+    from deckhub.services.card_values import describe_missing
     return describe_missing(catalogue, engine, missing)
 
 
@@ -169,7 +169,7 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_h
              values_path, username):
     """Play one automated goldfish game with the game's built-in policy."""
     from deckhub.core.engine import EngineError, IllegalAction, new_game, play_out
-    from deckhub.catalogue_store import command_catalogue
+    from deckhub.services.catalogue_store import command_catalogue
 
     spec, engine = _engine(game_slug)
     options = game_options(first, pairs, mission, dummy_hp, dummy_defence, dummy_agility)
@@ -202,7 +202,7 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_h
 @click.option("--top", default=15, show_default=True, help="how many unautomated phrases to list")
 def coverage(game_slug, as_json, top):
     """How many distinct cards the engine automates fully, partly or not at all."""
-    from deckhub.catalogue_store import command_catalogue
+    from deckhub.services.catalogue_store import command_catalogue
 
     spec, engine = _engine(game_slug)
     report = engine.coverage(command_catalogue(spec.slug))

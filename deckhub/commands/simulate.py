@@ -45,7 +45,7 @@ def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, 
     """Play many automated games of a deck and report win rate, losses and the winning turn."""
     from deckhub.core.engine import EngineError, IllegalAction
     from deckhub.core.simulate import simulate as run
-    from deckhub.catalogue_store import command_catalogue
+    from deckhub.services.catalogue_store import command_catalogue
 
     spec, engine = _engine(game_slug)
     options = game_options(first, pairs, mission, None, None, None)

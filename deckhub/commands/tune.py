@@ -64,8 +64,8 @@ def catalogue_candidates(spec, deck, catalogue) -> list[str]:
 def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, pairs, mission, values_path,
          allow_unknown, workers, top, as_json):
     """Suggest one-for-one swaps that make a deck win faster, each with a paired 95% interval."""
-    from deckhub.catalogue_store import command_catalogue
-    from deckhub.checks import CheckError, choose_format
+    from deckhub.services.catalogue_store import command_catalogue
+    from deckhub.services.checks import CheckError, choose_format
     from deckhub.core.engine import EngineError
     from deckhub.core.legality import check_deck
     from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
@@ -97,7 +97,7 @@ def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, 
     elif candidates == "collection":
         if not username:
             _fail("--candidates collection takes the cards of a site user: give --user NAME")
-        from deckhub.tunings import collection_candidates
+        from deckhub.services.tunings import collection_candidates
         pool = collection_candidates(site_user_id(username), spec.slug)
     else:
         pool = [key for _s, key, _q in read_deck_file(spec, base_catalogue, candidates).entries()]

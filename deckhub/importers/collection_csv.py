@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
 from deckhub.core.decklist import split_printing
-from deckhub.limits import MAX_QUANTITY
+from deckhub.services.limits import MAX_QUANTITY
 
 COLUMNS = ("game", "set", "number", "name", "version",
            "quantity", "foil_quantity", "want_quantity", "trade_quantity")

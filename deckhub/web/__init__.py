@@ -11,9 +11,11 @@ from peewee import DatabaseError, InterfaceError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from deckhub import catalogue_store, logs, models
-from deckhub.db import database, init_database
-from deckhub.limits import MAX_BODY
+from deckhub.services import catalogue_store
+from deckhub import logs
+from deckhub.store import models
+from deckhub.store.db import database, init_database
+from deckhub.services.limits import MAX_BODY
 from deckhub.web import form_tokens, operations
 from deckhub.web.api.errors import error_response, under_api
 from deckhub.web.api.inputs import parse_json
@@ -29,7 +31,7 @@ login_manager.login_message_category = "info"
 @login_manager.user_loader
 def _load_user(login_id):
     """From the session or the remember-me cookie: only while that browser's session is live."""
-    from deckhub import sessions
+    from deckhub.services import sessions
     return sessions.load(login_id)
 
 
@@ -144,7 +146,7 @@ def init_app(app: Flask) -> None:
 def _observe_requests(app: Flask) -> None:
     """A request id on every request (the caller's X-Request-ID when it is sane, else a new one), on
     every log line it writes and sent back; its endpoint, method, status and time counted for /metrics."""
-    from deckhub import metrics
+    from deckhub.services import metrics
 
     @app.before_request
     def _start():

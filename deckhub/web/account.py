@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length
 
-from deckhub import accounts, api_tokens, sessions
+from deckhub.services import accounts, api_tokens, sessions
 
 bp = Blueprint("account", __name__, url_prefix="/account")
 

@@ -9,8 +9,8 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length
 
-from deckhub import accounts, ratelimit, sessions
-from deckhub.accounts import AccountError, TooManySignups, authenticate, create_user
+from deckhub.services import accounts, ratelimit, sessions
+from deckhub.services.accounts import AccountError, TooManySignups, authenticate, create_user
 from deckhub.web.redirects import safe_next
 
 bp = Blueprint("auth", __name__)

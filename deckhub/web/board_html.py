@@ -12,8 +12,8 @@ from flask import Flask, request, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
-from deckhub.catalogue_store import get_catalogue
-from deckhub.scans import pick_image
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.services.scans import pick_image
 from deckhub.web.catalog import card_text, request_card_images
 
 # The numbers a tile shows, in order: (view key, short label).

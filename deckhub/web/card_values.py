@@ -1,6 +1,6 @@
 """*My card values*: list, edit, delete and propose my own card values; the one values form of a deck.
 
-The rules live in `deckhub.card_values`; these views parse forms, call it and render. Everything
+The rules live in `deckhub.services.card_values`; these views parse forms, call it and render. Everything
 is the signed-in user's own: nobody else's values are ever read here.
 """
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from deckhub import card_values as service
-from deckhub import community
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import card_values as service
+from deckhub.services import community
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.games import all_games, get_game
 from deckhub.web.catalog import game_or_404

@@ -14,7 +14,7 @@ from flask import (Blueprint, abort, current_app, g, get_template_attribute, ren
 from flask_login import current_user
 from markupsafe import Markup, escape
 
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core import search as core_search
 from deckhub.core.format_summary import summarize_formats
 from deckhub.games import UnknownGame, all_games, get_game
@@ -79,8 +79,8 @@ def card_set(slug: str, code: str):
 
 
 def _known_facts(slug: str) -> dict:
-    """What the game and set pages' completeness bars show (see `deckhub.facts`)."""
-    from deckhub import facts
+    """What the game and set pages' completeness bars show (see `deckhub.services.facts`)."""
+    from deckhub.services import facts
     return facts.known_facts(slug)
 
 
@@ -89,9 +89,9 @@ def card(slug: str, key: str):
     spec = game_or_404(slug)
     catalogue = get_catalogue(spec.slug)
     card = _card_or_404(spec, catalogue, key)
-    from deckhub.card_values import card_rows
-    from deckhub.community import field_origins
-    from deckhub.trading import card_traders
+    from deckhub.services.card_values import card_rows
+    from deckhub.services.community import field_origins
+    from deckhub.services.trading import card_traders
     mine = card_rows(current_user.id, spec.slug, card) if current_user.is_authenticated else []
     traders = card_traders(spec.slug, card.key, current_user.id if current_user.is_authenticated else None)
     return render_template("catalog/card.html", game=spec, catalogue=catalogue, card=card,
@@ -257,13 +257,13 @@ def card_picture(game_slug: str, key: str | None, set_code: str | None = None):
     One lookup per game and request, so deck lists and goldfish boards can ask for every card."""
     if not key:
         return None
-    from deckhub.scans import pick_image
+    from deckhub.services.scans import pick_image
     return pick_image(request_card_images(game_slug).get(key), set_code)
 
 
 def request_card_images(game_slug: str) -> dict:
     """{card key: its approved scans} of a game, read once per request."""
-    from deckhub.scans import card_images
+    from deckhub.services.scans import card_images
     pictures = g.setdefault("_card_pictures", {})
     images = pictures.get(game_slug)
     if images is None:

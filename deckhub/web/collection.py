@@ -3,7 +3,7 @@
 Every page is the signed-in user's own: URLs carry no user name, and the only per-user URLs
 (pending imports) are random tokens bound to their user, so anyone else gets a 404.
 
-Imports are jobs (see `deckhub.collection_imports`): the upload is planned by a queue task and the
+Imports are jobs (see `deckhub.services.collection_imports`): the upload is planned by a queue task and the
 preview pages read the stored plan a page at a time; the commit is another task. While a task
 runs, the page refreshes itself every second (no JavaScript needed) and shows the job's status.
 """
@@ -20,11 +20,11 @@ from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
-from deckhub import collection as service
-from deckhub import collection_imports as uploads
+from deckhub.services import collection as service
+from deckhub.services import collection_imports as uploads
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
-from deckhub.limits import MAX_ID, MAX_PAGE, int_in_range
+from deckhub.services.limits import MAX_ID, MAX_PAGE, int_in_range
 from deckhub.web.lookups import deck_or_404
 from deckhub.web.redirects import safe_next
 
@@ -164,7 +164,7 @@ def checklist_print(slug: str, code: str):
 def wants():
     rows = [r for r in service.export_rows(current_user) if r.want_quantity > 0 or r.trade_quantity > 0]
     names = {g.slug: g.name for g in all_games()}
-    from deckhub.trading import my_lists
+    from deckhub.services.trading import my_lists
     return render_template("collection/wants.html", rows=rows, game_names=names, lists=my_lists(current_user))
 
 
@@ -198,7 +198,7 @@ def adjust():
 @login_required
 def add_missing(deck_id: int):
     """Put what a deck (mine, or a public one) still needs on my want list."""
-    from deckhub.catalogue_store import get_catalogue
+    from deckhub.services.catalogue_store import get_catalogue
     stored = deck_or_404(deck_id)
     own = stored.row.owner_id == current_user.id
     added = service.add_missing_to_wants(current_user, stored.version.data, get_catalogue(stored.row.game),
@@ -236,7 +236,7 @@ def _dry_run(data: bytes, filename: str, game: str):
 @login_required
 def import_paste():
     """A pasted list: read like a deck list (line-numbered errors, did-you-mean), then the CSV dry run."""
-    from deckhub.catalogue_store import get_catalogue
+    from deckhub.services.catalogue_store import get_catalogue
     from deckhub.importers.decklists import read_decklist
     paste_form = PasteListForm(prefix="paste")
     parse = None

@@ -1,6 +1,6 @@
 """Community catalogue pages: propose card facts or a missing card, review proposals, card history.
 
-The rules live in `deckhub.community`; these views parse forms, call it and render. Curator-only
+The rules live in `deckhub.services.community`; these views parse forms, call it and render. Curator-only
 views answer 403 to other signed-in users (and send anonymous visitors to log in).
 """
 from __future__ import annotations
@@ -18,9 +18,9 @@ from wtforms import RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional
 
-from deckhub import community as service
-from deckhub import scans as service_scans
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import community as service
+from deckhub.services import scans as service_scans
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.web.catalog import card_url, game_or_404
 from deckhub.web.redirects import safe_next
 

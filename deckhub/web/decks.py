@@ -10,11 +10,11 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from deckhub import checks, collection, limits, trading
-from deckhub import decks as store
+from deckhub.services import checks, collection, limits, trading
+from deckhub.services import decks as store
 from deckhub.web import charts, page_cache
 from deckhub.web.lookups import deck_or_404
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.deckdiff import diff_decks
 from deckhub.core.decklist import Deck
 from deckhub.core.deckstats import deck_stats

@@ -2,7 +2,7 @@
 and the *Most wanted* page (what each catalogue knows, `GET /api/games/SLUG/completeness`, is the
 JSON API's, in `web/api/completeness.py`).
 
-An upload is a job (see `deckhub.facts_uploads`): the request stores the file and queues its dry
+An upload is a job (see `deckhub.services.facts_uploads`): the request stores the file and queues its dry
 run; the upload's page refreshes itself while a worker checks it (no JavaScript needed), then shows
 every change and problem, and proposing writes what the worker stored.
 """
@@ -16,12 +16,12 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
 
-from deckhub import community
-from deckhub import facts as service
-from deckhub import facts_uploads as uploads
+from deckhub.services import community
+from deckhub.services import facts as service
+from deckhub.services import facts_uploads as uploads
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.importers.facts_csv import IDENTITY, SOURCE
-from deckhub.limits import MAX_PAGE, int_in_range
+from deckhub.services.limits import MAX_PAGE, int_in_range
 
 bp = Blueprint("facts", __name__)
 

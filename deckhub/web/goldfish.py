@@ -11,9 +11,9 @@ import json
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from deckhub import card_values
-from deckhub import goldfish as store
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import card_values
+from deckhub.services import goldfish as store
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import MANUAL_KINDS, find_engine
 from deckhub.core.session_values import CARD_VALUES
 from deckhub.games import get_game

@@ -5,7 +5,7 @@ import datetime as dt
 
 from flask import Blueprint, render_template
 
-from deckhub import job_board
+from deckhub.services import job_board
 from deckhub.web.community import curator_required
 
 bp = Blueprint("jobs", __name__, url_prefix="/curate")

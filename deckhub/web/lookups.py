@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import abort
 from flask_login import current_user
 
-from deckhub import decks as store
+from deckhub.services import decks as store
 
 NOT_VISIBLE = "No deck with that number is visible to you. Private decks are seen by their owner only."
 NOT_YOURS = "No deck of yours has that number."

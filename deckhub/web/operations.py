@@ -9,7 +9,7 @@ import os
 
 from flask import Blueprint, Response, jsonify, request
 
-from deckhub import health
+from deckhub.services import health
 
 bp = Blueprint("operations", __name__)
 NO_DATABASE = frozenset({"operations.healthz", "operations.readyz", "operations.metrics"})
@@ -44,6 +44,6 @@ def metrics():
     if not _may_read_metrics():
         return Response("Metrics are read from this machine, or with the site's metrics token "
                         "(DECKHUB_METRICS_TOKEN as a bearer token).\n", 403, NO_STORE, mimetype="text/plain")
-    from deckhub import metrics as prometheus
+    from deckhub.services import metrics as prometheus
     body, content_type = prometheus.exposition()
     return Response(body, content_type=content_type, headers=NO_STORE)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from flask import request, session
-from deckhub.db import database
+from deckhub.store.db import database
 from deckhub.web.form_tokens import form_token, written_token
 
 TOKEN_SLOT = "\x00form-token\x00"  # no page DeckHub writes holds a NUL character

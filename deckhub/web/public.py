@@ -9,7 +9,7 @@ from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import BooleanField
 
-from deckhub import limits, public_decks, trading
+from deckhub.services import limits, public_decks, trading
 from deckhub.games import all_games, get_game
 
 bp = Blueprint("public", __name__)

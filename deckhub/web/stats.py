@@ -6,14 +6,14 @@ import random
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from deckhub import decks as deck_store
-from deckhub import models
-from deckhub import card_values, simulations, tunings
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import decks as deck_store
+from deckhub.store import models
+from deckhub.services import card_values, simulations, tunings
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.core.odds import DrawModel, group_predicate, odds_table
 from deckhub.games import get_game
-from deckhub.limits import MAX_SEED
+from deckhub.services.limits import MAX_SEED
 from deckhub.web import charts
 from deckhub.web.goldfish import options_from_form, values_rows
 from deckhub.web.lookups import deck_or_404

@@ -20,8 +20,8 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 from werkzeug.serving import make_server
 
-from deckhub import create_app
-from deckhub.catalogue_store import clear_cache
+from deckhub.app import create_app
+from deckhub.services.catalogue_store import clear_cache
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -65,7 +65,7 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def _live_server(databases, tmp_path_factory):
-    from deckhub.db import database
+    from deckhub.store.db import database
     from queue_workers import Worker, queue_config
 
     clear_cache()
@@ -88,8 +88,8 @@ def _live_server(databases, tmp_path_factory):
 
 @pytest.fixture
 def live_server(_live_server):
-    from deckhub import jobs
-    from deckhub.db import database
+    from deckhub.services import jobs
+    from deckhub.store.db import database
     database.initialize(_live_server.db)  # another fixture may have pointed the proxy elsewhere
     jobs.configure(_live_server.app.config["QUEUE_URL"], _live_server.app.config["QUEUE_NAME"])  # and the queue
     return _live_server

@@ -21,8 +21,8 @@ FORM_FIELDS = ("type", "species", "bank_value", "tap_to_play")
 
 
 def _curator(live_server) -> str:
-    from deckhub.accounts import create_user
-    from deckhub.db import database
+    from deckhub.services.accounts import create_user
+    from deckhub.store.db import database
 
     name = live_server.new_name("curator")
     with database.connection_context():

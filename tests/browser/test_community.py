@@ -16,8 +16,8 @@ PASSWORD = "correct horse battery"  # LiveServer.login's default
 
 def _curator(live_server) -> str:
     """A curator account made from the command line's code path (`deckhub user add NAME --curator`)."""
-    from deckhub.accounts import create_user
-    from deckhub.db import database
+    from deckhub.services.accounts import create_user
+    from deckhub.store.db import database
 
     name = live_server.new_name("curator")
     with database.connection_context():

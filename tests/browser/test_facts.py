@@ -11,8 +11,8 @@ import io
 import pytest
 from playwright.sync_api import expect
 
-from deckhub import models
-from deckhub.db import database
+from deckhub.store import models
+from deckhub.store.db import database
 
 pytestmark = pytest.mark.browser
 

@@ -63,9 +63,9 @@ def test_goldfish_a_deck_to_a_win(live_server, page, engine):
 
 
 def test_question_mark_shows_the_keyboard_shortcuts_and_escape_hides_them(live_server, page):
-    from deckhub import goldfish as goldfish_store
-    from deckhub import models
-    from deckhub.decks import create_deck
+    from deckhub.services import goldfish as goldfish_store
+    from deckhub.store import models
+    from deckhub.services.decks import create_deck
     username = live_server.signup(page)
     user = models.User.get(models.User.username == username)
     engine = next(e for e in engines() if e.game == "kaijudo")

@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from deckhub import goldfish as goldfish_store
-from deckhub import models
-from deckhub.catalogue_store import get_catalogue
-from deckhub.collection import adjust
+from deckhub.services import goldfish as goldfish_store
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.services.collection import adjust
 from deckhub.core.engine import engines
-from deckhub.decks import create_deck
+from deckhub.services.decks import create_deck
 from deckhub.games import all_games, get_game
 
 pytestmark = pytest.mark.browser

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from deckhub import collection, models
+from deckhub.services import collection
+from deckhub.store import models
 from deckhub.core.decklist import Deck
-from deckhub.decks import create_deck
+from deckhub.services.decks import create_deck
 
 pytestmark = pytest.mark.browser
 

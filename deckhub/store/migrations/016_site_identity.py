@@ -1,5 +1,5 @@
 """016_site_identity: the database's own random id, one row, carried by every queued job so a worker
-of another database that shares the queue never runs it (see deckhub.jobs.site_id)."""
+of another database that shares the queue never runs it (see deckhub.services.jobs.site_id)."""
 from __future__ import annotations
 
 import datetime as dt

@@ -1,6 +1,6 @@
 """Numbered schema steps, one peewee-migrate file each, recorded by name in `migratehistory`.
 
-Every file declares the tables as they were at its step (never `deckhub.models`) and defines
+Every file declares the tables as they were at its step (never `deckhub.store.models`) and defines
 `migrate(migrator, database, fake=False, **kwargs)`. A new step is a new file numbered after the
 last; a released file is never edited.
 

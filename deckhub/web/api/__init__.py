@@ -24,7 +24,7 @@ This is decided in one place, `auth.before_request`; the API's blueprints are ex
 forms' CSRF check (`deckhub.web.csrf`), which would otherwise refuse every token request.
 
 Every body is checked completely before anything is written, and every write is one transaction
-in a service: a refused request changes nothing. Limits come from `deckhub.limits`, which the
+in a service: a refused request changes nothing. Limits come from `deckhub.services.limits`, which the
 OpenAPI document imports too.
 """
 from __future__ import annotations

@@ -6,9 +6,9 @@ from flask import current_app, g, request
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 
-from deckhub import api_tokens
-from deckhub import decks as deck_store
-from deckhub.limits import MAX_BODY
+from deckhub.services import api_tokens
+from deckhub.services import decks as deck_store
+from deckhub.services.limits import MAX_BODY
 from deckhub.web.api.errors import ApiError, fail, under_api
 from deckhub.web.lookups import deck_or_404
 

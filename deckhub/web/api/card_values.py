@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import jsonify, request
 
-from deckhub import card_values
+from deckhub.services import card_values
 from deckhub.games import UnknownGame, get_game
 from deckhub.web.api.auth import user
 from deckhub.web.api.errors import fail

@@ -15,11 +15,11 @@ from typing import Any
 
 from flask import current_app, jsonify, request
 
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core import search as core_search
 from deckhub.core.cards import Card
 from deckhub.games import all_games
-from deckhub.limits import CARDS_PER_PAGE, MAX_CARDS_PER_PAGE
+from deckhub.services.limits import CARDS_PER_PAGE, MAX_CARDS_PER_PAGE
 from deckhub.web.api.errors import fail
 from deckhub.web.api.inputs import game_or_404
 from deckhub.web.api.routes import catalogue as bp

@@ -7,9 +7,9 @@ from __future__ import annotations
 from flask import jsonify
 from flask_login import current_user
 
-from deckhub import card_values, checks
+from deckhub.services import card_values, checks
 from deckhub.games import get_game
-from deckhub.limits import MAX_DECKLIST
+from deckhub.services.limits import MAX_DECKLIST
 from deckhub.web.api.errors import fail
 from deckhub.web.api.inputs import is_int, json_body
 from deckhub.web.api.routes import check, own

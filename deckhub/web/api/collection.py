@@ -6,9 +6,10 @@ from typing import Any
 
 from flask import jsonify, request
 
-from deckhub import collection, models
-from deckhub.db import write_transaction
-from deckhub.limits import (ENTRIES_PER_PAGE, MAX_COLLECTION_CHANGES, MAX_ENTRIES_PER_PAGE, MAX_ID,
+from deckhub.services import collection
+from deckhub.store import models
+from deckhub.store.db import write_transaction
+from deckhub.services.limits import (ENTRIES_PER_PAGE, MAX_COLLECTION_CHANGES, MAX_ENTRIES_PER_PAGE, MAX_ID,
                             MAX_QUANTITY)
 from deckhub.web.api.auth import user
 from deckhub.web.api.errors import fail

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify
 
-from deckhub import facts
+from deckhub.services import facts
 from deckhub.web.api.inputs import game_or_404
 
 RULE = "/api/games/<slug>/completeness"

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from flask import jsonify, request
 
-from deckhub import decks as deck_store
-from deckhub import models
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import decks as deck_store
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
-from deckhub.db import database
+from deckhub.store.db import database
 from deckhub.games import get_game
-from deckhub.limits import (MAX_CARD_KEY, MAX_COPIES_PER_ENTRY, MAX_DECK_ENTRIES, MAX_DECK_NAME, MAX_DECKLIST,
+from deckhub.services.limits import (MAX_CARD_KEY, MAX_COPIES_PER_ENTRY, MAX_DECK_ENTRIES, MAX_DECK_NAME, MAX_DECKLIST,
                             MAX_DESCRIPTION, MAX_ID, MAX_NAME_FIELD, MAX_PACKS)
 from deckhub.web.api.auth import own_deck, user
 from deckhub.web.api.errors import fail
@@ -227,7 +227,7 @@ def delete_deck(deck_id: int):
 @bp.route("/v1/decks/public")
 def public_decks():
     """Everyone's public decks, as on `/decks/public`: `game`, `card`, `q`, `sort=newest|copied`, `page`."""
-    from deckhub import public_decks as browser
+    from deckhub.services import public_decks as browser
     page, per_page = page_args(browser.PER_PAGE, browser.MAX_PER_PAGE)
     args = request.args
     try:

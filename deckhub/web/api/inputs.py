@@ -13,7 +13,7 @@ from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from deckhub.games import UnknownGame, all_games, get_game
-from deckhub.limits import MAX_JSON_DEPTH, MAX_PAGE
+from deckhub.services.limits import MAX_JSON_DEPTH, MAX_PAGE
 from deckhub.web.api.errors import fail
 
 

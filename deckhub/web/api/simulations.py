@@ -12,11 +12,12 @@ import random
 
 from flask import jsonify, request
 
-from deckhub import models, simulations
-from deckhub.catalogue_store import get_catalogue
+from deckhub.store import models
+from deckhub.services import simulations
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.games import get_game
-from deckhub.limits import DEFAULT_GAMES, MAX_GAMES, MAX_OPTIONS_JSON, MAX_SEED
+from deckhub.services.limits import DEFAULT_GAMES, MAX_GAMES, MAX_OPTIONS_JSON, MAX_SEED
 from deckhub.web.api.auth import own_deck, user
 from deckhub.web.api.errors import ApiError, fail
 from deckhub.web.api.inputs import flag, json_body, time, unknown_fields, whole

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from flask import jsonify, request
 
-from deckhub import models, tunings
-from deckhub.limits import DEFAULT_TUNING_BUDGET, MAX_TUNING_BUDGET
+from deckhub.store import models
+from deckhub.services import tunings
+from deckhub.services.limits import DEFAULT_TUNING_BUDGET, MAX_TUNING_BUDGET
 from deckhub.web.api.auth import own_deck, user
 from deckhub.web.api.errors import fail
 from deckhub.web.api.inputs import json_body, time, unknown_fields, whole

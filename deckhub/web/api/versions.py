@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import jsonify
 
-from deckhub import decks as deck_store
+from deckhub.services import decks as deck_store
 from deckhub.web.api.decks import deck_json
 from deckhub.web.api.errors import fail
 from deckhub.web.api.inputs import time

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from peewee import fn
 
-from deckhub import card_values, heartbeats, jobs, models
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import card_values, heartbeats, jobs
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine, value_words
 from deckhub.core.session_values import CARD_VALUES, value_field
 from deckhub.core.simulate import MAX_GAMES, merge, play_games
-from deckhub.db import database
-from deckhub.limits import MAX_ACTIVE_RUNS
+from deckhub.store.db import database
+from deckhub.services.limits import MAX_ACTIVE_RUNS
 
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
 MAX_ACTIVE_PER_USER = MAX_ACTIVE_RUNS  # runs of one user queued or running at once (see limits)

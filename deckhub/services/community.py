@@ -42,10 +42,11 @@ from urllib.parse import urlsplit
 
 from peewee import JOIN, IntegrityError, fn
 
-from deckhub import models, ratelimit
-from deckhub.catalogue_store import bump_stamp, get_catalogue, number_sort
+from deckhub.store import models
+from deckhub.services import ratelimit
+from deckhub.services.catalogue_store import bump_stamp, get_catalogue, number_sort
 from deckhub.core import cards as core
-from deckhub.db import database, lock, write_transaction
+from deckhub.store.db import database, lock, write_transaction
 from deckhub.games import UnknownGame, get_game
 
 # ---------------------------------------------------------------------------------- limits
@@ -61,7 +62,7 @@ MAX_NAME = 120                       # a missing card's name (Card.name holds 20
 MAX_NUMBER = 20                      # a collector number (Printing.number's column size)
 MAX_RARITY = 40
 RATE_LIMIT = 30                      # proposals per user per RATE_WINDOW
-RATE_WINDOW = dt.timedelta(hours=1)  # deckhub.ratelimit sweeps rows older than 4 windows of any bucket
+RATE_WINDOW = dt.timedelta(hours=1)  # deckhub.services.ratelimit sweeps rows older than 4 windows of any bucket
 MAX_PENDING = 100                    # proposals of one user waiting for review at once
 
 # A whole-number field's range: the game's FieldSpec says it (Kaijudo's power 0-99,999), or the
@@ -380,7 +381,7 @@ def _check_scan(raw: bytes | None) -> str | None:
     """Why a scan upload is refused, from its header alone (scans.check_image); None when it may be decoded."""
     if raw is None:
         return None
-    from deckhub.scans import ScanRefused, check_image
+    from deckhub.services.scans import ScanRefused, check_image
     try:
         check_image(bytes(raw))
     except ScanRefused as exc:
@@ -396,7 +397,7 @@ def _decode_scans(user: models.User, drafts: Mapping[str, tuple[_Draft, bytes]],
     not decode; RateLimited when the user may not send now or the budget is spent."""
     if not drafts:
         return
-    from deckhub.scans import ScanBudgetSpent, ScanRefused, clean_image, take_budget
+    from deckhub.services.scans import ScanBudgetSpent, ScanRefused, clean_image, take_budget
     _check_rate(user, limit, window)
     try:
         take_budget(user.id, [len(raw) for _, raw in drafts.values()])

@@ -14,8 +14,9 @@ from pathlib import Path
 from peewee import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from deckhub import models, ratelimit
-from deckhub.db import lock, write_transaction
+from deckhub.store import models
+from deckhub.services import ratelimit
+from deckhub.store.db import lock, write_transaction
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
 MIN_PASSWORD = 10
@@ -119,7 +120,7 @@ def change_password(user: models.User, current: str, new: str) -> None:
 def set_password(user: models.User, new: str) -> None:
     """Set a password without the current one (an operator's `deckhub user password`, or an account
     imported without its password); every signed-in browser is signed out."""
-    from deckhub import sessions
+    from deckhub.services import sessions
     problem = password_problem(new, user.username)
     if problem:
         raise AccountError(problem, "password")

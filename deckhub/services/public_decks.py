@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 
 from peewee import JOIN, Cast, fn
 
-from deckhub import models
-from deckhub.catalogue_store import get_catalogue
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Card, normalize_name
 from deckhub.core.paging import Paged
 from deckhub.core.search import search_cards, search_games
 from deckhub.games import all_games, get_game
-from deckhub.limits import (MAX_DECK_QUERY as MAX_QUERY, MAX_PAGE, MAX_PUBLIC_DECKS_PER_PAGE as MAX_PER_PAGE,
+from deckhub.services.limits import (MAX_DECK_QUERY as MAX_QUERY, MAX_PAGE, MAX_PUBLIC_DECKS_PER_PAGE as MAX_PER_PAGE,
                             PUBLIC_DECKS_PER_PAGE as PER_PAGE)
 
 SORTS = {"newest": "newest first", "copied": "most copied first"}

@@ -13,9 +13,9 @@ from typing import Iterable
 
 from peewee import fn
 
-from deckhub import models
+from deckhub.store import models
 from deckhub.core.paging import Paged
-from deckhub.db import write_transaction
+from deckhub.store.db import write_transaction
 
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
 OTHER = {"want_quantity": "trade_quantity", "trade_quantity": "want_quantity"}

@@ -24,11 +24,12 @@ import zlib
 from huey import crontab
 from peewee import IntegrityError, fn
 
-from deckhub import jobs, models
-from deckhub.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, write_targets)
-from deckhub.db import database
+from deckhub.services import jobs
+from deckhub.store import models
+from deckhub.services.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, write_targets)
+from deckhub.store.db import database
 from deckhub.importers.collection_csv import QTY_COLUMNS, QTY_LABELS, fix_options
-from deckhub.jobs import huey  # the periodic expiry task
+from deckhub.services.jobs import huey  # the periodic expiry task
 
 MAX_PENDING = 5
 MAX_UPLOAD_BYTES = 4 * 1024 * 1024    # one file: a whole collection of every printing is about 1 MB
@@ -314,7 +315,7 @@ def expire() -> int:
 def recover_uploads() -> None:
     """Queue again the plans and commits whose worker process died on this host or stopped answering,
     and the plans whose message was lost (queued long ago while the queue is empty, or never sent)."""
-    from deckhub import heartbeats
+    from deckhub.services import heartbeats
     U = models.CollectionUpload
     if jobs.pending() == 0:
         for (upload_id,) in U.select(U.id).where((U.state == "queued")

@@ -33,7 +33,7 @@ from huey import Huey, crontab
 from huey.storage import RedisStorage, SqliteStorage
 from peewee import SqliteDatabase
 
-from deckhub.db import database
+from deckhub.store.db import database
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ def site_id() -> str:
     database; needs an open connection. A database that lost its row gets a new one, made in an
     exclusive transaction so processes starting together agree on one."""
     if _site["db"] is not database.obj:
-        from deckhub.models import SiteIdentity
+        from deckhub.store.models import SiteIdentity
 
         def first():
             return SiteIdentity.select(SiteIdentity.site).order_by(SiteIdentity.id).first()
@@ -143,6 +143,10 @@ def task(fn):
                 return fn(*args)
         _pass_on(queued, args, site, mine, bounced)
 
+    # Huey names a message's task by module and function. The name stays the one the previous release
+    # gave it (`deckhub.<module>.<function>`, before the modules moved into deckhub.services), so jobs
+    # queued before an upgrade still run after it.
+    run.__module__ = "deckhub." + fn.__module__.rsplit(".", 1)[-1]
     queued = huey.task()(run)
 
     @functools.wraps(fn)
@@ -212,7 +216,8 @@ def lost_chunks(chunk_model, run_model) -> list[tuple[int, str | None]]:
     """Chunks of active runs to queue again, as (id, worker): running on a worker that is gone or
     silent past the lease, or queued so long while the queue is empty that their message was lost.
     Chunk models have `run`, `state`, `worker` and `updated_at`; run models have `status`."""
-    from deckhub import heartbeats, models
+    from deckhub.services import heartbeats
+    from deckhub.store import models
 
     C, R = chunk_model, run_model
     now = models.utcnow()
@@ -230,7 +235,7 @@ def requeue_lost(chunk_model, run_model, play) -> None:
     """Queue again (and send to `play`, the kind's task) every chunk `lost_chunks` finds. The reset is
     conditional on the chunk still being held by the worker found, so two workers sweeping at once
     reset it once, and a chunk another worker took meanwhile is left to it."""
-    from deckhub import models
+    from deckhub.store import models
 
     C = chunk_model
     for chunk_id, worker in lost_chunks(chunk_model, run_model):
@@ -258,7 +263,7 @@ def windowed(chunk_model, run_model, send) -> None:
 def window() -> int:
     """Chunks one owner may have queued or running: one per live worker (each worker can be kept
     busy by a lone player), and at least MIN_WINDOW so the next chunk waits on the queue."""
-    from deckhub import heartbeats
+    from deckhub.services import heartbeats
     return max(MIN_WINDOW, heartbeats.alive_count())
 
 
@@ -296,7 +301,7 @@ def feed(owner_id: int) -> bool:
 def _promote(owner_id: int) -> list[tuple]:
     """Mark queued the owner's oldest waiting chunks that fit in the window (counted and written in
     one exclusive transaction, so two workers finishing chunks at once do not both fill it)."""
-    from deckhub import models
+    from deckhub.store import models
 
     with exclusive(FEED_KEY):
         free = window()
@@ -402,13 +407,13 @@ def _fresh_connections() -> None:
 @huey.on_startup()
 def _start_heartbeat() -> None:
     """Each worker process says it is alive every few seconds (after `_fresh_connections`)."""
-    from deckhub import heartbeats
+    from deckhub.services import heartbeats
     heartbeats.start()
 
 
 @huey.on_shutdown()
 def _stop_heartbeat() -> None:
-    from deckhub import heartbeats
+    from deckhub.services import heartbeats
     heartbeats.stop()
 
 
@@ -429,7 +434,8 @@ def kind(name: str):
 def _job_started(task) -> None:
     """Log the start, tag every line until the end with the job; in a worker, note what it holds
     and queue again what lost workers left (a claim is a good moment: this worker is surely alive)."""
-    from deckhub import heartbeats, logs
+    from deckhub.services import heartbeats
+    from deckhub import logs
     name = _kinds.get(task.name)
     ident = task.args[0] if name and task.args else None
     job = f"{name}:{ident}" if name else f"task:{task.id}"
@@ -448,7 +454,8 @@ def _job_started(task) -> None:
 
 @huey.post_execute()
 def _job_finished(task, value, exc) -> None:
-    from deckhub import heartbeats, logs
+    from deckhub.services import heartbeats
+    from deckhub import logs
     stack = _running.__dict__.get("jobs") or []
     if not stack:
         return
@@ -539,7 +546,7 @@ def run_consumer(workers: int = 1) -> None:
 
 def load_tasks() -> None:
     """Import every module that defines tasks, so a consumer knows them all by name."""
-    import deckhub.collection_imports  # noqa: F401
-    import deckhub.facts_uploads  # noqa: F401
-    import deckhub.simulations  # noqa: F401
-    import deckhub.tunings  # noqa: F401 — registers its tasks
+    import deckhub.services.collection_imports  # noqa: F401
+    import deckhub.services.facts_uploads  # noqa: F401
+    import deckhub.services.simulations  # noqa: F401
+    import deckhub.services.tunings  # noqa: F401 — registers its tasks

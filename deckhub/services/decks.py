@@ -14,11 +14,11 @@ from typing import Callable
 
 from peewee import fn
 
-from deckhub import models
+from deckhub.store import models
 from deckhub.core.decklist import Deck
-from deckhub.db import PreparedSelect, lock, write_transaction
+from deckhub.store.db import PreparedSelect, lock, write_transaction
 from deckhub.games import get_game
-from deckhub.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_NAME as MAX_NAME, MAX_DESCRIPTION
+from deckhub.services.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_NAME as MAX_NAME, MAX_DESCRIPTION
 
 
 class DeckError(ValueError):

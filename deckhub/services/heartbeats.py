@@ -14,8 +14,8 @@ import logging
 import os
 import threading
 
-from deckhub import models
-from deckhub.db import database
+from deckhub.store import models
+from deckhub.store.db import database
 from deckhub.logs import RepeatedErrors
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ def hold(kind: str | None, ident: int | None) -> None:
 
 def beat() -> None:
     """Write this process's heartbeat: it is alive, and what it holds."""
-    from deckhub.jobs import worker_id
+    from deckhub.services.jobs import worker_id
     H = models.WorkerHeartbeat
     now = models.utcnow()
     values = {"last_seen": now, "holding_kind": _holding["kind"], "holding_id": _holding["id"]}
@@ -63,7 +63,7 @@ def beat() -> None:
 
 def forget() -> None:
     """A worker stopping cleanly holds nothing: its row goes."""
-    from deckhub.jobs import worker_id
+    from deckhub.services.jobs import worker_id
     models.WorkerHeartbeat.delete().where(models.WorkerHeartbeat.worker == worker_id()).execute()
 
 
@@ -81,7 +81,7 @@ def alive_count() -> int:
 def sweep() -> int:
     """Queue again the chunks held by lost workers (through every job kind's recoverer); drop rows
     of workers lost for a day. Returns how many chunks (and uploads) lost workers held."""
-    from deckhub import jobs
+    from deckhub.services import jobs
     H = models.WorkerHeartbeat
     H.delete().where(H.last_seen < models.utcnow() - KEEP_LOST).execute()
     lost = lost_workers()

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sqlite3
 from functools import lru_cache
 
-from deckhub import jobs
-from deckhub.db import database
+from deckhub.services import jobs
+from deckhub.store.db import database
 from deckhub.store import schema
 
 TIMEOUT = 2  # seconds a check may wait for Redis

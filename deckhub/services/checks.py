@@ -23,7 +23,7 @@ class CheckError(ValueError):
 
 def _catalogue(slug: str) -> Catalogue:
     """The catalogue the check reads cards from: the site's (community facts included) or data/."""
-    from deckhub.catalogue_store import command_catalogue
+    from deckhub.services.catalogue_store import command_catalogue
 
     return command_catalogue(slug)
 
@@ -97,8 +97,8 @@ def check_stored(stored, catalogue: Catalogue | None = None, user_id: int | None
     """The construction report of a stored deck's latest version (a `decks.StoredDeck`), in its format,
     with `user_id`'s own card values where the catalogue knows nothing. `report.yours` counts the
     values used (not reviewed, so pages say so); `report.enterable` whether players can enter any."""
-    from deckhub import card_values
-    from deckhub.catalogue_store import get_catalogue
+    from deckhub.services import card_values
+    from deckhub.services.catalogue_store import get_catalogue
     spec = get_game(stored.row.game)
     base = catalogue if catalogue is not None else get_catalogue(spec.slug)
     checked = card_values.catalogue_for(user_id, spec.slug, stored.deck, base)

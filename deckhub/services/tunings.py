@@ -13,15 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub import card_values, heartbeats, jobs, models, simulations
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import card_values, heartbeats, jobs, simulations
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine
 from deckhub.core.legality import check_deck
 from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
 from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, play_range
-from deckhub.limits import DEFAULT_TUNING_BUDGET
-from deckhub.db import database
+from deckhub.services.limits import DEFAULT_TUNING_BUDGET
+from deckhub.store.db import database
 from deckhub.games import get_game
 
 CHUNK_GAMES = 1000       # games one task plays (several short ranges of arms make one chunk)

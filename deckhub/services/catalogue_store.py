@@ -12,9 +12,9 @@ import threading
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from deckhub import models
+from deckhub.store import models
 from deckhub.core import cards as core
-from deckhub.db import database, write_transaction
+from deckhub.store.db import database, write_transaction
 
 _cache: dict[tuple[int, str], tuple[int, core.Catalogue]] = {}
 _lock = threading.Lock()
@@ -49,7 +49,7 @@ def _card_row_values(card: core.Card) -> dict:
 
 def _keep_contributed(row: models.Card, values: dict) -> dict:
     """`values` (what the new data says of a card) with the card's contributed facts kept where the
-    new data gives that field no value (`deckhub.community` approved them; see its docstring).
+    new data gives that field no value (`deckhub.services.community` approved them; see its docstring).
 
     A contributed field the new data does give a value loses its contribution record, unless the
     value is the same and the data marks it contributed too (an export loaded back)."""
@@ -236,7 +236,7 @@ def command_catalogue(game: str) -> core.Catalogue:
     """
     import os
 
-    from deckhub import create_app, default_instance_path
+    from deckhub.app import create_app, default_instance_path
     from deckhub.importers.catalogue import load_catalogue
 
     default_file = default_instance_path() / "deckhub.sqlite3"

@@ -25,14 +25,15 @@ from typing import Any, Callable, Iterable, Mapping
 
 from peewee import fn
 
-from deckhub import community, models
-from deckhub.catalogue_store import get_catalogue
-from deckhub.collection import all_indexes
+from deckhub.services import community
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.services.collection import all_indexes
 from deckhub.core import completeness as core_completeness
 from deckhub.core import search as core_search
 from deckhub.core.cards import Card, normalize_name
 from deckhub.core.decklist import Deck
-from deckhub.db import database, write_transaction
+from deckhub.store.db import database, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_SUGGESTED, GameIndex, Problem, game_lookup, resolve,
                                               unknown_card)

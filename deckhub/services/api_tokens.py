@@ -14,8 +14,8 @@ import secrets
 
 from peewee import DatabaseError
 
-from deckhub import models
-from deckhub.db import database, lock, write_transaction
+from deckhub.store import models
+from deckhub.store.db import database, lock, write_transaction
 
 TOKEN_PREFIX = "dh_"
 PREFIX_CHARS = 10  # "dh_" and 7 random characters, shown on the account page

@@ -8,7 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from deckhub import collection_imports, facts_uploads, heartbeats, jobs, models, simulations, tunings
+from deckhub.services import collection_imports, facts_uploads, heartbeats, jobs, simulations, tunings
+from deckhub.store import models
 
 FAILED_SHOWN = 50  # most recent failures listed
 ACTIVE_SHOWN = 200  # per kind (the site allows 50 active runs; uploads are few)

@@ -18,8 +18,9 @@ import os
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
 
-from deckhub import heartbeats, jobs, models
-from deckhub.db import database, is_sqlite
+from deckhub.services import heartbeats, jobs
+from deckhub.store import models
+from deckhub.store.db import database, is_sqlite
 
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 REQUEST_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

@@ -17,8 +17,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from deckhub import jobs, models
-from deckhub.db import database
+from deckhub.services import jobs
+from deckhub.store import models
+from deckhub.store.db import database
 
 FORMAT = "deckhub-user"
 VERSION = 2  # 1: decks, collection, goldfish games, finished simulations (still read)
@@ -195,7 +196,7 @@ class _Importer:
 
     @staticmethod
     def user_named(name: Any) -> models.User | None:
-        from deckhub.accounts import find_user
+        from deckhub.services.accounts import find_user
         return find_user(name) if isinstance(name, str) and name else None
 
     def run(self) -> None:

@@ -25,10 +25,11 @@ from typing import Any
 from huey import crontab
 from peewee import fn
 
-from deckhub import community, facts, jobs, models
-from deckhub.catalogue_store import get_catalogue
-from deckhub.db import database, write_transaction
-from deckhub.jobs import huey  # the periodic expiry task
+from deckhub.services import community, facts, jobs
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.store.db import database, write_transaction
+from deckhub.services.jobs import huey  # the periodic expiry task
 
 MAX_UPLOAD_BYTES = 4 * 1024 * 1024  # a whole game's facts are a few hundred kilobytes
 MAX_CHECKING = 3  # a user's uploads queued or being checked at once
@@ -215,7 +216,7 @@ def expire() -> int:
 def recover_uploads() -> None:
     """Queue again the checks whose worker died on this host or stopped answering, and those whose
     message was lost (queued long ago while the queue is empty, or never sent)."""
-    from deckhub import heartbeats
+    from deckhub.services import heartbeats
     U = models.FactsUpload
     if jobs.pending() == 0:
         for (upload_id,) in U.select(U.id).where((U.state == "queued")

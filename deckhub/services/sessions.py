@@ -12,8 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 
-from deckhub import models
-from deckhub.db import PreparedSelect, write_transaction
+from deckhub.store import models
+from deckhub.store.db import PreparedSelect, write_transaction
 
 MAX_AGE = dt.timedelta(days=366)  # older rows outlived any remember-me cookie (365 days) and are swept
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from deckhub import models, ratelimit
+from deckhub.store import models
+from deckhub.services import ratelimit
 
 MAX_BYTES = 3 * 1024 * 1024      # the upload as sent
 MAX_PIXELS = 24_000_000          # a 6000 x 4000 phone photo; more is refused before decoding
@@ -143,7 +144,7 @@ class CardImage:
 def card_images(game: str) -> dict[str, list[CardImage]]:
     """{card key: its approved scans, newest first} for a game, kept on the game's catalogue: approving
     a scan bumps the catalogue stamp, so the next request reads a new catalogue and these afresh."""
-    from deckhub.catalogue_store import get_catalogue
+    from deckhub.services.catalogue_store import get_catalogue
     return get_catalogue(game).memo("scans.approved", lambda: _approved_images(game))
 
 

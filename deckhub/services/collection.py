@@ -20,10 +20,10 @@ from typing import Callable, Iterable, Mapping, NamedTuple
 
 from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
 
-from deckhub import models
-from deckhub.catalogue_store import get_catalogue
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Catalogue
-from deckhub.db import database, write_transaction
+from deckhub.store.db import database, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LABELS, CollectionFileError,
                                               ExportRow, GameIndex, ImportPlan, PlannedRow, PrintingRef,

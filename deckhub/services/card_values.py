@@ -5,7 +5,7 @@ the *My card values* page, `PUT /api/card-values`) is stored as a `UserCardValue
 used in all of that user's goldfish games, simulations and deck checks of that game, marked
 "yours, not reviewed". A value the catalogue knows always wins (it came from a source or a curator):
 `effective_values` leaves such fields out and `listing` says where the two differ. A user's values
-are private; `propose` sends a selection of them to the curators through `deckhub.community`.
+are private; `propose` sends a selection of them to the curators through `deckhub.services.community`.
 
 Values are checked exactly as the engines check them (`deckhub.core.session_values`): the card key
 must be in the catalogue, the field one of the engine's VALUE_FIELDS, the value coerced by it.
@@ -17,14 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from deckhub import models
-from deckhub.catalogue_store import get_catalogue
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import Engine, EngineError, find_engine
 from deckhub.core.session_values import (CARD_VALUES, ValueField, apply_card_values, is_known, missing_values,
                                          unknown_values, value_field, value_fields, with_values)
-from deckhub.db import database
+from deckhub.store.db import database
 from deckhub.games import UnknownGame, get_game
 
 MAX_CARDS = 2_000        # card entries in one PUT or one --values file
@@ -390,8 +390,8 @@ def _rows(engine: Engine, card: Card, entry: Mapping[str, Any]) -> list[ValueRow
 
 def propose(user: models.User, slug: str, selection: list[tuple[str, str]], source: str, **limits) -> list[models.Proposal]:
     """Send the selected values of the user's (card key, field) to the curators as proposals, one per
-    card, with one source, in one step: all of them or none (`deckhub.community` checks each)."""
-    from deckhub import community
+    card, with one source, in one step: all of them or none (`deckhub.services.community` checks each)."""
+    from deckhub.services import community
 
     mine = values_of(user.id, slug)
     by_card: dict[str, dict[str, Any]] = {}

@@ -2,7 +2,7 @@
 
 The catalogue tables mirror the pure `Card`/`Printing`/`CardSet` values; game-specific fields
 live in `Card.data` (JSON) because each game has its own, and search runs on the in-memory
-catalogue built from these rows (see `deckhub.catalogue_store`).
+catalogue built from these rows (see `deckhub.services.catalogue_store`).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from flask_login import UserMixin
 from peewee import (BlobField, BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, Model,
                     TextField)
 
-from deckhub.db import JSONText, database
+from deckhub.store.db import JSONText, database
 
 
 def utcnow() -> dt.datetime:
@@ -45,7 +45,7 @@ class User(BaseModel, UserMixin):
     login_id: str | None = None  # "user:version:key" of the browser session this row was loaded for
 
     def get_id(self) -> str:
-        """What Flask-Login keeps in the session and the remember-me cookie (see deckhub.sessions)."""
+        """What Flask-Login keeps in the session and the remember-me cookie (see deckhub.services.sessions)."""
         return self.login_id or f"{self.id}:{self.session_version}:"
 
     def save(self, *args, **kwargs):
@@ -210,7 +210,7 @@ class ProposalBatch(BaseModel):
 
 
 class Scan(BaseModel):
-    """A photo or scan of a card sent with a proposal, re-encoded (see deckhub.scans).
+    """A photo or scan of a card sent with a proposal, re-encoded (see deckhub.services.scans).
 
     It is evidence while the proposal waits; once approved it is the image of `printing`."""
 
@@ -423,7 +423,7 @@ class WorkerHeartbeat(BaseModel):
 
 class UserCardValue(BaseModel):
     """A value a player supplied for a card field the catalogue does not know: theirs, not reviewed,
-    used in all their games, simulations and checks of that game (see deckhub.card_values)."""
+    used in all their games, simulations and checks of that game (see deckhub.services.card_values)."""
 
     owner = ForeignKeyField(User, backref="card_values", on_delete="CASCADE")
     game = CharField(max_length=40)
@@ -461,7 +461,7 @@ class PublicLists(BaseModel):
 
 class SiteIdentity(BaseModel):
     """One row: this database's random id (step 16). Every queued job carries it, so a worker of
-    another database that shares the queue never runs the job (see deckhub.jobs.site_id)."""
+    another database that shares the queue never runs the job (see deckhub.services.jobs.site_id)."""
 
     site = CharField(max_length=64)
     created_at = DateTimeField(default=utcnow)

@@ -11,8 +11,8 @@ import datetime as dt
 
 from peewee import fn
 
-from deckhub import models
-from deckhub.db import lock, write_transaction
+from deckhub.store import models
+from deckhub.store.db import lock, write_transaction
 
 
 def _bucket(name: str) -> str:

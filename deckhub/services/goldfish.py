@@ -17,12 +17,13 @@ from typing import Callable
 
 from peewee import JOIN
 
-from deckhub import card_values, models
-from deckhub.catalogue_store import get_catalogue
+from deckhub.services import card_values
+from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, IllegalAction, State, get_engine, play_out, replay
-from deckhub.db import PreparedSelect, database, is_sqlite, write_transaction
-from deckhub.limits import MAX_SEED
+from deckhub.store.db import PreparedSelect, database, is_sqlite, write_transaction
+from deckhub.services.limits import MAX_SEED
 
 MAX_ACTIONS = 5_000  # a session longer than any real game; stops a script from growing rows forever
 POSITIONS_KEPT = 64  # replayed positions a catalogue keeps (the boards being played or watched right now)

@@ -1,0 +1,1 @@
+"""The use cases: every rule, limit and transaction of the site (views and commands call one)."""
