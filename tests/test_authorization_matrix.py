@@ -26,7 +26,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from deckhub.services import api_tokens, card_values, community, simulations, tunings
+from deckhub.services import api_tokens, card_values, simulations, tunings
+from deckhub.services.community.proposing import propose_batch, propose_facts
+from deckhub.services.community.reviewing import approve
 from deckhub.store import models
 from deckhub.services import goldfish as goldfish_store
 from deckhub.services.accounts import create_user
@@ -342,12 +344,12 @@ def _world(app) -> SimpleNamespace:
         w.tuning = tunings.start(alice.id, private.row, private.version, 300, 1, {}).id
         _, w.token = api_tokens.create(alice, "alice's script")
         _, w.bob_token = api_tokens.create(bob, "bob's script")
-        w.proposal = community.propose_facts(alice, "neopets-tcg", "the-thieves-code", {"bank_value": "2"}, URL).id
-        w.batch = community.propose_batch(alice, "neopets-tcg", [("aisha-myriad", "strength", "3")], URL,
-                                          scans={"aisha-myriad": PNG}, set_code="first-edition").id
+        w.proposal = propose_facts(alice, "neopets-tcg", "the-thieves-code", {"bank_value": "2"}, URL).id
+        w.batch = propose_batch(alice, "neopets-tcg", [("aisha-myriad", "strength", "3")], URL,
+                                scans={"aisha-myriad": PNG}, set_code="first-edition").id
         w.pending_scan = models.Scan.get().id
-        shown = community.propose_facts(alice, "neopets-tcg", "commander-garoo", {}, URL, scan=PNG)
-        community.approve(shown.id, models.User.get(username="curator"))
+        shown = propose_facts(alice, "neopets-tcg", "commander-garoo", {}, URL, scan=PNG)
+        approve(shown.id, models.User.get(username="curator"))
         w.approved_scan = models.Scan.get(models.Scan.proposal == shown.id).id
         darigan = read_decklist(DARIGAN, get_game("neopets-tcg"), get_catalogue("neopets-tcg")).deck
         w.neopets = create_deck(alice.id, "neopets-tcg", "standard", "Alice's Darigan deck", deck=darigan).row.id
@@ -422,19 +424,19 @@ def _world(app) -> SimpleNamespace:
     @in_db
     def new_proposal():
         _forget_proposal_hits()
-        return community.propose_facts(models.User.get_by_id(w.alice), "neopets-tcg", "the-thieves-code",
-                                       {"bank_value": str(next(counter))}, URL).id
+        return propose_facts(models.User.get_by_id(w.alice), "neopets-tcg", "the-thieves-code",
+                             {"bank_value": str(next(counter))}, URL).id
 
     @in_db
     def new_batch():
         _forget_proposal_hits()
-        return community.propose_batch(models.User.get_by_id(w.alice), "neopets-tcg",
-                                       [("fire-shoyru", "magic", str(next(counter)))], URL).id
+        return propose_batch(models.User.get_by_id(w.alice), "neopets-tcg",
+                             [("fire-shoyru", "magic", str(next(counter)))], URL).id
 
     @in_db
     def approved_proposal():
         pid = new_proposal()
-        community.approve(pid, models.User.get(username="curator"))
+        approve(pid, models.User.get(username="curator"))
         return pid
 
     made_tunings: list[int] = []

@@ -270,7 +270,8 @@ def test_the_site_has_a_favicon_where_browsers_look_and_every_page_links_it(clie
 def test_search_rows_show_a_corrected_fact_at_once(app, client):
     """Result rows are kept per catalogue version; a curator's correction makes a new version, so
     the next search shows the new value (the value is made up for the test)."""
-    from deckhub.services import community
+    from deckhub.services.community.proposing import propose_facts
+    from deckhub.services.community.reviewing import approve
     from deckhub.services.accounts import create_user
     from deckhub.store.db import database
 
@@ -283,7 +284,7 @@ def test_search_rows_show_a_corrected_fact_at_once(app, client):
     with app.app_context(), database.connection_context():
         curator = create_user("curie", "a long password")
         player = create_user("pat", "a long password")
-        proposal = community.propose_facts(player, "kaijudo", "toothed-grubling", {"level": "5"},
-                                           "https://example.org/kaijudo/checklist")
-        community.approve(proposal.id, curator)
+        proposal = propose_facts(player, "kaijudo", "toothed-grubling", {"level": "5"},
+                                 "https://example.org/kaijudo/checklist")
+        approve(proposal.id, curator)
     assert "Level 5" in grubling_row() and "Level 3" not in grubling_row()

@@ -1,4 +1,5 @@
-"""Proposal batches (deckhub.services.community.propose_batch / review_batch) and card scans (deckhub.services.scans).
+"""Proposal batches (deckhub.services.community: proposing.propose_batch, reviewing.review_batch) and card
+scans (deckhub.services.scans).
 
 Values proposed here are made up for the tests, not facts about the cards; the pictures are
 drawn by the tests.
@@ -11,7 +12,12 @@ import threading
 import pytest
 from PIL import Image
 
-from deckhub.services import community, scans
+from deckhub.services import scans
+from deckhub.services.community.errors import CommunityError, NotAllowed, ProposalInvalid, RateLimited
+from deckhub.services.community.proposing import NewCard, propose_batch, propose_facts
+from deckhub.services.community.reverting import revert
+from deckhub.services.community.review_queue import batch_proposals, pending, pending_batches
+from deckhub.services.community.reviewing import approve, review_batch
 from deckhub.store import models
 from deckhub.services.accounts import create_user
 from deckhub.services.catalogue_store import get_catalogue
@@ -45,13 +51,13 @@ def picture(fmt: str = "PNG", size=(60, 84), exif: bool = False) -> bytes:
 
 def test_a_batch_of_cells_becomes_one_proposal_per_card_sent_together(people):
     _, player = people
-    batch = community.propose_batch(player, NEO, [
+    batch = propose_batch(player, NEO, [
         ("aisha-myriad", "type", "Hero"), ("aisha-myriad", "strength", "3"), ("aisha-myriad", "magic", ""),
         ("commander-garoo", "type", "villain"), ("commander-garoo", "bank_value", 2),
-        (community.NewCard("Made-up Test Card", "999", "C"), "type", "Item"),
-        (community.NewCard("Made-up Test Card", "999", "C"), "bank_value", "1"),
+        (NewCard("Made-up Test Card", "999", "C"), "type", "Item"),
+        (NewCard("Made-up Test Card", "999", "C"), "bank_value", "1"),
     ], URL, set_code=SET)
-    proposals = community.batch_proposals(batch.id)
+    proposals = batch_proposals(batch.id)
     assert [p.card_key for p in proposals] == ["aisha-myriad", "commander-garoo", ""]
     assert proposals[0].values == {"type": "Hero", "strength": 3}  # the empty cell is no change
     assert proposals[1].values == {"type": "Villain", "bank_value": 2}
@@ -63,11 +69,11 @@ def test_a_batch_of_cells_becomes_one_proposal_per_card_sent_together(people):
 
 def test_one_bad_cell_refuses_the_whole_batch_naming_every_problem(people):
     _, player = people
-    with pytest.raises(community.ProposalInvalid) as refused:
-        community.propose_batch(player, NEO, [
+    with pytest.raises(ProposalInvalid) as refused:
+        propose_batch(player, NEO, [
             ("aisha-myriad", "strength", "3"), ("commander-garoo", "strength", "-3"),
             ("commander-garoo", "faerie", "Purple"), ("no-such-card", "magic", 1),
-            (community.NewCard("Aisha Myriad"), "type", "Hero")], URL, set_code=SET)
+            (NewCard("Aisha Myriad"), "type", "Hero")], URL, set_code=SET)
     errors = refused.value.errors
     assert "from 0 to 99" in errors["commander-garoo:strength"] and errors["commander-garoo:strength"].startswith("Commander Garoo")
     assert "one of" in errors["commander-garoo:faerie"]
@@ -75,21 +81,21 @@ def test_one_bad_cell_refuses_the_whole_batch_naming_every_problem(people):
     assert "already has" in errors["new:0:name"]
     assert models.Proposal.select().count() == 0 and models.ProposalBatch.select().count() == 0
     assert models.RateLimitHit.select().where(models.RateLimitHit.bucket.startswith("proposal:")).count() == 0
-    with pytest.raises(community.ProposalInvalid, match="Say where"):
-        community.propose_batch(player, NEO, [("aisha-myriad", "strength", "3")], "", set_code=SET)
-    with pytest.raises(community.ProposalInvalid, match="Nothing to propose"):
-        community.propose_batch(player, NEO, [("aisha-myriad", "strength", "")], URL, set_code=SET)
+    with pytest.raises(ProposalInvalid, match="Say where"):
+        propose_batch(player, NEO, [("aisha-myriad", "strength", "3")], "", set_code=SET)
+    with pytest.raises(ProposalInvalid, match="Nothing to propose"):
+        propose_batch(player, NEO, [("aisha-myriad", "strength", "")], URL, set_code=SET)
 
 
 def test_a_batch_counts_once_against_the_rate_limit(people):
     _, player = people
     cells = [(row_key, "strength", "4") for row_key in ("aisha-myriad", "commander-garoo", "the-darkest-faerie",
                                                         "the-ensorcellator", "faerie-slingshot")]
-    community.propose_batch(player, NEO, cells, URL, set_code=SET, rate_limit=2)
+    propose_batch(player, NEO, cells, URL, set_code=SET, rate_limit=2)
     assert models.Proposal.select().count() == 5 and models.RateLimitHit.select().where(models.RateLimitHit.bucket.startswith("proposal:")).count() == 1
-    community.propose_facts(player, NEO, "fire-shoyru", {"strength": 1}, URL, rate_limit=2)
-    with pytest.raises(community.RateLimited, match="2 proposals"):
-        community.propose_batch(player, NEO, [("ferocious-negg", "strength", "1")], URL, rate_limit=2)
+    propose_facts(player, NEO, "fire-shoyru", {"strength": 1}, URL, rate_limit=2)
+    with pytest.raises(RateLimited, match="2 proposals"):
+        propose_batch(player, NEO, [("ferocious-negg", "strength", "1")], URL, rate_limit=2)
     assert models.Proposal.select().count() == 6 and models.RateLimitHit.select().where(models.RateLimitHit.bucket.startswith("proposal:")).count() == 2
 
 
@@ -103,9 +109,9 @@ def test_the_rate_limit_holds_when_requests_arrive_at_once(app, people):
         with app.app_context(), database.connection_context():
             barrier.wait()
             try:
-                community.propose_batch(player, NEO, [("aisha-myriad", "strength", str(n + 1))], URL, rate_limit=3)
+                propose_batch(player, NEO, [("aisha-myriad", "strength", str(n + 1))], URL, rate_limit=3)
                 results.append("ok")
-            except community.RateLimited:
+            except RateLimited:
                 results.append("limited")
             except Exception as exc:  # a busy database is a refusal too, never a fourth batch
                 results.append(type(exc).__name__)
@@ -121,26 +127,26 @@ def test_the_rate_limit_holds_when_requests_arrive_at_once(app, people):
 
 def test_a_curator_approves_some_of_a_batch_and_rejects_the_rest(people):
     curator, player = people
-    batch = community.propose_batch(player, NEO, [
+    batch = propose_batch(player, NEO, [
         ("aisha-myriad", "strength", "3"), ("commander-garoo", "strength", "5"), ("the-ensorcellator", "magic", "2")],
         URL, set_code=SET)
-    ids = [p.id for p in community.batch_proposals(batch.id)]
-    assert [b.id for b, waiting in community.pending_batches(NEO)] == [batch.id]
-    assert community.pending(NEO, batched=False) == []
-    with pytest.raises(community.ProposalInvalid, match="reason"):
-        community.review_batch(batch.id, curator, {ids[0]: "approve", ids[1]: "reject"})
-    with pytest.raises(community.NotAllowed):
-        community.review_batch(batch.id, player, {ids[0]: "approve"})
-    done = community.review_batch(batch.id, curator, {ids[0]: "approve", ids[1]: "reject"}, "checked the card")
+    ids = [p.id for p in batch_proposals(batch.id)]
+    assert [b.id for b, waiting in pending_batches(NEO)] == [batch.id]
+    assert pending(NEO, batched=False) == []
+    with pytest.raises(ProposalInvalid, match="reason"):
+        review_batch(batch.id, curator, {ids[0]: "approve", ids[1]: "reject"})
+    with pytest.raises(NotAllowed):
+        review_batch(batch.id, player, {ids[0]: "approve"})
+    done = review_batch(batch.id, curator, {ids[0]: "approve", ids[1]: "reject"}, "checked the card")
     assert done == {"approved": [ids[0]], "rejected": [ids[1]], "failed": []}
     catalogue = get_catalogue(NEO)
     assert catalogue.get("aisha-myriad").attrs["strength"] == 3
     assert catalogue.get("commander-garoo").attrs.get("strength") is None
-    assert [(b.id, waiting) for b, waiting in community.pending_batches(NEO)] == [(batch.id, 1)]
-    with pytest.raises(community.CommunityError, match="waiting"):
-        community.review_batch(batch.id, curator, {ids[0]: "approve"})
-    community.review_batch(batch.id, curator, {ids[2]: "approve"})
-    assert community.pending_batches(NEO) == []
+    assert [(b.id, waiting) for b, waiting in pending_batches(NEO)] == [(batch.id, 1)]
+    with pytest.raises(CommunityError, match="waiting"):
+        review_batch(batch.id, curator, {ids[0]: "approve"})
+    review_batch(batch.id, curator, {ids[2]: "approve"})
+    assert pending_batches(NEO) == []
 
 
 # ---------------------------------------------------------------------------------- scans
@@ -176,51 +182,51 @@ def test_clean_image_refuses_a_decompression_bomb():
 
 def test_an_approved_scan_becomes_the_printings_image_crediting_its_sender(people):
     curator, player = people
-    batch = community.propose_batch(player, NEO, [("aisha-myriad", "strength", "3")], URL,
-                                    scans={"aisha-myriad": picture("PNG")}, set_code=SET)
-    (proposal,) = community.batch_proposals(batch.id)
+    batch = propose_batch(player, NEO, [("aisha-myriad", "strength", "3")], URL,
+                          scans={"aisha-myriad": picture("PNG")}, set_code=SET)
+    (proposal,) = batch_proposals(batch.id)
     assert scans.card_image(NEO, "aisha-myriad") is None  # evidence only, until approved
-    community.approve(proposal.id, curator)
+    approve(proposal.id, curator)
     image = scans.card_image(NEO, "aisha-myriad", SET)
     assert image is not None and image.by == "pat" and image.set_code == SET
     assert bytes(models.Scan.get_by_id(image.scan_id).data).startswith(b"\x89PNG")
-    community.revert(proposal.id, curator, "wrong picture")
+    revert(proposal.id, curator, "wrong picture")
     assert scans.card_image(NEO, "aisha-myriad") is None
 
 
 def test_a_scan_alone_is_a_proposal_and_a_bad_one_stores_nothing(people):
     curator, player = people
-    with pytest.raises(community.ProposalInvalid, match="not a JPEG"):
-        community.propose_facts(player, NEO, "commander-garoo", {"strength": 2}, URL, scan=b"<svg></svg>")
-    with pytest.raises(community.ProposalInvalid, match="one card"):
-        community.propose_batch(player, NEO, [("aisha-myriad", "strength", "3"), ("commander-garoo", "magic", "1")],
-                                URL, scan=picture())
+    with pytest.raises(ProposalInvalid, match="not a JPEG"):
+        propose_facts(player, NEO, "commander-garoo", {"strength": 2}, URL, scan=b"<svg></svg>")
+    with pytest.raises(ProposalInvalid, match="one card"):
+        propose_batch(player, NEO, [("aisha-myriad", "strength", "3"), ("commander-garoo", "magic", "1")],
+                      URL, scan=picture())
     assert models.Proposal.select().count() == 0 and models.Scan.select().count() == 0
-    proposal = community.propose_facts(player, NEO, "commander-garoo", {}, URL, scan=picture("JPEG"))
-    community.approve(proposal.id, curator)
+    proposal = propose_facts(player, NEO, "commander-garoo", {}, URL, scan=picture("JPEG"))
+    approve(proposal.id, curator)
     assert scans.card_image(NEO, "commander-garoo").by == "pat"
 
 
 def test_a_new_cards_scan_shows_the_printing_its_approval_adds(people):
     curator, player = people
-    new = community.NewCard("Made-up Scanned Card", "998", "C")
-    batch = community.propose_batch(player, NEO, [(new, "type", "Item")], URL, scans={new: picture("WEBP")},
-                                    set_code=SET)
-    (proposal,) = community.batch_proposals(batch.id)
-    community.approve(proposal.id, curator)
+    new = NewCard("Made-up Scanned Card", "998", "C")
+    batch = propose_batch(player, NEO, [(new, "type", "Item")], URL, scans={new: picture("WEBP")},
+                          set_code=SET)
+    (proposal,) = batch_proposals(batch.id)
+    approve(proposal.id, curator)
     assert scans.card_image(NEO, "made-up-scanned-card", SET).by == "pat"
 
 
 def test_a_batch_review_is_one_catalogue_change_and_a_failing_card_leaves_the_others(people):
     curator, player = people
-    batch = community.propose_batch(player, NEO, [
+    batch = propose_batch(player, NEO, [
         ("aisha-myriad", "strength", "3"), ("commander-garoo", "strength", "5"), ("the-ensorcellator", "magic", "2")],
         URL, set_code=SET)
-    ids = [p.id for p in community.batch_proposals(batch.id)]
+    ids = [p.id for p in batch_proposals(batch.id)]
     # stored as it may have been before a rule tightened: approval checks it again and refuses it
     models.Proposal.update(values={"strength": 500}).where(models.Proposal.id == ids[1]).execute()
     stamp = models.CatalogueStamp.get(models.CatalogueStamp.game == NEO).version
-    done = community.review_batch(batch.id, curator, {pid: "approve" for pid in ids})
+    done = review_batch(batch.id, curator, {pid: "approve" for pid in ids})
     assert done == {"approved": [ids[0], ids[2]], "rejected": [], "failed": [ids[1]]}
     assert models.CatalogueStamp.get(models.CatalogueStamp.game == NEO).version == stamp + 1
     assert models.Proposal.get_by_id(ids[1]).status == "pending"

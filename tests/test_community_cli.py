@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckhub.services import community
+from deckhub.services.community.proposing import propose_facts
+from deckhub.services.community.reviewing import approve
 from deckhub.store import models
 from deckhub.services.accounts import create_user
 from deckhub.cli import main
@@ -38,8 +39,8 @@ def _contribute():
     with database.connection_context():
         curator = create_user("curie", "a long password")
         player = create_user("pat", "a long password")
-        p = community.propose_facts(player, "neopets-tcg", "the-thieves-code", {"bank_value": 2}, URL)
-        community.approve(p.id, curator)
+        p = propose_facts(player, "neopets-tcg", "the-thieves-code", {"bank_value": 2}, URL)
+        approve(p.id, curator)
 
 
 def _card(key):

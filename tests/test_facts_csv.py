@@ -10,7 +10,10 @@ import csv
 import pytest
 from click.testing import CliRunner
 
-from deckhub.services import community, facts
+from deckhub.services import facts
+from deckhub.services.community.fields import PRINTED, proposable_fields
+from deckhub.services.community.rate_limits import RATE_WINDOW
+from deckhub.services.community.reviewing import approve
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.commands.facts import facts as facts_command
@@ -69,7 +72,7 @@ def test_export_writes_every_field_and_imports_back_unchanged(cli, tmp_path):
     rows = read_rows(out)
     with database.connection_context():
         catalogue = get_catalogue(NEO)
-        keys = [f.key for f in community.proposable_fields(NEO)]
+        keys = [f.key for f in proposable_fields(NEO)]
     assert list(rows[0]) == ["game", "set", "number", "name", "version", *keys, "source"]
     assert len(rows) == len(catalogue)  # one row per card
     typed = next(c for c in catalogue if c.type)
@@ -88,7 +91,7 @@ def test_edited_spreadsheet_becomes_proposals_and_round_trips_after_approval(cli
     rows = read_rows(out)
     first, second = unknown_cards(rows, "bank_value", 2)
     first.update(type="Item", bank_value="3", source=URL)
-    second.update(type="Equipment", text="=1+1 is not a formula here", source=community.PRINTED)
+    second.update(type="Equipment", text="=1+1 is not a formula here", source=PRINTED)
     write_rows(tmp_path / "edited.csv", rows)
 
     dry = cli("import", "--user", "alice", "--dry-run", str(tmp_path / "edited.csv"))
@@ -102,13 +105,13 @@ def test_edited_spreadsheet_becomes_proposals_and_round_trips_after_approval(cli
     made = proposals()
     assert [(p.values, p.source, p.status) for p in made] == [
         ({"type": "Item", "bank_value": 3}, URL, "pending"),
-        ({"type": "Equipment", "text": "=1+1 is not a formula here"}, community.PRINTED, "pending")]
+        ({"type": "Equipment", "text": "=1+1 is not a formula here"}, PRINTED, "pending")]
     assert all(p.proposer.username == "alice" for p in made)
 
     with database.connection_context():
         curator = models.User.get(username="curie")
         for p in made:
-            community.approve(p.id, curator)
+            approve(p.id, curator)
     again = tmp_path / "again.csv"
     cli("export", NEO, str(again))
     text = again.read_text(encoding="utf-8-sig")
@@ -167,10 +170,10 @@ def test_a_file_counts_once_against_the_rate_limit(app):
         alice = create_user("alice", "correct horse")
         names = [c.name for c in get_catalogue(NEO) if not c.type and len(get_catalogue(NEO).lookup(c.name)) == 1][:3]
         body = "game,name,type,source\n" + "".join(f'{NEO},"{n}",Hero,{URL}\n' for n in names)
-        made = facts.commit_import(alice, body, rate_limit=1, window=community.RATE_WINDOW)
+        made = facts.commit_import(alice, body, rate_limit=1, window=RATE_WINDOW)
         assert len(made) == 3
         with pytest.raises(facts.ImportRejected) as refused:
-            facts.commit_import(alice, body.replace("Hero", "Villain"), rate_limit=1, window=community.RATE_WINDOW)
+            facts.commit_import(alice, body.replace("Hero", "Villain"), rate_limit=1, window=RATE_WINDOW)
         assert refused.value.limited and "please wait" in str(refused.value)
         assert models.Proposal.select().count() == 3
 

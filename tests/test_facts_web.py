@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from deckhub.services import community, goldfish
+from deckhub.services import goldfish
+from deckhub.services.community.proposing import propose_facts
+from deckhub.services.community.reviewing import approve
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
@@ -217,7 +219,7 @@ def test_most_wanted_ranks_unknown_facts_by_the_decks_and_games_they_block(app, 
 
     with app.app_context(), database.connection_context():  # the type becomes known: now its bank value is wanted
         curie, pat = models.User.get(username="curie"), models.User.get(username="pat")
-        community.approve(community.propose_facts(pat, NEO, top.key, {"type": "Item"}, URL).id, curie)
+        approve(propose_facts(pat, NEO, top.key, {"type": "Item"}, URL).id, curie)
     html = app.test_client().get(f"/most-wanted?game={NEO}").get_data(as_text=True)
     assert f'/propose/card/{top.key}#f_type"' not in html and f'/propose/card/{top.key}#f_bank_value"' in html
 

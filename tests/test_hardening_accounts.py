@@ -9,7 +9,9 @@ import pytest
 from peewee import IntegrityError
 
 from conftest import csrf_token, legacy_database
-from deckhub.services import accounts, api_tokens, community
+from deckhub.services import accounts, api_tokens
+from deckhub.services.community.errors import RateLimited
+from deckhub.services.community.proposing import propose_facts
 from deckhub.store import models
 from deckhub.store.db import database, init_database
 from deckhub.store import schema
@@ -295,10 +297,10 @@ def test_simultaneous_proposals_stop_at_the_limit(app):
 
     def propose(i):
         try:
-            community.propose_facts(player, "kaijudo", card.key, {"text": f"Proposed text number {i}."},
-                                    "https://example.org/scan", rate_limit=5)
+            propose_facts(player, "kaijudo", card.key, {"text": f"Proposed text number {i}."},
+                          "https://example.org/scan", rate_limit=5)
             return "stored"
-        except community.RateLimited:
+        except RateLimited:
             return "limited"
 
     results = at_once(12, propose)

@@ -97,37 +97,40 @@ def decoded(monkeypatch):
 
 
 def test_a_scan_on_a_proposal_refused_anyway_is_never_decoded(player, decoded):
-    from deckhub.services import community
-    with pytest.raises(community.ProposalInvalid) as refused:
-        community.propose_facts(player, NEO, "commander-garoo", {"strength": "lots"}, "not a source", scan=PICTURE)
+    from deckhub.services.community.errors import ProposalInvalid, RateLimited
+    from deckhub.services.community.proposing import propose_batch, propose_card, propose_facts
+    with pytest.raises(ProposalInvalid) as refused:
+        propose_facts(player, NEO, "commander-garoo", {"strength": "lots"}, "not a source", scan=PICTURE)
     assert "scan" not in refused.value.errors
-    with pytest.raises(community.ProposalInvalid):
-        community.propose_card(player, NEO, {"name": ""}, {}, URL, scan=PICTURE)
-    with pytest.raises(community.ProposalInvalid):
-        community.propose_batch(player, NEO, [("commander-garoo", "strength", "lots")], URL,
-                                scans={"commander-garoo": PICTURE})
-    community.propose_facts(player, NEO, "commander-garoo", {"strength": 2}, URL, rate_limit=1)
-    with pytest.raises(community.RateLimited):  # over the rate limit: refused before the decoding too
-        community.propose_facts(player, NEO, "commander-garoo", {"strength": 3}, URL, scan=PICTURE, rate_limit=1)
+    with pytest.raises(ProposalInvalid):
+        propose_card(player, NEO, {"name": ""}, {}, URL, scan=PICTURE)
+    with pytest.raises(ProposalInvalid):
+        propose_batch(player, NEO, [("commander-garoo", "strength", "lots")], URL,
+                      scans={"commander-garoo": PICTURE})
+    propose_facts(player, NEO, "commander-garoo", {"strength": 2}, URL, rate_limit=1)
+    with pytest.raises(RateLimited):  # over the rate limit: refused before the decoding too
+        propose_facts(player, NEO, "commander-garoo", {"strength": 3}, URL, scan=PICTURE, rate_limit=1)
     assert decoded == []
-    proposal = community.propose_facts(player, NEO, "aisha-myriad", {}, URL, scan=PICTURE)
+    proposal = propose_facts(player, NEO, "aisha-myriad", {}, URL, scan=PICTURE)
     assert decoded[0] == "clean" and "load" in decoded and proposal.scans.count() == 1
 
 
 def test_scans_count_against_a_daily_byte_budget(player, decoded, monkeypatch):
-    from deckhub.services import community, scans
+    from deckhub.services import scans
+    from deckhub.services.community.errors import RateLimited
+    from deckhub.services.community.proposing import propose_batch, propose_facts
     from deckhub.store import models
     one = PICTURE
     monkeypatch.setattr(scans, "DAILY_BYTES", 2 * len(one) + 10)
-    community.propose_facts(player, NEO, "aisha-myriad", {}, URL, scan=one)
-    community.propose_batch(player, NEO, [], URL, scans={"commander-garoo": one})
-    with pytest.raises(community.RateLimited, match="as many as one player may send in a day"):
-        community.propose_facts(player, NEO, "blue-skeith", {}, URL, scan=one)
+    propose_facts(player, NEO, "aisha-myriad", {}, URL, scan=one)
+    propose_batch(player, NEO, [], URL, scans={"commander-garoo": one})
+    with pytest.raises(RateLimited, match="as many as one player may send in a day"):
+        propose_facts(player, NEO, "blue-skeith", {}, URL, scan=one)
     assert decoded.count("clean") == 2 and models.Scan.select().count() == 2
-    community.propose_facts(player, NEO, "blue-skeith", {"strength": 2}, URL)  # without a scan it is no cost
+    propose_facts(player, NEO, "blue-skeith", {"strength": 2}, URL)  # without a scan it is no cost
     models.RateLimitHit.update(created_at=models.utcnow() - scans.BUDGET_WINDOW).where(
         models.RateLimitHit.bucket == f"scan-bytes:{player.id}").execute()
-    community.propose_facts(player, NEO, "blue-skeith", {}, URL, scan=one)  # a day later it has room again
+    propose_facts(player, NEO, "blue-skeith", {}, URL, scan=one)  # a day later it has room again
     assert models.Scan.select().count() == 3
 
 

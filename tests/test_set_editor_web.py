@@ -184,7 +184,8 @@ def test_a_proposal_form_takes_a_scan_and_refuses_a_non_image_or_an_oversized_on
 
 
 def test_approved_scans_show_on_goldfish_tiles(app, users):
-    from deckhub.services import community
+    from deckhub.services.community.proposing import propose_facts
+    from deckhub.services.community.reviewing import approve
     from deckhub.services.catalogue_store import get_catalogue
     from tests.test_goldfish_web import deck_for, start
 
@@ -195,8 +196,8 @@ def test_approved_scans_show_on_goldfish_tiles(app, users):
         data = models.DeckVersion.select().where(models.DeckVersion.deck == deck_id).first().data
         keys = sorted({row["card"] for section in data["sections"].values() for row in section})
         for key in keys:  # every card of the deck, so the opening hand shows some
-            proposal = community.propose_facts(pat, "kaijudo", key, {}, URL, scan=picture(), rate_limit=1000)
-            community.approve(proposal.id, curie)
+            proposal = propose_facts(pat, "kaijudo", key, {}, URL, scan=picture(), rate_limit=1000)
+            approve(proposal.id, curie)
         assert get_catalogue("kaijudo").get(keys[0]) is not None
     board = player.get(start(player, deck_id)).get_data(as_text=True)
     assert re.search(r'<img class="tile-scan" src="/scans/\d+" alt="" title="Scan by pat"', board)

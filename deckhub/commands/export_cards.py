@@ -24,7 +24,8 @@ from deckhub.games import game_slugs
 def export_cards(game: str, directory: Path) -> None:
     """Write GAME's catalogue, community contributions included, to DIRECTORY/GAME/cards.json."""
     from deckhub.cli import open_app
-    from deckhub.services.community import CommunityError, export_cards as export
+    from deckhub.services.community.errors import CommunityError
+    from deckhub.services.community.export import export_cards as export
     from deckhub.store.db import database
 
     open_app()

@@ -391,7 +391,8 @@ def _rows(engine: Engine, card: Card, entry: Mapping[str, Any]) -> list[ValueRow
 def propose(user: models.User, slug: str, selection: list[tuple[str, str]], source: str, **limits) -> list[models.Proposal]:
     """Send the selected values of the user's (card key, field) to the curators as proposals, one per
     card, with one source, in one step: all of them or none (`deckhub.services.community` checks each)."""
-    from deckhub.services import community
+    from deckhub.services.community.errors import CommunityError
+    from deckhub.services.community.proposing import propose_facts
 
     mine = values_of(user.id, slug)
     by_card: dict[str, dict[str, Any]] = {}
@@ -406,8 +407,8 @@ def propose(user: models.User, slug: str, selection: list[tuple[str, str]], sour
     try:
         with database.atomic():
             for key, values in by_card.items():
-                made.append(community.propose_facts(user, slug, key, values, source, **limits))
-    except community.CommunityError as exc:
+                made.append(propose_facts(user, slug, key, values, source, **limits))
+    except CommunityError as exc:
         card = get_catalogue(slug).get(key)
         raise CardValuesError(f"{card.display_name if card else key}: {exc}") from None
     return made

@@ -49,7 +49,8 @@ def _card_row_values(card: core.Card) -> dict:
 
 def _keep_contributed(row: models.Card, values: dict) -> dict:
     """`values` (what the new data says of a card) with the card's contributed facts kept where the
-    new data gives that field no value (`deckhub.services.community` approved them; see its docstring).
+    new data gives that field no value (`deckhub.services.community.reviewing` approved them; `community.card_rows`
+    says how a card row records them).
 
     A contributed field the new data does give a value loses its contribution record, unless the
     value is the same and the data marks it contributed too (an export loaded back)."""

@@ -4,7 +4,7 @@ catalogue knows, and which unknown facts hold the site's players back most.
 - **Import** (`preview_import`, `commit_import`): every row of a facts CSV (`deckhub.importers.
   facts_csv`) names a card the way a collection CSV names a printing (same resolver, same "did you
   mean" suggestions), its values are checked exactly as a community proposal's are
-  (`community.validate_values`, `community.validate_source`), values equal to the catalogue's are
+  (`community.fields.validate_values`, `validate_source`), values equal to the catalogue's are
   dropped, and each row left with a change becomes one proposal. A file is proposed whole or not at
   all, and counts once against the proposer's rate limit (a file is one batch of proposals).
 - **Export** (`export_csv`): one row per card in set and collector-number order, every proposable
@@ -25,7 +25,10 @@ from typing import Any, Callable, Iterable, Mapping
 
 from peewee import fn
 
-from deckhub.services import community
+from deckhub.services.community.errors import RateLimited
+from deckhub.services.community.fields import (current_value, fields_by_key, proposable_fields, validate_source,
+                                               validate_values)
+from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW, take_rate
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.services.collection import all_indexes
@@ -53,14 +56,14 @@ __all__ = ["FactsFileError", "FactsPreview", "ImportRejected", "UnknownSet", "pr
 
 def field_keys(slug: str) -> list[str]:
     """The fields a facts file has for a game: every proposable field, in the proposal form's order."""
-    return [f.key for f in community.proposable_fields(slug)]
+    return [f.key for f in proposable_fields(slug)]
 
 
 def _spellings() -> dict[str, str]:
     """Every way a column may name a field (its key, its label) in any game, to the field's key."""
     out: dict[str, str] = {}
     for game in all_games():
-        for f in community.proposable_fields(game.slug):
+        for f in proposable_fields(game.slug):
             out.setdefault(f.key, f.key)
             out.setdefault(f.label, f.key)
     return out
@@ -201,17 +204,17 @@ def plan(data: bytes | str, max_rows: int | None = None, max_suggested: int = MA
         if first != row.line:
             entry.problems.append(Problem("duplicate", f"{card.display_name} is on line {first} too: "
                                                        "give each card one row"))
-        values, errors = community.validate_values(slug, row.values)
+        values, errors = validate_values(slug, row.values)
         for key, message in errors.items():
             entry.problems.append(Problem("bad-value", message))
-        labels = community.fields_by_key(slug)
+        labels = fields_by_key(slug)
         for key, value in values.items():
-            old = community.current_value(card, key)
+            old = current_value(card, key)
             if old != value:
                 entry.changes.append(Change(key, labels[key].label, old, value, card.provenance.get(key)))
         if entry.changes or (row.source and not errors):
             try:
-                entry.source = community.validate_source(row.source)
+                entry.source = validate_source(row.source)
             except ValueError as exc:
                 kind = "no-source" if not row.source else "bad-source"
                 entry.problems.append(Problem(kind, str(exc)))
@@ -229,8 +232,8 @@ def preview_import(data: bytes | str, max_rows: int | None = None) -> FactsPrevi
     return plan(data, max_rows)
 
 
-def commit_import(user: models.User, data: bytes | str, *, rate_limit: int = community.RATE_LIMIT,
-                  window: dt.timedelta = community.RATE_WINDOW, max_rows: int | None = None) -> list[models.Proposal]:
+def commit_import(user: models.User, data: bytes | str, *, rate_limit: int = RATE_LIMIT,
+                  window: dt.timedelta = RATE_WINDOW, max_rows: int | None = None) -> list[models.Proposal]:
     """Check the file again (never trust an earlier dry run) and store one proposal per changed card,
     all in one transaction; [] when every value is the catalogue's already (a file imported twice, an
     unchanged export). ImportRejected (nothing written) when a row has a problem or the proposer is
@@ -243,7 +246,7 @@ def commit_import(user: models.User, data: bytes | str, *, rate_limit: int = com
         return []
     try:
         return write_proposals(user, items, rate_limit=rate_limit, window=window)
-    except community.RateLimited as exc:
+    except RateLimited as exc:
         raise ImportRejected(preview, str(exc), limited=True) from None
 
 
@@ -255,7 +258,7 @@ def write_proposals(user: models.User, items: Iterable[tuple[str, str, Mapping[s
     Rows carry their own sources, so they are single proposals rather than one batch (which has one
     source); the rate limit is taken the way batches take it, under the proposer's lock."""
     with write_transaction():
-        community._take_rate(user, rate_limit, window)  # raises RateLimited; nothing written
+        take_rate(user, rate_limit, window)  # raises RateLimited; nothing written
         return [models.Proposal.create(game=game, card_key=key, values=dict(values), source=source, proposer=user.id)
                 for game, key, values, source in items]
 
@@ -282,7 +285,7 @@ def export_rows(slug: str, set_code: str | None = None) -> list[list[Any]]:
     def add(card: Card, code: str, number: str | None) -> None:
         done.add(card.key)
         rows.append([game.slug, code, number or "", card.name, card.version or "",
-                     *(community.current_value(card, k) for k in keys), ""])
+                     *(current_value(card, k) for k in keys), ""])
 
     for summary in core_search.set_summaries(catalogue):
         if set_code is not None and summary.code != set_code:
@@ -329,7 +332,7 @@ def completeness_json(slug: str) -> dict[str, Any]:
 
 
 def _labels(slug: str) -> dict[str, str]:
-    return {f.key: f.label for f in community.proposable_fields(slug)}
+    return {f.key: f.label for f in proposable_fields(slug)}
 
 
 def known_facts(slug: str) -> dict[str, Any]:
@@ -444,7 +447,7 @@ def _rank_wanted(games) -> list[Wanted]:
         if engine is None or game.slug not in counts:
             continue
         catalogue = get_catalogue(game.slug)
-        labels = community.fields_by_key(game.slug)
+        labels = fields_by_key(game.slug)
         in_decks, in_games = counts[game.slug]
         for key in in_decks.keys() | in_games.keys():
             card = catalogue.get(key)

@@ -25,7 +25,9 @@ from typing import Any
 from huey import crontab
 from peewee import fn
 
-from deckhub.services import community, facts, jobs
+from deckhub.services import facts, jobs
+from deckhub.services.community.fields import current_value
+from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.store.db import database, write_transaction
@@ -152,8 +154,8 @@ def preview_rows(upload: models.FactsUpload, page: int) -> tuple[list[dict], int
     return rows[(page - 1) * PAGE_ROWS:page * PAGE_ROWS], page, pages
 
 
-def propose(user: models.User, token: str, *, rate_limit: int = community.RATE_LIMIT,
-            window: dt.timedelta = community.RATE_WINDOW) -> list[models.Proposal] | None:
+def propose(user: models.User, token: str, *, rate_limit: int = RATE_LIMIT,
+            window: dt.timedelta = RATE_WINDOW) -> list[models.Proposal] | None:
     """Propose a checked file: its proposals and the upload's new state in one transaction, counted
     once against the rate limit (community.RateLimited: nothing written). Each is checked against the
     catalogue as it is now; [] when every value is the catalogue's already. None: no such upload."""
@@ -182,7 +184,7 @@ def _still_new(item: list) -> tuple[str, str, dict, str] | None:
     card = get_catalogue(game).get(key)
     if card is None:
         return None
-    values = {k: v for k, v in values.items() if community.current_value(card, k) != v}
+    values = {k: v for k, v in values.items() if current_value(card, k) != v}
     return (game, key, values, source) if values else None
 
 

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 
 from deckhub.services import card_values as service
-from deckhub.services import community
+from deckhub.services.community.fields import PRINTED
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.games import all_games, get_game
@@ -50,7 +50,7 @@ def _render_game(spec, status: int = 200, error: str | None = None, form=None):
     rows = service.listing(current_user.id, spec.slug)
     counts = {g.slug: sum(len(v) for v in service.values_of(current_user.id, g.slug).values()) for g in _games()}
     return render_template("card_values/game.html", spec=spec, rows=rows, games=_games(), counts=counts,
-                           error=error, form=form or {}, printed=community.PRINTED), status
+                           error=error, form=form or {}, printed=PRINTED), status
 
 
 @bp.route("/<slug>", methods=["GET", "POST"])
@@ -79,7 +79,7 @@ def game(slug: str):
             flash(f"{n} value{'s' if n != 1 else ''} deleted.", "info")
         elif action == "propose":
             printed = request.form.get("source_kind") == "printed"
-            source = community.PRINTED if printed else (request.form.get("source_url") or "").strip()
+            source = PRINTED if printed else (request.form.get("source_url") or "").strip()
             made = service.propose(current_user, spec.slug, selection, source)
             flash(f"{len(made)} proposal{'s' if len(made) != 1 else ''} sent to the curators "
                   f"({sum(len(p.values) for p in made)} values). They stay yours until a curator approves them.", "info")

@@ -90,7 +90,7 @@ def card(slug: str, key: str):
     catalogue = get_catalogue(spec.slug)
     card = _card_or_404(spec, catalogue, key)
     from deckhub.services.card_values import card_rows
-    from deckhub.services.community import field_origins
+    from deckhub.services.community.audit import field_origins
     from deckhub.services.trading import card_traders
     mine = card_rows(current_user.id, spec.slug, card) if current_user.is_authenticated else []
     traders = card_traders(spec.slug, card.key, current_user.id if current_user.is_authenticated else None)

@@ -18,7 +18,13 @@ from wtforms import RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional
 
-from deckhub.services import community as service
+from deckhub.services.community import proposing, reverting, review_queue, reviewing
+from deckhub.services.community.audit import card_history, reverted_ids
+from deckhub.services.community.errors import CommunityError, NotFound, ProposalInvalid, RateLimited
+from deckhub.services.community.fields import (MAX_LIST_ITEM, MAX_LIST_ITEMS, MAX_NAME, MAX_NUMBER, MAX_RARITY, MAX_SOURCE,
+                                               PRINTED, ProposableField, current_value, field_label, proposable_fields)
+from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
+from deckhub.services.community.set_editor import SetGrid, set_grid
 from deckhub.services import scans as service_scans
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.web.catalog import card_url, game_or_404
@@ -36,18 +42,18 @@ SOURCE_CHOICES = [SelectChoice("url", "A web page"), SelectChoice("printed", "A 
 # ---------------------------------------------------------------------------------- forms
 
 class ReasonForm(FlaskForm):
-    reason = StringField("Reason", validators=[Optional(), Length(max=service.MAX_REASON)])
+    reason = StringField("Reason", validators=[Optional(), Length(max=reviewing.MAX_REASON)])
 
 
 class SourceForm(FlaskForm):
     """Where proposed facts come from (every proposal form has it, the set editor too)."""
 
     source_kind = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES, default="url")
-    source_url = StringField("Web address of the source", validators=[Optional(), Length(max=service.MAX_SOURCE)])
+    source_url = StringField("Web address of the source", validators=[Optional(), Length(max=MAX_SOURCE)])
 
 
-def _value_field(spec: service.ProposableField):
-    hint_len = Length(max=spec.max_length if spec.kind != "list" else service.MAX_LIST_ITEMS * (service.MAX_LIST_ITEM + 2))
+def _value_field(spec: ProposableField):
+    hint_len = Length(max=spec.max_length if spec.kind != "list" else MAX_LIST_ITEMS * (MAX_LIST_ITEM + 2))
     if spec.kind == "text":
         return TextAreaField(spec.label, validators=[Optional(), hint_len])
     if spec.choices:
@@ -61,22 +67,22 @@ def _form_class(slug: str, new_card: bool):
     """The proposal form of a game: one input per proposable field (`f_<key>`), then the source."""
     attrs = {}
     if new_card:
-        attrs["name"] = StringField("Name, as printed", validators=[Length(max=service.MAX_NAME)])
-        attrs["version"] = StringField("Version", validators=[Optional(), Length(max=service.MAX_NAME)])
+        attrs["name"] = StringField("Name, as printed", validators=[Length(max=MAX_NAME)])
+        attrs["version"] = StringField("Version", validators=[Optional(), Length(max=MAX_NAME)])
         attrs["card_set"] = SelectField("Set", choices=[], validate_choice=False)
-        attrs["number"] = StringField("Collector number", validators=[Optional(), Length(max=service.MAX_NUMBER)])
-        attrs["rarity"] = StringField("Rarity", validators=[Optional(), Length(max=service.MAX_RARITY)])
-    for spec in service.proposable_fields(slug):
+        attrs["number"] = StringField("Collector number", validators=[Optional(), Length(max=MAX_NUMBER)])
+        attrs["rarity"] = StringField("Rarity", validators=[Optional(), Length(max=MAX_RARITY)])
+    for spec in proposable_fields(slug):
         attrs[f"f_{spec.key}"] = _value_field(spec)
     return type(f"ProposalForm_{slug}_{int(new_card)}", (SourceForm,), attrs)
 
 
 def _raw_values(form, slug: str) -> dict:
-    return {spec.key: getattr(form, f"f_{spec.key}").data or "" for spec in service.proposable_fields(slug)}
+    return {spec.key: getattr(form, f"f_{spec.key}").data or "" for spec in proposable_fields(slug)}
 
 
 def _source(form) -> str:
-    return service.PRINTED if form.source_kind.data == "printed" else (form.source_url.data or "")
+    return PRINTED if form.source_kind.data == "printed" else (form.source_url.data or "")
 
 
 def _uploaded_scan(name: str = "scan") -> bytes | None:
@@ -102,15 +108,15 @@ def _attach_errors(form, errors: dict[str, str]) -> list[str]:
 
 
 def _limits() -> dict:
-    return {"rate_limit": int(current_app.config.get("PROPOSAL_RATE_LIMIT", service.RATE_LIMIT)),
-            "window": dt.timedelta(seconds=int(current_app.config.get("PROPOSAL_RATE_WINDOW", service.RATE_WINDOW.total_seconds())))}
+    return {"rate_limit": int(current_app.config.get("PROPOSAL_RATE_LIMIT", RATE_LIMIT)),
+            "window": dt.timedelta(seconds=int(current_app.config.get("PROPOSAL_RATE_WINDOW", RATE_WINDOW.total_seconds())))}
 
 
 def curator_required(view):
     @wraps(view)
     @login_required
     def wrapped(*args, **kwargs):
-        if not service.is_curator(current_user):
+        if not reviewing.is_curator(current_user):
             abort(403, description="Only curators review proposals. Your own proposals are listed under “My proposals”.")
         return view(*args, **kwargs)
     return wrapped
@@ -131,11 +137,11 @@ def propose(slug: str, key: str):
     status = 200
     if form.validate_on_submit():
         try:
-            proposal = service.propose_facts(current_user, spec.slug, card.key, _raw_values(form, spec.slug),
-                                             _source(form), scan=_uploaded_scan(), **_limits())
-        except service.RateLimited as exc:
+            proposal = proposing.propose_facts(current_user, spec.slug, card.key, _raw_values(form, spec.slug),
+                                               _source(form), scan=_uploaded_scan(), **_limits())
+        except RateLimited as exc:
             problems, status = [str(exc)], 429
-        except service.ProposalInvalid as exc:
+        except ProposalInvalid as exc:
             problems, status = _attach_errors(form, exc.errors), 400
         else:
             flash(f"Thank you: your proposal #{proposal.id} for {card.display_name} waits for a curator.", "success")
@@ -143,7 +149,7 @@ def propose(slug: str, key: str):
     elif request.method == "POST":
         status = 400
     return render_template("community/propose.html", game=spec, card=card, form=form, problems=problems,
-                           fields=service.proposable_fields(spec.slug), current=service.current_value), status
+                           fields=proposable_fields(spec.slug), current=current_value), status
 
 
 @bp.route("/games/<slug>/propose/new-card", methods=["GET", "POST"])
@@ -163,11 +169,11 @@ def propose_card(slug: str):
         raw_card = {"name": form.name.data, "version": form.version.data, "type": form.f_type.data,
                     "set": form.card_set.data, "number": form.number.data, "rarity": form.rarity.data}
         try:
-            proposal = service.propose_card(current_user, spec.slug, raw_card, _raw_values(form, spec.slug),
-                                            _source(form), scan=_uploaded_scan(), **_limits())
-        except service.RateLimited as exc:
+            proposal = proposing.propose_card(current_user, spec.slug, raw_card, _raw_values(form, spec.slug),
+                                              _source(form), scan=_uploaded_scan(), **_limits())
+        except RateLimited as exc:
             problems, status = [str(exc)], 429
-        except service.ProposalInvalid as exc:
+        except ProposalInvalid as exc:
             problems, status = _attach_errors(form, exc.errors), 400
         else:
             flash(f"Thank you: your proposal #{proposal.id} to add {proposal.new_card['name']} waits for a curator.", "success")
@@ -178,7 +184,7 @@ def propose_card(slug: str):
         status = 400
     has_versions = any(c.version for c in catalogue)
     return render_template("community/propose_card.html", game=spec, form=form, problems=problems,
-                           fields=[f for f in service.proposable_fields(spec.slug) if f.key != "type"],
+                           fields=[f for f in proposable_fields(spec.slug) if f.key != "type"],
                            has_versions=has_versions), status
 
 
@@ -187,15 +193,15 @@ def propose_card(slug: str):
 @bp.route("/proposals")
 @login_required
 def mine():
-    return render_template("community/mine.html", proposals=service.user_proposals(current_user))
+    return render_template("community/mine.html", proposals=review_queue.user_proposals(current_user))
 
 
 def _visible_proposal(proposal_id: int):
     try:
-        proposal = service.get_proposal(proposal_id)
-    except service.NotFound:
+        proposal = review_queue.get_proposal(proposal_id)
+    except NotFound:
         abort(404, description="There is no proposal with that number.")
-    if proposal.proposer_id != current_user.id and not service.is_curator(current_user):
+    if proposal.proposer_id != current_user.id and not reviewing.is_curator(current_user):
         abort(404, description="There is no proposal with that number that you may see.")
     return proposal
 
@@ -205,20 +211,20 @@ def _visible_proposal(proposal_id: int):
 def proposal(proposal_id: int):
     """One proposal: its values against the card's, its status; a curator's review forms."""
     p = _visible_proposal(proposal_id)
-    _, _, errors = service.revalidate(p) if p.status == "pending" else (None, None, {})
-    changes = service.card_history(p.game, p.card_key) if p.card_key else []
+    _, _, errors = review_queue.revalidate(p) if p.status == "pending" else (None, None, {})
+    changes = card_history(p.game, p.card_key) if p.card_key else []
     changes = [c for c in changes if c.proposal_id == p.id]
-    return render_template("community/proposal.html", p=p, game=game_or_404(p.game), rows=service.diff(p),
-                           errors=errors, changes=changes, reverted=service.is_reverted(p),
+    return render_template("community/proposal.html", p=p, game=game_or_404(p.game), rows=review_queue.diff(p),
+                           errors=errors, changes=changes, reverted=reverting.is_reverted(p),
                            similar=_similar(p), card=get_catalogue(p.game).get(p.card_key) if p.card_key else None,
-                           scan_ids=service.scans_of([p.id]).get(p.id, []))
+                           scan_ids=review_queue.scans_of([p.id]).get(p.id, []))
 
 
 def _similar(p) -> list:
     """Cards whose names resemble a proposed missing card's (to spot a duplicate)."""
     if p.status != "pending" or not isinstance(p.new_card, dict) or not p.new_card.get("name"):
         return []
-    return [c for c, _score in get_catalogue(p.game).suggest(str(p.new_card["name"])[:service.MAX_NAME], limit=5)]
+    return [c for c, _score in get_catalogue(p.game).suggest(str(p.new_card["name"])[:MAX_NAME], limit=5)]
 
 
 @bp.route("/review")
@@ -233,14 +239,14 @@ def review():
     except ValueError:
         page = 1
     per_page = 25
-    items = service.pending(slug, limit=per_page, offset=(page - 1) * per_page, batched=False)
-    total = service.pending_count(slug, batched=False)
-    rows = {p.id: service.diff(p) for p in items}
-    errors = {p.id: service.revalidate(p)[2] for p in items}
+    items = review_queue.pending(slug, limit=per_page, offset=(page - 1) * per_page, batched=False)
+    total = review_queue.pending_count(slug, batched=False)
+    rows = {p.id: review_queue.diff(p) for p in items}
+    errors = {p.id: review_queue.revalidate(p)[2] for p in items}
     return render_template("community/review.html", items=items, rows=rows, errors=errors, total=total, page=page,
                            pages=max(1, -(-total // per_page)), game_slug=slug,
-                           recent=service.reviewed(slug, limit=15), batches=service.pending_batches(slug),
-                           scans=service.scans_of(p.id for p in items))
+                           recent=review_queue.reviewed(slug, limit=15), batches=review_queue.pending_batches(slug),
+                           scans=review_queue.scans_of(p.id for p in items))
 
 
 @bp.route("/review/<int:proposal_id>/approve", methods=["POST"])
@@ -251,8 +257,8 @@ def approve(proposal_id: int):
     if not form.validate_on_submit():
         abort(400, description="A reason is at most 500 characters long.")
     try:
-        done = service.approve(p.id, current_user, form.reason.data or "")
-    except service.CommunityError as exc:
+        done = reviewing.approve(p.id, current_user, form.reason.data or "")
+    except CommunityError as exc:
         flash(str(exc), "error")
         return redirect(url_for("community.proposal", proposal_id=p.id))
     flash(f"Approved proposal #{done.id}: the catalogue uses its values now.", "success")
@@ -272,8 +278,8 @@ def _reason() -> str:
 def reject(proposal_id: int):
     p = _visible_proposal(proposal_id)
     try:
-        service.reject(p.id, current_user, _reason())
-    except service.CommunityError as exc:
+        reviewing.reject(p.id, current_user, _reason())
+    except CommunityError as exc:
         flash(str(exc), "error")
         return redirect(url_for("community.proposal", proposal_id=p.id))
     flash(f"Rejected proposal #{p.id}; the catalogue is unchanged.", "success")
@@ -285,8 +291,8 @@ def reject(proposal_id: int):
 def revert(proposal_id: int):
     p = _visible_proposal(proposal_id)
     try:
-        service.revert(p.id, current_user, _reason())
-    except service.CommunityError as exc:
+        reverting.revert(p.id, current_user, _reason())
+    except CommunityError as exc:
         flash(str(exc), "error")
     else:
         flash(f"Reverted proposal #{p.id}: the old values and their provenance are back.", "success")
@@ -300,11 +306,11 @@ def history(slug: str, key: str):
     """Every recorded change of a card's fields (also of a card that a revert removed)."""
     spec = game_or_404(slug)
     card = get_catalogue(spec.slug).get(key)
-    changes = service.card_history(spec.slug, key)
+    changes = card_history(spec.slug, key)
     if card is None and not changes:
         abort(404, description=f"{spec.name} has no card with the id “{key[:120]}”.")
     return render_template("community/history.html", game=spec, card=card, key=key, changes=changes,
-                           reverted=service.reverted_ids(changes), label=lambda f: service.field_label(spec.slug, f))
+                           reverted=reverted_ids(changes), label=lambda f: field_label(spec.slug, f))
 
 
 # ---------------------------------------------------------------------------------- set editor
@@ -314,7 +320,7 @@ MAX_NEW_ROWS = 50
 _NEW_CELL = re.compile(r"^n:(\d{1,2}):(.+)$")
 
 
-def _grid_changes(grid: service.SetGrid, form, files) -> tuple[list, dict, list[int]]:
+def _grid_changes(grid: SetGrid, form, files) -> tuple[list, dict, list[int]]:
     """(cells, scans, form row of each new card) from a posted grid.
 
     A cell counts as changed when its text differs from what the page showed; new rows count
@@ -342,8 +348,8 @@ def _grid_changes(grid: service.SetGrid, form, files) -> tuple[list, dict, list[
     order = []
     for index in sorted(new_rows):
         cells = new_rows[index]
-        card = service.NewCard(cells.pop("name", "").strip(), cells.pop("number", "").strip() or None,
-                               cells.pop("rarity", "").strip() or None, cells.pop("version", "").strip() or None)
+        card = proposing.NewCard(cells.pop("name", "").strip(), cells.pop("number", "").strip() or None,
+                                 cells.pop("rarity", "").strip() or None, cells.pop("version", "").strip() or None)
         upload = cells.pop("__scan", None)
         if upload is not None:
             scans[card] = upload.read(service_scans.MAX_BYTES + 1)
@@ -374,10 +380,10 @@ def _grid_errors(errors: dict[str, str], order: list[int]) -> tuple[dict[str, st
     return cells, loose
 
 
-_rows_html: dict[int, tuple[service.SetGrid, str, Markup]] = {}
+_rows_html: dict[int, tuple[SetGrid, str, Markup]] = {}
 
 
-def _grid_rows_html(grid: service.SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
+def _grid_rows_html(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
     """The grid's card rows as HTML: written in Python, not Jinja, as a 234-card set has about
     4,000 cells and a template loop takes several times as long (benchmarks/bench_set_editor.py).
 
@@ -395,7 +401,7 @@ def _grid_rows_html(grid: service.SetGrid, sent, cell_errors: dict[str, str]) ->
     return html
 
 
-def _write_rows(grid: service.SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
+def _write_rows(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
     esc = escape_html
     columns = []
     for spec in grid.fields:
@@ -436,28 +442,28 @@ def set_editor(slug: str, code: str):
     """A set's every card and field as one grid; saving sends the changed cells as one batch."""
     spec = game_or_404(slug)
     try:
-        grid = service.set_grid(spec.slug, code)
-    except service.NotFound:
+        grid = set_grid(spec.slug, code)
+    except NotFound:
         abort(404, description=f"{spec.name} has no set “{code[:80]}”. The game page lists its sets.")
     form = SourceForm()
     status, problems, cell_errors, sent = 200, [], {}, {}
     if request.method == "POST":
-        request.max_form_parts = service.MAX_BATCH_CELLS + 2 * MAX_NEW_ROWS * (len(grid.fields) + 5)
+        request.max_form_parts = proposing.MAX_BATCH_CELLS + 2 * MAX_NEW_ROWS * (len(grid.fields) + 5)
         if not form.validate_on_submit():
             status, problems = 400, ["The source is too long, or this form has expired: reload the page."]
         else:
             changes, scans, order = _grid_changes(grid, request.form, request.files)
             try:
-                batch = service.propose_batch(current_user, spec.slug, changes, _source(form), scans=scans,
-                                              set_code=code, **_limits())
-            except service.RateLimited as exc:
+                batch = proposing.propose_batch(current_user, spec.slug, changes, _source(form), scans=scans,
+                                                set_code=code, **_limits())
+            except RateLimited as exc:
                 status, problems = 429, [str(exc)]
-            except service.ProposalInvalid as exc:
+            except ProposalInvalid as exc:
                 cell_errors, problems = _grid_errors(exc.errors, order)
                 problems = problems if len(problems) <= 12 else problems[:12] + [f"… and {len(problems) - 12} more (marked in the grid)."]
                 status = 400
             else:
-                count = len(service.batch_proposals(batch.id))
+                count = len(review_queue.batch_proposals(batch.id))
                 flash(f"Thank you: batch #{batch.id} ({count} card{'s' if count != 1 else ''}) waits for a curator.", "success")
                 return redirect(url_for("community.batch", batch_id=batch.id))
             sent = request.form
@@ -472,10 +478,10 @@ def set_editor(slug: str, code: str):
 
 def _visible_batch(batch_id: int):
     try:
-        batch = service.get_batch(batch_id)
-    except service.NotFound:
+        batch = review_queue.get_batch(batch_id)
+    except NotFound:
         abort(404, description="There is no batch with that number.")
-    if batch.proposer_id != current_user.id and not service.is_curator(current_user):
+    if batch.proposer_id != current_user.id and not reviewing.is_curator(current_user):
         abort(404, description="There is no batch with that number that you may see.")
     return batch
 
@@ -487,7 +493,7 @@ def batch(batch_id: int):
     b = _visible_batch(batch_id)
     status = 200
     if request.method == "POST":
-        if not service.is_curator(current_user):
+        if not reviewing.is_curator(current_user):
             abort(403, description="Only curators review proposals.")
         form = ReasonForm()
         if not form.validate_on_submit():
@@ -497,10 +503,10 @@ def batch(batch_id: int):
             if name.startswith("d:") and name[2:].isdecimal() and len(name) < 14 and value in ("approve", "reject"):
                 decisions[int(name[2:])] = value
         if request.form.get("all") in ("approve", "reject"):
-            decisions = {p.id: request.form["all"] for p in service.batch_proposals(b.id) if p.status == "pending"}
+            decisions = {p.id: request.form["all"] for p in review_queue.batch_proposals(b.id) if p.status == "pending"}
         try:
-            done = service.review_batch(b.id, current_user, decisions, form.reason.data or "")
-        except service.CommunityError as exc:
+            done = reviewing.review_batch(b.id, current_user, decisions, form.reason.data or "")
+        except CommunityError as exc:
             flash(str(exc), "error")
             status = 400
         else:
@@ -509,7 +515,7 @@ def batch(batch_id: int):
                   + (f"; {len(done['failed'])} could not be approved (see below)" if done["failed"] else "") + ".",
                   "error" if done["failed"] else "success")
             return redirect(url_for("community.batch", batch_id=b.id))
-    view = service.batch_diff(b.id)
+    view = review_queue.batch_diff(b.id)
     return render_template("community/batch.html", b=b, game=game_or_404(b.game), view=view), status
 
 

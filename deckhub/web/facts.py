@@ -16,7 +16,9 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
 
-from deckhub.services import community
+from deckhub.services.community.errors import RateLimited
+from deckhub.services.community.fields import PRINTED
+from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
 from deckhub.services import facts as service
 from deckhub.services import facts_uploads as uploads
 from deckhub.games import UnknownGame, all_games, get_game
@@ -41,13 +43,13 @@ def _game_or_404(slug: str):
 
 
 def _limits() -> dict:
-    return {"rate_limit": int(current_app.config.get("PROPOSAL_RATE_LIMIT", community.RATE_LIMIT)),
+    return {"rate_limit": int(current_app.config.get("PROPOSAL_RATE_LIMIT", RATE_LIMIT)),
             "window": dt.timedelta(seconds=int(current_app.config.get("PROPOSAL_RATE_WINDOW",
-                                                                      community.RATE_WINDOW.total_seconds())))}
+                                                                      RATE_WINDOW.total_seconds())))}
 
 
 def _help() -> dict:
-    return {"identity": IDENTITY, "source": SOURCE, "printed": community.PRINTED, "games": list(all_games()),
+    return {"identity": IDENTITY, "source": SOURCE, "printed": PRINTED, "games": list(all_games()),
             "max_proposals": service.MAX_FILE_PROPOSALS, "max_rows": service.WEB_MAX_ROWS, "limit_mb": uploads.MAX_UPLOAD_BYTES / (1024 * 1024)}
 
 
@@ -101,7 +103,7 @@ def import_propose(token: str):
         made = uploads.propose(current_user, token, **_limits())
     except uploads.UploadError as exc:
         abort(exc.status, description=str(exc))
-    except community.RateLimited as exc:
+    except RateLimited as exc:
         abort(429, description=f"{exc} Nothing was proposed; the checked file waits here until it expires.")
     if not made:
         flash(f"Nothing to propose: every value in {upload.filename} is what the catalogue has already.", "info")

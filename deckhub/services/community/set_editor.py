@@ -1,0 +1,83 @@
+"""The set editor's grid: every printing of a set in collector-number order, every proposable field.
+
+What the editor sends back is a batch (`proposing.propose_batch`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from deckhub.core import cards as core
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.services.community.errors import NotFound
+from deckhub.services.community.fields import ProposableField, current_value, find_game, proposable_fields
+from deckhub.store.db import database
+
+
+def cell_text(value: Any) -> str:
+    """A value as a grid cell shows it (and a form sends it back): "" when unknown, lists comma-joined."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+@dataclass
+class GridRow:
+    """One printing of a set in the editor: its card and each field's (text, provenance or None)."""
+
+    number: str | None
+    rarity: str | None
+    card: core.Card
+    cells: list[tuple[str, str | None]]
+
+
+@dataclass
+class SetGrid:
+    """A set as the set editor shows it: every printing in collector-number order, every field."""
+
+    game: str
+    code: str
+    name: str
+    fields: tuple[ProposableField, ...]
+    rows: list[GridRow]
+
+    def row(self, key: str) -> GridRow | None:
+        return next((r for r in self.rows if r.card.key == key), None)
+
+
+_grids: dict[tuple[int, str, str], tuple[Any, SetGrid]] = {}
+
+
+def set_grid(slug: str, code: str) -> SetGrid:
+    """The editor's grid of a set (NotFound for an unknown game or set).
+
+    Kept per catalogue copy: a grid changes only when the catalogue does (a new stamp, a new copy)."""
+    game = find_game(slug)
+    catalogue = get_catalogue(game.slug)
+    slot = (id(database.obj), game.slug, str(code))
+    cached = _grids.get(slot)
+    if cached is not None and cached[0] is catalogue:
+        return cached[1]
+    grid = _build_grid(game, catalogue, code)
+    if len(_grids) > 200:
+        _grids.clear()
+    _grids[slot] = (catalogue, grid)
+    return grid
+
+
+def _build_grid(game, catalogue, code: str) -> SetGrid:
+    from deckhub.core import search as core_search
+
+    try:
+        rows = core_search.set_rows(catalogue, code)
+    except KeyError:
+        raise NotFound(f"{game.name} has no set {str(code)[:80]!r}.") from None
+    fields = proposable_fields(game.slug)
+    out = []
+    for r in rows:
+        card, prov = r.card, r.card.provenance
+        out.append(GridRow(r.number, r.printing.rarity, card,
+                           [(cell_text(current_value(card, f.key)), prov.get(f.key) or "imported") for f in fields]))
+    return SetGrid(game.slug, code, catalogue.sets[code].name, fields, out)
