@@ -25,7 +25,7 @@ from typing import Any
 from huey import crontab
 from peewee import fn
 
-from deckhub.services import community, facts, jobs
+from deckhub.services import chunks, community, facts, jobs
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.store.db import database, write_transaction
@@ -102,10 +102,7 @@ def _set(upload_id: int, **values) -> int:
 def check_upload(upload_id: int) -> None:
     """The dry run of a stored file: what the preview shows and the proposals it makes are stored."""
     U = models.FactsUpload
-    claimed = (U.update(state="checking", worker=jobs.worker_id(), error=None, done=0, total=0,
-                        updated_at=models.utcnow())
-               .where((U.id == upload_id) & (U.state == "queued")).execute())
-    if not claimed:
+    if not chunks.claim(U, upload_id, "checking", error=None, done=0, total=0):
         return
     data = bytes(U.get_by_id(upload_id).data)
     try:
@@ -216,15 +213,4 @@ def expire() -> int:
 def recover_uploads() -> None:
     """Queue again the checks whose worker died on this host or stopped answering, and those whose
     message was lost (queued long ago while the queue is empty, or never sent)."""
-    from deckhub.services import heartbeats
-    U = models.FactsUpload
-    if jobs.pending() == 0:
-        for (upload_id,) in U.select(U.id).where((U.state == "queued")
-                                                 & (U.updated_at < models.utcnow() - jobs.LOST_AFTER)).tuples():
-            check_upload(upload_id)
-    working = list(U.select(U.id, U.worker).where(U.state == "checking"))
-    lost = heartbeats.lost_workers() if working else set()
-    for upload in working:
-        if jobs.gone(upload.worker, lost) and U.update(state="queued").where(
-                (U.id == upload.id) & (U.state == "checking")).execute():
-            check_upload(upload.id)
+    chunks.requeue_lost(models.FactsUpload, check_upload, "facts_check", working=("checking",))

@@ -3,7 +3,7 @@
 `start` is the one way to begin a run (the statistics tab and the API call it): it checks the same
 per-user limit as simulations (tuning and simulation runs count together), builds the variants, and
 writes round 0's chunks in one exclusive transaction; chunks wait and are sent to the queue a few
-at a time per owner, together with the owner's simulations (`jobs.feed`). A chunk is a few (arm, start, stop) game
+at a time per owner, together with the owner's simulations (`chunks.feed`). A chunk is a few (arm, start, stop) game
 ranges that any worker plays; the worker that finishes a round's last chunk rebuilds the
 `core.tuning.Tuner` from the run's settings and every finished chunk, and writes the next round's
 chunks (or the result) with a conditional update, so a round advances once and a chunk played
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.services import card_values, heartbeats, jobs, simulations
+from deckhub.services import card_values, chunks, jobs, simulations
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
@@ -110,7 +110,7 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
                                       candidate_source=candidates, format=fmt, total=tuner.total,
                                       unknown_cards=len(unknown))
         _write_round(run.id, 0, tuner)
-    jobs.feed(owner_id)
+    chunks.feed(owner_id)
     return models.TuningRun.get_by_id(run.id)
 
 
@@ -160,54 +160,44 @@ def _rebuilt(run: models.TuningRun) -> Tuner:
     return tuner
 
 
+class _Tunings(chunks.ChunkRuns):
+    """A chunk plays a few (arm, start, stop) game ranges; a round's last chunk writes the next round."""
+
+    kind, label = "tuning", "tuning run"
+    chunk_model, run_model = models.TuningChunk, models.TuningRun
+
+    def play(self, run, chunk):
+        tuner = _run_tuner(run)  # its variants' decks; built per chunk, nothing kept between tasks
+        return [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.options, run.seed, tuner.limit,
+                           first, stop) for arm, first, stop in chunk.ranges]
+
+    def progress(self, run_id: int) -> int:
+        C = models.TuningChunk
+        return sum(stop - first for c in C.select(C.ranges).where((C.run == run_id) & (C.state == "done"))
+                   for _a, first, stop in c.ranges)
+
+    def settle(self, run_id: int) -> bool:
+        return advance(run_id)
+
+    def played(self, run, chunk, counted: bool) -> str:
+        games = sum(stop - first for _a, first, stop in chunk.ranges)
+        if counted:
+            return f"played {games} games of round {chunk.round} of tuning run {run.id}"
+        return f"played {games} games of tuning run {run.id}; not counted (queued again meanwhile)"
+
+
+_RUNS = _Tunings()
+cancel = _RUNS.cancel
+
+
 @jobs.task
 @jobs.kind("tuning")
 def play_tuning_chunk(chunk_id: int) -> str:
     """Play one chunk; returns what happened, for the worker's log."""
-    C, R = models.TuningChunk, models.TuningRun
-    chunk = C.get_or_none(C.id == chunk_id)
-    if chunk is None:
-        return "skipped: the run was deleted with its deck"
-    run = R.get_by_id(chunk.run_id)
-    me = jobs.worker_id()
-    if run.status not in jobs.ACTIVE:
-        return f"skipped: tuning run {run.id} is {run.status}"
-    if not C.update(state="running", worker=me, updated_at=models.utcnow()).where(
-            (C.id == chunk_id) & (C.state == "queued")).execute():
-        return f"skipped: another worker has this chunk of tuning run {run.id}, or it is done"
-    R.update(status="running", error=None, updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
-    try:
-        tuner = _run_tuner(run)  # its variants' decks; built per chunk, nothing kept between tasks
-        result = [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.options, run.seed, tuner.limit,
-                             first, stop) for arm, first, stop in chunk.ranges]
-    except Exception as exc:  # the run's page says why; the site keeps going
-        _fail(run.id, str(exc)[:2000] or type(exc).__name__)
-        jobs.feed(run.owner_id)
-        return f"failed: tuning run {run.id}: {type(exc).__name__}: {exc}"
-    with database.atomic():
-        finished = C.update(state="done", result=result, updated_at=models.utcnow()).where(
-            (C.id == chunk_id) & (C.state == "running") & (C.worker == me)).execute()
-        if finished:  # progress: the games of the finished chunks
-            played = sum(stop - first for c in C.select(C.ranges).where((C.run == run.id) & (C.state == "done"))
-                         for _a, first, stop in c.ranges)
-            R.update(done=played, updated_at=models.utcnow()).where((R.id == run.id) & R.status.in_(jobs.ACTIVE)).execute()
-    games = sum(stop - first for _a, first, stop in chunk.ranges)
-    if finished:
-        advance(run.id)
-        jobs.feed(run.owner_id)
-        return f"played {games} games of round {chunk.round} of tuning run {run.id}"
-    return f"played {games} games of tuning run {run.id}; not counted (queued again meanwhile)"
+    return _RUNS.run_chunk(chunk_id)
 
 
-jobs.windowed(models.TuningChunk, models.TuningRun, play_tuning_chunk)
-
-
-def _fail(run_id: int, reason: str) -> None:
-    C, R = models.TuningChunk, models.TuningRun
-    with database.atomic():
-        R.update(status="failed", error=reason, updated_at=models.utcnow()).where(
-            (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
-        C.update(state="cancelled").where((C.run == run_id) & C.state.in_(simulations.UNSTARTED)).execute()
+_RUNS.register(play_tuning_chunk)
 
 
 def advance(run_id: int) -> bool:
@@ -225,7 +215,7 @@ def advance(run_id: int) -> bool:
         final = next_round >= len(tuner.plan)
         result = tuner.result(settings=_settings(run)).to_json() if final else None
     except Exception as exc:  # noqa: BLE001 — recorded on the run, never lost silently
-        _fail(run_id, str(exc)[:2000] or type(exc).__name__)
+        _RUNS.fail(run_id, str(exc)[:2000] or type(exc).__name__)
         return False
     with database.atomic():
         moved = R.update(round=next_round, updated_at=models.utcnow(),
@@ -241,37 +231,10 @@ def _settings(run: models.TuningRun) -> dict[str, Any]:
             "cards_without_values": run.unknown_cards}
 
 
-def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.TuningRun | None:
-    """Stop a queued or running run of the owner's; None when the owner has no such run."""
-    R, C = models.TuningRun, models.TuningChunk
-    run = R.get_or_none((R.id == run_id) & (R.owner == owner_id))
-    if run is None or (deck_id is not None and run.deck_id != deck_id):
-        return None
-    with database.atomic():
-        changed = R.update(status="cancelled", updated_at=models.utcnow()).where(
-            (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
-        if changed:
-            C.update(state="cancelled", updated_at=models.utcnow()).where(
-                (C.run == run_id) & C.state.in_(simulations.UNSTARTED)).execute()
-    if changed:
-        jobs.feed(owner_id)  # the owner's other runs take the window this one leaves
-    return R.get_by_id(run_id)
-
-
-@jobs.recoverer
-def recover_tuning_chunks() -> None:
-    """Queue again the chunks whose worker died, and advance rounds whose last worker died."""
-    C, R = models.TuningChunk, models.TuningRun
-    jobs.requeue_lost(C, R, play_tuning_chunk)
-    for (run_id,) in R.select(R.id).where(R.status.in_(jobs.ACTIVE)).tuples():
-        advance(run_id)
-
-
 def runs_for(deck_row: models.Deck, limit: int = 10) -> list[models.TuningRun]:
     return list(models.TuningRun.select().where(models.TuningRun.deck == deck_row)
                 .order_by(models.TuningRun.id.desc()).limit(limit))
 
 
 def job_status(run: models.TuningRun) -> jobs.JobStatus:
-    waiting = heartbeats.waiting_note("tuning", models.TuningChunk, run.id) if run.status in jobs.ACTIVE else None
-    return jobs.JobStatus(run.status, run.done, run.total, run.error, "games", waiting)
+    return _RUNS.job_status(run, run.total)
