@@ -11,6 +11,7 @@ twice counts once. The result is the same whatever the number of workers.
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from deckhub.services import card_values, chunks, jobs, simulations
@@ -18,9 +19,10 @@ from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine
-from deckhub.core.legality import check_deck
+from deckhub.core.cards import Catalogue
+from deckhub.core.legality import Format, check_deck
 from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
-from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, play_range
+from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, TuningResult, play_range, tune
 from deckhub.services.limits import DEFAULT_TUNING_BUDGET
 from deckhub.store.db import database
 from deckhub.games import get_game
@@ -35,6 +37,14 @@ class TuningStartError(simulations.SimulationError):
     """A tuning run that cannot start (the message says why)."""
 
 
+class UnplayableDeck(TuningStartError):
+    """Cards of the deck lack values the engine needs: `unknown` lists (card name, [field, ...])."""
+
+    def __init__(self, unknown: list[tuple[str, list[str]]]):
+        super().__init__(f"{len(unknown)} cards of this deck lack values the engine needs")
+        self.unknown = unknown
+
+
 def collection_candidates(owner_id: int, game: str) -> list[str]:
     """The card keys of the game that the user owns at least one copy of, in card order."""
     C, P, O = models.Card, models.Printing, models.OwnedCard
@@ -44,10 +54,24 @@ def collection_candidates(owner_id: int, game: str) -> list[str]:
     return [key for (key,) in rows]
 
 
+def catalogue_candidates(spec, deck: Deck, catalogue) -> list[str]:
+    """Cards whose civilizations, team or faerie (the game's colour field) are all among the deck's."""
+    colour = (spec.extras.get("breakdown") or (None, None))[0]
+
+    def colours(card) -> set[str]:
+        value = card.attrs.get(colour) if colour else None
+        if value is None:
+            return set()
+        return {str(v) for v in value} if isinstance(value, (list, tuple)) else {str(value)}
+
+    in_deck = set()
+    for _section, key, _qty in deck.entries():
+        in_deck |= colours(catalogue.cards[key])
+    return [c.key for c in catalogue if not colour or not in_deck or (colours(c) and colours(c) <= in_deck)]
+
+
 def candidate_keys(owner_id: int, game: str, deck: Deck, source: str) -> list[str]:
     """Candidates for a run: the owner's collection, or the catalogue's cards of the deck's colours."""
-    from deckhub.commands.tune import catalogue_candidates
-
     if source == "collection":
         keys = collection_candidates(owner_id, game)
     elif source == "catalogue":
@@ -61,6 +85,45 @@ def candidate_keys(owner_id: int, game: str, deck: Deck, source: str) -> list[st
             "your collection of this game holds no card that is not already in the deck."
             if source == "collection" else "the catalogue has no other card of this deck's colours."))
     return keys[:MAX_CANDIDATES]
+
+
+def tune_here(deck: Deck, base: Catalogue, options: dict, fmt: Format, candidates: str, *,
+              keys: list[str] | None = None, owner_id: int | None = None, allow_unknown: bool = False,
+              budget: int, seed: int, workers: int, top: int, progress=None) -> tuple[TuningResult, int]:
+    """`deckhub tune`: the paired simulation of `deck`'s swaps played in this process (no job), and the
+    number of its cards played without values the engine needs. The options' card values are applied
+    to `base`; a deck lacking values is not tuned (UnplayableDeck) unless `allow_unknown`, nor is a
+    candidate lacking them. `candidates` is "catalogue" (the deck's colours), "collection" (the cards
+    `owner_id` owns) or a label for `keys` (cards read from a list). TuningStartError says why not."""
+    spec = get_game(deck.game)
+    engine = get_engine(deck.game)
+    try:
+        catalogue = apply_card_values(engine, base, options.get(CARD_VALUES))
+        unknown = missing_values(engine, deck, catalogue)
+    except EngineError as exc:
+        raise TuningStartError(str(exc)) from None
+    if unknown and not allow_unknown:
+        raise UnplayableDeck([(catalogue.cards[key].display_name, fields) for key, fields in unknown.items()])
+    if candidates == "catalogue":
+        pool = catalogue_candidates(spec, deck, catalogue)
+    elif candidates == "collection":
+        pool = collection_candidates(owner_id, spec.slug)
+    else:
+        pool = list(keys or ())
+    if not allow_unknown:  # a candidate the engine cannot play automatically would be tuned on unknowns
+        pool = [k for k in pool if not _needs_values(engine, catalogue, k)]
+
+    def is_legal(variant: Deck) -> bool:
+        return check_deck(variant, spec, fmt, catalogue).legal
+
+    settings = {"format": fmt.id, "candidates": candidates, "candidate_cards": len(pool),
+                "cards_without_values": len(unknown)}
+    try:
+        result = tune(spec.slug, deck, catalogue, pool, is_legal, budget=budget, seed=seed, options=options,
+                      workers=min(workers, os.cpu_count() or 1), top=top, progress=progress, settings=settings)
+    except (TuningError, EngineError, ValueError) as exc:
+        raise TuningStartError(str(exc)) from None
+    return result, len(unknown)
 
 
 def _tuner(game: str, deck: Deck, candidates: list[str], budget: int, seed: int, options: dict,
