@@ -20,7 +20,7 @@ from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine, value_words
 from deckhub.core.session_values import CARD_VALUES, value_field
 from deckhub.core.simulate import MAX_GAMES, merge, play_games
-from deckhub.services.limits import MAX_ACTIVE_RUNS
+from deckhub.services.limits import MAX_ACTIVE_RUNS, seed_problem
 
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
 MAX_ACTIVE_PER_USER = MAX_ACTIVE_RUNS  # runs of one user queued or running at once (see limits)
@@ -59,6 +59,8 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
     them) unless `allow_unknown`, and then the run records which values it played without."""
     if not 1 <= games <= MAX_GAMES:
         raise SimulationError(f"A simulation plays 1 to {MAX_GAMES:,} games.")
+    if problem := seed_problem(seed):
+        raise SimulationError(problem)
     engine = get_engine(deck_row.game)
     catalogue = get_catalogue(deck_row.game)
     deck = Deck.from_json(version.data)

@@ -23,7 +23,7 @@ from deckhub.core.cards import Catalogue
 from deckhub.core.legality import Format, check_deck
 from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
 from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, TuningResult, play_range, tune
-from deckhub.services.limits import DEFAULT_TUNING_BUDGET
+from deckhub.services.limits import DEFAULT_TUNING_BUDGET, seed_problem
 from deckhub.store.db import database
 from deckhub.games import get_game
 
@@ -143,6 +143,8 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
     """Queue a tuning run of the deck version; TuningStartError (429 for a limit) saying why not."""
     if not 1 <= budget <= MAX_BUDGET:
         raise TuningStartError(f"A tuning run plays 1 to {MAX_BUDGET:,} games.")
+    if problem := seed_problem(seed):
+        raise TuningStartError(problem)
     deck = Deck.from_json(version.data)
     engine = get_engine(deck_row.game)
     base = get_catalogue(deck_row.game)
