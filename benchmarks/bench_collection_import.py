@@ -99,7 +99,7 @@ def main() -> int:
 
     from deckhub.services import collection as col
     from deckhub.services.accounts import create_user
-    from deckhub.cli import _load_games
+    from deckhub.services.catalogue_loading import load_games
     from deckhub.games import game_slugs
 
     tmp = tempfile.mkdtemp(prefix="deckhub-bench-")
@@ -109,7 +109,7 @@ def main() -> int:
     failed = False
     with database.connection_context():
         if not models.Card.select().exists():
-            _load_games(game_slugs(), echo=lambda *_: None)
+            load_games(game_slugs(), echo=lambda *_: None)
         if not models.CardSet.select().where(models.CardSet.code == "bench").exists():
             add_synthetic_set(args.rows)
         files = {"distinct": distinct_file(args.rows), "catalogue": catalogue_file(args.rows)}

@@ -56,9 +56,9 @@ def main(argv=None) -> int:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench", "DATABASE_URL": url})
         upgrade(database.obj)
         if not args.database_url:
-            from deckhub.cli import _load_games
+            from deckhub.services.catalogue_loading import load_games
             with database.connection_context():
-                _load_games(game_slugs(), echo=lambda *_: None)
+                load_games(game_slugs(), echo=lambda *_: None)
         client = app.test_client()
         from bare_app import app as bare
         bare_client = bare.test_client()

@@ -69,14 +69,14 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=40)
     args = parser.parse_args(argv)
-    from deckhub.cli import _load_games
+    from deckhub.services.catalogue_loading import load_games
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp}/deckhub.sqlite3",
                           "WTF_CSRF_ENABLED": False})
         upgrade(database.obj)
         with database.connection_context():
-            assert _load_games([GAME], echo=lambda *_: None) == 0
+            assert load_games([GAME], echo=lambda *_: None) == 0
         client = app.test_client()
         client.post("/signup", data={"username": "bench", "password": "a long password", "confirm": "a long password"})
         html = client.get(f"/games/{GAME}/sets/{SET}/edit").get_data(as_text=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from deckhub.commands.tune import catalogue_candidates  # noqa: E402
+from deckhub.services.tunings import catalogue_candidates  # noqa: E402
 from deckhub.core.legality import check_deck  # noqa: E402
 from deckhub.core.tuning import swapped, tune  # noqa: E402
 from deckhub.games import get_game  # noqa: E402

@@ -116,7 +116,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         jobs.configure(app.config["QUEUE_URL"], app.config["QUEUE_NAME"])
     except jobs.QueueConfigError as exc:
         raise ConfigurationError(str(exc)) from None
-    jobs.load_tasks()
+    import deckhub.services.tasks  # noqa: F401 — the queue knows every task by name
 
     from deckhub import web
     web.init_app(app)

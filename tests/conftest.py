@@ -103,7 +103,7 @@ class DatabaseFactory:
 
 @pytest.fixture(scope="session")
 def databases(tmp_path_factory):
-    from deckhub.cli import _load_games
+    from deckhub.services.catalogue_loading import load_games
     from deckhub.games import game_slugs
 
     factory = DatabaseFactory(tmp_path_factory)
@@ -129,7 +129,7 @@ def databases(tmp_path_factory):
         url = f"sqlite:///{factory.template}"
     create_app({"TESTING": True, "SECRET_KEY": "test", "DATABASE_URL": url, "QUEUE_URL": "immediate"})
     with database.connection_context():
-        assert _load_games(game_slugs(), echo=lambda *_: None) == 0
+        assert load_games(game_slugs(), echo=lambda *_: None) == 0
     _settle(database)
     yield factory
     factory.drop_all()

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from conftest import make_app
 from deckhub.services import backup, collection
 from deckhub.store import models
-from deckhub.cli import _load_games, main
+from deckhub.cli import main
+from deckhub.services.catalogue_loading import load_games
 from deckhub.store.db import database
 from deckhub.store.schema import upgrade
 
@@ -46,7 +47,7 @@ def test_a_user_moves_to_another_installation_losslessly(tmp_path, databases):
     src_app = make_app(f"sqlite:///{source}", WTF_CSRF_ENABLED=False)
     upgrade(database.obj)
     with database.connection_context():
-        assert _load_games(["kaijudo"], echo=lambda *_: None) == 0
+        assert load_games(["kaijudo"], echo=lambda *_: None) == 0
     exported = _fill(src_app)
     assert len(exported["decks"][0]["versions"]) == 2 and exported["goldfish_sessions"][0]["result"] == "win"
     assert exported["collection"][0]["quantity"] == 3

@@ -61,7 +61,8 @@ def test_load_cards_twice_changes_nothing(cli):
 
 
 def test_the_first_start_says_it_in_one_line_and_verbose_lists_the_notes_on_the_sources(cli):
-    from deckhub.cli import ensure_catalogues, open_app
+    from deckhub.commands.site import open_app
+    from deckhub.services.catalogue_loading import ensure_catalogues
     lines = []
     open_app()
     with database.connection_context():

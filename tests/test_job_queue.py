@@ -244,6 +244,7 @@ def test_serve_starts_one_consumer_in_development_and_none_in_production(databas
     from flask import Flask
 
     import deckhub.cli as cli
+    import deckhub.commands.serve as serve
     started, served = [], []
 
     class FakeConsumer:
@@ -262,7 +263,7 @@ def test_serve_starts_one_consumer_in_development_and_none_in_production(databas
             return 0
     monkeypatch.setattr("subprocess.Popen", FakeConsumer)
     monkeypatch.setattr(Flask, "run", lambda self, **kw: served.append("dev"))
-    monkeypatch.setattr(cli, "_gunicorn", lambda *a: served.append("gunicorn"))
+    monkeypatch.setattr(serve, "_gunicorn", lambda *a: served.append("gunicorn"))
     monkeypatch.setenv("DATABASE_URL", databases.with_catalogues())
     monkeypatch.setenv("DECKHUB_QUEUE_URL", f"sqlite:///{tmp_path / 'queue.sqlite3'}")
     monkeypatch.setenv("DECKHUB_SECRET_KEY", "s" * 40)

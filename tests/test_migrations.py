@@ -19,7 +19,8 @@ from click.testing import CliRunner
 
 from conftest import POSTGRES_URL, _close_database, legacy_database
 from deckhub.store import models
-from deckhub.cli import main, upgrade_before_serving
+from deckhub.cli import main
+from deckhub.services.upgrades import UpgradeError, upgrade_before_serving
 from deckhub.store.db import database, init_database
 from deckhub.store import schema
 
@@ -361,16 +362,16 @@ def test_serve_refuses_a_pending_schema_in_production_and_upgrades_sqlite_in_dev
     _close_database()
     monkeypatch.setenv("DECKHUB_SECRET_KEY", "k" * 40)
     production = create_app({"DATABASE_URL": fresh_database_url, "PRODUCTION": True, "QUEUE_URL": "immediate"})
-    with pytest.raises(click.ClickException, match="`deckhub db upgrade` first.*does not upgrade in production"):
-        upgrade_before_serving(production, database.obj)
+    with pytest.raises(UpgradeError, match="`deckhub db upgrade` first.*does not upgrade in production"):
+        upgrade_before_serving(database.obj, production.config["PRODUCTION"], click.echo)
     assert schema.pending(database.obj) == STEPS
     development = create_app({"DATABASE_URL": fresh_database_url, "QUEUE_URL": "immediate"})
     if POSTGRES_URL:
-        with pytest.raises(click.ClickException, match="does not upgrade on PostgreSQL"):
-            upgrade_before_serving(development, database.obj)
+        with pytest.raises(UpgradeError, match="does not upgrade on PostgreSQL"):
+            upgrade_before_serving(database.obj, development.config["PRODUCTION"], click.echo)
         assert schema.pending(database.obj) == STEPS
     else:
-        upgrade_before_serving(development, database.obj)
+        upgrade_before_serving(database.obj, development.config["PRODUCTION"], click.echo)
         out = capsys.readouterr().out
         assert "Backed up the database to" in out and "Loaded the catalogues of" in out
         assert schema.pending(database.obj) == []

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PROCESSES = 12  # enough to show the race on a 2-core machine (without the lock most of them fail); 24 cost minutes
 LOADED = "Loaded the catalogues of"
 # `serve`'s start-up up to listening, then the identity its jobs will carry
-SERVE = ("from deckhub.cli import ready_to_serve\nfrom deckhub.services import jobs\nfrom deckhub.store.db import database\n"
+SERVE = ("from deckhub.commands.serve import ready_to_serve\nfrom deckhub.services import jobs\nfrom deckhub.store.db import database\n"
          "ready_to_serve()\nwith database.connection_context():\n    print('site', jobs.site_id())\n")
 
 

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from conftest import make_app
 from deckhub.services import api_tokens, backup, card_values, collection, simulations, trading
 from deckhub.store import models
-from deckhub.cli import _load_games, main
+from deckhub.cli import main
+from deckhub.services.catalogue_loading import load_games
 from deckhub.store.db import database
 from deckhub.store import schema
 
@@ -96,7 +97,7 @@ def test_everything_a_user_owns_moves_to_a_fresh_installation(tmp_path, database
     src_app = make_app(source, WTF_CSRF_ENABLED=False)
     with database.connection_context():
         schema.upgrade(database.obj)
-        assert _load_games(["kaijudo"], echo=lambda *_: None) == 0
+        assert load_games(["kaijudo"], echo=lambda *_: None) == 0
     _one_of_everything(src_app)
     mover_file, other_file = tmp_path / "mover.json", tmp_path / "other.json"
     result = _cli(source, "export-user", "mover", str(mover_file))

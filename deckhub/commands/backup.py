@@ -7,9 +7,10 @@ import sys
 
 import click
 
+from deckhub.commands.site import open_app
+
 
 def _db():
-    from deckhub.cli import open_app
     from deckhub.store.db import database
     open_app()
     return database
@@ -81,7 +82,6 @@ def import_user(file: str, username: str | None) -> None:
 def backup(file: str) -> None:
     """A consistent copy of the site's SQLite database, safe while the site runs."""
     from deckhub.services.backup import BackupError, backup_sqlite
-    from deckhub.cli import open_app
     open_app(current_schema=False)  # any schema: the copy is of the file as it is, which stays untouched
     try:
         pages = backup_sqlite(file)

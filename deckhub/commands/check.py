@@ -16,6 +16,7 @@ import sys
 
 import click
 
+from deckhub.commands.site import command_catalogue
 from deckhub.services.checks import CheckError, CheckResult, check_source, check_text  # noqa: F401  (the service)
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
@@ -60,7 +61,7 @@ def check(game_slug: str, format_name: str | None, packs: int | None, as_json: b
         sys.exit(EXIT_UNREADABLE)
     filename = None if not isinstance(name, str) or name in ("-", "<stdin>") else name
     try:
-        result = check_source(game_slug, data, format_name, packs, filename=filename)
+        result = check_source(game_slug, data, format_name, packs, filename=filename, catalogues=command_catalogue)
     except CheckError as exc:
         raise click.UsageError(str(exc)) from None
     for err in result.parse.errors:

@@ -14,42 +14,8 @@ import sys
 
 import click
 
+from deckhub.commands.site import EXIT_REJECTED, EXIT_UNREADABLE, close_site, open_site_user, read_input
 from deckhub.games import game_slugs
-
-EXIT_OK, EXIT_REJECTED, EXIT_UNREADABLE = 0, 1, 2
-
-
-def _open(username: str):
-    """The site's database (as `deckhub serve` uses it) and the named user, or exit 2."""
-    from deckhub.cli import open_app
-    from deckhub.store.db import database
-
-    open_app()
-    database.connect(reuse_if_open=True)
-    from deckhub.services.accounts import find_user
-    user = find_user(username)
-    if user is None:
-        click.echo(f"error: there is no user named {username!r} (create one with `deckhub user add`)", err=True)
-        sys.exit(EXIT_UNREADABLE)
-    return user
-
-
-def _close() -> None:
-    from deckhub.store.db import database
-    if not database.is_closed():
-        database.close()
-
-
-def _read(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        click.echo(f"{path}: cannot be read: {exc.strerror or exc}", err=True)
-        sys.exit(EXIT_UNREADABLE)
-
 
 @click.group("collection")
 def collection() -> None:
@@ -69,9 +35,9 @@ def import_command(username: str, dry_run: bool, game: str | None, file: str) ->
     from deckhub.services import collection as service
     from deckhub.importers.collection_csv import CollectionFileError
 
-    data = _read(file)
+    data = read_input(file)
     name = "<stdin>" if file == "-" else file
-    user = _open(username)
+    user = open_site_user(username)
     try:
         try:
             preview = service.preview_import(user, data, game)
@@ -103,7 +69,7 @@ def import_command(username: str, dry_run: bool, game: str | None, file: str) ->
         click.echo(f"imported {name} for {user.username}: {result.rows} rows, {result.printings} printings, "
                    f"{result.changed} changed ({result.seconds:.2f} s)")
     finally:
-        _close()
+        close_site()
 
 
 @collection.command("export")
@@ -114,11 +80,11 @@ def export_command(username: str, game: str | None, file: str) -> None:
     """Write the collection as CSV (`-` for standard output); `collection import` reads it back exactly."""
     from deckhub.services import collection as service
 
-    user = _open(username)
+    user = open_site_user(username)
     try:
         rows = service.export_rows(user, game)
     finally:
-        _close()
+        close_site()
     if file == "-":
         sys.stdout.write(service.write_collection_csv(rows, bom=False))
         sys.stdout.flush()

@@ -6,9 +6,10 @@ import sys
 
 import click
 
+from deckhub.commands.site import open_app, say_error
+
 
 def _database():
-    from deckhub.cli import open_app
     from deckhub.store.db import database
     open_app(current_schema=False)
     return database.obj
@@ -23,20 +24,15 @@ def db() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the status as one JSON object.")
 def status(as_json: bool) -> None:
     """The schema steps applied and pending (exits 0 whenever the database answers)."""
-    from peewee import OperationalError
-
-    from deckhub.store import schema
-    database = _database()
+    from deckhub.services.upgrades import UpgradeError, status as schema_status
     try:
-        applied, pending = schema.applied(database), schema.pending(database)
-        legacy = schema.legacy_version(database)
-    except OperationalError as exc:
-        raise click.ClickException(f"cannot read the database: {exc}") from None
-    doc = {"backend": schema.backend(database), "current": not pending, "applied": applied, "pending": pending,
-           "legacy_version": legacy}
+        doc = schema_status(_database())
+    except UpgradeError as exc:
+        raise click.ClickException(str(exc)) from None
     if as_json:
         click.echo(json.dumps(doc))
         return
+    applied, pending, legacy = doc["applied"], doc["pending"], doc["legacy_version"]
     click.echo(f"backend: {doc['backend']}")
     if legacy is not None:
         click.echo(f"made by the first schema runner, at its step {legacy}")
@@ -52,5 +48,8 @@ def status(as_json: bool) -> None:
 def upgrade(dry_run: bool) -> None:
     """Apply the pending schema steps (SQLite: after a backup copy beside the database), then reload
     the shipped catalogues as `deckhub load-cards` does (contributed facts are kept)."""
-    from deckhub.cli import apply_upgrade
-    sys.exit(apply_upgrade(_database(), dry_run=dry_run))
+    from deckhub.services.upgrades import UpgradeError, apply_upgrade
+    try:
+        sys.exit(apply_upgrade(_database(), click.echo, dry_run=dry_run, errors=say_error))
+    except UpgradeError as exc:
+        raise click.ClickException(str(exc)) from None

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from deckhub.commands.site import open_app
 from deckhub.games import game_slugs
 
 
@@ -23,7 +24,6 @@ from deckhub.games import game_slugs
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 def export_cards(game: str, directory: Path) -> None:
     """Write GAME's catalogue, community contributions included, to DIRECTORY/GAME/cards.json."""
-    from deckhub.cli import open_app
     from deckhub.services.community.errors import CommunityError
     from deckhub.services.community.export import export_cards as export
     from deckhub.store.db import database

@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from deckhub.commands.collection import EXIT_REJECTED, EXIT_UNREADABLE, _close, _open, _read
+from deckhub.commands.site import EXIT_REJECTED, EXIT_UNREADABLE, close_site, open_site_user, open_app, read_input
 from deckhub.games import game_slugs
 
 
@@ -38,9 +38,9 @@ def import_command(username: str, dry_run: bool, file: str) -> None:
     row's source. All rows are checked first; if any has a problem nothing is written."""
     from deckhub.services import facts as service
 
-    data = _read(file)
+    data = read_input(file)
     name = "<stdin>" if file == "-" else file
-    user = _open(username)
+    user = open_site_user(username)
     try:
         try:
             preview = service.preview_import(data)
@@ -76,7 +76,7 @@ def import_command(username: str, dry_run: bool, file: str) -> None:
         click.echo(f"proposed {name} for {user.username}: {_n(len(made), 'proposal')}{first}, "
                    f"{_n(preview.change_count, 'value')}, waiting for a curator")
     finally:
-        _close()
+        close_site()
 
 
 @facts.command("export")
@@ -87,7 +87,6 @@ def export_command(game: str, file: str, set_code: str | None) -> None:
     """Write what the catalogue knows of GAME's cards as a facts CSV (`-`: standard output);
     `facts import` reads it back, proposing only the cells that were changed."""
     from deckhub.services import facts as service
-    from deckhub.cli import open_app
     from deckhub.store.db import database
 
     open_app()

@@ -23,6 +23,8 @@ from typing import Any
 
 import click
 
+from deckhub.commands.site import command_catalogue, open_site_user
+
 EXIT_BAD_INPUT = 2
 
 
@@ -110,35 +112,19 @@ def with_card_values(spec, engine, catalogue, deck, options: dict, values_path: 
             typed = {**engine.option(CARD_VALUES).coerce(options.pop(CARD_VALUES)), **typed}
         except EngineError as exc:
             _fail(str(exc))
+    user_id = site_user_id(username) if username else None
     try:
-        checked = card_values.check_values(engine, catalogue, typed, by_name=True)
+        values, missing = card_values.play_values(engine, catalogue, deck, typed, user_id)
     except card_values.CardValuesError as exc:
         _fail(f"{values_path or '--option card_values'}: {exc}")
-    user_id = site_user_id(username) if username else None
-    if user_id:
-        card_values.remember(user_id, spec.slug, checked)
-    values = (card_values.game_values(user_id, spec.slug, deck, checked, catalogue) if user_id
-              else card_values.effective_values(catalogue, checked, deck))
-    options = {**options, CARD_VALUES: values} if values else options
-    try:
-        missing = card_values.deck_missing(engine, deck, catalogue, values)
     except EngineError as exc:
         _fail(str(exc))
-    return options, missing
+    return ({**options, CARD_VALUES: values} if values else options), missing
 
 
 def site_user_id(username: str) -> int:
     """The id of the site's user called `username` (the site database is opened); exit 2 if none."""
-    from deckhub.services.accounts import find_user
-    from deckhub.cli import open_app
-    from deckhub.store.db import database
-
-    open_app()
-    database.connect(reuse_if_open=True)
-    user = find_user(username.strip())  # the exact name, whatever its case (never a LIKE pattern)
-    if user is None:
-        _fail(f"there is no user named {username!r} (create one with `deckhub user add`)")
-    return user.id
+    return open_site_user(username.strip()).id  # the exact name, whatever its case (never a LIKE pattern)
 
 
 def missing_words(spec, engine, catalogue, missing: dict) -> str:
@@ -169,7 +155,6 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_h
              values_path, username):
     """Play one automated goldfish game with the game's built-in policy."""
     from deckhub.core.engine import EngineError, IllegalAction, new_game, play_out
-    from deckhub.services.catalogue_store import command_catalogue
 
     spec, engine = _engine(game_slug)
     options = game_options(first, pairs, mission, dummy_hp, dummy_defence, dummy_agility)
@@ -202,8 +187,6 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_h
 @click.option("--top", default=15, show_default=True, help="how many unautomated phrases to list")
 def coverage(game_slug, as_json, top):
     """How many distinct cards the engine automates fully, partly or not at all."""
-    from deckhub.services.catalogue_store import command_catalogue
-
     spec, engine = _engine(game_slug)
     report = engine.coverage(command_catalogue(spec.slug))
     if as_json:

@@ -22,6 +22,7 @@ import click
 
 from deckhub.commands.goldfish import (_USER_HELP, _VALUES_HELP, _engine, _fail, game_options, missing_words,
                                        read_deck_file, with_card_values)
+from deckhub.commands.site import command_catalogue
 
 
 @click.command("simulate")
@@ -45,7 +46,6 @@ def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, 
     """Play many automated games of a deck and report win rate, losses and the winning turn."""
     from deckhub.core.engine import EngineError, IllegalAction
     from deckhub.core.simulate import simulate as run
-    from deckhub.services.catalogue_store import command_catalogue
 
     spec, engine = _engine(game_slug)
     options = game_options(first, pairs, mission, None, None, None)

@@ -24,22 +24,7 @@ import click
 
 from deckhub.commands.goldfish import (_USER_HELP, _engine, _fail, game_options, read_deck_file, site_user_id,
                                       with_card_values)
-
-
-def catalogue_candidates(spec, deck, catalogue) -> list[str]:
-    """Cards whose civilizations, team or faerie (the game's colour field) are all among the deck's."""
-    colour = (spec.extras.get("breakdown") or (None, None))[0]
-
-    def colours(card) -> set[str]:
-        value = card.attrs.get(colour) if colour else None
-        if value is None:
-            return set()
-        return {str(v) for v in value} if isinstance(value, (list, tuple)) else {str(value)}
-
-    in_deck = set()
-    for _section, key, _qty in deck.entries():
-        in_deck |= colours(catalogue.cards[key])
-    return [c.key for c in catalogue if not colour or not in_deck or (colours(c) and colours(c) <= in_deck)]
+from deckhub.commands.site import command_catalogue
 
 
 @click.command("tune")
@@ -64,13 +49,8 @@ def catalogue_candidates(spec, deck, catalogue) -> list[str]:
 def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, pairs, mission, values_path,
          allow_unknown, workers, top, as_json):
     """Suggest one-for-one swaps that make a deck win faster, each with a paired 95% interval."""
-    from deckhub.services.catalogue_store import command_catalogue
     from deckhub.services.checks import CheckError, choose_format
-    from deckhub.core.engine import EngineError
-    from deckhub.core.legality import check_deck
-    from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
-    from deckhub.core.tuning import TuningError
-    from deckhub.core.tuning import tune as run
+    from deckhub.services.tunings import TuningStartError, UnplayableDeck, tune_here
 
     spec, engine = _engine(game_slug)
     base_catalogue = command_catalogue(spec.slug)
@@ -82,31 +62,13 @@ def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, 
         _fail(str(exc))
     options = game_options(None, pairs, mission, None, None, None)
     options, _missing = with_card_values(spec, engine, base_catalogue, deck, options, values_path, username)
-    try:
-        catalogue = apply_card_values(engine, base_catalogue, options.get(CARD_VALUES))
-        unknown = missing_values(engine, deck, catalogue)
-    except EngineError as exc:
-        _fail(str(exc))
-    if unknown and not allow_unknown:
-        for key, fields in unknown.items():
-            click.echo(f"unknown: {catalogue.cards[key].display_name}: {', '.join(fields)}", err=True)
-        _fail(f"{len(unknown)} cards of this deck lack values the engine needs; give them with --values FILE "
-              "or tune anyway with --allow-unknown")
-    if candidates == "catalogue":
-        pool = catalogue_candidates(spec, deck, catalogue)
-    elif candidates == "collection":
+    owner_id = keys = None
+    if candidates == "collection":
         if not username:
             _fail("--candidates collection takes the cards of a site user: give --user NAME")
-        from deckhub.services.tunings import collection_candidates
-        pool = collection_candidates(site_user_id(username), spec.slug)
-    else:
-        pool = [key for _s, key, _q in read_deck_file(spec, base_catalogue, candidates).entries()]
-    if not allow_unknown:  # a candidate the engine cannot play automatically would be tuned on unknowns
-        pool = [k for k in pool if not missing_values(engine, _one(spec, k), catalogue)]
-
-    def is_legal(variant) -> bool:
-        return check_deck(variant, spec, fmt, catalogue).legal
-
+        owner_id = site_user_id(username)
+    elif candidates != "catalogue":
+        keys = [key for _s, key, _q in read_deck_file(spec, base_catalogue, candidates).entries()]
     bar = None
     if sys.stderr.isatty() and not as_json:
         bar = click.progressbar(length=budget, label="tuning", file=sys.stderr)
@@ -118,12 +80,15 @@ def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, 
             bar.length = total
             bar.update(done - last[0])
             last[0] = done
-    settings = {"format": fmt.id, "candidates": candidates, "candidate_cards": len(pool),
-                "cards_without_values": len(unknown)}
     try:
-        result = run(spec.slug, deck, catalogue, pool, is_legal, budget=budget, seed=seed, options=options,
-                     workers=min(workers, os.cpu_count() or 1), top=top, progress=progress, settings=settings)
-    except (TuningError, EngineError, ValueError) as exc:
+        result, unknown = tune_here(deck, base_catalogue, options, fmt, candidates, keys=keys, owner_id=owner_id,
+                                    allow_unknown=allow_unknown, budget=budget, seed=seed, workers=workers, top=top,
+                                    progress=progress)
+    except UnplayableDeck as exc:
+        for name, fields in exc.unknown:
+            click.echo(f"unknown: {name}: {', '.join(fields)}", err=True)
+        _fail(f"{exc}; give them with --values FILE or tune anyway with --allow-unknown")
+    except TuningStartError as exc:
         _fail(str(exc))
     finally:
         if bar is not None:
@@ -136,7 +101,7 @@ def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, 
     click.echo(f"{spec.name}, {fmt.name}: {deck.name}, seed {seed}: the deck wins {result.baseline_win_rate:.1%} "
                f"of {result.baseline_games} games" + (f", mean winning {unit} {mean:.2f}" if mean is not None else ""))
     if unknown:
-        click.echo(f"warning: {len(unknown)} cards played without the values the engine needs; "
+        click.echo(f"warning: {unknown} cards played without the values the engine needs; "
                    "these suggestions are built on unknowns")
     rounds = result.settings["games_per_variant"]
     click.echo(f"{result.variants} legal swaps tried, {result.games_played:,} games played "
@@ -147,10 +112,3 @@ def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, 
                    f"win rate {s.win_rate:.1%}, {s.games} games")
     click.echo(result.verdict)
 
-
-def _one(spec, key: str):
-    from deckhub.core.decklist import Deck
-
-    deck = Deck(spec.slug)
-    deck.add("candidate", key)
-    return deck

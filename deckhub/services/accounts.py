@@ -127,3 +127,12 @@ def set_password(user: models.User, new: str) -> None:
     with write_transaction():
         models.User.update(password_hash=generate_password_hash(new)).where(models.User.id == user.id).execute()
         sessions.end_all(user)
+
+
+def set_password_of(username: str, new: str) -> models.User:
+    """`set_password` for the account of that name (an operator's `deckhub user password`)."""
+    user = find_user(username)
+    if user is None:
+        raise AccountError(f"no user named {username!r}")
+    set_password(user, new)
+    return user

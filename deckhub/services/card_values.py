@@ -258,6 +258,20 @@ def game_options(user_id: int | None, engine: Engine, deck: Deck, catalogue: Cat
     return options, checked
 
 
+def play_values(engine: Engine, catalogue: Catalogue, deck: Deck, typed: Mapping[str, Any],
+                user_id: int | None) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
+    """(values, missing) for a command's game of `deck`: the values typed (by card key or name, checked)
+    over the user's own (`user_id`, whose own values the typed ones then become), and the values the
+    engine still lacks, `{card key: [field, ...]}`. CardValuesError for a bad typed value,
+    EngineError when the engine cannot judge the deck."""
+    checked = check_values(engine, catalogue, typed, by_name=True)
+    if user_id:
+        remember(user_id, engine.game, checked)
+    values = (game_values(user_id, engine.game, deck, checked, catalogue) if user_id
+              else effective_values(catalogue, checked, deck))
+    return values, deck_missing(engine, deck, catalogue, values)
+
+
 def deck_missing(engine: Engine, deck: Deck, catalogue: Catalogue,
                  values: Mapping[str, Mapping[str, Any]]) -> dict[str, list[str]]:
     """`{card_key: [field, ...]}` the engine needs for `deck` that neither the catalogue nor `values` know."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from deckhub.store import models
 from deckhub.core import cards as core
-from deckhub.store.db import database, write_transaction
+from deckhub.store.db import database, init_database, write_transaction
 
 _cache: dict[tuple[int, str], tuple[int, core.Catalogue]] = {}
 _lock = threading.Lock()
@@ -228,22 +228,15 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def command_catalogue(game: str) -> core.Catalogue:
-    """The catalogue a command-line tool should use: the site database's (with the community's
-    approved facts) when this machine has a site database, else the shipped `data/` files.
-
-    A site database exists when DATABASE_URL is set or the default SQLite file is in the instance
-    folder; a command never creates one just to read cards.
-    """
-    import os
-
-    from deckhub.app import create_app, default_instance_path
+def site_catalogue(game: str, database_url: str | None) -> core.Catalogue:
+    """The catalogue a command-line tool reads: the one in the site database at `database_url` (with
+    the community's approved facts) once its cards are loaded, else the shipped `data/` files (also
+    when there is no site database: None)."""
     from deckhub.importers.catalogue import load_catalogue
 
-    default_file = default_instance_path() / "deckhub.sqlite3"
-    if not (os.environ.get("DATABASE_URL") or default_file.exists()):
+    if database_url is None:
         return load_catalogue(game)
-    create_app()
+    init_database(database_url)
     with database.connection_context():
         # the card tables are as step 1 made them, so any schema with them serves; a database not
         # made yet has none (a command reads cards, it never creates the schema)

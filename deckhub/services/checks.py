@@ -7,6 +7,7 @@ everywhere. `check_text` answers `{"game", "format", "legal", "verified", "count
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,18 +15,12 @@ from deckhub.core.cards import Catalogue
 from deckhub.core.legality import Format, Report, check_deck
 from deckhub.games import UnknownGame, get_game
 from deckhub.games.spec import GameSpec
+from deckhub.importers.catalogue import load_catalogue
 from deckhub.importers.decklists import DeckParse, read_decklist
 
 
 class CheckError(ValueError):
     """The request itself is wrong (unknown game or format, a pack count the format cannot use)."""
-
-
-def _catalogue(slug: str) -> Catalogue:
-    """The catalogue the check reads cards from: the site's (community facts included) or data/."""
-    from deckhub.services.catalogue_store import command_catalogue
-
-    return command_catalogue(slug)
 
 
 def choose_format(game: GameSpec, name: str | None, packs: int | None) -> Format:
@@ -66,8 +61,12 @@ class CheckResult:
 
 
 def check_source(game_slug: str, data: str | bytes, format: str | None = None, packs: int | None = None,
-                 catalogue: Catalogue | None = None, filename: str | None = None) -> CheckResult:
+                 catalogue: Catalogue | None = None, filename: str | None = None,
+                 catalogues: Callable[[str], Catalogue] = load_catalogue) -> CheckResult:
     """Parse and check one deck list; the result keeps the parse (deck, errors, notices) and the report.
+
+    Cards are read from `catalogue`, else from `catalogues` (a game's slug -> its catalogue: the
+    shipped files unless a command gives the site's), which then also names cards of other games.
 
     Raises CheckError for an unknown game or format or a pack count the format cannot use.
     """
@@ -76,8 +75,8 @@ def check_source(game_slug: str, data: str | bytes, format: str | None = None, p
     except UnknownGame as exc:
         raise CheckError(str(exc)) from None
     fmt = choose_format(game, format, packs)
-    cat = catalogue if catalogue is not None else _catalogue(game.slug)
-    others = None if catalogue is not None else _catalogue
+    cat = catalogue if catalogue is not None else catalogues(game.slug)
+    others = None if catalogue is not None else catalogues
     parse = read_decklist(data, game, cat, filename, others=others)
     report = check_deck(parse.deck, game, fmt, cat, packs=packs)
     return CheckResult(game, fmt, parse, report)

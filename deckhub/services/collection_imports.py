@@ -24,7 +24,7 @@ import zlib
 from huey import crontab
 from peewee import IntegrityError, fn
 
-from deckhub.services import jobs
+from deckhub.services import chunks, jobs
 from deckhub.store import models
 from deckhub.services.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, write_targets)
 from deckhub.store.db import database
@@ -94,9 +94,7 @@ def _set(upload_id: int, **values) -> int:
 @jobs.kind("collection_upload")
 def plan_upload(upload_id: int) -> None:
     U = models.CollectionUpload
-    claimed = (U.update(state="planning", phase="reading", worker=jobs.worker_id(), error=None, updated_at=models.utcnow())
-               .where((U.id == upload_id) & (U.state == "queued")).execute())
-    if not claimed:
+    if not chunks.claim(U, upload_id, "planning", phase="reading", error=None):
         return
     upload = U.get_by_id(upload_id)
     try:
@@ -313,21 +311,10 @@ def expire() -> int:
 
 @jobs.recoverer
 def recover_uploads() -> None:
-    """Queue again the plans and commits whose worker process died on this host or stopped answering,
-    and the plans whose message was lost (queued long ago while the queue is empty, or never sent)."""
-    from deckhub.services import heartbeats
+    """Queue again the plans whose worker process died on this host or stopped answering, and those
+    whose message was lost (queued long ago while the queue is empty, or never sent); send again the
+    commits whose worker died (a commit claims nothing: it is written once, under its lock)."""
     U = models.CollectionUpload
-    if jobs.pending() == 0:
-        for (upload_id,) in U.select(U.id).where((U.state == "queued")
-                                                 & (U.updated_at < models.utcnow() - jobs.LOST_AFTER)).tuples():
-            plan_upload(upload_id)
-    working = list(U.select(U.id, U.state, U.worker).where(U.state.in_(("planning", "committing"))))
-    lost = heartbeats.lost_workers() if working else set()
-    for upload in working:
-        if not jobs.gone(upload.worker, lost):
-            continue
-        if upload.state == "planning":
-            if U.update(state="queued").where((U.id == upload.id) & (U.state == "planning")).execute():
-                plan_upload(upload.id)
-        else:
-            commit_upload(upload.id)
+    chunks.requeue_lost(U, plan_upload, "collection_upload", working=("planning",))
+    for upload_id, _state, _worker in chunks.lost_jobs(U, ("committing",), queued=False):
+        commit_upload(upload_id)

@@ -25,7 +25,7 @@ from typing import Any
 from huey import crontab
 from peewee import fn
 
-from deckhub.services import facts, jobs
+from deckhub.services import chunks, facts, jobs
 from deckhub.services.community.fields import current_value
 from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
 from deckhub.store import models
@@ -104,10 +104,7 @@ def _set(upload_id: int, **values) -> int:
 def check_upload(upload_id: int) -> None:
     """The dry run of a stored file: what the preview shows and the proposals it makes are stored."""
     U = models.FactsUpload
-    claimed = (U.update(state="checking", worker=jobs.worker_id(), error=None, done=0, total=0,
-                        updated_at=models.utcnow())
-               .where((U.id == upload_id) & (U.state == "queued")).execute())
-    if not claimed:
+    if not chunks.claim(U, upload_id, "checking", error=None, done=0, total=0):
         return
     data = bytes(U.get_by_id(upload_id).data)
     try:
@@ -157,7 +154,7 @@ def preview_rows(upload: models.FactsUpload, page: int) -> tuple[list[dict], int
 def propose(user: models.User, token: str, *, rate_limit: int = RATE_LIMIT,
             window: dt.timedelta = RATE_WINDOW) -> list[models.Proposal] | None:
     """Propose a checked file: its proposals and the upload's new state in one transaction, counted
-    once against the rate limit (community.RateLimited: nothing written). Each is checked against the
+    once against the rate limit (RateLimited: nothing written). Each is checked against the
     catalogue as it is now; [] when every value is the catalogue's already. None: no such upload."""
     upload = get(user, token)
     if upload is None:
@@ -218,15 +215,4 @@ def expire() -> int:
 def recover_uploads() -> None:
     """Queue again the checks whose worker died on this host or stopped answering, and those whose
     message was lost (queued long ago while the queue is empty, or never sent)."""
-    from deckhub.services import heartbeats
-    U = models.FactsUpload
-    if jobs.pending() == 0:
-        for (upload_id,) in U.select(U.id).where((U.state == "queued")
-                                                 & (U.updated_at < models.utcnow() - jobs.LOST_AFTER)).tuples():
-            check_upload(upload_id)
-    working = list(U.select(U.id, U.worker).where(U.state == "checking"))
-    lost = heartbeats.lost_workers() if working else set()
-    for upload in working:
-        if jobs.gone(upload.worker, lost) and U.update(state="queued").where(
-                (U.id == upload.id) & (U.state == "checking")).execute():
-            check_upload(upload.id)
+    chunks.requeue_lost(models.FactsUpload, check_upload, "facts_check", working=("checking",))

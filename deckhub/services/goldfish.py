@@ -23,7 +23,7 @@ from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, IllegalAction, State, get_engine, play_out, replay
 from deckhub.store.db import PreparedSelect, database, is_sqlite, write_transaction
-from deckhub.services.limits import MAX_SEED
+from deckhub.services.limits import MAX_SEED, seed_problem
 
 MAX_ACTIONS = 5_000  # a session longer than any real game; stops a script from growing rows forever
 POSITIONS_KEPT = 64  # replayed positions a catalogue keeps (the boards being played or watched right now)
@@ -54,8 +54,8 @@ def start(owner_id: int, deck_row: models.Deck | None, deck: Deck, options: dict
     plays with all of the player's values for the deck's cards (the catalogue's known ones win)."""
     engine = get_engine(deck.game)
     seed = random_seed() if seed is None else seed
-    if not 0 <= seed <= MAX_SEED:
-        raise GoldfishError(f"A seed is a whole number from 0 to {MAX_SEED}.")
+    if problem := seed_problem(seed):
+        raise GoldfishError(problem)
     catalogue = get_catalogue(deck.game)
     try:
         options, typed = card_values.game_options(owner_id, engine, deck, catalogue, options)

@@ -14,9 +14,11 @@ import logging
 import os
 import threading
 
+from deckhub.logs import RepeatedErrors
+from deckhub.services import jobs
+from deckhub.services.jobs import huey
 from deckhub.store import models
 from deckhub.store.db import database
-from deckhub.logs import RepeatedErrors
 
 log = logging.getLogger(__name__)
 
@@ -53,18 +55,16 @@ def hold(kind: str | None, ident: int | None) -> None:
 
 def beat() -> None:
     """Write this process's heartbeat: it is alive, and what it holds."""
-    from deckhub.services.jobs import worker_id
     H = models.WorkerHeartbeat
     now = models.utcnow()
     values = {"last_seen": now, "holding_kind": _holding["kind"], "holding_id": _holding["id"]}
-    (H.insert(worker=worker_id(), started_at=now, **values)
+    (H.insert(worker=jobs.worker_id(), started_at=now, **values)
      .on_conflict(conflict_target=[H.worker], update=values).execute())
 
 
 def forget() -> None:
     """A worker stopping cleanly holds nothing: its row goes."""
-    from deckhub.services.jobs import worker_id
-    models.WorkerHeartbeat.delete().where(models.WorkerHeartbeat.worker == worker_id()).execute()
+    models.WorkerHeartbeat.delete().where(models.WorkerHeartbeat.worker == jobs.worker_id()).execute()
 
 
 def lost_workers() -> set[str]:
@@ -81,7 +81,6 @@ def alive_count() -> int:
 def sweep() -> int:
     """Queue again the chunks held by lost workers (through every job kind's recoverer); drop rows
     of workers lost for a day. Returns how many chunks (and uploads) lost workers held."""
-    from deckhub.services import jobs
     H = models.WorkerHeartbeat
     H.delete().where(H.last_seen < models.utcnow() - KEEP_LOST).execute()
     lost = lost_workers()
@@ -136,8 +135,10 @@ def _run(stop: threading.Event) -> None:
             errors.recovered()
 
 
+@huey.on_startup("heartbeat")
 def start() -> None:
-    """In a worker process: the first beat now (before it takes any task), then a beat every interval."""
+    """In a worker process (after the queue's own start-up: its fresh connections): the first beat
+    now, before it takes any task, then a beat every interval."""
     with database.connection_context():
         beat()
     stop = threading.Event()
@@ -145,9 +146,31 @@ def start() -> None:
     threading.Thread(target=_run, args=(stop,), name="deckhub-heartbeat", daemon=True).start()
 
 
+@huey.on_shutdown("heartbeat")
 def stop() -> None:
     event = _thread["stop"]
     if event is not None:
         event.set()
     with database.connection_context():
         forget()
+
+
+@huey.pre_execute()
+def _hold_the_job(task) -> None:
+    """A worker taking a job notes that it holds it, and queues again what lost workers left (a
+    claim is a good moment: this worker is surely alive)."""
+    name, ident = jobs.job_of(task)
+    if name and not huey.immediate:
+        hold(name, ident)
+        try:
+            with database.connection_context():
+                beat()
+                sweep()
+        except Exception as exc:  # noqa: BLE001 — the heartbeat thread keeps trying; the task still runs
+            log.warning("heartbeat before %s:%s failed: %s", name, ident, exc)
+
+
+@huey.post_execute()
+def _release_the_job(task, value, exc) -> None:
+    if not huey.immediate:
+        hold(None, None)

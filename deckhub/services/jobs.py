@@ -202,137 +202,7 @@ def is_dead_local(worker: str | None) -> bool:
     return False
 
 
-LEASE = dt.timedelta(minutes=10)  # a running chunk older than this is run again (its worker is gone)
-LOST_AFTER = dt.timedelta(minutes=1)  # a queued chunk this old while the queue is empty was lost
-
-
-def gone(worker: str | None, lost: set[str]) -> bool:
-    """Whether `worker` will never finish what it holds: its process on this host is dead, or its
-    heartbeat stopped (`lost`, from `heartbeats.lost_workers()`)."""
-    return worker in lost or is_dead_local(worker)
-
-
-def lost_chunks(chunk_model, run_model) -> list[tuple[int, str | None]]:
-    """Chunks of active runs to queue again, as (id, worker): running on a worker that is gone or
-    silent past the lease, or queued so long while the queue is empty that their message was lost.
-    Chunk models have `run`, `state`, `worker` and `updated_at`; run models have `status`."""
-    from deckhub.services import heartbeats
-    from deckhub.store import models
-
-    C, R = chunk_model, run_model
-    now = models.utcnow()
-    running = list(C.select(C.id, C.worker, C.updated_at).join(R)
-                   .where((C.state == "running") & R.status.in_(ACTIVE)))
-    lost = heartbeats.lost_workers() if running else set()
-    again = [(c.id, c.worker) for c in running if gone(c.worker, lost) or now - c.updated_at > LEASE]
-    if pending() == 0:
-        again += [(c.id, None) for c in C.select(C.id).join(R).where(
-            (C.state == "queued") & (C.updated_at < now - LOST_AFTER) & R.status.in_(ACTIVE))]
-    return again
-
-
-def requeue_lost(chunk_model, run_model, play) -> None:
-    """Queue again (and send to `play`, the kind's task) every chunk `lost_chunks` finds. The reset is
-    conditional on the chunk still being held by the worker found, so two workers sweeping at once
-    reset it once, and a chunk another worker took meanwhile is left to it."""
-    from deckhub.store import models
-
-    C = chunk_model
-    for chunk_id, worker in lost_chunks(chunk_model, run_model):
-        held = (C.state == "running") & (C.worker == worker) if worker else (C.state == "queued")
-        if C.update(state="queued", worker=None, updated_at=models.utcnow()).where((C.id == chunk_id) & held).execute():
-            if worker:
-                log.warning("%s chunk %s: its worker %s stopped or went silent; queued again",
-                            _kinds.get(getattr(play, "func", play).__name__, "job"), chunk_id, worker)
-            play(chunk_id)
-
-
-MIN_WINDOW = 2  # chunks of one owner's runs on the queue or playing at once, with fewer live workers than this
-FEED_KEY = 18_002  # the exclusive transaction in which an owner's chunks are counted and promoted
-_windowed: list[tuple] = []  # (chunk model, run model, send) of every kind of run played as chunks
-_feeding = threading.local()
-
-
-def windowed(chunk_model, run_model, send) -> None:
-    """Register a kind of run played as chunks whose runs have an `owner`: its chunks are stored
-    *waiting* and `feed` sends them to the queue a window at a time per owner, so the queue, first
-    in first out, serves owners in turn instead of playing one owner's whole backlog first."""
-    _windowed.append((chunk_model, run_model, send))
-
-
-def window() -> int:
-    """Chunks one owner may have queued or running: one per live worker (each worker can be kept
-    busy by a lone player), and at least MIN_WINDOW so the next chunk waits on the queue."""
-    from deckhub.services import heartbeats
-    return max(MIN_WINDOW, heartbeats.alive_count())
-
-
-def feed(owner_id: int) -> bool:
-    """Send the owner's next waiting chunks (oldest run first, every kind together) until the owner
-    has `window()` chunks queued or running; called when a run starts, a chunk ends, a run is
-    cancelled, and by the sweep. A chunk is marked *queued* before it is sent, so a send that fails
-    (the queue is down) leaves a queued chunk whose message is lost, which `lost_chunks` sends
-    again; its run, and the owner's runs waiting behind such a run, then say they wait for the queue.
-    Returns False when a send failed.
-
-    In immediate mode a chunk sent here is played inline and its end calls `feed` again: that inner
-    call returns at once and this loop goes on, so a run of any size never recurses."""
-    if getattr(_feeding, "on", False):
-        return True
-    _feeding.on = True
-    sent = True
-    try:
-        while sent and (batch := _promote(owner_id)):
-            for run_model, run_id, chunk_id, send in batch:
-                if not send(chunk_id):
-                    sent = False
-                    wait_for_queue(run_model, run_id)
-        if not sent or any(R.select().where((R.owner == owner_id) & (R.status == "queued")
-                                            & (R.error == WAITING_FOR_QUEUE)).exists() for _C, R, _s in _windowed):
-            for C, R, _send in _windowed:  # behind chunks the queue did not take
-                for (run_id,) in R.select(R.id).join(C, on=(C.run == R.id)).where(
-                        (R.owner == owner_id) & (R.status == "queued") & (C.state == "waiting")).distinct().tuples():
-                    wait_for_queue(R, run_id)
-    finally:
-        _feeding.on = False
-    return sent
-
-
-def _promote(owner_id: int) -> list[tuple]:
-    """Mark queued the owner's oldest waiting chunks that fit in the window (counted and written in
-    one exclusive transaction, so two workers finishing chunks at once do not both fill it)."""
-    from deckhub.store import models
-
-    with exclusive(FEED_KEY):
-        free = window()
-        for C, R, _send in _windowed:
-            free -= C.select().join(R).where((R.owner == owner_id) & R.status.in_(ACTIVE)
-                                             & C.state.in_(("queued", "running"))).count()
-        if free <= 0:
-            return []
-        waiting = []
-        for C, R, send in _windowed:
-            waiting += [(created, run_id, chunk_id, C, R, send) for chunk_id, run_id, created in
-                        C.select(C.id, R.id, R.created_at).join(R)
-                        .where((R.owner == owner_id) & R.status.in_(ACTIVE) & (C.state == "waiting"))
-                        .order_by(R.created_at, R.id, C.id).limit(free).tuples()]
-        batch = []
-        for _created, run_id, chunk_id, C, R, send in sorted(waiting, key=lambda w: w[:3])[:free]:
-            if C.update(state="queued", updated_at=models.utcnow()).where(
-                    (C.id == chunk_id) & (C.state == "waiting")).execute():
-                batch.append((R, run_id, chunk_id, send))
-        return batch
-
-
-def feed_all() -> None:
-    """Feed every owner with waiting chunks (the sweep: a worker killed between finishing a chunk
-    and feeding its owner leaves chunks waiting with nothing in flight)."""
-    owners: set[int] = set()
-    for C, R, _send in _windowed:
-        owners.update(o for (o,) in R.select(R.owner).join(C, on=(C.run == R.id))
-                      .where(R.status.in_(ACTIVE) & (C.state == "waiting")).distinct().tuples())
-    for owner in sorted(owners):
-        feed(owner)
+LOST_AFTER = dt.timedelta(minutes=1)  # a queued job this old while the queue is empty was lost
 
 
 @contextlib.contextmanager
@@ -404,19 +274,6 @@ def _fresh_connections() -> None:
         huey.storage._conn = None  # the parent's connection must not be shared across fork
 
 
-@huey.on_startup()
-def _start_heartbeat() -> None:
-    """Each worker process says it is alive every few seconds (after `_fresh_connections`)."""
-    from deckhub.services import heartbeats
-    heartbeats.start()
-
-
-@huey.on_shutdown()
-def _stop_heartbeat() -> None:
-    from deckhub.services import heartbeats
-    heartbeats.stop()
-
-
 _kinds: dict[str, str] = {}  # task name -> job kind (simulation, tuning, collection_upload)
 _running = threading.local()  # this thread's jobs, innermost last (in immediate mode a task may start another)
 
@@ -430,31 +287,25 @@ def kind(name: str):
     return mark
 
 
+def job_of(task) -> tuple[str | None, object]:
+    """(kind, id) of the job a queue task plays (None, None for a task that plays no job)."""
+    name = _kinds.get(task.name)
+    return name, (task.args[0] if name and task.args else None)
+
+
 @huey.pre_execute()
 def _job_started(task) -> None:
-    """Log the start, tag every line until the end with the job; in a worker, note what it holds
-    and queue again what lost workers left (a claim is a good moment: this worker is surely alive)."""
-    from deckhub.services import heartbeats
+    """Log the start and tag every line until the end with the job."""
     from deckhub import logs
-    name = _kinds.get(task.name)
-    ident = task.args[0] if name and task.args else None
+    name, ident = job_of(task)
     job = f"{name}:{ident}" if name else f"task:{task.id}"
     stack = _running.__dict__.setdefault("jobs", [])
     stack.append((logs.JOB_ID.set(job), time.monotonic(), job))
     log.info("job started: %s", job)
-    if name and not huey.immediate:
-        heartbeats.hold(name, ident)
-        try:
-            with database.connection_context():
-                heartbeats.beat()
-                heartbeats.sweep()
-        except Exception as exc:  # noqa: BLE001 — the heartbeat thread keeps trying; the task still runs
-            log.warning("heartbeat before %s failed: %s", job, exc)
 
 
 @huey.post_execute()
 def _job_finished(task, value, exc) -> None:
-    from deckhub.services import heartbeats
     from deckhub import logs
     stack = _running.__dict__.get("jobs") or []
     if not stack:
@@ -463,8 +314,6 @@ def _job_finished(task, value, exc) -> None:
     outcome = f"error: {type(exc).__name__}: {exc}" if exc is not None else (value or "done")
     (log.warning if exc is not None else log.info)("job finished: %s in %.2f s: %s", job,
                                                    time.monotonic() - started, outcome)
-    if not huey.immediate:
-        heartbeats.hold(None, None)
     logs.JOB_ID.reset(token)
 
 
@@ -478,9 +327,8 @@ def before_fork() -> None:
 
 
 def recover() -> None:
-    """Run again what died with a worker (every job kind registers how), then send owners' waiting
-    chunks that nothing in flight would send."""
-    for fn in (*_recoverers, feed_all):
+    """Run again what died with a worker: every job kind registers how (`recoverer`)."""
+    for fn in (*_recoverers, *_last):
         try:
             with database.connection_context():
                 fn()
@@ -489,10 +337,12 @@ def recover() -> None:
 
 
 _recoverers: list = []
+_last: list = []  # run after every kind's own (the chunks' feeding sends what the others queued again)
 
 
-def recoverer(fn):
-    _recoverers.append(fn)
+def recoverer(fn, *, last: bool = False):
+    """Register `fn` to run on every sweep (and when a consumer starts)."""
+    (_last if last else _recoverers).append(fn)
     return fn
 
 
@@ -533,20 +383,12 @@ def _consumer_classes():
 
 
 def run_consumer(workers: int = 1) -> None:
-    """Run a Huey consumer with `workers` processes (each plays its chunks on its own core)."""
+    """Run a Huey consumer with `workers` processes (each plays its chunks on its own core). The
+    tasks it knows are those registered before (`deckhub.services.tasks`)."""
     from huey.consumer import Consumer
-    load_tasks()
     recover()
     before_fork()
     worker_class, scheduler_class = _consumer_classes()
     consumer = type("DeckHubConsumer", (Consumer,), {"worker_class": worker_class, "scheduler_class": scheduler_class})(
         huey, workers=workers, worker_type="process", periodic=True, initial_delay=0.05, max_delay=1.0, backoff=1.5)
     consumer.run()
-
-
-def load_tasks() -> None:
-    """Import every module that defines tasks, so a consumer knows them all by name."""
-    import deckhub.services.collection_imports  # noqa: F401
-    import deckhub.services.facts_uploads  # noqa: F401
-    import deckhub.services.simulations  # noqa: F401
-    import deckhub.services.tunings  # noqa: F401 — registers its tasks

@@ -36,6 +36,14 @@ MAX_DECK_QUERY = 200        # characters of the public deck list's card or name 
 MAX_ACTIVE_RUNS = 3         # simulations and tuning runs of one user queued or running at once
 
 
+def seed_problem(seed) -> str | None:
+    """Why `seed` cannot seed a game, a simulation or a tuning run (None: it can). The services that
+    take a seed ask this; the front ends only parse the number."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        return f"A seed is a whole number from 0 to {MAX_SEED:,}."
+    return None
+
+
 def int_in_range(text, low: int, high: int) -> int | None:
     """`text` as a whole number within [low, high], or None (not a number, or out of range)."""
     if isinstance(text, bool):

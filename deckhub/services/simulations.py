@@ -2,31 +2,29 @@
 
 `start` is the one way to begin a run (the form, the API and any command call it): it checks the
 limits and writes the run with its chunks in one exclusive transaction; its chunks wait and are sent
-to the queue a few at a time per owner (`jobs.feed`), so one player's runs never hold back another's
+to the queue a few at a time per owner (`chunks.feed`), so one player's runs never hold back another's
 (when the queue cannot be reached the run is kept, says it waits, and the sweep sends it). A chunk
-is claimed and finished with conditional updates, and the run is merged from the
-finished chunks, so a chunk played twice (its worker was killed) still counts once and the summary
-is exactly `deckhub simulate`'s for the same deck, seed and options, whatever the split.
+lives as every kind's does (`chunks.ChunkRuns`), and the run is merged from the finished chunks, so
+a chunk played twice (its worker was killed) still counts once and the summary is exactly
+`deckhub simulate`'s for the same deck, seed and options, whatever the split.
 """
 from __future__ import annotations
 
 
 from peewee import fn
 
-from deckhub.services import card_values, heartbeats, jobs
+from deckhub.services import card_values, chunks, jobs
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine, value_words
 from deckhub.core.session_values import CARD_VALUES, value_field
 from deckhub.core.simulate import MAX_GAMES, merge, play_games
-from deckhub.store.db import database
-from deckhub.services.limits import MAX_ACTIVE_RUNS
+from deckhub.services.limits import MAX_ACTIVE_RUNS, seed_problem
 
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
 MAX_ACTIVE_PER_USER = MAX_ACTIVE_RUNS  # runs of one user queued or running at once (see limits)
 MAX_ACTIVE_TOTAL = 50  # runs queued or running on the whole site
-UNSTARTED = ("waiting", "queued")  # chunk states a cancel drops: waiting its owner's turn, or sent
 LOCK_KEY = 18_001  # the exclusive transaction in which active runs (simulations and tunings) are counted
 _chunk_games = {"n": CHUNK_GAMES}
 
@@ -61,6 +59,8 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
     them) unless `allow_unknown`, and then the run records which values it played without."""
     if not 1 <= games <= MAX_GAMES:
         raise SimulationError(f"A simulation plays 1 to {MAX_GAMES:,} games.")
+    if problem := seed_problem(seed):
+        raise SimulationError(problem)
     engine = get_engine(deck_row.game)
     catalogue = get_catalogue(deck_row.game)
     deck = Deck.from_json(version.data)
@@ -83,7 +83,7 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
         models.SimulationChunk.insert_many(
             [{"run": run.id, "number": n, "start": s, "stop": min(games, s + size), "state": "waiting"}
              for n, s in enumerate(range(0, games, size))]).execute()
-    jobs.feed(owner_id)
+    chunks.feed(owner_id)
     return models.SimulationRun.get_by_id(run.id)
 
 
@@ -104,25 +104,6 @@ def check_active_limits(owner_id: int) -> None:
                               "Try again in a few minutes.")
 
 
-def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.SimulationRun | None:
-    """Stop a queued or running run of the owner's (chunks not yet started are dropped).
-
-    Returns the run (also when it had already ended: cancelling twice is harmless), or None when
-    the owner has no such run (of that deck, when `deck_id` is given)."""
-    run = models.SimulationRun.get_or_none((models.SimulationRun.id == run_id) & (models.SimulationRun.owner == owner_id))
-    if run is None or (deck_id is not None and run.deck_id != deck_id):
-        return None
-    with database.atomic():
-        changed = (models.SimulationRun.update(status="cancelled", updated_at=models.utcnow())
-                   .where((models.SimulationRun.id == run_id) & models.SimulationRun.status.in_(jobs.ACTIVE)).execute())
-        if changed:
-            (models.SimulationChunk.update(state="cancelled", updated_at=models.utcnow())
-             .where((models.SimulationChunk.run == run_id) & models.SimulationChunk.state.in_(UNSTARTED)).execute())
-    if changed:
-        jobs.feed(owner_id)  # the owner's other runs take the window this one leaves
-    return models.SimulationRun.get_by_id(run_id)
-
-
 def _deck(run: models.SimulationRun) -> Deck:
     """The deck version a run plays, read for each chunk: one indexed row, nothing next to a
     chunk's games, and never stale (a deleted deck's id may be used again on SQLite)."""
@@ -130,52 +111,40 @@ def _deck(run: models.SimulationRun) -> Deck:
     return Deck.from_json(row.data)
 
 
+class _Simulations(chunks.ChunkRuns):
+    """A chunk plays games start..stop-1; the run is merged once every chunk is done."""
+
+    kind, label = "simulation", "run"
+    chunk_model, run_model = models.SimulationChunk, models.SimulationRun
+
+    def play(self, run, chunk):
+        return play_games(run.game, _deck(run), get_catalogue(run.game), run.options, run.seed,
+                          chunk.start, chunk.stop).counts()
+
+    def progress(self, run_id: int) -> int:
+        C = models.SimulationChunk
+        return C.select(fn.COALESCE(fn.SUM(C.stop - C.start), 0)).where((C.run == run_id) & (C.state == "done")).scalar()
+
+    def settle(self, run_id: int) -> bool:
+        return finish(run_id)
+
+    def played(self, run, chunk, counted: bool) -> str:
+        text = f"played games {chunk.start}-{chunk.stop - 1} of run {run.id}"
+        return text if counted else f"{text}; not counted (queued again meanwhile)"
+
+
+_RUNS = _Simulations()
+cancel = _RUNS.cancel
+
+
 @jobs.task
 @jobs.kind("simulation")
 def play_chunk(chunk_id: int) -> str:
     """Play one chunk; returns what happened, for the worker's log."""
-    C, R = models.SimulationChunk, models.SimulationRun
-    chunk = C.get_or_none(C.id == chunk_id)
-    if chunk is None:
-        return "skipped: the run was deleted with its deck"
-    run = R.get_by_id(chunk.run_id)
-    me = jobs.worker_id()
-    if run.status not in jobs.ACTIVE:
-        return f"skipped: run {run.id} is {run.status}"
-    claimed = (C.update(state="running", worker=me, updated_at=models.utcnow())
-               .where((C.id == chunk_id) & (C.state == "queued")).execute())
-    if not claimed:
-        return f"skipped: another worker has this chunk of run {run.id}, or it is done"  # a duplicate message
-    R.update(status="running", error=None, updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
-    try:
-        part = play_games(run.game, _deck(run), get_catalogue(run.game), run.options, run.seed, chunk.start, chunk.stop)
-    except Exception as exc:  # a failed run says why on its page; the site keeps going
-        with database.atomic():
-            R.update(status="failed", error=str(exc)[:2000] or type(exc).__name__, updated_at=models.utcnow()) \
-                .where((R.id == run.id) & R.status.in_(jobs.ACTIVE)).execute()
-            C.update(state="cancelled").where((C.run == run.id) & C.state.in_(UNSTARTED)).execute()
-        jobs.feed(run.owner_id)
-        return f"failed: run {run.id}: {type(exc).__name__}: {exc}"
-    with database.atomic():
-        finished = (C.update(state="done", result=part.counts(), updated_at=models.utcnow())
-                    .where((C.id == chunk_id) & (C.state == "running") & (C.worker == me)).execute())
-        if finished:
-            _progress(run.id)
-    if finished:
-        finish(run.id)
-        jobs.feed(run.owner_id)
-        return f"played games {chunk.start}-{chunk.stop - 1} of run {run.id}"
-    return f"played games {chunk.start}-{chunk.stop - 1} of run {run.id}; not counted (queued again meanwhile)"
+    return _RUNS.run_chunk(chunk_id)
 
 
-jobs.windowed(models.SimulationChunk, models.SimulationRun, play_chunk)
-
-
-def _progress(run_id: int) -> None:
-    """A run's progress is the games of its finished chunks (never a chunk's own count twice)."""
-    C, R = models.SimulationChunk, models.SimulationRun
-    total = C.select(fn.COALESCE(fn.SUM(C.stop - C.start), 0)).where((C.run == run_id) & (C.state == "done")).scalar()
-    R.update(done=total, updated_at=models.utcnow()).where((R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
+_RUNS.register(play_chunk)
 
 
 def finish(run_id: int) -> bool:
@@ -184,25 +153,15 @@ def finish(run_id: int) -> bool:
     run = R.get_by_id(run_id)
     if run.status not in jobs.ACTIVE:
         return False
-    chunks = list(C.select(C.state, C.result).where(C.run == run_id).order_by(C.number))
-    if not chunks or any(c.state != "done" for c in chunks):
+    chunks_done = list(C.select(C.state, C.result).where(C.run == run_id).order_by(C.number))
+    if not chunks_done or any(c.state != "done" for c in chunks_done):
         return False
-    summary = merge(run.game, run.games, run.seed, [c.result for c in chunks])
+    summary = merge(run.game, run.games, run.seed, [c.result for c in chunks_done])
     seconds = (models.utcnow() - run.created_at).total_seconds()
     summary.seconds = max(seconds, 1e-6)
     stuck = [list(row) for row in summary.stuck_cards(get_catalogue(run.game), 10)]
     return bool(R.update(status="done", done=run.games, result=summary.to_json(), stuck=stuck, updated_at=models.utcnow())
                 .where((R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute())
-
-
-@jobs.recoverer
-def recover_chunks() -> None:
-    """Queue again the chunks whose worker died (on this host, or silent past the lease), and
-    queued chunks whose message was lost; merge runs whose last chunk's worker died before it."""
-    C, R = models.SimulationChunk, models.SimulationRun
-    jobs.requeue_lost(C, R, play_chunk)
-    for run in R.select(R.id).where(R.status.in_(jobs.ACTIVE)):
-        finish(run.id)
 
 
 def runs_for(deck_row: models.Deck, limit: int = 20) -> list[models.SimulationRun]:
@@ -241,7 +200,4 @@ def settings(run: models.SimulationRun) -> dict:
 
 
 def job_status(run: models.SimulationRun) -> jobs.JobStatus:
-    """The run as the owner sees every job: its state, the games played so far, why it failed, and
-    whether part of it waits on a worker that stopped answering."""
-    waiting = heartbeats.waiting_note("simulation", models.SimulationChunk, run.id) if run.status in jobs.ACTIVE else None
-    return jobs.JobStatus(run.status, run.done, run.games, run.error, "games", waiting)
+    return _RUNS.job_status(run, run.games)

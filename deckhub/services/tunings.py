@@ -3,7 +3,7 @@
 `start` is the one way to begin a run (the statistics tab and the API call it): it checks the same
 per-user limit as simulations (tuning and simulation runs count together), builds the variants, and
 writes round 0's chunks in one exclusive transaction; chunks wait and are sent to the queue a few
-at a time per owner, together with the owner's simulations (`jobs.feed`). A chunk is a few (arm, start, stop) game
+at a time per owner, together with the owner's simulations (`chunks.feed`). A chunk is a few (arm, start, stop) game
 ranges that any worker plays; the worker that finishes a round's last chunk rebuilds the
 `core.tuning.Tuner` from the run's settings and every finished chunk, and writes the next round's
 chunks (or the result) with a conditional update, so a round advances once and a chunk played
@@ -11,17 +11,19 @@ twice counts once. The result is the same whatever the number of workers.
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from deckhub.services import card_values, heartbeats, jobs, simulations
+from deckhub.services import card_values, chunks, jobs, simulations
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine
-from deckhub.core.legality import check_deck
+from deckhub.core.cards import Catalogue
+from deckhub.core.legality import Format, check_deck
 from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
-from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, play_range
-from deckhub.services.limits import DEFAULT_TUNING_BUDGET
+from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, TuningResult, play_range, tune
+from deckhub.services.limits import DEFAULT_TUNING_BUDGET, seed_problem
 from deckhub.store.db import database
 from deckhub.games import get_game
 
@@ -35,6 +37,14 @@ class TuningStartError(simulations.SimulationError):
     """A tuning run that cannot start (the message says why)."""
 
 
+class UnplayableDeck(TuningStartError):
+    """Cards of the deck lack values the engine needs: `unknown` lists (card name, [field, ...])."""
+
+    def __init__(self, unknown: list[tuple[str, list[str]]]):
+        super().__init__(f"{len(unknown)} cards of this deck lack values the engine needs")
+        self.unknown = unknown
+
+
 def collection_candidates(owner_id: int, game: str) -> list[str]:
     """The card keys of the game that the user owns at least one copy of, in card order."""
     C, P, O = models.Card, models.Printing, models.OwnedCard
@@ -44,10 +54,24 @@ def collection_candidates(owner_id: int, game: str) -> list[str]:
     return [key for (key,) in rows]
 
 
+def catalogue_candidates(spec, deck: Deck, catalogue) -> list[str]:
+    """Cards whose civilizations, team or faerie (the game's colour field) are all among the deck's."""
+    colour = (spec.extras.get("breakdown") or (None, None))[0]
+
+    def colours(card) -> set[str]:
+        value = card.attrs.get(colour) if colour else None
+        if value is None:
+            return set()
+        return {str(v) for v in value} if isinstance(value, (list, tuple)) else {str(value)}
+
+    in_deck = set()
+    for _section, key, _qty in deck.entries():
+        in_deck |= colours(catalogue.cards[key])
+    return [c.key for c in catalogue if not colour or not in_deck or (colours(c) and colours(c) <= in_deck)]
+
+
 def candidate_keys(owner_id: int, game: str, deck: Deck, source: str) -> list[str]:
     """Candidates for a run: the owner's collection, or the catalogue's cards of the deck's colours."""
-    from deckhub.commands.tune import catalogue_candidates
-
     if source == "collection":
         keys = collection_candidates(owner_id, game)
     elif source == "catalogue":
@@ -61,6 +85,45 @@ def candidate_keys(owner_id: int, game: str, deck: Deck, source: str) -> list[st
             "your collection of this game holds no card that is not already in the deck."
             if source == "collection" else "the catalogue has no other card of this deck's colours."))
     return keys[:MAX_CANDIDATES]
+
+
+def tune_here(deck: Deck, base: Catalogue, options: dict, fmt: Format, candidates: str, *,
+              keys: list[str] | None = None, owner_id: int | None = None, allow_unknown: bool = False,
+              budget: int, seed: int, workers: int, top: int, progress=None) -> tuple[TuningResult, int]:
+    """`deckhub tune`: the paired simulation of `deck`'s swaps played in this process (no job), and the
+    number of its cards played without values the engine needs. The options' card values are applied
+    to `base`; a deck lacking values is not tuned (UnplayableDeck) unless `allow_unknown`, nor is a
+    candidate lacking them. `candidates` is "catalogue" (the deck's colours), "collection" (the cards
+    `owner_id` owns) or a label for `keys` (cards read from a list). TuningStartError says why not."""
+    spec = get_game(deck.game)
+    engine = get_engine(deck.game)
+    try:
+        catalogue = apply_card_values(engine, base, options.get(CARD_VALUES))
+        unknown = missing_values(engine, deck, catalogue)
+    except EngineError as exc:
+        raise TuningStartError(str(exc)) from None
+    if unknown and not allow_unknown:
+        raise UnplayableDeck([(catalogue.cards[key].display_name, fields) for key, fields in unknown.items()])
+    if candidates == "catalogue":
+        pool = catalogue_candidates(spec, deck, catalogue)
+    elif candidates == "collection":
+        pool = collection_candidates(owner_id, spec.slug)
+    else:
+        pool = list(keys or ())
+    if not allow_unknown:  # a candidate the engine cannot play automatically would be tuned on unknowns
+        pool = [k for k in pool if not _needs_values(engine, catalogue, k)]
+
+    def is_legal(variant: Deck) -> bool:
+        return check_deck(variant, spec, fmt, catalogue).legal
+
+    settings = {"format": fmt.id, "candidates": candidates, "candidate_cards": len(pool),
+                "cards_without_values": len(unknown)}
+    try:
+        result = tune(spec.slug, deck, catalogue, pool, is_legal, budget=budget, seed=seed, options=options,
+                      workers=min(workers, os.cpu_count() or 1), top=top, progress=progress, settings=settings)
+    except (TuningError, EngineError, ValueError) as exc:
+        raise TuningStartError(str(exc)) from None
+    return result, len(unknown)
 
 
 def _tuner(game: str, deck: Deck, candidates: list[str], budget: int, seed: int, options: dict,
@@ -80,6 +143,8 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
     """Queue a tuning run of the deck version; TuningStartError (429 for a limit) saying why not."""
     if not 1 <= budget <= MAX_BUDGET:
         raise TuningStartError(f"A tuning run plays 1 to {MAX_BUDGET:,} games.")
+    if problem := seed_problem(seed):
+        raise TuningStartError(problem)
     deck = Deck.from_json(version.data)
     engine = get_engine(deck_row.game)
     base = get_catalogue(deck_row.game)
@@ -110,7 +175,7 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
                                       candidate_source=candidates, format=fmt, total=tuner.total,
                                       unknown_cards=len(unknown))
         _write_round(run.id, 0, tuner)
-    jobs.feed(owner_id)
+    chunks.feed(owner_id)
     return models.TuningRun.get_by_id(run.id)
 
 
@@ -160,54 +225,44 @@ def _rebuilt(run: models.TuningRun) -> Tuner:
     return tuner
 
 
+class _Tunings(chunks.ChunkRuns):
+    """A chunk plays a few (arm, start, stop) game ranges; a round's last chunk writes the next round."""
+
+    kind, label = "tuning", "tuning run"
+    chunk_model, run_model = models.TuningChunk, models.TuningRun
+
+    def play(self, run, chunk):
+        tuner = _run_tuner(run)  # its variants' decks; built per chunk, nothing kept between tasks
+        return [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.options, run.seed, tuner.limit,
+                           first, stop) for arm, first, stop in chunk.ranges]
+
+    def progress(self, run_id: int) -> int:
+        C = models.TuningChunk
+        return sum(stop - first for c in C.select(C.ranges).where((C.run == run_id) & (C.state == "done"))
+                   for _a, first, stop in c.ranges)
+
+    def settle(self, run_id: int) -> bool:
+        return advance(run_id)
+
+    def played(self, run, chunk, counted: bool) -> str:
+        games = sum(stop - first for _a, first, stop in chunk.ranges)
+        if counted:
+            return f"played {games} games of round {chunk.round} of tuning run {run.id}"
+        return f"played {games} games of tuning run {run.id}; not counted (queued again meanwhile)"
+
+
+_RUNS = _Tunings()
+cancel = _RUNS.cancel
+
+
 @jobs.task
 @jobs.kind("tuning")
 def play_tuning_chunk(chunk_id: int) -> str:
     """Play one chunk; returns what happened, for the worker's log."""
-    C, R = models.TuningChunk, models.TuningRun
-    chunk = C.get_or_none(C.id == chunk_id)
-    if chunk is None:
-        return "skipped: the run was deleted with its deck"
-    run = R.get_by_id(chunk.run_id)
-    me = jobs.worker_id()
-    if run.status not in jobs.ACTIVE:
-        return f"skipped: tuning run {run.id} is {run.status}"
-    if not C.update(state="running", worker=me, updated_at=models.utcnow()).where(
-            (C.id == chunk_id) & (C.state == "queued")).execute():
-        return f"skipped: another worker has this chunk of tuning run {run.id}, or it is done"
-    R.update(status="running", error=None, updated_at=models.utcnow()).where((R.id == run.id) & (R.status == "queued")).execute()
-    try:
-        tuner = _run_tuner(run)  # its variants' decks; built per chunk, nothing kept between tasks
-        result = [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.options, run.seed, tuner.limit,
-                             first, stop) for arm, first, stop in chunk.ranges]
-    except Exception as exc:  # the run's page says why; the site keeps going
-        _fail(run.id, str(exc)[:2000] or type(exc).__name__)
-        jobs.feed(run.owner_id)
-        return f"failed: tuning run {run.id}: {type(exc).__name__}: {exc}"
-    with database.atomic():
-        finished = C.update(state="done", result=result, updated_at=models.utcnow()).where(
-            (C.id == chunk_id) & (C.state == "running") & (C.worker == me)).execute()
-        if finished:  # progress: the games of the finished chunks
-            played = sum(stop - first for c in C.select(C.ranges).where((C.run == run.id) & (C.state == "done"))
-                         for _a, first, stop in c.ranges)
-            R.update(done=played, updated_at=models.utcnow()).where((R.id == run.id) & R.status.in_(jobs.ACTIVE)).execute()
-    games = sum(stop - first for _a, first, stop in chunk.ranges)
-    if finished:
-        advance(run.id)
-        jobs.feed(run.owner_id)
-        return f"played {games} games of round {chunk.round} of tuning run {run.id}"
-    return f"played {games} games of tuning run {run.id}; not counted (queued again meanwhile)"
+    return _RUNS.run_chunk(chunk_id)
 
 
-jobs.windowed(models.TuningChunk, models.TuningRun, play_tuning_chunk)
-
-
-def _fail(run_id: int, reason: str) -> None:
-    C, R = models.TuningChunk, models.TuningRun
-    with database.atomic():
-        R.update(status="failed", error=reason, updated_at=models.utcnow()).where(
-            (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
-        C.update(state="cancelled").where((C.run == run_id) & C.state.in_(simulations.UNSTARTED)).execute()
+_RUNS.register(play_tuning_chunk)
 
 
 def advance(run_id: int) -> bool:
@@ -225,7 +280,7 @@ def advance(run_id: int) -> bool:
         final = next_round >= len(tuner.plan)
         result = tuner.result(settings=_settings(run)).to_json() if final else None
     except Exception as exc:  # noqa: BLE001 — recorded on the run, never lost silently
-        _fail(run_id, str(exc)[:2000] or type(exc).__name__)
+        _RUNS.fail(run_id, str(exc)[:2000] or type(exc).__name__)
         return False
     with database.atomic():
         moved = R.update(round=next_round, updated_at=models.utcnow(),
@@ -241,37 +296,10 @@ def _settings(run: models.TuningRun) -> dict[str, Any]:
             "cards_without_values": run.unknown_cards}
 
 
-def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.TuningRun | None:
-    """Stop a queued or running run of the owner's; None when the owner has no such run."""
-    R, C = models.TuningRun, models.TuningChunk
-    run = R.get_or_none((R.id == run_id) & (R.owner == owner_id))
-    if run is None or (deck_id is not None and run.deck_id != deck_id):
-        return None
-    with database.atomic():
-        changed = R.update(status="cancelled", updated_at=models.utcnow()).where(
-            (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
-        if changed:
-            C.update(state="cancelled", updated_at=models.utcnow()).where(
-                (C.run == run_id) & C.state.in_(simulations.UNSTARTED)).execute()
-    if changed:
-        jobs.feed(owner_id)  # the owner's other runs take the window this one leaves
-    return R.get_by_id(run_id)
-
-
-@jobs.recoverer
-def recover_tuning_chunks() -> None:
-    """Queue again the chunks whose worker died, and advance rounds whose last worker died."""
-    C, R = models.TuningChunk, models.TuningRun
-    jobs.requeue_lost(C, R, play_tuning_chunk)
-    for (run_id,) in R.select(R.id).where(R.status.in_(jobs.ACTIVE)).tuples():
-        advance(run_id)
-
-
 def runs_for(deck_row: models.Deck, limit: int = 10) -> list[models.TuningRun]:
     return list(models.TuningRun.select().where(models.TuningRun.deck == deck_row)
                 .order_by(models.TuningRun.id.desc()).limit(limit))
 
 
 def job_status(run: models.TuningRun) -> jobs.JobStatus:
-    waiting = heartbeats.waiting_note("tuning", models.TuningChunk, run.id) if run.status in jobs.ACTIVE else None
-    return jobs.JobStatus(run.status, run.done, run.total, run.error, "games", waiting)
+    return _RUNS.job_status(run, run.total)

@@ -279,7 +279,7 @@ class LoginSession(BaseModel):
 class SimulationChunk(BaseModel):
     """Games start..stop-1 of a run, played by any worker; `result` is Summary.counts() once done.
 
-    State: waiting (its owner's turn on the queue, see jobs.feed), queued (sent), running (by
+    State: waiting (its owner's turn on the queue, see chunks.feed), queued (sent), running (by
     `worker`, host:pid), done, cancelled. A chunk is claimed and
     finished with conditional updates, so a chunk run twice (its worker died) counts once."""
 

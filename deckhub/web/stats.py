@@ -91,8 +91,6 @@ def start(deck_id: int):
     try:
         games = int(request.form.get("games") or 1000)
         seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
-        if not 0 <= seed <= MAX_SEED:
-            raise simulations.SimulationError(f"A seed is a whole number from 0 to {MAX_SEED:,}.")
         run = simulations.start(current_user.id, stored.row, stored.version, games, seed, options_from_form(engine),
                                 allow_unknown=request.form.get("allow_unknown") in ("on", "1", "y", "true"))
     except simulations.UnknownValues as exc:  # the values typed were kept; the form asks for the rest
@@ -161,9 +159,7 @@ def start_tuning(deck_id: int):
         abort(404, "This game has no goldfish engine yet.")
     try:
         budget = int(request.form.get("budget") or tunings.DEFAULT_BUDGET)
-        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, 2**31 - 1))
-        if not 0 <= seed < 2**31:
-            raise ValueError
+        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
         run = tunings.start(current_user.id, stored.row, stored.version, budget, seed, options_from_form(engine),
                             request.form.get("candidates", "collection"), bool(request.form.get("allow_unknown")))
     except ValueError as exc:

@@ -39,9 +39,9 @@ RESOURCES = ("cards", "completeness", "checks", "decks", "versions", "collection
 
 def register(app: Flask) -> None:
     """Add the API's routes, its error shape and its authentication to `app`."""
-    from deckhub.web import csrf
     from deckhub.web.api import auth, completeness, errors, routes
 
+    csrf = app.extensions["csrf"]  # the site's Flask-WTF CSRFProtect (web/__init__.py)
     for name in RESOURCES:
         importlib.import_module(f"{__name__}.{name}")  # each module adds its routes to `routes`
     for blueprint in routes.BLUEPRINTS:

@@ -45,7 +45,7 @@ def _check_csrf() -> None:
         return
     if not current_app.config.get("WTF_CSRF_ENABLED", True) or not current_user.is_authenticated:
         return
-    from deckhub.web import csrf
+    csrf = current_app.extensions["csrf"]  # the site's Flask-WTF CSRFProtect (web/__init__.py)
     try:
         csrf.protect()
     except CSRFError:

@@ -1,0 +1,41 @@
+"""`deckhub load-cards` and `deckhub build-data`: the card catalogues, from their sources."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from deckhub.commands.site import open_app, say_error
+from deckhub.games import game_slugs
+
+
+@click.command("load-cards")
+@click.argument("game", required=False, type=click.Choice(game_slugs()))
+@click.option("--octgn", "octgn_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Load an OCTGN set XML file (Kaijudo unless GAME says otherwise).")
+@click.option("--verbose", is_flag=True, help="Print each note on how the source data was read.")
+def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -> None:
+    """(Re)load catalogues from data/ (running it twice changes nothing), or an OCTGN set file."""
+    from deckhub.services.catalogue_loading import load_games, load_octgn
+    from deckhub.store.db import database
+
+    open_app()
+    with database.connection_context():
+        if octgn_files:
+            sys.exit(load_octgn(game or "kaijudo", octgn_files, click.echo, say_error, verbose=verbose))
+        sys.exit(load_games([game] if game else game_slugs(), click.echo, verbose=verbose, errors=say_error))
+
+
+@click.command("build-data")
+@click.argument("shared", type=click.Path(exists=True, file_okay=False, path_type=Path), default=Path("../shared/data"))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to write the catalogues (default: the project's data/).")
+def build_data(shared: Path, out: Path | None) -> None:
+    """Convert the raw card facts (../shared/data) into the project's data/ catalogues."""
+    from deckhub.importers.catalogue import data_root
+    from deckhub.importers.sources import build_data as build
+    for game, warnings in build(shared, out or data_root()).items():
+        click.echo(f"{game}: written" + (f" ({len(warnings)} warnings)" if warnings else ""))
+        for w in warnings:
+            click.echo(f"  warning: {w}")

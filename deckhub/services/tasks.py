@@ -1,0 +1,6 @@
+"""Every queue task DeckHub has, registered by importing the services that define them.
+
+The queue (`jobs`) knows no job: the app and the worker import this module, so a consumer knows
+every task by name and the sweep knows how each kind recovers (`jobs.recoverer`).
+"""
+from deckhub.services import collection_imports, facts_uploads, simulations, tunings  # noqa: F401 — they register their tasks
