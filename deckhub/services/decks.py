@@ -111,13 +111,15 @@ def _clean_name(name: str) -> str:
 
 
 def create_deck(owner, game: str, format_id: str, name: str, packs: int | None = None,
-                deck: Deck | None = None, note: str = "created", description: str = "") -> StoredDeck:
+                deck: Deck | None = None, note: str = "created", description: str = "",
+                is_public: bool = False) -> StoredDeck:
+    """A new deck with its first version, private unless `is_public`, in one transaction."""
     spec = get_game(game)
     fmt = spec.format(format_id)
     deck = deck or Deck(game)
     with write_transaction():
         row = models.Deck.create(owner=owner, game=game, format=fmt.id, packs=packs,
-                                 name=_clean_name(name), description=description or "")
+                                 name=_clean_name(name), description=description or "", is_public=is_public)
         version = models.DeckVersion.create(deck=row, number=1, data=_data(deck, game), note=note[:200])
     return StoredDeck(row, version)
 
@@ -220,6 +222,13 @@ def add_cards(stored: StoredDeck, entries, note: str) -> StoredDeck:
     return _apply(stored, change, note)
 
 
+def paste_list(stored: StoredDeck, deck: Deck, replace: bool) -> StoredDeck:
+    """A list pasted in the editor: the deck's cards from now on (`replace`), or cards added to them."""
+    if replace:
+        return save_version(stored, deck, "replaced from a list")
+    return add_cards(stored, list(deck.entries()), "pasted a list")
+
+
 def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int,
                     session: str | None = None) -> StoredDeck:
     """Add `delta` copies (negative: remove) to the latest version, within 0..MAX_COPIES_PER_ENTRY.
@@ -296,7 +305,9 @@ def copy_deck(stored: StoredDeck, owner) -> StoredDeck:
 
 
 def delete_deck(stored: StoredDeck) -> None:
-    stored.row.delete_instance(recursive=True)
+    """The deck with its versions and everything kept of it, all or nothing."""
+    with write_transaction():
+        stored.row.delete_instance(recursive=True)
 
 
 def versions(row: models.Deck) -> list[models.DeckVersion]:

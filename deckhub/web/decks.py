@@ -270,10 +270,7 @@ def paste(deck_id: int):
     if form.validate_on_submit():
         parse = read_decklist(form.decklist.data, spec, catalogue)
         if not parse.errors or form.keep_parsed.data:
-            if form.mode.data == "replace":
-                store.save_version(stored, parse.deck, "replaced from a list")
-            else:
-                store.add_cards(stored, list(parse.deck.entries()), "pasted a list")
+            store.paste_list(stored, parse.deck, replace=form.mode.data == "replace")
             for notice in parse.notices:
                 flash(notice, "info")
             if parse.errors:
