@@ -21,7 +21,7 @@ from deckhub.core.engine import EngineError, get_engine, value_words
 from deckhub.core.session_values import CARD_VALUES, value_field
 from deckhub.core.simulate import MAX_GAMES, merge, play_games
 from deckhub.store.db import database
-from deckhub.services.limits import MAX_ACTIVE_RUNS
+from deckhub.services.limits import MAX_ACTIVE_RUNS, MAX_SEED
 
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
 MAX_ACTIVE_PER_USER = MAX_ACTIVE_RUNS  # runs of one user queued or running at once (see limits)
@@ -54,6 +54,12 @@ class UnknownValues(SimulationError):
         self.missing = missing
 
 
+def check_seed(seed: int, error: type[SimulationError] = SimulationError) -> None:
+    """A run's seed fits the runs' seed column (and replays the same games everywhere)."""
+    if not 0 <= seed <= MAX_SEED:
+        raise error(f"A seed is a whole number from 0 to {MAX_SEED:,}.")
+
+
 def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, games: int, seed: int,
           options: dict, allow_unknown: bool = False) -> models.SimulationRun:
     """Store a run and start it. It plays with the owner's card values (values typed with the options
@@ -61,6 +67,7 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
     them) unless `allow_unknown`, and then the run records which values it played without."""
     if not 1 <= games <= MAX_GAMES:
         raise SimulationError(f"A simulation plays 1 to {MAX_GAMES:,} games.")
+    check_seed(seed)
     engine = get_engine(deck_row.game)
     catalogue = get_catalogue(deck_row.game)
     deck = Deck.from_json(version.data)
@@ -109,7 +116,7 @@ def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.Sim
 
     Returns the run (also when it had already ended: cancelling twice is harmless), or None when
     the owner has no such run (of that deck, when `deck_id` is given)."""
-    run = models.SimulationRun.get_or_none((models.SimulationRun.id == run_id) & (models.SimulationRun.owner == owner_id))
+    run = own_run(owner_id, run_id)
     if run is None or (deck_id is not None and run.deck_id != deck_id):
         return None
     with database.atomic():
@@ -203,6 +210,11 @@ def recover_chunks() -> None:
     jobs.requeue_lost(C, R, play_chunk)
     for run in R.select(R.id).where(R.status.in_(jobs.ACTIVE)):
         finish(run.id)
+
+
+def own_run(owner_id: int, run_id: int) -> models.SimulationRun | None:
+    """The owner's run with that id, or None."""
+    return models.SimulationRun.get_or_none((models.SimulationRun.id == run_id) & (models.SimulationRun.owner == owner_id))
 
 
 def runs_for(deck_row: models.Deck, limit: int = 20) -> list[models.SimulationRun]:

@@ -80,6 +80,7 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
     """Queue a tuning run of the deck version; TuningStartError (429 for a limit) saying why not."""
     if not 1 <= budget <= MAX_BUDGET:
         raise TuningStartError(f"A tuning run plays 1 to {MAX_BUDGET:,} games.")
+    simulations.check_seed(seed, TuningStartError)
     deck = Deck.from_json(version.data)
     engine = get_engine(deck_row.game)
     base = get_catalogue(deck_row.game)
@@ -244,8 +245,8 @@ def _settings(run: models.TuningRun) -> dict[str, Any]:
 def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.TuningRun | None:
     """Stop a queued or running run of the owner's; None when the owner has no such run."""
     R, C = models.TuningRun, models.TuningChunk
-    run = R.get_or_none((R.id == run_id) & (R.owner == owner_id))
-    if run is None or (deck_id is not None and run.deck_id != deck_id):
+    run = own_run(owner_id, run_id, deck_id)
+    if run is None:
         return None
     with database.atomic():
         changed = R.update(status="cancelled", updated_at=models.utcnow()).where(
@@ -256,6 +257,12 @@ def cancel(owner_id: int, run_id: int, deck_id: int | None = None) -> models.Tun
     if changed:
         jobs.feed(owner_id)  # the owner's other runs take the window this one leaves
     return R.get_by_id(run_id)
+
+
+def own_run(owner_id: int, run_id: int, deck_id: int | None = None) -> models.TuningRun | None:
+    """The owner's run with that id (of that deck, when `deck_id` is given), or None."""
+    run = models.TuningRun.get_or_none((models.TuningRun.id == run_id) & (models.TuningRun.owner == owner_id))
+    return None if run is None or (deck_id is not None and run.deck_id != deck_id) else run
 
 
 @jobs.recoverer

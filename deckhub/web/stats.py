@@ -7,7 +7,6 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import current_user, login_required
 
 from deckhub.services import decks as deck_store
-from deckhub.store import models
 from deckhub.services import card_values, simulations, tunings
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
@@ -91,8 +90,6 @@ def start(deck_id: int):
     try:
         games = int(request.form.get("games") or 1000)
         seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
-        if not 0 <= seed <= MAX_SEED:
-            raise simulations.SimulationError(f"A seed is a whole number from 0 to {MAX_SEED:,}.")
         run = simulations.start(current_user.id, stored.row, stored.version, games, seed, options_from_form(engine),
                                 allow_unknown=request.form.get("allow_unknown") in ("on", "1", "y", "true"))
     except simulations.UnknownValues as exc:  # the values typed were kept; the form asks for the rest
@@ -144,9 +141,8 @@ def histogram(deck_id: int, run_id: int):
 # --------------------------------------------------------------------------- tuning
 
 def _own_tuning(deck_id: int, run_id: int):
-    stored = deck_or_404(deck_id, mine=True)
-    run = models.TuningRun.get_or_none((models.TuningRun.id == run_id) & (models.TuningRun.deck == stored.row.id)
-                                       & (models.TuningRun.owner == current_user.id))
+    deck_or_404(deck_id, mine=True)
+    run = tunings.own_run(current_user.id, run_id, deck_id)
     if run is None:
         abort(404, "No such tuning run of yours.")
     return run
@@ -161,9 +157,7 @@ def start_tuning(deck_id: int):
         abort(404, "This game has no goldfish engine yet.")
     try:
         budget = int(request.form.get("budget") or tunings.DEFAULT_BUDGET)
-        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, 2**31 - 1))
-        if not 0 <= seed < 2**31:
-            raise ValueError
+        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
         run = tunings.start(current_user.id, stored.row, stored.version, budget, seed, options_from_form(engine),
                             request.form.get("candidates", "collection"), bool(request.form.get("allow_unknown")))
     except ValueError as exc:
