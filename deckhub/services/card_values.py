@@ -185,6 +185,12 @@ def remember(user_id: int | None, slug: str, values: Mapping[str, Mapping[str, A
             _write(user_id, slug, values)
 
 
+def keep_typed(user_id: int, slug: str, typed: Mapping[str, Mapping[str, str]]) -> None:
+    """Values typed into a deck's values form, checked against the game's engine and catalogue (a
+    CardValuesError names the first wrong one), kept as the user's own."""
+    remember(user_id, slug, check_values(engine_for(slug), get_catalogue(slug), typed))
+
+
 def change_values(user: models.User, slug: str, action: str, changes: Mapping[str, Mapping[str, Any]] | None = None,
                   selection: list[tuple[str, str]] = (), source: str = "") -> int | list[models.Proposal] | None:
     """What *My card values* asks with one button: "save" merges `changes` (a null deletes a value),

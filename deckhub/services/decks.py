@@ -15,6 +15,7 @@ from typing import Callable
 from peewee import fn
 
 from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.store.db import PreparedSelect, lock, write_transaction
 from deckhub.games import get_game
@@ -232,7 +233,18 @@ def paste_list(stored: StoredDeck, deck: Deck, replace: bool) -> StoredDeck:
 def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int,
                     session: str | None = None) -> StoredDeck:
     """Add `delta` copies (negative: remove) to the latest version, within 0..MAX_COPIES_PER_ENTRY.
-    Without an editing `session` every click is a version; with one, a session is one version."""
+    Without an editing `session` every click is a version; with one, a session is one version.
+    DeckError for a section the game's decks lack, a card its catalogue lacks, or a `delta` of 0
+    or over MAX_COPIES_PER_ENTRY."""
+    spec = get_game(stored.row.game)
+    if spec.section(section) is None:
+        raise DeckError(f"{spec.name} decks have no section {section!r}.")
+    section = spec.section(section).name
+    if get_catalogue(spec.slug).get(card_key) is None:
+        raise DeckError(f"There is no {spec.name} card {card_key!r}.")
+    if not -MAX_COPIES_PER_ENTRY <= delta <= MAX_COPIES_PER_ENTRY or delta == 0:
+        raise DeckError(f"Change a quantity by 1 to {MAX_COPIES_PER_ENTRY} copies at a time.")
+
     def change(deck: Deck) -> Deck:
         entries = deck.sections.setdefault(section, {})
         qty = max(0, min(MAX_COPIES_PER_ENTRY, entries.get(card_key, 0) + delta))

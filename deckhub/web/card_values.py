@@ -100,8 +100,7 @@ def deck_form(deck_id: int):
     typed = typed_values(request.form) if request.method == "POST" else {}
     if request.method == "POST":
         try:
-            service.remember(current_user.id, spec.slug,
-                             service.check_values(engine, catalogue, typed))
+            service.keep_typed(current_user.id, spec.slug, typed)
         except service.CardValuesError as exc:
             error = str(exc)
         else:
