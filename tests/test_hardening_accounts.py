@@ -257,7 +257,6 @@ def test_simultaneous_sign_ups_from_one_address_stop_at_the_limit(app):
 
 
 def test_simultaneous_wrong_passwords_are_checked_at_most_the_limit(app):
-    from deckhub.web.auth import LOGIN_LIMIT
     with database.connection_context():
         accounts.create_user("alice", PASSWORD)
 
@@ -266,7 +265,7 @@ def test_simultaneous_wrong_passwords_are_checked_at_most_the_limit(app):
                                       environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}).status_code
 
     codes = at_once(24, guess)
-    assert codes.count(400) == LOGIN_LIMIT and codes.count(429) == 24 - LOGIN_LIMIT
+    assert codes.count(400) == accounts.LOGIN_LIMIT and codes.count(429) == 24 - accounts.LOGIN_LIMIT
 
 
 def test_simultaneous_token_requests_stop_at_the_limit(app):

@@ -1,4 +1,5 @@
-"""Accounts: creation, password rules and checks, shared by the sign-up page and `deckhub user add`.
+"""Accounts: creation, password rules and checks, shared by the sign-up page and `deckhub user add`;
+signing up, logging in and changing a password as the web does them, limits included.
 
 Names are compared by their normalised key (`models.name_key`) with a unique index, never by a
 pattern, so `%` or `_` in a typed name match nothing but themselves, and two sign-ups racing for
@@ -15,7 +16,7 @@ from peewee import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from deckhub.store import models
-from deckhub.services import ratelimit
+from deckhub.services import ratelimit, sessions
 from deckhub.store.db import lock, write_transaction
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,40}$")
@@ -26,6 +27,8 @@ COMMON_PASSWORDS = Path(__file__).with_name("common_passwords.txt")
 
 SIGNUP_LIMIT = 5  # accounts made from one client address within the window
 SIGNUP_WINDOW = dt.timedelta(hours=1)
+LOGIN_LIMIT = 10  # failed log-ins per account name, and per client address, within the window
+LOGIN_WINDOW = dt.timedelta(minutes=15)
 
 
 class AccountError(ValueError):
@@ -38,6 +41,10 @@ class AccountError(ValueError):
 
 class TooManySignups(AccountError):
     """The address made SIGNUP_LIMIT accounts within SIGNUP_WINDOW."""
+
+
+class TooManyLogins(AccountError):
+    """The account name or the address failed to log in LOGIN_LIMIT times within LOGIN_WINDOW."""
 
 
 @lru_cache(maxsize=1)
@@ -103,6 +110,29 @@ def create_user(username: str, password: str, curator: bool = False,
         raise taken from None
 
 
+def sign_up(username: str, password: str, address: str, signup_limit: int = SIGNUP_LIMIT) -> models.User:
+    """A new account made from `address` (counted against `signup_limit` an hour), signed in:
+    returns the user with the `login_id` of this browser's new session."""
+    return sessions.start(create_user(username, password, signup_address=address, signup_limit=signup_limit))
+
+
+def log_in(username: str, password: str, address: str) -> models.User:
+    """Check a log-in and start a session for the browser asking (the user with its `login_id`).
+
+    Failed attempts are limited per account name and per client address (LOGIN_LIMIT within
+    LOGIN_WINDOW). The attempt is counted before the password is checked (and given back if it
+    was right), so simultaneous wrong guesses cannot all slip past the limit."""
+    buckets = [f"login:{models.name_key(username)}", f"login-ip:{address}"]
+    if not ratelimit.take(buckets, LOGIN_LIMIT, LOGIN_WINDOW):
+        raise TooManyLogins("Too many failed attempts. Wait 15 minutes and try again.", "password")
+    user = authenticate(username, password)
+    if user is None:
+        raise AccountError("That user name and password do not match.", "password")
+    ratelimit.clear(buckets[:1])
+    ratelimit.give_back(buckets[1:])
+    return sessions.start(user)
+
+
 def authenticate(username: str, password: str) -> models.User | None:
     user = find_user(username)
     if user and check_password_hash(user.password_hash, password):
@@ -110,17 +140,18 @@ def authenticate(username: str, password: str) -> models.User | None:
     return None
 
 
-def change_password(user: models.User, current: str, new: str) -> None:
-    """Set a new password (the current one must be given); every signed-in browser is signed out."""
+def change_password(user: models.User, current: str, new: str) -> models.User:
+    """Set a new password (the current one must be given); every signed-in browser is signed out
+    and the one asking gets a new session: returns the user with its `login_id`."""
     if not check_password_hash(user.password_hash, current or ""):
         raise AccountError("The current password is not right.", "current")
     set_password(user, new)
+    return sessions.start(user)
 
 
 def set_password(user: models.User, new: str) -> None:
     """Set a password without the current one (an operator's `deckhub user password`, or an account
     imported without its password); every signed-in browser is signed out."""
-    from deckhub.services import sessions
     problem = password_problem(new, user.username)
     if problem:
         raise AccountError(problem, "password")

@@ -185,6 +185,29 @@ def remember(user_id: int | None, slug: str, values: Mapping[str, Mapping[str, A
             _write(user_id, slug, values)
 
 
+def keep_typed(user_id: int, slug: str, typed: Mapping[str, Mapping[str, str]]) -> None:
+    """Values typed into a deck's values form, checked against the game's engine and catalogue (a
+    CardValuesError names the first wrong one), kept as the user's own."""
+    remember(user_id, slug, check_values(engine_for(slug), get_catalogue(slug), typed))
+
+
+def change_values(user: models.User, slug: str, action: str, changes: Mapping[str, Mapping[str, Any]] | None = None,
+                  selection: list[tuple[str, str]] = (), source: str = "") -> int | list[models.Proposal] | None:
+    """What *My card values* asks with one button: "save" merges `changes` (a null deletes a value),
+    "delete" deletes the `selection` (returns how many), "propose" sends it to the curators with
+    `source` (returns the proposals); anything else is a CardValuesError."""
+    if action == "save":
+        put_values(user.id, slug, changes or {})
+        return None
+    if action == "delete":
+        if not selection:
+            raise CardValuesError("Choose the values to delete.")
+        return delete_values(user.id, slug, selection)
+    if action == "propose":
+        return propose(user, slug, selection, source)
+    raise CardValuesError("Choose what to do: save, delete or propose.")
+
+
 def delete_values(user_id: int, slug: str, selection: list[tuple[str, str]]) -> int:
     table = models.UserCardValue
     with database.atomic():

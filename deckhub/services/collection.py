@@ -123,6 +123,71 @@ def set_quantities(user, printing_id: int, **values: int) -> Owned:
         raise LookupError(f"no printing {printing_id}") from None
 
 
+def change_printing(user, printing_id: int, set_to: Mapping[str, int] | None = None,
+                    add: tuple[str, int] | None = None) -> Owned:
+    """One printing changed on a page: the quantities typed into its boxes (`set_to`), or one ±
+    button (`add`: field and delta); LookupError for a printing that does not exist."""
+    if set_to is not None:
+        return set_quantities(user, printing_id, **set_to)
+    return adjust(user, printing_id, *add)
+
+
+class UnknownPrintings(LookupError):
+    """Changes name printings that do not exist (`missing`, sorted); nothing was changed."""
+
+    def __init__(self, missing: list[int]):
+        super().__init__(f"no printing(s) {missing}")
+        self.missing = missing
+
+
+def apply_changes(user, changes: list[tuple[int, str, int]]) -> list[tuple[PrintingRef, Owned]]:
+    """Add (printing id, field, delta) changes to quantities, all in one transaction or none; returns
+    each printing changed with its row after, in printing order.
+
+    UnknownPrintings when one is named that does not exist; LookupError when one vanished (a
+    catalogue reload) while the changes were written. Rows are changed in printing order (a stable
+    sort keeps each printing's own changes in the order sent), so two batches naming the same
+    printings in opposite orders cannot deadlock."""
+    refs = printing_refs(pid for pid, _, _ in changes)
+    missing = sorted({pid for pid, _, _ in changes if pid not in refs})
+    if missing:
+        raise UnknownPrintings(missing)
+    after: dict[int, Owned] = {}
+    with write_transaction():
+        for pid, field_name, delta in sorted(changes, key=lambda change: change[0]):
+            after[pid] = adjust(user, pid, field_name, delta)
+    return [(refs[pid], owned) for pid, owned in after.items()]
+
+
+def printing_refs(ids: Iterable[int]) -> dict[int, PrintingRef]:
+    """PrintingRef values (id, game, card key, set, number) for database ids, in one query per 500."""
+    out: dict[int, PrintingRef] = {}
+    ids = list(dict.fromkeys(ids))
+    for start in range(0, len(ids), CHUNK):
+        query = (models.Printing.select(models.Printing.id, models.Card.game, models.Card.key,
+                                        models.CardSet.code, models.Printing.number)
+                 .join(models.Card).switch(models.Printing).join(models.CardSet)
+                 .where(models.Printing.id.in_(ids[start:start + CHUNK])).tuples())
+        for pid, game, key, code, number in query:
+            out[pid] = PrintingRef(pid, game, key, code, number)
+    return out
+
+
+def owned_page(user, game: str | None, page: int, per_page: int) -> tuple[int, list[tuple[PrintingRef, Owned]]]:
+    """One page of the printings the user has any quantity of, by printing id (`game` narrows to
+    one game): the number of such printings, and the page's printings with their rows."""
+    O = models.OwnedCard
+    query = (O.select(O.printing, *[_field(f) for f in FIELDS])
+             .where((O.owner == _uid(user))
+                    & ((O.quantity > 0) | (O.foil_quantity > 0) | (O.want_quantity > 0) | (O.trade_quantity > 0))))
+    if game is not None:
+        query = query.join(models.Printing).join(models.Card).where(models.Card.game == game)
+    total = query.count()
+    rows = list(query.order_by(O.printing).paginate(page, per_page).tuples())
+    refs = printing_refs(pid for pid, *_ in rows)
+    return total, [(refs[pid], Owned(*values)) for pid, *values in rows if pid in refs]
+
+
 def _upsert(uid: int, items: list[tuple[int, dict[str, int]]], columns: tuple[str, ...]) -> None:
     """Set `columns` of many printings, one statement per chunk, ending in
     `ON CONFLICT (owner_id, printing_id) DO UPDATE SET col = excluded.col` (a new row starts at

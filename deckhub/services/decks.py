@@ -15,6 +15,7 @@ from typing import Callable
 from peewee import fn
 
 from deckhub.store import models
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.store.db import PreparedSelect, lock, write_transaction
 from deckhub.games import get_game
@@ -111,13 +112,15 @@ def _clean_name(name: str) -> str:
 
 
 def create_deck(owner, game: str, format_id: str, name: str, packs: int | None = None,
-                deck: Deck | None = None, note: str = "created", description: str = "") -> StoredDeck:
+                deck: Deck | None = None, note: str = "created", description: str = "",
+                is_public: bool = False) -> StoredDeck:
+    """A new deck with its first version, private unless `is_public`, in one transaction."""
     spec = get_game(game)
     fmt = spec.format(format_id)
     deck = deck or Deck(game)
     with write_transaction():
         row = models.Deck.create(owner=owner, game=game, format=fmt.id, packs=packs,
-                                 name=_clean_name(name), description=description or "")
+                                 name=_clean_name(name), description=description or "", is_public=is_public)
         version = models.DeckVersion.create(deck=row, number=1, data=_data(deck, game), note=note[:200])
     return StoredDeck(row, version)
 
@@ -220,10 +223,28 @@ def add_cards(stored: StoredDeck, entries, note: str) -> StoredDeck:
     return _apply(stored, change, note)
 
 
+def paste_list(stored: StoredDeck, deck: Deck, replace: bool) -> StoredDeck:
+    """A list pasted in the editor: the deck's cards from now on (`replace`), or cards added to them."""
+    if replace:
+        return save_version(stored, deck, "replaced from a list")
+    return add_cards(stored, list(deck.entries()), "pasted a list")
+
+
 def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int,
                     session: str | None = None) -> StoredDeck:
     """Add `delta` copies (negative: remove) to the latest version, within 0..MAX_COPIES_PER_ENTRY.
-    Without an editing `session` every click is a version; with one, a session is one version."""
+    Without an editing `session` every click is a version; with one, a session is one version.
+    DeckError for a section the game's decks lack, a card its catalogue lacks, or a `delta` of 0
+    or over MAX_COPIES_PER_ENTRY."""
+    spec = get_game(stored.row.game)
+    if spec.section(section) is None:
+        raise DeckError(f"{spec.name} decks have no section {section!r}.")
+    section = spec.section(section).name
+    if get_catalogue(spec.slug).get(card_key) is None:
+        raise DeckError(f"There is no {spec.name} card {card_key!r}.")
+    if not -MAX_COPIES_PER_ENTRY <= delta <= MAX_COPIES_PER_ENTRY or delta == 0:
+        raise DeckError(f"Change a quantity by 1 to {MAX_COPIES_PER_ENTRY} copies at a time.")
+
     def change(deck: Deck) -> Deck:
         entries = deck.sections.setdefault(section, {})
         qty = max(0, min(MAX_COPIES_PER_ENTRY, entries.get(card_key, 0) + delta))
@@ -296,7 +317,9 @@ def copy_deck(stored: StoredDeck, owner) -> StoredDeck:
 
 
 def delete_deck(stored: StoredDeck) -> None:
-    stored.row.delete_instance(recursive=True)
+    """The deck with its versions and everything kept of it, all or nothing."""
+    with write_transaction():
+        stored.row.delete_instance(recursive=True)
 
 
 def versions(row: models.Deck) -> list[models.DeckVersion]:

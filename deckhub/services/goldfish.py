@@ -51,7 +51,9 @@ def start(owner_id: int, deck_row: models.Deck | None, deck: Deck, options: dict
     """Start a game; options are checked by the engine (a bad one raises GoldfishError).
 
     Card values given in `options["card_values"]` are kept as the player's own values; the game
-    plays with all of the player's values for the deck's cards (the catalogue's known ones win)."""
+    plays with all of the player's values for the deck's cards (the catalogue's known ones win).
+    The game is linked to `deck_row` only when the player owns it (someone's public deck is played
+    as it is now, without a link)."""
     engine = get_engine(deck.game)
     seed = random_seed() if seed is None else seed
     if problem := seed_problem(seed):
@@ -66,7 +68,8 @@ def start(owner_id: int, deck_row: models.Deck | None, deck: Deck, options: dict
     data = deck.to_json()
     with database.atomic():
         card_values.remember(owner_id, deck.game, typed)
-        return models.GoldfishSession.create(owner=owner_id, deck=deck_row, game=deck.game, deck_data=data,
+        own_row = deck_row if deck_row is not None and deck_row.owner_id == owner_id else None
+        return models.GoldfishSession.create(owner=owner_id, deck=own_row, game=deck.game, deck_data=data,
                                              seed=seed, options=options, actions=[])
 
 

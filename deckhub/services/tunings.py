@@ -296,6 +296,21 @@ def _settings(run: models.TuningRun) -> dict[str, Any]:
             "cards_without_values": run.unknown_cards}
 
 
+def own_run(owner_id: int, run_id: int, deck_id: int | None = None) -> models.TuningRun | None:
+    """The owner's run with that id (of that deck, when `deck_id` is given), or None."""
+    run = models.TuningRun.get_or_none((models.TuningRun.id == run_id) & (models.TuningRun.owner == owner_id))
+    return None if run is None or (deck_id is not None and run.deck_id != deck_id) else run
+
+
+@jobs.recoverer
+def recover_tuning_chunks() -> None:
+    """Queue again the chunks whose worker died, and advance rounds whose last worker died."""
+    C, R = models.TuningChunk, models.TuningRun
+    jobs.requeue_lost(C, R, play_tuning_chunk)
+    for (run_id,) in R.select(R.id).where(R.status.in_(jobs.ACTIVE)).tuples():
+        advance(run_id)
+
+
 def runs_for(deck_row: models.Deck, limit: int = 10) -> list[models.TuningRun]:
     return list(models.TuningRun.select().where(models.TuningRun.deck == deck_row)
                 .order_by(models.TuningRun.id.desc()).limit(limit))

@@ -52,11 +52,11 @@ def change_password():
     form = PasswordForm()
     if form.validate_on_submit():
         try:
-            accounts.change_password(current_user._get_current_object(), form.current.data, form.password.data)
+            user = accounts.change_password(current_user._get_current_object(), form.current.data, form.password.data)
         except accounts.AccountError as exc:
             getattr(form, exc.field).errors.append(str(exc))
         else:
-            login_user(sessions.start(current_user._get_current_object()))
+            login_user(user)
             flash("Password changed. Every other browser signed in to your account has been signed out.", "success")
             return redirect(url_for(".index"), code=303)
     return _page(password_form=form, status=400)

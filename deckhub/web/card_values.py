@@ -63,30 +63,25 @@ def game(slug: str):
         return _render_game(spec)
     action = request.form.get("action")
     selection = [tuple(item.split("|", 1)) for item in request.form.getlist("select") if "|" in item][:5000]
+    changes: dict[str, dict] = {}
+    if action == "save":
+        listed = [tuple(item.split("|", 1)) for item in request.form.getlist("listed") if "|" in item][:5000]
+        typed = typed_values(request.form)
+        for key, field in listed:  # an emptied input deletes that value
+            changes.setdefault(key, {})[field] = typed.get(key, {}).get(field)
+    printed = request.form.get("source_kind") == "printed"
+    source = PRINTED if printed else (request.form.get("source_url") or "").strip()
     try:
-        if action == "save":
-            listed = [tuple(item.split("|", 1)) for item in request.form.getlist("listed") if "|" in item][:5000]
-            typed = typed_values(request.form)
-            changes: dict[str, dict] = {}
-            for key, field in listed:  # an emptied input deletes that value
-                changes.setdefault(key, {})[field] = typed.get(key, {}).get(field)
-            service.put_values(current_user.id, spec.slug, changes)
-            flash("Your values are saved.", "info")
-        elif action == "delete":
-            if not selection:
-                raise service.CardValuesError("Choose the values to delete.")
-            n = service.delete_values(current_user.id, spec.slug, selection)
-            flash(f"{n} value{'s' if n != 1 else ''} deleted.", "info")
-        elif action == "propose":
-            printed = request.form.get("source_kind") == "printed"
-            source = PRINTED if printed else (request.form.get("source_url") or "").strip()
-            made = service.propose(current_user, spec.slug, selection, source)
-            flash(f"{len(made)} proposal{'s' if len(made) != 1 else ''} sent to the curators "
-                  f"({sum(len(p.values) for p in made)} values). They stay yours until a curator approves them.", "info")
-        else:
-            raise service.CardValuesError("Choose what to do: save, delete or propose.")
+        done = service.change_values(current_user, spec.slug, action, changes, selection, source)
     except service.CardValuesError as exc:
         return _render_game(spec, 400, str(exc), request.form)
+    if action == "save":
+        flash("Your values are saved.", "info")
+    elif action == "delete":
+        flash(f"{done} value{'s' if done != 1 else ''} deleted.", "info")
+    else:
+        flash(f"{len(done)} proposal{'s' if len(done) != 1 else ''} sent to the curators "
+              f"({sum(len(p.values) for p in done)} values). They stay yours until a curator approves them.", "info")
     return redirect(url_for("card_values.game", slug=spec.slug))
 
 
@@ -105,8 +100,7 @@ def deck_form(deck_id: int):
     typed = typed_values(request.form) if request.method == "POST" else {}
     if request.method == "POST":
         try:
-            service.remember(current_user.id, spec.slug,
-                             service.check_values(engine, catalogue, typed))
+            service.keep_typed(current_user.id, spec.slug, typed)
         except service.CardValuesError as exc:
             error = str(exc)
         else:

@@ -184,8 +184,8 @@ def adjust():
         abort(400, description=(f"Type a whole number from 0 to {MAX_QUANTITY:,} in each box." if typing else
                                 "That change could not be read. Reload the page and try again."))
     try:
-        owned = (service.set_quantities(current_user, form.printing.data, **change) if typing
-                 else service.adjust(current_user, form.printing.data, *change))
+        owned = service.change_printing(current_user, form.printing.data, set_to=change if typing else None,
+                                        add=None if typing else change)
     except LookupError:
         abort(404, description="There is no such printing.")
     if wants_json:

@@ -227,22 +227,16 @@ def _edit_session() -> str | None:
 @login_required
 def change_card(deck_id: int):
     stored = _own(deck_id)
-    spec = get_game(stored.row.game)
-    section = request.form.get("section", "")
     key = request.form.get("card", "")
     try:
         delta = int(request.form.get("delta", "0"))
     except ValueError:
         abort(400, "The change must be a whole number of copies.")
-    if spec.section(section) is None:
-        abort(400, f"{spec.name} decks have no section {section!r}.")
-    section = spec.section(section).name
-    if get_catalogue(spec.slug).get(key) is None:
-        abort(400, f"There is no {spec.name} card {key!r}.")
-    if not -store.MAX_COPIES_PER_ENTRY <= delta <= store.MAX_COPIES_PER_ENTRY or delta == 0:
-        abort(400, "Change a quantity by 1 to 999 copies at a time.")
     token = _edit_session()
-    store.change_quantity(stored, section, key, delta, session=token)
+    try:
+        store.change_quantity(stored, request.form.get("section", ""), key, delta, session=token)
+    except store.DeckError as exc:
+        abort(400, str(exc))
     q = request.form.get("q", "")
     return redirect(url_for("decks.edit", deck_id=deck_id, q=q or None, s=token, _anchor=f"card-{key}"))
 
@@ -270,10 +264,7 @@ def paste(deck_id: int):
     if form.validate_on_submit():
         parse = read_decklist(form.decklist.data, spec, catalogue)
         if not parse.errors or form.keep_parsed.data:
-            if form.mode.data == "replace":
-                store.save_version(stored, parse.deck, "replaced from a list")
-            else:
-                store.add_cards(stored, list(parse.deck.entries()), "pasted a list")
+            store.paste_list(stored, parse.deck, replace=form.mode.data == "replace")
             for notice in parse.notices:
                 flash(notice, "info")
             if parse.errors:

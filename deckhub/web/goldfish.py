@@ -83,8 +83,7 @@ def start(deck_id: int):
         try:
             seed_text = (request.form.get("seed") or "").strip()
             seed = int(seed_text) if seed_text else store.random_seed()
-            session = store.start(current_user.id, stored.row if stored.row.owner_id == current_user.id else None,
-                                  stored.deck, options_from_form(engine), seed)
+            session = store.start(current_user.id, stored.row, stored.deck, options_from_form(engine), seed)
         except ValueError as exc:  # GoldfishError is a ValueError; so is a seed that is not a number
             error = str(exc) if isinstance(exc, store.GoldfishError) else "A seed is a whole number."
         else:

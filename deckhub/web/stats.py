@@ -7,7 +7,6 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import current_user, login_required
 
 from deckhub.services import decks as deck_store
-from deckhub.store import models
 from deckhub.services import card_values, simulations, tunings
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
@@ -142,9 +141,8 @@ def histogram(deck_id: int, run_id: int):
 # --------------------------------------------------------------------------- tuning
 
 def _own_tuning(deck_id: int, run_id: int):
-    stored = deck_or_404(deck_id, mine=True)
-    run = models.TuningRun.get_or_none((models.TuningRun.id == run_id) & (models.TuningRun.deck == stored.row.id)
-                                       & (models.TuningRun.owner == current_user.id))
+    deck_or_404(deck_id, mine=True)
+    run = tunings.own_run(current_user.id, run_id, deck_id)
     if run is None:
         abort(404, "No such tuning run of yours.")
     return run

@@ -2,13 +2,9 @@
 (`POST /api/collection/changes`: all the changes or none, each quantity kept within 0..MAX_QUANTITY)."""
 from __future__ import annotations
 
-from typing import Any
-
 from flask import jsonify, request
 
 from deckhub.services import collection
-from deckhub.store import models
-from deckhub.store.db import write_transaction
 from deckhub.services.limits import (ENTRIES_PER_PAGE, MAX_COLLECTION_CHANGES, MAX_ENTRIES_PER_PAGE, MAX_ID,
                             MAX_QUANTITY)
 from deckhub.web.api.auth import user
@@ -24,37 +20,14 @@ def _entry(ref, owned: collection.Owned) -> dict:
             "number": ref.number, **owned._asdict()}
 
 
-def _printing_refs(ids) -> dict[int, Any]:
-    """PrintingRef values (id, game, card key, set, number) for database ids, in one query per 500."""
-    from deckhub.importers.collection_csv import PrintingRef
-    out: dict[int, Any] = {}
-    ids = list(dict.fromkeys(ids))
-    for start in range(0, len(ids), 500):
-        query = (models.Printing.select(models.Printing.id, models.Card.game, models.Card.key,
-                                        models.CardSet.code, models.Printing.number)
-                 .join(models.Card).switch(models.Printing).join(models.CardSet)
-                 .where(models.Printing.id.in_(ids[start:start + 500])).tuples())
-        for pid, game_slug, key, code, number in query:
-            out[pid] = PrintingRef(pid, game_slug, key, code, number)
-    return out
-
-
 @bp.route("/collection")
 def get_collection():
     """The printings the user has any quantity of, by printing id; `?game=` narrows to one game."""
     me = user()
     page, per_page = page_args(ENTRIES_PER_PAGE, MAX_ENTRIES_PER_PAGE)
-    query = (models.OwnedCard.select(models.OwnedCard.printing, *[getattr(models.OwnedCard, f) for f in collection.FIELDS])
-             .where((models.OwnedCard.owner == me.id)
-                    & ((models.OwnedCard.quantity > 0) | (models.OwnedCard.foil_quantity > 0)
-                       | (models.OwnedCard.want_quantity > 0) | (models.OwnedCard.trade_quantity > 0))))
-    if "game" in request.args:
-        spec = game(request.args["game"])
-        query = (query.join(models.Printing).join(models.Card).where(models.Card.game == spec.slug))
-    total = query.count()
-    rows = list(query.order_by(models.OwnedCard.printing).paginate(page, per_page).tuples())
-    refs = _printing_refs(pid for pid, *_ in rows)
-    return jsonify({"entries": [_entry(refs[pid], collection.Owned(*values)) for pid, *values in rows if pid in refs],
+    slug = game(request.args["game"]).slug if "game" in request.args else None
+    total, entries = collection.owned_page(me, slug, page, per_page)
+    return jsonify({"entries": [_entry(ref, owned) for ref, owned in entries],
                     "total": total, "page": page, "per_page": per_page})
 
 
@@ -114,18 +87,10 @@ def change_collection():
             fail(400, f'changes[{i}].field must be one of {", ".join(collection.FIELDS)}.')
         delta = whole(change.get("delta"), f"changes[{i}].delta", -MAX_QUANTITY, MAX_QUANTITY)
         planned.append((pid, field, delta))
-    refs = _printing_refs(pid for pid, _, _ in planned)
-    missing = sorted({pid for pid, _, _ in planned if pid not in refs})
-    if missing:
-        fail(400, f"No printing(s) {', '.join(map(str, missing[:20]))}.")
-    after: dict[int, collection.Owned] = {}
-    # Rows are changed in printing order (a stable sort keeps each printing's own changes in the order
-    # sent), so two requests naming the same printings in opposite orders cannot deadlock.
-    planned.sort(key=lambda change: change[0])
     try:
-        with write_transaction():
-            for pid, field, delta in planned:
-                after[pid] = collection.adjust(me.id, pid, field, delta)
+        after = collection.apply_changes(me.id, planned)
+    except collection.UnknownPrintings as exc:
+        fail(400, f"No printing(s) {', '.join(map(str, exc.missing[:20]))}.")
     except LookupError:  # a printing vanished (catalogue reload) between the check and the write
         fail(409, "A printing disappeared while the changes were written; nothing was changed. Try again.")
-    return jsonify({"entries": [_entry(refs[pid], owned) for pid, owned in after.items()]})
+    return jsonify({"entries": [_entry(ref, owned) for ref, owned in after]})

@@ -13,7 +13,6 @@ from deckhub.services import decks as deck_store
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
-from deckhub.store.db import database
 from deckhub.games import get_game
 from deckhub.services.limits import (MAX_CARD_KEY, MAX_COPIES_PER_ENTRY, MAX_DECK_ENTRIES, MAX_DECK_NAME, MAX_DECKLIST,
                             MAX_DESCRIPTION, MAX_ID, MAX_NAME_FIELD, MAX_PACKS)
@@ -157,12 +156,9 @@ def create_deck():
     description = text(body, "description", MAX_DESCRIPTION) or ""
     is_public = flag(body, "is_public", False)
     deck = _cards(spec, body) or Deck(spec.slug)
-    with database.atomic():
-        stored = deck_store.create_deck(me.id, spec.slug, fmt.id, name, packs, deck,
-                                        note="created through the API", description=description)
-        if is_public:
-            models.Deck.update(is_public=True).where(models.Deck.id == stored.row.id).execute()
-    response = jsonify(deck_json(deck_store.load(models.Deck.get_by_id(stored.row.id))))
+    stored = deck_store.create_deck(me.id, spec.slug, fmt.id, name, packs, deck, note="created through the API",
+                                    description=description, is_public=is_public)
+    response = jsonify(deck_json(stored))
     response.status_code = 201
     response.headers["Location"] = f"/api/decks/{stored.row.id}"
     return response
@@ -218,9 +214,7 @@ def update_deck(deck_id: int):
 
 
 def delete_deck(deck_id: int):
-    stored = own_deck(deck_id)
-    with database.atomic():
-        deck_store.delete_deck(stored)
+    deck_store.delete_deck(own_deck(deck_id))
     return "", 204
 
 

@@ -104,7 +104,7 @@ def start_simulation(deck_id: int):
     games = whole(body.get("games", DEFAULT_GAMES), "games", 1, MAX_GAMES)
     seed, options, allow_unknown = run_inputs(body, stored)
     run = start_run(_start, me.id, stored, games, seed, options, allow_unknown)
-    return accepted(run_json(models.SimulationRun.get_by_id(run.id)), f"/api/simulations/{run.id}")
+    return accepted(run_json(run), f"/api/simulations/{run.id}")
 
 
 @bp.route("/simulations/<int:run_id>", methods=["GET", "DELETE"])
@@ -113,8 +113,7 @@ def simulation(run_id: int):
     if request.method == "DELETE":
         run = simulations.cancel(me.id, run_id)  # queued or running: its unplayed chunks are dropped
     else:
-        run = models.SimulationRun.get_or_none((models.SimulationRun.id == run_id)
-                                               & (models.SimulationRun.owner == me.id))
+        run = simulations.own_run(me.id, run_id)
     if run is None:
         fail(404, "No simulation of yours has that number.")
     return jsonify(run_json(run))

@@ -47,7 +47,7 @@ def tuning(run_id: int):
     if request.method == "DELETE":
         run = tunings.cancel(me.id, run_id)
     else:
-        run = models.TuningRun.get_or_none((models.TuningRun.id == run_id) & (models.TuningRun.owner == me.id))
+        run = tunings.own_run(me.id, run_id)
     if run is None:
         fail(404, "No tuning run of yours has that number.")
     return jsonify(tuning_json(run))
