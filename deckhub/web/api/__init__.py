@@ -1,4 +1,4 @@
-"""DeckHub's JSON API: everything under `/api/`, described by `deckhub/openapi.py` (served at
+"""DeckHub's JSON API: everything under `/api/`, described by `openapi.py` (served at
 `GET /api/openapi.json`; a test keeps the document and the routes in step).
 
 One module per resource (`cards`, `completeness`, `checks`, `decks`, `versions`, `collection`,
