@@ -21,7 +21,8 @@ from wtforms.validators import Length, Optional
 from deckhub import community as service
 from deckhub import scans as service_scans
 from deckhub.catalogue_store import get_catalogue
-from deckhub.web.catalog import card_url, game_or_404
+from deckhub.web.catalog import card_url
+from deckhub.web.lookups import game_or_404
 from deckhub.web.redirects import safe_next
 
 

@@ -127,17 +127,6 @@ def game(value) -> Any:
         fail(400, f"No game {value[:80]!r}; the games are {', '.join(g.slug for g in all_games())}.")
 
 
-def game_or_404(slug: str | None) -> Any:
-    """The game a catalogue URL names: none is a 400 (say which), an unknown one a 404 (no such thing)."""
-    known = ", ".join(g.slug for g in all_games())
-    if not slug:
-        fail(400, f"Say which game: ?game=SLUG, one of {known}.")
-    try:
-        return get_game(slug)
-    except UnknownGame:
-        fail(404, f"No game {slug[:80]!r}; the games are {known}.")
-
-
 def page_args(default: int, most: int) -> tuple[int, int]:
     """`?page=` (from 1) and `?per_page=` (larger than `most` counts as `most`); empty: the defaults."""
     def number(name: str, fallback: int, high: int) -> int:
