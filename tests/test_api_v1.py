@@ -12,7 +12,7 @@ from deckhub.services import api_tokens, collection, simulations
 from deckhub.store import models
 from deckhub.services.accounts import create_user
 from deckhub.store.db import database
-from deckhub.openapi import document
+from deckhub.web.api.openapi import document
 
 from conftest import csrf_token
 
@@ -437,7 +437,7 @@ def test_every_api_route_is_documented_and_every_documented_path_is_a_route(app)
               for m in r.methods - {"HEAD", "OPTIONS"}}
     documented = {(path, method) for path, item in document()["paths"].items() for method in item
                   if method != "parameters"}
-    assert routes - documented == set(), "routes missing from deckhub/openapi.py"
+    assert routes - documented == set(), "routes missing from deckhub/web/api/openapi.py"
     assert documented - routes == set(), "documented paths that are not routes"
 
 

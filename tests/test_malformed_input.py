@@ -202,7 +202,7 @@ def test_nul_bytes_anywhere_are_refused_before_they_reach_the_database(client, a
 
 
 def _openapi_operations_with_a_body() -> set[tuple[str, str]]:
-    from deckhub.openapi import document
+    from deckhub.web.api.openapi import document
     return {(path, method.upper()) for path, item in document()["paths"].items()
             for method, op in item.items() if "requestBody" in op}
 

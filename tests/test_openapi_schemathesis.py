@@ -28,7 +28,7 @@ from deckhub.store import models
 from deckhub.core.decklist import Deck
 from deckhub.store.db import database
 from deckhub.services.decks import create_deck
-from deckhub.openapi import document
+from deckhub.web.api.openapi import document
 
 # DECKHUB_API_FUZZ=N runs N examples an operation with a random seed instead (a deeper run by hand).
 DEEP = int(os.environ.get("DECKHUB_API_FUZZ") or 0)

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from deckhub.services import checks, limits
-from deckhub.openapi import document
+from deckhub.web.api.openapi import document
 
 WEB = Path(__file__).resolve().parents[1] / "deckhub" / "web"
 LIST = "4 Argus, Vigilant Seer\n"

@@ -13,8 +13,7 @@ from deckhub.services.community.fields import PRINTED
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.games import all_games, get_game
-from deckhub.web.catalog import game_or_404
-from deckhub.web.lookups import deck_or_404
+from deckhub.web.lookups import deck_or_404, game_or_404
 from deckhub.web.redirects import safe_next
 
 bp = Blueprint("card_values", __name__, url_prefix="/card-values")

@@ -17,20 +17,12 @@ from markupsafe import Markup, escape
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core import search as core_search
 from deckhub.core.format_summary import summarize_formats
-from deckhub.games import UnknownGame, all_games, get_game
+from deckhub.games import all_games, get_game
+from deckhub.web.lookups import game_or_404
 
 bp = Blueprint("catalog", __name__)
 
 MAX_PER_PAGE = 200
-
-
-def game_or_404(slug: str):
-    """The game spec for `slug`, or a 404 page naming the games there are."""
-    try:
-        return get_game(slug)
-    except UnknownGame:
-        known = ", ".join(f"{g.name} ({g.slug})" for g in all_games())
-        abort(404, description=f"DeckHub has no game called “{slug[:80]}”. The games are: {known}.")
 
 
 def _card_or_404(game, catalogue, key: str):

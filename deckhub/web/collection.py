@@ -22,10 +22,10 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional, Rege
 
 from deckhub.services import collection as service
 from deckhub.services import collection_imports as uploads
-from deckhub.games import UnknownGame, all_games, get_game
+from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
 from deckhub.services.limits import MAX_ID, MAX_PAGE, int_in_range
-from deckhub.web.lookups import deck_or_404
+from deckhub.web.lookups import deck_or_404, game_or_404
 from deckhub.web.redirects import safe_next
 
 bp = Blueprint("collection", __name__, url_prefix="/collection")
@@ -90,13 +90,6 @@ class AdjustForm(FlaskForm):
         return name, int(delta)
 
 
-def _game_or_404(slug: str):
-    try:
-        return get_game(slug)
-    except UnknownGame:
-        abort(404, description=f"DeckHub has no game called “{slug[:80]}”.")
-
-
 @bp.errorhandler(RequestEntityTooLarge)
 def _too_large(exc):
     limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
@@ -132,7 +125,7 @@ def overview():
     """The collection by game and set, with a search box that finds a card to add right here."""
     q = (request.args.get("q") or "").strip()
     slug = request.args.get("game") or ""
-    game = _game_or_404(slug).slug if slug else None
+    game = game_or_404(slug).slug if slug else None
     finds = service.find_cards(current_user, q, game) if q else None
     return render_template("collection/overview.html", games=service.collection_overview(current_user),
                            finds=finds, q=q, search_game=game)
@@ -141,7 +134,7 @@ def overview():
 @bp.route("/<slug>/sets/<code>")
 @login_required
 def checklist(slug: str, code: str):
-    game = _game_or_404(slug)
+    game = game_or_404(slug)
     show = request.args.get("show", "all")
     checklist = service.set_checklist(current_user, game.slug, code, show)
     if checklist is None:
@@ -152,7 +145,7 @@ def checklist(slug: str, code: str):
 @bp.route("/<slug>/sets/<code>/print")
 @login_required
 def checklist_print(slug: str, code: str):
-    game = _game_or_404(slug)
+    game = game_or_404(slug)
     checklist = service.set_checklist(current_user, game.slug, code, request.args.get("show", "all"))
     if checklist is None:
         abort(404, description=f"{game.name} has no set “{code[:80]}”.")
@@ -381,7 +374,7 @@ def import_discard(token: str):
 def export():
     slug = request.args.get("game") or None
     if slug:
-        slug = _game_or_404(slug).slug
+        slug = game_or_404(slug).slug
     name = f"deckhub-collection-{current_user.username}{'-' + slug if slug else ''}.csv"
     body = service.export_csv(current_user, slug)
     return Response(body.encode("utf-8"), mimetype="text/csv", headers={

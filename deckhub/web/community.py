@@ -27,7 +27,8 @@ from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
 from deckhub.services.community.set_editor import SetGrid, set_grid
 from deckhub.services import scans as service_scans
 from deckhub.services.catalogue_store import get_catalogue
-from deckhub.web.catalog import card_url, game_or_404
+from deckhub.web.catalog import card_url
+from deckhub.web.lookups import game_or_404
 from deckhub.web.redirects import safe_next
 
 

@@ -21,9 +21,10 @@ from deckhub.services.community.fields import PRINTED
 from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
 from deckhub.services import facts as service
 from deckhub.services import facts_uploads as uploads
-from deckhub.games import UnknownGame, all_games, get_game
+from deckhub.games import all_games
 from deckhub.importers.facts_csv import IDENTITY, SOURCE
 from deckhub.services.limits import MAX_PAGE, int_in_range
+from deckhub.web.lookups import game_or_404
 
 bp = Blueprint("facts", __name__)
 
@@ -32,14 +33,6 @@ MOST_WANTED = 100
 
 class UploadForm(FlaskForm):
     file = FileField("CSV file", validators=[FileRequired("Choose a CSV file of card facts.")])
-
-
-def _game_or_404(slug: str):
-    try:
-        return get_game(slug)
-    except UnknownGame:
-        known = ", ".join(g.slug for g in all_games())
-        abort(404, description=f"DeckHub has no game called {slug[:80]!r}. The games are: {known}.")
 
 
 def _limits() -> dict:
@@ -126,7 +119,7 @@ def import_discard(token: str):
 def export(slug: str):
     """What the catalogue knows of a game's cards (`?set=CODE`: one set's), as a facts CSV to fill in
     and upload again."""
-    game = _game_or_404(slug)
+    game = game_or_404(slug)
     code = request.args.get("set") or None
     try:
         body = service.export_csv(game.slug, code)
@@ -143,7 +136,7 @@ def export(slug: str):
 def most_wanted():
     """The unknown facts that hold back the most decks and goldfish games, each with where to enter it."""
     slug = (request.args.get("game") or "").strip()
-    game = _game_or_404(slug) if slug else None
+    game = game_or_404(slug) if slug else None
     wanted = service.most_wanted(game.slug if game else None, MOST_WANTED)
     return render_template("facts/most_wanted.html", game=game, wanted=wanted, games=list(all_games()),
                            game_names={g.slug: g.name for g in all_games()})

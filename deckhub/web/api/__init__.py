@@ -1,4 +1,4 @@
-"""DeckHub's JSON API: everything under `/api/`, described by `deckhub/openapi.py` (served at
+"""DeckHub's JSON API: everything under `/api/`, described by `openapi.py` (served at
 `GET /api/openapi.json`; a test keeps the document and the routes in step).
 
 One module per resource (`cards`, `completeness`, `checks`, `decks`, `versions`, `collection`,
@@ -7,7 +7,10 @@ is shared by all of them:
 - `errors`: every 4xx and 5xx under `/api/` is `{"error": message, "status": code}` JSON (with
   named extras such as `errors`, `unknown_cards`, `version`, `unknown_values`), whoever raised it;
 - `auth`: who a request is from, and the one CSRF policy;
-- `inputs`: reading bodies and parameters, every problem a 400 that names the field.
+- `inputs`: reading bodies and query arguments, each checked against the OpenAPI document's own
+  schema of its operation (`openapi`, where every shape, limit and default is stated once), every
+  problem a 400 that names the field; views keep only the checks that need a game, the catalogue or
+  the database.
 
 Authentication and CSRF (the same words are in the document and the README):
 - `Authorization: Bearer dh_...` with a personal token from the account page. A request that
@@ -39,7 +42,7 @@ RESOURCES = ("cards", "completeness", "checks", "decks", "versions", "collection
 
 def register(app: Flask) -> None:
     """Add the API's routes, its error shape and its authentication to `app`."""
-    from deckhub.web.api import auth, completeness, errors, routes
+    from deckhub.web.api import auth, completeness, errors, inputs, routes
 
     csrf = app.extensions["csrf"]  # the site's Flask-WTF CSRFProtect (web/__init__.py)
     for name in RESOURCES:
@@ -48,5 +51,6 @@ def register(app: Flask) -> None:
         app.register_blueprint(blueprint)
         csrf.exempt(blueprint)  # the API's CSRF policy is `auth.before_request`
     completeness.add_to(app)
+    inputs.operations()  # the document's schemas are checked, and compiled, when the app is made
     errors.register(app)
     app.before_request(auth.before_request)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from flask import jsonify, request
 
 from deckhub.services import card_values
-from deckhub.games import UnknownGame, get_game
 from deckhub.web.api.auth import user
 from deckhub.web.api.errors import fail
-from deckhub.web.api.inputs import json_body, unknown_fields
+from deckhub.web.api.inputs import json_body, query
 from deckhub.web.api.routes import own as bp
 
 
@@ -16,20 +15,11 @@ from deckhub.web.api.routes import own as bp
 def card_values_route():
     me = user()
     if request.method == "GET":
-        slug = request.args.get("game")
-        if not slug:
-            fail(400, "Name the game: ?game=neopets-tcg.")
-        try:
-            get_game(slug)
-        except UnknownGame:
-            fail(400, f"There is no game called {slug[:80]!r}.")
+        slug = query("game")["game"]
         return jsonify({"game": slug, "values": card_values.values_of(me.id, slug)})
     body = json_body()
-    unknown_fields(body, ("game", "values"))
-    if "values" not in body:
-        fail(400, '"values" is required: {"card-key": {"field": value or null}}.')
     try:
-        after = card_values.put_values(me.id, body.get("game"), body["values"])
+        after = card_values.put_values(me.id, body["game"], body["values"])
     except card_values.CardValuesError as exc:
         fail(400, str(exc))
     return jsonify({"game": body["game"], "values": after})

@@ -21,8 +21,8 @@ from deckhub.core.cards import Card
 from deckhub.games import all_games
 from deckhub.services.limits import CARDS_PER_PAGE, MAX_CARDS_PER_PAGE
 from deckhub.web.api.errors import fail
-from deckhub.web.api.inputs import game_or_404
 from deckhub.web.api.routes import catalogue as bp
+from deckhub.web.lookups import game_or_404
 
 _RESERVED = ("id", "name", "version", "type", "text", "printings")
 

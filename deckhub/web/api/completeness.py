@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Flask, jsonify
 
 from deckhub.services import facts
-from deckhub.web.api.inputs import game_or_404
+from deckhub.web.lookups import game_or_404
 
 RULE = "/api/games/<slug>/completeness"
 ENDPOINT = "facts.completeness"  # its name from when the facts pages served it (see `routes`)

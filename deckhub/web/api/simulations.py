@@ -17,10 +17,10 @@ from deckhub.services import simulations
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.games import get_game
-from deckhub.services.limits import DEFAULT_GAMES, MAX_GAMES, MAX_OPTIONS_JSON, MAX_SEED
+from deckhub.services.limits import MAX_OPTIONS_JSON, MAX_SEED
 from deckhub.web.api.auth import own_deck, user
 from deckhub.web.api.errors import ApiError, fail
-from deckhub.web.api.inputs import flag, json_body, time, unknown_fields, whole
+from deckhub.web.api.inputs import json_body, time
 from deckhub.web.api.routes import own as bp
 
 
@@ -44,18 +44,15 @@ def _unknown_json(game: str, missing: dict | None) -> dict | None:
 
 def run_inputs(body: dict, stored) -> tuple[int, dict, bool]:
     """The seed (a random one if none), goldfish options and `allow_unknown` of a simulation or a
-    tuning run of `stored`, whose game must have an engine."""
+    tuning run of `stored` (a body `json_body` checked), whose game must have an engine."""
     seed = body.get("seed")
-    seed = random.SystemRandom().randrange(1, MAX_SEED) if seed is None else whole(seed, "seed", 0, MAX_SEED)
-    allow_unknown = flag(body, "allow_unknown", False)
-    options = body.get("options", {})
-    if not isinstance(options, dict):
-        fail(400, '"options" must be an object of the game\'s goldfish options.')
-    if len(json.dumps(options)) > MAX_OPTIONS_JSON:
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, MAX_SEED)
+    if len(json.dumps(body["options"])) > MAX_OPTIONS_JSON:
         fail(413, "Those options are too large.")
     if find_engine(get_game(stored.row.game)) is None:
         fail(400, f"{get_game(stored.row.game).name} has no goldfish engine yet.")
-    return seed, options, allow_unknown
+    return seed, body["options"], body["allow_unknown"]
 
 
 def start_run(start, *args):
@@ -100,10 +97,8 @@ def start_simulation(deck_id: int):
     me = user()
     stored = own_deck(deck_id)
     body = json_body()
-    unknown_fields(body, ("games", "seed", "options", "allow_unknown"))
-    games = whole(body.get("games", DEFAULT_GAMES), "games", 1, MAX_GAMES)
     seed, options, allow_unknown = run_inputs(body, stored)
-    run = start_run(_start, me.id, stored, games, seed, options, allow_unknown)
+    run = start_run(_start, me.id, stored, body["games"], seed, options, allow_unknown)
     return accepted(run_json(run), f"/api/simulations/{run.id}")
 
 

@@ -9,10 +9,9 @@ from flask import jsonify, request
 
 from deckhub.store import models
 from deckhub.services import tunings
-from deckhub.services.limits import DEFAULT_TUNING_BUDGET, MAX_TUNING_BUDGET
 from deckhub.web.api.auth import own_deck, user
 from deckhub.web.api.errors import fail
-from deckhub.web.api.inputs import json_body, time, unknown_fields, whole
+from deckhub.web.api.inputs import json_body, time
 from deckhub.web.api.routes import own as bp
 from deckhub.web.api.simulations import accepted, run_inputs, start_run
 
@@ -30,14 +29,9 @@ def start_tuning(deck_id: int):
     me = user()
     stored = own_deck(deck_id)
     body = json_body()
-    unknown_fields(body, ("budget", "seed", "options", "candidates", "allow_unknown"))
-    budget = whole(body.get("budget", DEFAULT_TUNING_BUDGET), "budget", 1, MAX_TUNING_BUDGET)
-    candidates = body.get("candidates", "collection")
-    if candidates not in tunings.CANDIDATE_SOURCES:
-        fail(400, f'"candidates" is one of {", ".join(tunings.CANDIDATE_SOURCES)}.')
     seed, options, allow_unknown = run_inputs(body, stored)
-    run = start_run(tunings.start, me.id, stored.row, stored.version, budget, seed, options, candidates,
-                    allow_unknown)
+    run = start_run(tunings.start, me.id, stored.row, stored.version, body["budget"], seed, options,
+                    body["candidates"], allow_unknown)
     return accepted(tuning_json(run), f"/api/tunings/{run.id}")
 
 

@@ -1,4 +1,6 @@
 """The OpenAPI 3.1 document of DeckHub's JSON API, written as data and served at `/api/openapi.json`.
+It is also what the API checks requests against (`inputs`): a body's shape, a query argument's
+range and a field's default are stated here once.
 
 Every `/api/` route of the app is described here and every path here is a route:
 `tests/test_api_v1.py` compares the two, so a new endpoint must be added to this document.
@@ -21,8 +23,11 @@ JSON = "application/json"
 BODY_MIB = MAX_BODY // 1024 // 1024
 
 
+COMPONENTS = "#/components/schemas/"
+
+
 def _ref(name: str) -> dict:
-    return {"$ref": f"#/components/schemas/{name}"}
+    return {"$ref": COMPONENTS + name}
 
 
 def _json(schema: dict, description: str) -> dict:
@@ -77,11 +82,13 @@ def _page_params(default: int, maximum: int) -> list[dict]:
 
 @lru_cache(maxsize=1)
 def document() -> dict[str, Any]:
+    from deckhub.services.collection import FIELDS
     from deckhub.games import all_games
+    from deckhub.services.tunings import CANDIDATE_SOURCES
 
     games = [g.slug for g in all_games()]
     formats = sorted({f.id for g in all_games() for f in g.formats})
-    fields = ["quantity", "foil_quantity", "want_quantity", "trade_quantity"]
+    fields = list(FIELDS)
     timestamp = {"type": "string", "format": "date-time", "description": "UTC, ISO 8601."}
 
     schemas: dict[str, Any] = {
@@ -211,10 +218,11 @@ def document() -> dict[str, Any]:
                            "auth": {"type": "string", "enum": ["token", "session"]}},
         },
         "DeckEntry": {
-            "type": "object", "required": ["card", "qty"], "additionalProperties": False,
+            "type": "object", "required": ["card"], "additionalProperties": False,
             "properties": {"card": {"type": "string", "minLength": 1, "maxLength": MAX_CARD_KEY,
                                     "description": "A card id (the `id` of GET /api/cards)."},
-                           "qty": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES_PER_ENTRY}},
+                           "qty": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES_PER_ENTRY, "default": 1,
+                                   "description": "Copies (a deck always states it; a request may leave it out)."}},
         },
         "Sections": {
             "type": "object", "description": 'The game\'s sections by name, e.g. {"Deck": [...], "Neopet Stack": [...]}.',
@@ -256,6 +264,8 @@ def document() -> dict[str, Any]:
         "DeckCreate": {
             "type": "object", "required": ["name", "game"], "additionalProperties": False,
             "description": 'The cards come as "sections" or as a "decklist" text (not both); none: an empty deck.',
+            "not": {"required": ["sections", "decklist"],
+                    "description": 'Send the cards either as "sections" or as a "decklist", not both.'},
             "properties": {
                 "name": {"type": "string", "minLength": 1, "maxLength": MAX_DECK_NAME, "pattern": r"\S"},
                 "game": {"type": "string", "enum": games},
@@ -264,7 +274,7 @@ def document() -> dict[str, Any]:
                 "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_PACKS,
                           "description": "Packs used, for a Limited format only."},
                 "is_public": {"type": "boolean", "default": False},
-                "description": {"type": "string", "maxLength": MAX_DESCRIPTION},
+                "description": {"type": "string", "maxLength": MAX_DESCRIPTION, "default": ""},
                 "sections": _ref("Sections"),
                 "decklist": {"type": "string", "maxLength": MAX_DECKLIST},
             },
@@ -272,6 +282,8 @@ def document() -> dict[str, Any]:
         "DeckUpdate": {
             "type": "object", "additionalProperties": False,
             "description": "Only the fields sent change. New cards keep a new version; the game cannot change.",
+            "not": {"required": ["sections", "decklist"],
+                    "description": 'Send the cards either as "sections" or as a "decklist", not both.'},
             "properties": {
                 "name": {"type": "string", "minLength": 1, "maxLength": MAX_DECK_NAME, "pattern": r"\S"},
                 "game": {"type": "string", "enum": games, "description": "Accepted only when it is the deck's game."},
@@ -311,17 +323,20 @@ def document() -> dict[str, Any]:
         },
         "CollectionChange": {
             "type": "object", "required": ["delta"], "additionalProperties": False,
-            "description": 'Name the printing by "printing" (an id), or by "game" and "card" (the card id), '
-                           'adding "set" and "number" when the card has several printings.',
+            "description": 'Name the printing either by "printing" (an id from GET /api/collection) or by "game" '
+                           'and "card" (the card id), adding "set" and "number" when the card has several '
+                           'printings; not both.',
             "properties": {
                 "printing": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
                 "game": {"type": "string", "enum": games}, "card": {"type": "string", "minLength": 1},
-                "set": {"type": "string"}, "number": {"type": "string"},
+                "set": {"type": ["string", "null"]}, "number": {"type": ["string", "null"]},
                 "field": {"type": "string", "enum": fields, "default": "quantity"},
                 "delta": {"type": "integer", "minimum": -MAX_QUANTITY, "maximum": MAX_QUANTITY,
                           "description": f"Added to the quantity; the result stays within 0 and {MAX_QUANTITY:,}."},
             },
-            "oneOf": [{"required": ["printing"]}, {"required": ["game", "card"]}],
+            "oneOf": [{"required": ["printing"],
+                       "not": {"anyOf": [{"required": [k]} for k in ("game", "card", "set", "number")]}},
+                      {"required": ["game", "card"], "not": {"required": ["printing"]}}],
         },
         "CollectionChanges": {
             "type": "object", "required": ["changes"], "additionalProperties": False,
@@ -337,9 +352,11 @@ def document() -> dict[str, Any]:
             "type": "object", "additionalProperties": False,
             "properties": {
                 "games": {"type": "integer", "minimum": 1, "maximum": MAX_GAMES, "default": DEFAULT_GAMES},
-                "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED,
-                         "description": "Same deck version, games, seed and options: same results."},
-                "options": {"type": "object", "description": "The game's goldfish options (as on the start page); "
+                "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_SEED,
+                         "description": "Same deck version, games, seed and options: same results. "
+                                        "Absent or null: a random one (the run shows it)."},
+                "options": {"type": "object", "default": {},
+                            "description": "The game's goldfish options (as on the start page); "
                                                              "card_values given here are kept as my values."},
                 "allow_unknown": {"type": "boolean", "default": False,
                                   "description": "Play even though the engine lacks some card values (without it "
@@ -390,14 +407,16 @@ def document() -> dict[str, Any]:
             "properties": {
                 "budget": {"type": "integer", "minimum": 1, "maximum": MAX_TUNING_BUDGET, "default": DEFAULT_TUNING_BUDGET,
                            "description": "Games to spend in all, the deck's own included."},
-                "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED,
-                         "description": "Every variant plays the deck's own seeds; same inputs, same suggestions."},
-                "candidates": {"type": "string", "enum": ["collection", "catalogue"], "default": "collection",
+                "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_SEED,
+                         "description": "Every variant plays the deck's own seeds; same inputs, same suggestions. "
+                                        "Absent or null: a random one (the run shows it)."},
+                "candidates": {"type": "string", "enum": list(CANDIDATE_SOURCES), "default": CANDIDATE_SOURCES[0],
                                "description": "Cards that may come in: my collection of the game, or the catalogue's "
                                               "cards of the deck's colours."},
                 "allow_unknown": {"type": "boolean", "default": False,
                                   "description": "Tune although cards lack values the engine needs (the result says so)."},
-                "options": {"type": "object", "description": "The game's goldfish options (as on the start page)."},
+                "options": {"type": "object", "default": {},
+                            "description": "The game's goldfish options (as on the start page)."},
             },
         },
         "Tuning": {
@@ -650,3 +669,4 @@ def document() -> dict[str, Any]:
             },
         },
     }
+
