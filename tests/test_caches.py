@@ -2,10 +2,14 @@
 full, the value used least recently goes, never everything; nothing is keyed by `id()`."""
 from __future__ import annotations
 
+import gc
 import threading
+
+from peewee import SqliteDatabase
 
 from deckhub.core.caches import LRU
 from deckhub.core.cards import Card, Catalogue
+from deckhub.store.db import database, database_key
 
 
 def test_a_full_cache_drops_only_the_value_used_least_recently():
@@ -55,3 +59,20 @@ def test_a_catalogue_family_with_a_limit_keeps_the_values_used_most_recently():
     assert [value(k) for k in ("x", "y", "x", "z")] == ["X", "Y", "X", "Z"]  # "y" was used least recently
     assert value("x") == "X" and built == ["x", "y", "z"]
     assert value("y") == "Y" and built == ["x", "y", "z", "y"]
+
+
+def test_each_database_has_its_own_number_never_given_again():
+    saved = database.obj
+    try:
+        numbers = []
+        for _ in range(3):
+            db = SqliteDatabase(":memory:")
+            database.initialize(db)
+            numbers.append(database_key())
+            assert database_key() == numbers[-1]
+            del db
+            database.initialize(saved)
+            gc.collect()  # the database is gone: its id() may be given to the next one, its number is not
+        assert len(set(numbers)) == 3
+    finally:
+        database.initialize(saved)

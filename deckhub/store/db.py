@@ -5,7 +5,9 @@ teardown (as peewee's flask_utils does). Schema changes are numbered steps in `d
 """
 from __future__ import annotations
 
+import itertools
 import json
+import weakref
 import zlib
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -62,6 +64,18 @@ def init_database(url: str):
     db = make_database(url)
     database.initialize(db)
     return db
+
+
+_numbers = itertools.count(1)
+_numbered: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # database object -> its number
+
+
+def database_key() -> int:
+    """The current database's number in this process, to keep things per database (tests and tools
+    switch databases). Unlike `id()`, a number is never given again once its database is gone."""
+    db = database.obj
+    number = _numbered.get(db)
+    return _numbered.setdefault(db, next(_numbers)) if number is None else number
 
 
 def is_sqlite() -> bool:
