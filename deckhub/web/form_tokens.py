@@ -3,7 +3,7 @@
 Flask-WTF signs the browser's secret (kept in its session) with a timestamp on every request that
 writes a form, and every signed-in page writes one (log out). DeckHub sets no time limit on tokens
 (`WTF_CSRF_TIME_LIMIT` is None), so the timestamp is never checked and the first token signed for a
-secret stays as valid as any later one; signing again doubled the time of a kept page for a
+secret stays as valid as any later one; signing again was a tenth of a kept page's time for a
 signed-in browser (benchmarks/bench_reach_ins.py). The token first written for a secret is kept and
 handed to Flask-WTF at the start of each request of that browser, so its forms and `csrf_token()`
 write it. With a time limit, every request signs afresh.
