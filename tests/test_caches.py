@@ -22,6 +22,15 @@ def test_a_full_cache_drops_only_the_value_used_least_recently():
     assert kept.get("b") is None and kept.get("b", "none") == "none"
 
 
+def test_get_many_gives_the_values_held_and_counts_as_a_use():
+    kept = LRU(3)
+    for key in "abc":
+        kept.put(key, key.upper())
+    assert kept.get_many(["a", "x", "b"]) == {"a": "A", "b": "B"}
+    kept.put("d", "D")  # "c" was used least recently
+    assert sorted(kept.keys()) == ["a", "b", "d"]
+
+
 def test_get_or_build_builds_once_per_key():
     kept, built = LRU(8), []
     for _ in range(3):

@@ -398,7 +398,7 @@ def _row_keys(kind: str, ids: list[int], fetch) -> dict[int, frozenset[str]]:
     """The card keys of each deck version or goldfish game: read and parsed once per worker (neither
     ever changes), so a new ranking reads only the rows made since the last one."""
     kept = _row_keys_kept.get_or_build((database_key(), kind), lambda: LRU(ROWS_KEPT))
-    found = {i: keys for i in ids if (keys := kept.get(i)) is not None}
+    found = kept.get_many(ids)
     missing = [i for i in ids if i not in found]
     shared: dict[frozenset[str], frozenset[str]] = {}
     for start in range(0, len(missing), 500):
