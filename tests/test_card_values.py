@@ -367,7 +367,8 @@ def test_the_form_of_a_battledome_card_of_unknown_type_asks_each_types_fields():
     from deckhub.importers.catalogue import load_catalogue
 
     engine = get_engine("neopets-battledome")
-    card = dataclasses.replace(load_catalogue("neopets-battledome").get("starry-acara"), type=None)
-    fields = {ff.field.name: ff.for_types for ff in card_values.form_fields(engine, card)}
+    catalogue = load_catalogue("neopets-battledome")
+    card = dataclasses.replace(catalogue.get("starry-acara"), type=None)
+    fields = {ff.field.name: ff.for_types for ff in card_values.form_fields(engine, catalogue, card)}
     assert fields["type"] == () and "Neopet" in fields["hp"] and "Codestone" in fields["attack_bonus"]
     assert "Petpet" in fields["level_requirement"] and "Neopet" not in fields["level_requirement"]

@@ -58,3 +58,28 @@ def test_rows_after_the_first_convert_their_columns_as_peewee_does(users):
         assert fetched.version.data == models.DeckVersion.get_by_id(stored.version.id).data
         assert isinstance(fetched.version.data, dict)
         assert decks._fetch(stored.row.id + 1000) is None
+
+
+def test_what_it_keeps_of_peewee_is_what_peewee_sets_per_cursor():
+    """PreparedSelect copies a cursor wrapper's attributes but those peewee sets for each cursor
+    (pinned here: a peewee that adds or renames one must be looked at before it is allowed)."""
+    from peewee import CursorWrapper
+
+    from deckhub.store.db import _PER_CURSOR
+    assert set(vars(CursorWrapper(None))) == _PER_CURSOR
+
+
+def test_rows_are_what_peewee_itself_returns(users):
+    """Every column of the row and of its joined models, as peewee's own `.first()` reads them."""
+    from deckhub.services import decks, sessions
+    stored = decks.create_deck(users[1], "kaijudo", "standard", "Pinned", description="a deck")
+    for _ in range(2):  # the first call works the mapping out, the second reuses it
+        mine = decks._WITH_NEWEST_VERSION.first(stored.row.id)
+        peewees = decks._WITH_NEWEST_VERSION.build(stored.row.id).first()
+        assert mine.__data__ == peewees.__data__
+        assert {k: v.__data__ for k, v in mine.__rel__.items()} == {k: v.__data__ for k, v in peewees.__rel__.items()}
+        assert mine.deckversion.__data__ == peewees.deckversion.__data__
+    login = models.LoginSession.create(user=users[2], key="k" * 32)
+    values = (users[2].id, users[2].session_version, login.key)
+    for _ in range(2):
+        assert sessions._SIGNED_IN.first(*values).__data__ == sessions._SIGNED_IN.build(*values).first().__data__

@@ -10,6 +10,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 
+from deckhub.core.caches import LRU
+
 T = TypeVar("T")
 _MISSING = object()
 
@@ -124,7 +126,8 @@ class Catalogue:
 
     A catalogue is never changed once built: a corrected card is a new catalogue. So whatever is
     derived from one (compiled card programs, dealt decks, search indexes, legality tables) is
-    kept on it with `memo`, lives as long as it does and is never stale.
+    kept on it with `memo`, lives as long as it does and is never stale (a family keyed by what
+    users send keeps its most recently used values: `memo_each`).
     """
 
     def __init__(self, game: str, cards: Iterable[Card], sets: Iterable[CardSet] = ()):
@@ -171,15 +174,15 @@ class Catalogue:
         return entries
 
     def memo_each(self, table: Hashable, key: Hashable, build: Callable[[], T], limit: int | None = None) -> T:
-        """Like `memo`, for a family of values (one per deck list...); with a `limit`, the family is
-        emptied when it grows past it, so values keyed by user input cannot grow without bound."""
+        """Like `memo`, for a family of values (one per deck list...); with a `limit`, the family
+        keeps the `limit` values used most recently (an `LRU`), so values keyed by user input
+        cannot grow without bound."""
+        if limit is not None:
+            return self.memo(table, lambda: LRU(limit)).get_or_build(key, build)
         entries = self.memo_table(table)
         value = entries.get(key, _MISSING)
         if value is _MISSING:
-            value = build()
-            if limit is not None and len(entries) >= limit:
-                entries.clear()
-            entries[key] = value
+            value = entries[key] = build()
         return value
 
     def compiled(self, compile: Callable[[Card], T], card: Card) -> T:

@@ -8,8 +8,6 @@ per catalogue change, not once per request.
 """
 from __future__ import annotations
 
-import threading
-import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -74,16 +72,14 @@ def is_known(value: Any) -> bool:
     return value is not None and value != "" and value != [] and value != ()
 
 
-_cache: "weakref.WeakKeyDictionary[Catalogue, dict[tuple[str, ...], Completeness]]" = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
-
-
 def completeness(catalogue: Catalogue, fields: Sequence[str]) -> Completeness:
-    """Known values of `fields` in every set of the catalogue and over the whole game."""
+    """Known values of `fields` in every set of the catalogue and over the whole game, counted once
+    per catalogue (see `Catalogue.memo`)."""
     keys = tuple(fields)
-    cached = _cache.get(catalogue, {}).get(keys)
-    if cached is not None:
-        return cached
+    return catalogue.memo_each("completeness", keys, lambda: _count(catalogue, keys))
+
+
+def _count(catalogue: Catalogue, keys: tuple[str, ...]) -> Completeness:
     ordered = sorted(catalogue.sets.values(), key=lambda s: (s.position, s.name))
     sets = {s.code: SetCompleteness(s.code, s.name, s.size, 0, {k: FieldCount() for k in keys}) for s in ordered}
     total = SetCompleteness("", "", None, 0, {k: FieldCount() for k in keys})
@@ -111,7 +107,4 @@ def completeness(catalogue: Catalogue, fields: Sequence[str]) -> Completeness:
             group.cards += n
             for k, how in known:
                 group.fields[k].add(how, n)
-    result = Completeness(catalogue.game, total, list(sets.values()))
-    with _lock:
-        _cache.setdefault(catalogue, {})[keys] = result
-    return result
+    return Completeness(catalogue.game, total, list(sets.values()))

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
+from deckhub.core.caches import LRU
 from deckhub.core.cards import Card, Catalogue, normalize_name
 from deckhub.core.decklist import Deck
 
@@ -335,19 +336,7 @@ class CardFacts:
 _MISSING = object()
 
 
-class _Memo(dict):
-    """Violations already worded, by what decides them (building a message costs more than checking).
-
-    Bounded: a long-running site checking endless different decks clears it now and then.
-    """
-
-    LIMIT = 4096
-
-    def put(self, key, value):
-        if len(self) >= self.LIMIT:
-            self.clear()
-        self[key] = value
-        return value
+WORDED_KEPT = 4096  # violations kept worded per format and catalogue (see _Compiled.memo)
 
 
 class _Compiled:
@@ -360,7 +349,9 @@ class _Compiled:
         self.game = game
         self.catalogue = catalogue
         self.facts: dict[str, CardFacts | None] = {}
-        self.memo = _Memo()
+        # violations already worded, by what decides them (wording costs more than checking); the
+        # most recently used are kept, as a long-running site checks endless different decks
+        self.memo: LRU = LRU(WORDED_KEPT)
         self.section_names = frozenset(s.name for s in game.sections)
         self.counts = {s.name: 0 for s in game.sections}  # a report's counts before the deck is read
         plan = []
@@ -396,9 +387,9 @@ class _Compiled:
 def _compiled(fmt: Format, game: "GameSpec", catalogue: Catalogue) -> _Compiled:
     """The format's checks compiled for this catalogue, kept on it (see `Catalogue.memo`)."""
     table = catalogue.memo_table("legality")
-    key = (id(fmt), id(game))
+    key = (game.slug, fmt.id)
     c = table.get(key)
-    if c is None or c.format is not fmt or c.game is not game:  # (not yet, or an id reused by a new format or spec)
+    if c is None or c.format is not fmt or c.game is not game:  # (not yet, or another format or spec of that name)
         c = table[key] = _Compiled(fmt, game, catalogue)
     return c
 
@@ -416,20 +407,12 @@ class CheckContext:
     catalogue: Catalogue
     packs: int | None
     rows: Rows
-    memo: dict = field(default_factory=dict)  # a check may keep worded violations here (see _Memo)
+    memo: LRU  # a check may keep worded violations here (see _Compiled.memo)
     shared: dict = field(default_factory=dict)  # what this one check's functions share (a list's hits)
 
     def remember(self, key, make: Callable[[], Any]) -> Any:
         """`make()` once per key for this catalogue and format (for costly messages)."""
-        found = self.memo.get(key, _MISSING)
-        if found is _MISSING:
-            found = make()
-            put = getattr(self.memo, "put", None)
-            if put is not None:
-                put(key, found)
-            else:
-                self.memo[key] = found
-        return found
+        return self.memo.get_or_build(key, make)
 
     def section(self, name: str) -> list[tuple[CardFacts, int]]:
         """(facts, qty) of the known cards (qty > 0) in a section, in deck order."""
@@ -526,7 +509,7 @@ def _check_count(out: list[Violation], section: str, rows: list[tuple[CardFacts,
 
 
 def _check_types(out: list[Violation], section: str, rows: list[tuple[CardFacts, int]], index: int,
-                 rule: TypeRule, memo: _Memo) -> None:
+                 rule: TypeRule, memo: LRU) -> None:
     bad: list[CardFacts] = []
     unknown: list[CardFacts] = []
     for f, _qty in rows:
@@ -535,7 +518,7 @@ def _check_types(out: list[Violation], section: str, rows: list[tuple[CardFacts,
             (bad if status == _YES else unknown).append(f)
     if not bad and not unknown:
         return
-    memo_key = (id(rule), section, tuple([f.key for f in bad]), tuple([f.key for f in unknown]))
+    memo_key = ("types", index, section, tuple([f.key for f in bad]), tuple([f.key for f in unknown]))
     done = memo.get(memo_key)
     if done is None:
         done = memo.put(memo_key, _type_violations(section, rule, bad, unknown))
@@ -565,7 +548,7 @@ def _type_violations(section: str, rule: TypeRule, bad: list[CardFacts], unknown
     return tuple(out)
 
 
-def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit, memo: _Memo) -> None:
+def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit, memo: LRU) -> None:
     if len(limit.sections) == 1:
         entries = rows.get(limit.sections[0], ())
     else:
@@ -596,7 +579,7 @@ def _check_copies(out: list[Violation], rows: Rows, index: int, limit: CopyLimit
             group = groups.get(f.copy_key)
             if group is not None:
                 group[f.key] = f
-    # the messages depend only on these names, their cards and totals: worded once (see _Memo)
+    # the messages depend only on these names, their cards and totals: worded once (see _Compiled.memo)
     key = ("copies", index, tuple((ck, totals[ck], tuple(groups[ck])) for ck in over))
     worded = memo.get(key)
     if worded is None:

@@ -37,6 +37,7 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
@@ -107,20 +108,14 @@ class CardValuesOption(OptionSpec):
 
     Coercing checks only the shape (card keys and field names are strings, values are numbers or
     text); `apply_card_values` checks keys, fields and values against the catalogue and the engine.
-    The coerced value is plain JSON-ready dicts in a stable (sorted) order."""
+    The coerced value is JSON-ready dicts in a stable (sorted) order, a `CardValues`."""
 
     def coerce(self, value: Any) -> Any:
         if value is None or value == "":
             return {}
-        cached = _COERCED.get(id(value))
-        if cached is not None and cached[0] is value and cached[1] == value:  # the same values again (a replay)
-            return cached[1]
-        result = self._coerce(value)
-        if not isinstance(value, (str, bytes)):
-            if len(_COERCED) > 256:
-                _COERCED.clear()
-            _COERCED[id(value)] = (value, result)
-        return result
+        if isinstance(value, CardValues):  # coerced already (the options of every game a simulation deals)
+            return value
+        return CardValues(self._coerce(value))
 
     def _coerce(self, value: Any) -> dict[str, dict[str, Any]]:
         if isinstance(value, (str, bytes)):
@@ -150,7 +145,15 @@ class CardValuesOption(OptionSpec):
         return result
 
 
-_COERCED: dict[int, tuple[Any, dict[str, dict[str, Any]]]] = {}
+class CardValues(dict):
+    """Session card values as the `card_values` option coerced them. Coercing them again gives them
+    back as they are, and the key `apply_card_values` keeps its result under is worked out once:
+    a simulation or a tuning deals hundreds of games with the same values, and checking a hundred
+    cards again for each cost as much as a short game. Nothing changes them once coerced."""
+
+    @cached_property
+    def content_key(self) -> Any:
+        return _content_key(self)
 
 
 def card_values_option(help: str = "") -> CardValuesOption:
@@ -249,7 +252,7 @@ class SessionCatalogue(Catalogue):
         self._by_source_id = by_source
 
 
-_APPLIED: dict[tuple[int, str, Any], tuple[Catalogue, dict, Catalogue]] = {}
+APPLIED_KEPT = 256  # session catalogues kept per catalogue and game (one per set of values in use)
 
 
 def apply_card_values(engine: "Engine", catalogue: Catalogue, values: Mapping[str, Mapping[str, Any]] | None) -> Catalogue:
@@ -257,19 +260,18 @@ def apply_card_values(engine: "Engine", catalogue: Catalogue, values: Mapping[st
 
     Every card key must be in the catalogue; when the engine declares VALUE_FIELDS, every field
     must be one of them and its value is coerced by it (a bank value must be a whole number...).
-    Raises EngineError naming the card, the field and what is allowed. Results are cached per
-    (catalogue, values), so replaying a stored session does not rebuild it."""
+    Raises EngineError naming the card, the field and what is allowed. Results are kept on the
+    catalogue by the values' content, so replaying a stored session does not rebuild it."""
     if not values:
         return catalogue
-    cache_key = (id(catalogue), engine.game, id(values))
-    cached = _APPLIED.get(cache_key)
-    if cached is not None and cached[0] is catalogue and cached[1] == values:
-        return cached[2]
-    content_key = _content_key(values)
-    cached = _APPLIED.get((id(catalogue), engine.game, content_key)) if content_key is not None else None
-    if cached is not None and cached[0] is catalogue and cached[1] == values:
-        _APPLIED[cache_key] = cached
-        return cached[2]
+    content_key = values.content_key if isinstance(values, CardValues) else _content_key(values)
+    if content_key is None:
+        return _apply(engine, catalogue, values)
+    return catalogue.memo_each(("session_values.applied", engine.game), content_key,
+                               lambda: _apply(engine, catalogue, values), limit=APPLIED_KEPT)
+
+
+def _apply(engine: "Engine", catalogue: Catalogue, values: Mapping[str, Mapping[str, Any]]) -> Catalogue:
     fields = {f.name: f for f in value_fields(engine)}
     replaced: dict[str, Card] = {}
     checked: dict[str, dict[str, Any]] = {}
@@ -288,14 +290,7 @@ def apply_card_values(engine: "Engine", catalogue: Catalogue, values: Mapping[st
             clean[name] = spec.coerce(value, key) if spec is not None else value
         checked[key] = clean
         replaced[key] = with_values(card, clean)
-    session = SessionCatalogue(catalogue, replaced, checked)
-    if len(_APPLIED) > 256:
-        _APPLIED.clear()
-    entry = (catalogue, {k: dict(v) for k, v in values.items()}, session)
-    _APPLIED[cache_key] = entry
-    if content_key is not None:
-        _APPLIED[(id(catalogue), engine.game, content_key)] = entry
-    return session
+    return SessionCatalogue(catalogue, replaced, checked)
 
 
 def _content_key(values: Mapping[str, Mapping[str, Any]]) -> Any:

@@ -323,23 +323,16 @@ class FormField:
     for_types: tuple[str, ...] = ()
 
 
-_FORM_FIELDS: dict[tuple[str, str], tuple[Card, list]] = {}
+def form_fields(engine: Engine, catalogue: Catalogue, card: Card) -> list[FormField]:
+    """Everything the engine may need of `card` (one of `catalogue`'s) that the catalogue does not
+    know, asked at once: when the type is unknown, the type and, for each type it could be, the
+    fields that type brings.
 
-
-def form_fields(engine: Engine, card: Card) -> list[FormField]:
-    """Everything the engine may need of `card` that the catalogue does not know, asked at once: when
-    the type is unknown, the type and, for each type it could be, the fields that type brings.
-
-    Trying every type compiles the card once per type, so the answer is kept per catalogue card
-    (a new catalogue has new Card objects, and the identity check then recomputes it)."""
-    cached = _FORM_FIELDS.get((engine.game, card.key))
-    if cached is not None and cached[0] is card:
-        return cached[1]
-    fields = _form_fields(engine, card)
-    if len(_FORM_FIELDS) > 20_000:
-        _FORM_FIELDS.clear()
-    _FORM_FIELDS[(engine.game, card.key)] = (card, fields)
-    return fields
+    Trying every type compiles the card once per type, so the answer is kept on the catalogue (for
+    its own cards: another card of that key may differ)."""
+    if catalogue.get(card.key) is not card:
+        return _form_fields(engine, card)
+    return catalogue.memo_each(("card_values.form_fields", engine.game), card.key, lambda: _form_fields(engine, card))
 
 
 def _form_fields(engine: Engine, card: Card) -> list[FormField]:
@@ -376,7 +369,7 @@ def values_form(engine: Engine, deck: Deck, catalogue: Catalogue, mine: Mapping[
         card = catalogue.get(key)
         if card is None:
             continue
-        rows.append((card, form_fields(engine, card), current.get(key, {})))
+        rows.append((card, form_fields(engine, catalogue, card), current.get(key, {})))
     return rows
 
 

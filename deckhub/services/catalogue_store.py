@@ -14,9 +14,11 @@ from dataclasses import dataclass
 
 from deckhub.store import models
 from deckhub.core import cards as core
-from deckhub.store.db import database, init_database, write_transaction
+from deckhub.core.caches import LRU
+from deckhub.store.db import database, database_key, init_database, write_transaction
 
-_cache: dict[tuple[int, str], tuple[int, core.Catalogue]] = {}
+CATALOGUES_KEPT = 16  # (database, game) copies a worker keeps: one database's games, and tests' others
+_catalogues: LRU[core.Catalogue] = LRU(CATALOGUES_KEPT)
 _lock = threading.Lock()
 # the stamps read during one web request (see `begin_request`); None outside a request
 _request_stamps: ContextVar[dict[str, int] | None] = ContextVar("deckhub_request_stamps", default=None)
@@ -202,18 +204,17 @@ def _build(game: str) -> core.Catalogue:
 def get_catalogue(game: str) -> core.Catalogue:
     """This worker's copy of a game's catalogue, reloaded when the database says it changed."""
     stamp = _stamp(game)
-    slot = (id(database.obj), game)  # one copy per database: tests and tools may switch databases
-    cached = _cache.get(slot)
-    if cached and cached[0] == stamp:
-        return cached[1]
+    slot = (database_key(), game)  # one copy per database: tests and tools may switch databases
+    catalogue = _catalogues.get(slot)
+    if catalogue is not None and catalogue.stamp == stamp:
+        return catalogue
     with _lock:
-        cached = _cache.get(slot)
-        if cached and cached[0] == stamp:
-            return cached[1]
+        catalogue = _catalogues.get(slot)
+        if catalogue is not None and catalogue.stamp == stamp:
+            return catalogue
         catalogue = _build(game)
         catalogue.stamp = stamp  # which version of the catalogue this is (page caches key on it)
-        _cache[slot] = (stamp, catalogue)
-        return catalogue
+        return _catalogues.put(slot, catalogue)
 
 
 def warm_catalogues() -> None:
@@ -225,7 +226,7 @@ def warm_catalogues() -> None:
 
 
 def clear_cache() -> None:
-    _cache.clear()
+    _catalogues.clear()
 
 
 def site_catalogue(game: str, database_url: str | None) -> core.Catalogue:

@@ -12,7 +12,6 @@ multi-row upserts, so a file is imported whole or not at all.
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -267,27 +266,21 @@ def snapshot(user, game: str | None = None) -> dict[int, Owned]:
 
 # --------------------------------------------------------------------------- catalogue indexes
 
-_index_cache: dict[tuple[int, str], tuple[Catalogue, GameIndex]] = {}
-_index_lock = threading.Lock()
-
-
 def game_index(game: str) -> GameIndex:
-    """The game's catalogue with its printings' ids, rebuilt when the catalogue is."""
+    """The game's catalogue with its printings' ids, kept on the catalogue (see `Catalogue.memo`):
+    the printings change only with the catalogue, and each database has its own catalogue copy."""
     catalogue = get_catalogue(game)
-    slot = (id(database.obj), game)
-    cached = _index_cache.get(slot)
-    if cached and cached[0] is catalogue:
-        return cached[1]
+    return catalogue.memo("collection.game_index", lambda: _game_index(game, catalogue))
+
+
+def _game_index(game: str, catalogue: Catalogue) -> GameIndex:
     query = (models.Printing
              .select(models.Printing.id, models.Card.key, models.CardSet.code, models.Printing.number,
                      models.Printing.position)
              .join(models.Card).switch(models.Printing).join(models.CardSet)
              .where(models.Card.game == game).tuples())
-    index = GameIndex(game, get_game(game).name, catalogue,
-                      (PrintingRef(pid, game, key, code, number, position) for pid, key, code, number, position in query))
-    with _index_lock:
-        _index_cache[slot] = (catalogue, index)
-    return index
+    return GameIndex(game, get_game(game).name, catalogue,
+                     (PrintingRef(pid, game, key, code, number, position) for pid, key, code, number, position in query))
 
 
 def all_indexes() -> dict[str, GameIndex]:

@@ -17,7 +17,6 @@ catalogue knows, and which unknown facts hold the site's players back most.
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -34,9 +33,10 @@ from deckhub.services.catalogue_store import get_catalogue
 from deckhub.services.collection import all_indexes
 from deckhub.core import completeness as core_completeness
 from deckhub.core import search as core_search
+from deckhub.core.caches import LRU
 from deckhub.core.cards import Card, normalize_name
 from deckhub.core.decklist import Deck
-from deckhub.store.db import database, write_transaction
+from deckhub.store.db import database_key, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_SUGGESTED, GameIndex, Problem, game_lookup, resolve,
                                               unknown_card)
@@ -366,18 +366,19 @@ def _card_keys(data: Any) -> set[str]:
 
 
 def _site_state(slugs: list[str]) -> tuple:
-    """What the most-wanted ranking depends on, cheaply: the catalogues in use and, for decks and
-    goldfish games, the highest row id and the number of rows (a save, a new game or a deletion
-    changes one of them)."""
+    """What the most-wanted ranking depends on, cheaply: the catalogues in use (compared by
+    identity) and, for decks and goldfish games, the highest row id and the number of rows (a save,
+    a new game or a deletion changes one of them)."""
     V, S = models.DeckVersion, models.GoldfishSession
     versions = V.select(fn.MAX(V.id), fn.COUNT(V.id)).tuples().first()
     sessions = S.select(fn.MAX(S.id), fn.COUNT(S.id)).tuples().first()
-    # the catalogues themselves (compared by identity, and kept alive by the cache so no id is reused)
     return (tuple(get_catalogue(s) for s in slugs), tuple(versions or ()), tuple(sessions or ()))
 
 
-_wanted_cache: dict[tuple, tuple[tuple, list["Wanted"]]] = {}
-_wanted_lock = threading.Lock()
+RANKINGS_KEPT = 64  # most-wanted rankings a worker keeps (per database, games asked and length)
+ROWS_KEPT = 500_000  # deck versions' or goldfish games' card keys a worker keeps, per database and kind
+_rankings: LRU[tuple[tuple, list["Wanted"]]] = LRU(RANKINGS_KEPT)
+_row_keys_kept: LRU[LRU[frozenset[str]]] = LRU(8)
 
 
 def most_wanted(slug: str | None = None, limit: int = 100) -> list[Wanted]:
@@ -386,39 +387,28 @@ def most_wanted(slug: str | None = None, limit: int = 100) -> list[Wanted]:
     site (counts only; no deck is named). Kept per worker until a deck, a game or a catalogue changes."""
     games = [get_game(slug)] if slug else list(all_games())
     slugs = [g.slug for g in games]
-    key = (tuple(slugs), limit)
-    state = (database.obj, *_site_state(slugs))  # the database object itself: ids repeat across databases
-    cached = _wanted_cache.get(key)
+    key = (database_key(), tuple(slugs), limit)
+    state = _site_state(slugs)
+    cached = _rankings.get(key)
     if cached is not None and cached[0] == state:
         return cached[1]
     ranked = _rank_wanted(games)[:limit]
-    with _wanted_lock:
-        if len(_wanted_cache) > 64:
-            _wanted_cache.clear()
-        _wanted_cache[key] = (state, ranked)
+    _rankings.put(key, (state, ranked))
     return ranked
-
-
-# kind -> (the database they were read from, kept so its identity stays unique; row id -> card keys)
-_keys_cache: dict[str, tuple[Any, dict[int, frozenset[str]]]] = {}
-_MAX_KEYS_CACHED = 500_000
 
 
 def _row_keys(kind: str, ids: list[int], fetch) -> dict[int, frozenset[str]]:
     """The card keys of each deck version or goldfish game: read and parsed once per worker (neither
     ever changes), so a new ranking reads only the rows made since the last one."""
-    db = database.obj
-    held = _keys_cache.get(kind)
-    if held is None or held[0] is not db or len(held[1]) > _MAX_KEYS_CACHED:  # ids repeat across databases
-        held = _keys_cache[kind] = (db, {})
-    store = held[1]
-    missing = [i for i in ids if i not in store]
+    kept = _row_keys_kept.get_or_build((database_key(), kind), lambda: LRU(ROWS_KEPT))
+    found = kept.get_many(ids)
+    missing = [i for i in ids if i not in found]
     shared: dict[frozenset[str], frozenset[str]] = {}
     for start in range(0, len(missing), 500):
         for row_id, data in fetch(missing[start:start + 500]):
             keys = frozenset(_card_keys(data))
-            store[row_id] = shared.setdefault(keys, keys)
-    return store
+            found[row_id] = kept.put(row_id, shared.setdefault(keys, keys))
+    return found
 
 
 def _rank_wanted(games) -> list[Wanted]:

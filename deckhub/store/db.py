@@ -5,7 +5,9 @@ teardown (as peewee's flask_utils does). Schema changes are numbered steps in `d
 """
 from __future__ import annotations
 
+import itertools
 import json
+import weakref
 import zlib
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -64,6 +66,18 @@ def init_database(url: str):
     return db
 
 
+_numbers = itertools.count(1)
+_numbered: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # database object -> its number
+
+
+def database_key() -> int:
+    """The current database's number in this process, to keep things per database (tests and tools
+    switch databases). Unlike `id()`, a number is never given again once its database is gone."""
+    db = database.obj
+    number = _numbered.get(db)
+    return _numbered.setdefault(db, next(_numbers)) if number is None else number
+
+
 def is_sqlite() -> bool:
     return isinstance(database.obj, SqliteDatabase)
 
@@ -103,6 +117,11 @@ class PreparedSelect:
     depend on a value; otherwise every call builds the query afresh. Rows are read by the first
     query built, so joined models come back as they would from peewee (`row.owner`), and the
     column mapping it worked out for its first row is reused for the same SQL's later rows.
+
+    Peewee has no public way to run a query's SQL again with new values, so this reads through its
+    cursor wrapper's internals; against building the query with `.first()` each time it is about
+    ten times faster (benchmarks/bench_reach_ins.py). tests/test_prepared_select.py pins what it
+    relies on, and pyproject.toml bounds peewee's version.
     """
 
     def __init__(self, model, build):

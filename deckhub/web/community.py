@@ -381,25 +381,17 @@ def _grid_errors(errors: dict[str, str], order: list[int]) -> tuple[dict[str, st
     return cells, loose
 
 
-_rows_html: dict[int, tuple[SetGrid, str, Markup]] = {}
-
-
 def _grid_rows_html(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
     """The grid's card rows as HTML: written in Python, not Jinja, as a 234-card set has about
     4,000 cells and a template loop takes several times as long (benchmarks/bench_set_editor.py).
 
-    The page as first shown is kept for as long as its grid (that is, the catalogue) is the same."""
+    The page as first shown is kept on the catalogue beside its grid (see `service.set_grid`)."""
     if sent or cell_errors:
         return _write_rows(grid, sent, cell_errors)
     prefix = card_url(grid.rows[0].card) if grid.rows else ""
-    cached = _rows_html.get(id(grid))
-    if cached is not None and cached[0] is grid and cached[1] == prefix:
-        return cached[2]
-    html = _write_rows(grid, None, {})
-    if len(_rows_html) > 200:
-        _rows_html.clear()
-    _rows_html[id(grid)] = (grid, prefix, html)
-    return html
+    kept_for, html = get_catalogue(grid.game).memo(("web.set_editor_rows", grid.code, prefix),
+                                                   lambda: (grid, _write_rows(grid, None, {})))
+    return html if kept_for is grid else _write_rows(grid, None, {})  # (the catalogue changed meanwhile)
 
 
 def _write_rows(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:

@@ -5,6 +5,7 @@ from flask import Flask, request, url_for
 
 URLS_KEPT = 8192  # links a worker keeps written (a page links the same routes on every request)
 
+from deckhub.core.caches import LRU
 from deckhub.core.engine import value_words
 from deckhub.games import all_games, get_game
 
@@ -31,8 +32,9 @@ def app_url_for(app: Flask):
     """Templates' `url_for`, keeping the links it wrote: a page writes twenty or more (the site's
     navigation, its forms), and building a URL from the route map cost more than the rest of a
     link. Only links within the site are kept, per script root (the map never changes while the
-    app runs); external URLs, relative endpoints and unhashable values are built every time."""
-    written: dict[tuple, str] = {}
+    app runs), the most recently written; external URLs, relative endpoints and unhashable values
+    are built every time."""
+    written: LRU[str] = LRU(URLS_KEPT)
 
     def cached_url_for(endpoint: str, **values) -> str:
         if endpoint.startswith(".") or values.get("_external"):
@@ -43,10 +45,7 @@ def app_url_for(app: Flask):
         except TypeError:  # a list among the values
             return url_for(endpoint, **values)
         if url is None:
-            url = url_for(endpoint, **values)
-            if len(written) >= URLS_KEPT:
-                written.clear()
-            written[key] = url
+            url = written.put(key, url_for(endpoint, **values))
         return url
 
     return cached_url_for

@@ -3,9 +3,9 @@
 A public deck looks the same to every visitor who is not signed in, and a finished goldfish game
 never changes (undo, restart and a new seed continue in a new session): its board and replay steps
 are what players open from their history. Writing such a page again on every request was most of
-its cost. A page is kept on the catalogue it was written from, so a corrected card drops it, keyed
-by everything else it shows (the caller's `key`); a request with flashed messages is never served
-from or stored in it.
+its cost. A page is kept on the catalogue it was written from (each database has its own copy), so a
+corrected card drops it, keyed by everything else it shows (the caller's `key`), the most recently
+asked for of each kind; a request with flashed messages is never served from or stored in it.
 
 A kept page holds no browser's form token (CSRF): the token written into it is replaced by a slot,
 and every answer fills the slot with the token of the browser asking.
@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from flask import request, session
-from deckhub.store.db import database
+
+from deckhub.core.caches import LRU
 from deckhub.web.form_tokens import form_token, written_token
 
 TOKEN_SLOT = "\x00form-token\x00"  # no page DeckHub writes holds a NUL character
@@ -26,14 +27,19 @@ def page_key(*parts: Hashable) -> tuple | None:
     """The key of the page the current request would see, or None when it must be written afresh."""
     if session.get("_flashes"):
         return None
-    return (id(database.obj), request.script_root, *parts)
+    return (request.script_root, *parts)
+
+
+def pages(catalogue, kind: str) -> LRU[str]:
+    """The pages of one kind kept on `catalogue`."""
+    return catalogue.memo(("web.pages", kind), lambda: LRU(PAGES_KEPT))
 
 
 def kept(catalogue, kind: str, key: tuple | None) -> str | None:
     """The kept page for `key`, with this browser's form token, or None."""
     if key is None:
         return None
-    page = catalogue.memo_table(("web.pages", kind)).get(key)
+    page = pages(catalogue, kind).get(key)
     if page is None:
         return None
     return page.replace(TOKEN_SLOT, form_token()) if TOKEN_SLOT in page else page
@@ -44,8 +50,5 @@ def keep(catalogue, kind: str, key: tuple | None, page: str) -> str:
     if key is None:
         return page
     token = written_token()
-    pages = catalogue.memo_table(("web.pages", kind))
-    if len(pages) >= PAGES_KEPT:
-        pages.clear()
-    pages[key] = page.replace(token, TOKEN_SLOT) if token else page
+    pages(catalogue, kind).put(key, page.replace(token, TOKEN_SLOT) if token else page)
     return page

@@ -44,7 +44,7 @@ def bankable_half(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
                                 spec.cite),
                           names, {"min": need}, {"min": known, "max": most}, keys)]
 
-    return ctx.remember(("bankable-half", id(spec), known, unknown_qty, total, tuple([f.key for f in unknown])), word)
+    return ctx.remember((spec.rule, section, kinds, known, unknown_qty, total, tuple([f.key for f in unknown])), word)
 
 
 def experienced_species(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:

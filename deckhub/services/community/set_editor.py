@@ -11,7 +11,7 @@ from deckhub.core import cards as core
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.services.community.errors import NotFound
 from deckhub.services.community.fields import ProposableField, current_value, find_game, proposable_fields
-from deckhub.store.db import database
+
 
 
 def cell_text(value: Any) -> str:
@@ -47,24 +47,13 @@ class SetGrid:
         return next((r for r in self.rows if r.card.key == key), None)
 
 
-_grids: dict[tuple[int, str, str], tuple[Any, SetGrid]] = {}
-
-
 def set_grid(slug: str, code: str) -> SetGrid:
     """The editor's grid of a set (NotFound for an unknown game or set).
 
-    Kept per catalogue copy: a grid changes only when the catalogue does (a new stamp, a new copy)."""
+    Kept on the catalogue (see `Catalogue.memo`): a grid changes only when the catalogue does."""
     game = find_game(slug)
     catalogue = get_catalogue(game.slug)
-    slot = (id(database.obj), game.slug, str(code))
-    cached = _grids.get(slot)
-    if cached is not None and cached[0] is catalogue:
-        return cached[1]
-    grid = _build_grid(game, catalogue, code)
-    if len(_grids) > 200:
-        _grids.clear()
-    _grids[slot] = (catalogue, grid)
-    return grid
+    return catalogue.memo(("community.set_grid", str(code)), lambda: _build_grid(game, catalogue, str(code)))
 
 
 def _build_grid(game, catalogue, code: str) -> SetGrid:
