@@ -13,13 +13,15 @@ def test_no_module_under_games_is_over_800_lines():
     assert long == {}, f"split these modules (state / ops / policy ...): {long}"
 
 
-def _runtime_imports(path: Path) -> list[str]:
-    """Modules a file imports when it runs (imports under `if TYPE_CHECKING:` are for type checkers)."""
+def _runtime_imports(path: Path, type_checking: bool = False) -> list[str]:
+    """Modules a file imports when it runs (imports under `if TYPE_CHECKING:` are for type checkers;
+    `type_checking` counts them too)."""
     import ast
 
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
-            for n in ast.walk(node)}
+    skip = set() if type_checking else {
+        id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+        for n in ast.walk(node)}
     found = []
     for node in ast.walk(tree):
         if id(node) in skip:
@@ -41,3 +43,12 @@ def test_the_core_imports_nothing_of_deckhub_outside_the_core():
     third = {str(p.relative_to(PACKAGE)): [m for m in _runtime_imports(p) if m.split(".")[0] in forbidden]
              for p in (PACKAGE / "core").rglob("*.py")}
     assert {k: v for k, v in third.items() if v} == {}
+
+
+def test_the_core_names_no_game_even_for_type_checkers():
+    """What a game declares (`deckhub.core.spec`) is the core's vocabulary: the core never imports the
+    games, not even for a type annotation, so a game is a package the core does not know of."""
+    games = {str(p.relative_to(PACKAGE)): sorted(m for m in _runtime_imports(p, type_checking=True)
+                                                 if m == "deckhub.games" or m.startswith("deckhub.games."))
+             for p in (PACKAGE / "core").rglob("*.py")}
+    assert {k: v for k, v in games.items() if v} == {}

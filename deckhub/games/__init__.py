@@ -12,7 +12,7 @@ import pkgutil
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from deckhub.games.spec import GameSpec
+from deckhub.core.spec import GameSpec
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.core.decklist import Deck
@@ -58,7 +58,7 @@ def _engine_of(slug: str) -> "Engine | None":
     from deckhub.core.engine import Engine, EngineError
 
     spec = get_game(slug)
-    module_name = spec.engine or f"{__name__}.{spec.package}.engine"
+    module_name = spec.engine or f"{spec.package}.engine"
     if importlib.util.find_spec(module_name) is None:
         return None
     engine = getattr(importlib.import_module(module_name), "ENGINE", None)  # an import error inside it is raised
@@ -77,7 +77,7 @@ def find_engine(game: Any) -> "Engine | None":
 def find_converter(spec: GameSpec) -> Any:
     """The game's raw-data converter (its package's `converter` module, with `build(shared, out)`
     returning the build's warnings), or None for a game whose catalogue is entered by players only."""
-    name = f"{__name__}.{spec.package}.converter"
+    name = f"{spec.package}.converter"
     return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
 
 

@@ -1,9 +1,10 @@
 """The Neopets Battledome TCG (Upper Deck, 2023-2025)."""
-from deckhub.games.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
+from deckhub.core.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 GAME = GameSpec(
     slug="neopets-battledome",
     name="Neopets Battledome",
+    package=__name__,
     sections=(SectionSpec("Main Deck", ("Main", "Deck")), SectionSpec("Neopet Deck", ("Neopets",)),
               SectionSpec("Rainbow Pool", ())),
     main_section="Main Deck",
