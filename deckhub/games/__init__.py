@@ -3,14 +3,17 @@
 
 Adding a game means one package here and one folder under `data/`; nothing else lists games.
 The core asks this module for engines and published decks (`deckhub.core.engine.use_registry`).
+A game package kept elsewhere (the tests' toy game) joins for a while with `extra_game`.
 """
 from __future__ import annotations
 
 import importlib
 import importlib.util
 import pkgutil
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
 
 from deckhub.core.spec import GameSpec
 
@@ -23,15 +26,20 @@ class UnknownGame(LookupError):
     pass
 
 
+# the packages of games kept outside this one (see `extra_game`)
+_EXTRA: list[str] = []
+
+
 @lru_cache(maxsize=None)
 def _registry() -> dict[str, GameSpec]:
+    names = [f"{__name__}.{info.name}" for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)
+             if info.ispkg]
     games: dict[str, GameSpec] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        spec = getattr(module, "GAME", None)
+    for name in [*names, *_EXTRA]:
+        spec = getattr(importlib.import_module(name), "GAME", None)
         if isinstance(spec, GameSpec):
+            if spec.package != name:
+                raise ValueError(f"{name}.GAME says it lives in {spec.package!r}: give it package=__name__")
             games[spec.slug] = spec
     return games
 
@@ -49,6 +57,32 @@ def get_game(slug: str) -> GameSpec:
         return _registry()[slug]
     except KeyError:
         raise UnknownGame(f"unknown game {slug!r}; known games: {', '.join(sorted(_registry()))}") from None
+
+
+@contextmanager
+def extra_game(package: str, data: Path) -> Iterator[GameSpec]:
+    """Register the game of a package kept outside `deckhub.games` (a test's toy game), with its
+    data folder (what `data/<slug>/` is to a shipped game), while the block runs; when it ends the
+    registry forgets the game and its engine, and the folder is no game's any more."""
+    from deckhub.importers.catalogue import place_game_data
+
+    spec = getattr(importlib.import_module(package), "GAME", None)
+    if not isinstance(spec, GameSpec):
+        raise ValueError(f"{package} defines no GAME")
+    _EXTRA.append(package)
+    place_game_data(spec.slug, Path(data))
+    _forget()
+    try:
+        yield get_game(spec.slug)
+    finally:
+        _EXTRA.remove(package)
+        place_game_data(spec.slug, None)
+        _forget()
+
+
+def _forget() -> None:
+    _registry.cache_clear()
+    _engine_of.cache_clear()
 
 
 # --- engines and published decks -----------------------------------------------------------------
@@ -88,10 +122,10 @@ def engines() -> list["Engine"]:
 
 def published_decks(slug: str) -> list[tuple[str, "Deck"]]:
     """The decks shipped in `data/<game>/decks/` that read without errors, by file name."""
-    from deckhub.importers.catalogue import data_root, load_catalogue
+    from deckhub.importers.catalogue import game_folder, load_catalogue
     from deckhub.importers.decklists import read_decklist
 
-    folder = data_root() / slug / "decks"
+    folder = game_folder(slug) / "decks"
     if not folder.is_dir():
         return []
     spec, catalogue = get_game(slug), load_catalogue(slug)
