@@ -66,6 +66,17 @@ class DrawSpec:
         return data
 
 
+@dataclass(frozen=True)
+class CommandOption:
+    """A flag the commands that play games (`deckhub goldfish`, `simulate`, `tune`) take for one of
+    the game's engine options: `--mission NAME` is `--option mission=NAME`. `kind`: "str" or "int"."""
+
+    flag: str
+    option: str
+    help: str
+    kind: str = "str"
+
+
 def count_by_name(card: Card) -> str:
     """Copies are counted by name in most games (GUIDE §4)."""
     return normalize_name(card.name)
@@ -87,6 +98,7 @@ class GameSpec:
     breakdown: tuple[str, str] | None = None  # (field, label): the deck's colours (civilization, team)
     turn_unit: str = "turn"  # what the game counts its turns as ("round" in Huntik)
     engine: str | None = None  # the goldfish engine's module, when not `<package>.engine`
+    command_options: tuple[CommandOption, ...] = ()  # its own flags of the game-playing commands
     extras: dict[str, Any] = field(default_factory=dict)  # other, game-specific facts (see `__post_init__`)
 
     def __post_init__(self) -> None:
