@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from deckhub.games import game_slugs, get_game
+from deckhub.games import all_games, find_octgn_reader, game_slugs, get_game
 
 
 def open_app(config=None, *, current_schema: bool = True):
@@ -365,7 +365,7 @@ def user_password(name: str, password_stdin: bool) -> None:
 @main.command("load-cards")
 @click.argument("game", required=False, type=click.Choice(game_slugs()))
 @click.option("--octgn", "octgn_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Load an OCTGN set XML file (Kaijudo unless GAME says otherwise).")
+              help="Load an OCTGN set XML file (of the one game that has them, unless GAME says which).")
 @click.option("--verbose", is_flag=True, help="Print each note on how the source data was read.")
 def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -> None:
     """(Re)load catalogues from data/ (running it twice changes nothing), or an OCTGN set file."""
@@ -375,7 +375,7 @@ def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -
     open_app()
     with database.connection_context():
         if octgn_files:
-            slug = game or "kaijudo"
+            slug = game or _octgn_game()
             status = 0
             for path in octgn_files:
                 result = _store(lambda: read_octgn_files(slug, [path]), path, click.echo if verbose else None)
@@ -389,6 +389,14 @@ def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -
                     click.echo(_notes_line(len(data.warnings)))
             sys.exit(status)
         sys.exit(_load_games([game] if game else game_slugs(), verbose=verbose))
+
+
+def _octgn_game() -> str:
+    """The game whose OCTGN set files `load-cards --octgn` reads when no GAME is named."""
+    readers = [g.slug for g in all_games() if find_octgn_reader(g)]
+    if len(readers) != 1:
+        raise click.UsageError(f"name the GAME of the set files: {', '.join(readers) or 'no game'} reads them")
+    return readers[0]
 
 
 @main.command("build-data")

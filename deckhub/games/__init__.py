@@ -108,11 +108,22 @@ def find_engine(game: Any) -> "Engine | None":
     return _engine_of(game if isinstance(game, str) else game.slug)
 
 
+def _own_module(spec: GameSpec, name: str) -> Any:
+    module = f"{spec.package}.{name}"
+    return importlib.import_module(module) if importlib.util.find_spec(module) is not None else None
+
+
 def find_converter(spec: GameSpec) -> Any:
     """The game's raw-data converter (its package's `converter` module, with `build(shared, out)`
     returning the build's warnings), or None for a game whose catalogue is entered by players only."""
-    name = f"{spec.package}.converter"
-    return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
+    return _own_module(spec, "converter")
+
+
+def find_octgn_reader(spec: GameSpec) -> Any:
+    """How the game reads a card of an OCTGN set file (its package's `octgn.read_card`, see
+    `deckhub.importers.octgn_set`), or None for a game that has no OCTGN set files."""
+    module = _own_module(spec, "octgn")
+    return module.read_card if module is not None else None
 
 
 def engines() -> list["Engine"]:

@@ -164,7 +164,14 @@ def merge(game: str, parts: Iterable[CatalogueData]) -> CatalogueData:
 
 
 def read_octgn_files(game: str, paths: Iterable[Path]) -> CatalogueData:
-    return join_octgn_sets(game, [parse_octgn_set(p.read_bytes(), p.name, i) for i, p in enumerate(paths, 1)])
+    """OCTGN set files of `game`, its cards read as its package says (`deckhub.games.find_octgn_reader`)."""
+    from deckhub.games import find_octgn_reader, get_game
+
+    paths = list(paths)
+    read_card = find_octgn_reader(get_game(game))
+    if read_card is None:
+        raise CatalogueFileError([RecordError(p.name, "-", "game", f"{game} has no OCTGN set files") for p in paths])
+    return join_octgn_sets(game, [parse_octgn_set(p.read_bytes(), p.name, read_card, i) for i, p in enumerate(paths, 1)])
 
 
 def read_game_catalogue(game: str, root: Path | None = None) -> CatalogueData:
