@@ -23,6 +23,8 @@ DRAW_TWO = "Draw two cards."
 
 
 class ToyCard(Program):
+    """A toy card compiled: Spark's draw is automated, Wish's text is left to manual moves."""
+
     def __init__(self, text: str | None):
         self.abilities = ((text, AUTO if text == DRAW_TWO else MANUAL),) if text else ()
 
