@@ -19,6 +19,7 @@ import pytest
 from deckhub.app import create_app
 from deckhub.services.catalogue_store import clear_cache
 from deckhub.store.db import database
+from deckhub.core.engine import engines, get_engine
 from deckhub.store import schema
 
 POSTGRES_URL = os.environ.get("DECKHUB_TEST_DATABASE_URL", "")
@@ -226,6 +227,50 @@ class AuthActions:
 @pytest.fixture
 def auth(client):
     return AuthActions(client)
+
+
+# --- the toy game (tests/toygame): a fifth game that exists only while a test registers it ---------
+
+TOY = "toy"
+
+
+@pytest.fixture
+def toy_game():
+    """The toy game registered for this test alone (`deckhub.games.extra_game`): the registry, its
+    engine and its data folder know it until the test ends, then forget it."""
+    from toygame import DATA
+
+    from deckhub.games import extra_game
+
+    with extra_game("toygame", DATA) as spec:
+        yield spec
+
+
+@pytest.fixture
+def toy_site(app, toy_game):
+    """`app` with the toy game registered and its catalogue loaded, as `deckhub load-cards` would
+    (only this test's database has it)."""
+    from deckhub.services.catalogue_store import store_catalogue
+    from deckhub.importers.catalogue import read_game_catalogue
+
+    with database.connection_context():
+        store_catalogue(read_game_catalogue(toy_game.slug))
+    return app
+
+
+def with_toy(games) -> list:
+    """A generic test's games, then the toy game's slug, which the test registers for itself
+    (`request.getfixturevalue("toy_game")`, or "toy_site" for a test of the site)."""
+    return [*games, TOY]
+
+
+@pytest.fixture(params=with_toy(e.game for e in engines()))
+def engine(request):
+    """Each registered game's goldfish engine in turn, then the toy game's (registered for the test):
+    what the generic engine tests play."""
+    if request.param == TOY:
+        request.getfixturevalue("toy_game")
+    return get_engine(request.param)
 
 
 def csrf_token(html: str) -> str:

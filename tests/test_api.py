@@ -3,7 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from deckhub.games import all_games, get_game
+from conftest import TOY, with_toy
+from deckhub.core.engine import get_engine
+from deckhub.games import all_games, game_slugs, get_game
+from deckhub.importers.catalogue import load_catalogue
+from deckhub.importers.decklists import write_text
 
 
 def test_games_shape_and_counts(client):
@@ -35,8 +39,11 @@ def test_cards_search_shape(client):
     }
 
 
-@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.slug)
-def test_every_game_gives_its_fields_flattened_with_null_for_unknown(client, game):
+@pytest.mark.parametrize("slug", with_toy(game_slugs()))
+def test_every_game_gives_its_fields_flattened_with_null_for_unknown(client, request, slug):
+    if slug == TOY:
+        request.getfixturevalue("toy_site")
+    game = get_game(slug)
     body = client.get(f"/api/cards?game={game.slug}&per_page=100").get_json()
     assert body["total"] > 0 and len(body["cards"]) == min(100, body["total"])
     for card in body["cards"]:
@@ -44,6 +51,23 @@ def test_every_game_gives_its_fields_flattened_with_null_for_unknown(client, gam
             assert key in card, key
         for p in card["printings"]:
             assert set(p) == {"set", "number", "rarity", "promo_code"}
+
+
+@pytest.mark.parametrize("slug", with_toy(game_slugs()))
+def test_every_game_checks_a_deck_through_the_api_as_on_the_command_line(client, request, slug):
+    """POST /api/check of a deck each game's engine plays answers what `deckhub check --json` does."""
+    from deckhub.commands.check import check_text
+
+    if slug == TOY:
+        request.getfixturevalue("toy_site")
+    _name, deck = get_engine(slug).decks()[0]
+    text = write_text(deck, load_catalogue(slug))
+    response = client.post("/api/check", json={"game": slug, "decklist": text})
+    assert response.status_code == 200, response.get_data(as_text=True)
+    body = response.get_json()
+    assert body == check_text(slug, text, catalogue=load_catalogue(slug))
+    assert body["errors"] == [] and body["format"] == get_game(slug).format().id
+    assert body["counts"] == {s.name: deck.count(s.name) for s in get_game(slug).sections}
 
 
 def test_huntik_version_and_one_card(client):

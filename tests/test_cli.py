@@ -137,3 +137,18 @@ def test_check_reads_the_site_catalogue_when_there_is_one(cli):
     after = __import__("json").loads(cli("check", "--game", "neopets-tcg", "--json", "-", input=deck).output)
     assert not [v for v in after["violations"] if v["severity"] == "unverified" and "Chomp!" in v["cards"]]
     assert any(v["rule"] == "neopets-tcg.building.copies" for v in after["violations"])
+
+
+@pytest.mark.parametrize("name", ["goldfish", "simulate", "tune"])
+def test_the_commands_that_play_take_the_flags_each_game_declares(name):
+    """A game declares its own flags (GameSpec.command_options: Huntik's --mission ...); every
+    command that plays games takes them, each standing for an option of that game's engine."""
+    from deckhub.core.engine import get_engine
+    from deckhub.games import all_games
+
+    declared = [(game, flag) for game in all_games() for flag in game.command_options]
+    assert declared
+    taken = {opt for param in main.commands[name].params for opt in param.opts}
+    for game, flag in declared:
+        assert flag.flag in taken, (name, flag.flag)
+        assert get_engine(game.slug).option(flag.option) is not None, (game.slug, flag.option)

@@ -15,13 +15,15 @@ def test_no_module_in_deckhub_is_over_800_lines():
     assert long == {}, f"split these modules along their seams: {long}"
 
 
-def _runtime_imports(path: Path) -> list[str]:
-    """Modules a file imports when it runs (imports under `if TYPE_CHECKING:` are for type checkers)."""
+def _runtime_imports(path: Path, type_checking: bool = False) -> list[str]:
+    """Modules a file imports when it runs (imports under `if TYPE_CHECKING:` are for type checkers;
+    `type_checking` counts them too)."""
     import ast
 
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
-            for n in ast.walk(node)}
+    skip = set() if type_checking else {
+        id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+        for n in ast.walk(node)}
     found = []
     for node in ast.walk(tree):
         if id(node) in skip:
@@ -161,3 +163,12 @@ def test_every_arrow_points_down_the_layers():
     wrong = sorted(f"{module} -> {target}" for module, targets in _import_graph().items() for target in targets
                    if _layer(target) in LAYERS.get(_layer(module), ()))
     assert wrong == [], "these imports point up the layers (README: Code layout)"
+
+
+def test_the_core_names_no_game_even_for_type_checkers():
+    """What a game declares (`deckhub.core.spec`) is the core's vocabulary: the core never imports the
+    games, not even for a type annotation, so a game is a package the core does not know of."""
+    games = {str(p.relative_to(PACKAGE)): sorted(m for m in _runtime_imports(p, type_checking=True)
+                                                 if m == "deckhub.games" or m.startswith("deckhub.games."))
+             for p in (PACKAGE / "core").rglob("*.py")}
+    assert {k: v for k, v in games.items() if v} == {}

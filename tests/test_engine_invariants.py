@@ -18,7 +18,8 @@ random-game test): seeded random and policy games, checking after every step tha
 and, per engine, that the coverage report has the one shape every game shares and that the
 `deckhub goldfish` command is deterministic and its actions replay its game.
 
-A new engine is covered as soon as its package has `engine.py` with `ENGINE`.
+A new engine is covered as soon as its package has `engine.py` with `ENGINE`; the `engine`
+fixture (tests/conftest.py) plays the toy game (tests/toygame) beside the registered ones.
 """
 from __future__ import annotations
 
@@ -33,10 +34,9 @@ import typing
 
 import pytest
 
-from deckhub.core.engine import CoreTable, IllegalAction, State, engines, new_game, replay, shuffle
+from deckhub.core.engine import CoreTable, IllegalAction, State, new_game, replay, shuffle
 from deckhub.importers.catalogue import load_catalogue
 
-ENGINES = engines()
 RANDOM_GAMES = 60
 POLICY_GAMES = 30
 MAX_STEPS = 6000
@@ -171,7 +171,6 @@ def play_checked(engine, deck, catalogue, seed: int, use_policy: bool) -> State:
     return state
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
 def test_engine_invariants(engine):
     catalogue = load_catalogue(engine.game)
     decks = engine.decks()
@@ -194,7 +193,6 @@ COVERAGE_KEYS = {"game", "cards", "full", "partial", "none", "vanilla", "abiliti
                  "self_checks"}
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
 def test_coverage_has_one_shape(engine):
     report = engine.coverage(load_catalogue(engine.game))
     assert COVERAGE_KEYS <= set(report), sorted(COVERAGE_KEYS - set(report))
@@ -210,7 +208,6 @@ def _option_value(value) -> str:
     return json.dumps(value) if isinstance(value, (dict, list)) else str(value)
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
 def test_goldfish_command_is_deterministic_and_replayable(engine, tmp_path):
     from click.testing import CliRunner
 
@@ -317,7 +314,6 @@ def fixed_values(state: State) -> dict[str, object]:
     return {name: copy.deepcopy(state.__dict__[name]) for name, (kind, _) in declaration(state).items() if kind == "fixed"}
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
 def test_state_declares_its_mutable_attributes(engine):
     """After setup and during play (manual moves too), every mutable container a state holds is
     declared in the core's or the engine's table, a clone shares none of the copied ones, and the

@@ -1,4 +1,5 @@
-"""The goldfish sandbox in the browser (without JavaScript): every engine's board, actions, undo, replay."""
+"""The goldfish sandbox in the browser (without JavaScript): every engine's board (the toy game's
+too), actions, undo, replay."""
 from __future__ import annotations
 
 import html
@@ -7,13 +8,14 @@ import re
 
 import pytest
 
+from conftest import TOY, with_toy
 from deckhub.store import models
-from deckhub.core.engine import engines
+from deckhub.core.engine import engines, get_engine
 from deckhub.store.db import database
 from deckhub.importers.decklists import write_text
 from deckhub.importers.catalogue import load_catalogue
 
-ENGINES = {e.game: e for e in engines()}
+GAMES = with_toy(sorted(e.game for e in engines()))
 
 
 def actions_on(page: str, manual: bool = False) -> list[dict]:
@@ -27,7 +29,7 @@ def errors_on(page: str) -> list[str]:
 
 
 def deck_for(client, game: str) -> int:
-    name, deck = ENGINES[game].decks()[0]
+    name, deck = get_engine(game).decks()[0]
     text = write_text(deck, load_catalogue(game))
     response = client.post("/decks/import", data={"name": name, "game": game, "format": "", "decklist": text,
                                                   "keep_parsed": "y"})
@@ -48,8 +50,10 @@ def player(auth):
     return auth._client
 
 
-@pytest.mark.parametrize("game", sorted(ENGINES))
-def test_every_engine_plays_in_the_browser_from_start_to_a_result(player, game):
+@pytest.mark.parametrize("game", GAMES)
+def test_every_engine_plays_in_the_browser_from_start_to_a_result(request, player, game):
+    if game == TOY:
+        request.getfixturevalue("toy_site")
     deck_id = deck_for(player, game)
     assert "Goldfish this deck" in player.get(f"/decks/{deck_id}").get_data(as_text=True)
     assert player.get(f"/goldfish/decks/{deck_id}").status_code == 200
@@ -260,10 +264,12 @@ def test_the_board_lists_its_keyboard_shortcuts(player):
     assert '<details class="shortcuts" id="shortcuts">' in page and "<kbd>?</kbd>" in page and "undo one step" in page
 
 
-@pytest.mark.parametrize("game", sorted(ENGINES))
-def test_a_replayed_position_is_kept_but_each_caller_gets_its_own(app, player, game):
+@pytest.mark.parametrize("game", GAMES)
+def test_a_replayed_position_is_kept_but_each_caller_gets_its_own(request, app, player, game):
     """rebuild() keeps the positions it replayed on the catalogue; changing the position one board
     request got never shows in the next one, and a new move is a new position."""
+    if game == TOY:
+        request.getfixturevalue("toy_site")
     from deckhub.services import goldfish as store
     from deckhub.store import models
     from deckhub.store.db import database
@@ -326,3 +332,18 @@ def test_a_move_read_before_another_landed_never_writes_over_it(app, player):
         end = {"kind": "manual.end_phase"}
         store.act(store.load(stored()), end, 1)
         assert store.act(stale, draw, 2).step == 3 and stored().actions == [draw, end, draw]
+
+
+def test_a_tile_shows_the_numbers_and_flags_its_engine_declares(toy_site, player):
+    """The board knows no game: the toy game's TILE declares its points and a "new" badge for a gem
+    played this turn, and its tiles show them."""
+    board = start(player, deck_for(player, TOY), seed=3)
+    page = player.get(board).get_data(as_text=True)
+    def tile(page: str, card: int) -> str:
+        return re.split(r'<div class="tile[ "]', page.split(f'id="c{card}"')[1])[0]
+
+    gem = next(a for a in actions_on(page) if a["kind"] == "play" and "Gem" in tile(page, a["card"]))
+    player.post(f"{board}/act", data={"step": "0", "action": json.dumps(gem)})
+    page = player.get(board).get_data(as_text=True)
+    played = tile(page, gem["card"])
+    assert '<span class="badge">new</span>' in played and re.search(r'<span title="points">Pts [123]</span>', played)

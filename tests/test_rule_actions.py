@@ -11,10 +11,9 @@ import random
 import pytest
 
 from deckhub.core.actions import ActionTable, RuleAction
-from deckhub.core.engine import CORE_MANUAL, IllegalAction, State, engines, new_game
+from deckhub.core.engine import CORE_MANUAL, IllegalAction, State, new_game
 from deckhub.importers.catalogue import load_catalogue
 
-ENGINES = engines()
 GAMES = 6
 MAX_STEPS = 400
 
@@ -57,7 +56,6 @@ def declared(state: State) -> dict[str, RuleAction]:
     return {a.kind: a for a in state.RULE_ACTIONS}
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
 def test_each_game_declares_its_actions_once(engine):
     cls = engine.state_class
     kinds = [a.kind for a in cls.RULE_ACTIONS]
@@ -71,7 +69,6 @@ def test_each_game_declares_its_actions_once(engine):
     assert all(a.kind.startswith("manual.") for a in cls.EXTRA_MANUAL)
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
 def test_the_core_words_every_refusal_of_a_malformed_action(engine):
     seen = {"unknown": 0, "extra": 0, "missing": 0, "phase": 0, "card": 0}
     listed_kinds: set[str] = set()
@@ -134,7 +131,6 @@ def test_the_core_words_every_refusal_of_a_malformed_action(engine):
     assert listed_kinds == set(engine.state_class._RULES.kinds()), sorted(set(engine.state_class._RULES.kinds()) - listed_kinds)
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
 def test_manual_moves_are_declared_and_refused_in_the_core_words(engine):
     catalogue = load_catalogue(engine.game)
     name, deck = engine.decks()[0]
@@ -188,7 +184,6 @@ def test_true_or_false_is_refused_for_any_value():
     assert table.refusal({"kind": "go", "card": False}, "", 3) == "go: 'card' must be a card id, a number or a name, not false"
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=[e.game for e in ENGINES])
 def test_every_declared_card_id_field_is_checked_by_the_core(engine):
     """A field a declaration names as a card id (Huntik's "hero" of an exhaust action, the Neopets
     TCG's "to" and "tap") is refused in the core's words when it names no card: an engine never

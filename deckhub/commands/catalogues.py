@@ -7,13 +7,13 @@ from pathlib import Path
 import click
 
 from deckhub.commands.site import open_app, say_error
-from deckhub.games import game_slugs
+from deckhub.games import all_games, find_octgn_reader, game_slugs
 
 
 @click.command("load-cards")
 @click.argument("game", required=False, type=click.Choice(game_slugs()))
 @click.option("--octgn", "octgn_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Load an OCTGN set XML file (Kaijudo unless GAME says otherwise).")
+              help="Load an OCTGN set XML file (of the one game that has them, unless GAME says which).")
 @click.option("--verbose", is_flag=True, help="Print each note on how the source data was read.")
 def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -> None:
     """(Re)load catalogues from data/ (running it twice changes nothing), or an OCTGN set file."""
@@ -23,7 +23,7 @@ def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -
     open_app()
     with database.connection_context():
         if octgn_files:
-            sys.exit(load_octgn(game or "kaijudo", octgn_files, click.echo, say_error, verbose=verbose))
+            sys.exit(load_octgn(game or _octgn_game(), octgn_files, click.echo, say_error, verbose=verbose))
         sys.exit(load_games([game] if game else game_slugs(), click.echo, verbose=verbose, errors=say_error))
 
 
@@ -39,3 +39,11 @@ def build_data(shared: Path, out: Path | None) -> None:
         click.echo(f"{game}: written" + (f" ({len(warnings)} warnings)" if warnings else ""))
         for w in warnings:
             click.echo(f"  warning: {w}")
+
+
+def _octgn_game() -> str:
+    """The game whose OCTGN set files `load-cards --octgn` reads when no GAME is named."""
+    readers = [g.slug for g in all_games() if find_octgn_reader(g)]
+    if len(readers) != 1:
+        raise click.UsageError(f"name the GAME of the set files: {', '.join(readers) or 'no game'} reads them")
+    return readers[0]

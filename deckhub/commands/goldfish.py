@@ -2,16 +2,17 @@
 and report how much of a game's card text the engine automates.
 
     deckhub goldfish --game SLUG --deck FILE [--seed N] [--first|--second] [--json]
-                     [--option KEY=VALUE ...] [--mission NAME] [--dummy-hp N --dummy-defence N --dummy-agility N]
+                     [--option KEY=VALUE ...] [a game's own flags, e.g. --mission NAME]
                      [--values FILE.json] [--user NAME]
     deckhub coverage --game SLUG [--json]
 
 The seed defaults to 0, so the same command always prints the same game. `--json` prints
 `{"game", "seed", "result": "win"|"loss", "turn", "reason", "actions", "log"}`; `actions` replays the
 game exactly (`deckhub.core.engine.replay`). Every game option is given as `--option KEY=VALUE`
-and goes to the game's engine, which refuses the ones it does not have; `--first/--second`,
-`--mission` and `--dummy-hp/--dummy-defence/--dummy-agility` are documented shorthands for
-`--option first=...`, `--option mission=...` and `--option dummy_hp=...`; when the engine lacked card values the deck needs, the JSON also has
+and goes to the game's engine, which refuses the ones it does not have; `--first/--second` and
+the flags the games declare (`GameSpec.command_options`: Huntik's `--mission`, Battledome's
+`--dummy-hp/--dummy-defence/--dummy-agility`) are shorthands for `--option first=...`,
+`--option mission=...`, `--option dummy_hp=...`; when the engine lacked card values the deck needs, the JSON also has
 `"unknown_values": {card key: [field, ...]}`. `--values FILE.json` gives card values (keys or names); with
 `--user NAME` the user's own values are used too and the file's are kept as theirs (see deckhub.services.card_values).
 Exit status: 0 when a game was played (won or lost), 2 when the game, deck or options are unusable.
@@ -19,7 +20,7 @@ Exit status: 0 when a game was played (won or lost), 2 when the game, deck or op
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Mapping
 
 import click
 
@@ -44,19 +45,42 @@ def _engine(slug: str):
         _fail(str(exc.args[0] if exc.args else exc))
 
 
-def game_options(first: bool | None, pairs: tuple[str, ...], mission: str | None, dummy_hp: int | None,
-                 dummy_defence: int | None, dummy_agility: int | None) -> dict[str, Any]:
-    """The options the command line names, as the engine's option names (the engine checks them)."""
+def game_options(first: bool | None, pairs: tuple[str, ...], game_flags: Mapping[str, Any]) -> dict[str, Any]:
+    """The options the command line names, as the engine's option names (the engine checks them):
+    `--option` pairs, then `--first/--second` and the games' own flags (`with_game_flags`)."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             _fail(f"--option takes KEY=VALUE, not {pair!r}")
         options[key.strip().replace("-", "_")] = value.strip()
-    named = {"first": first, "mission": mission, "dummy_hp": dummy_hp, "dummy_defence": dummy_defence,
-             "dummy_agility": dummy_agility}
+    named = {"first": first, **game_flags}
     options.update({k: v for k, v in named.items() if v is not None})
     return options
+
+
+def with_game_flags(command: click.Command) -> click.Command:
+    """`command` (one that plays games) with the flags every registered game declares for its own
+    options (`GameSpec.command_options`), after `--option`: each is a shorthand for
+    `--option NAME=VALUE`, reaches the callback as the keyword NAME (its `game_flags`), and the
+    game played refuses an option it does not have, as it does an `--option`."""
+    from deckhub.games import all_games
+
+    flags: dict[str, tuple[Any, Any]] = {}
+    for game in all_games():
+        for flag in game.command_options:
+            flags.setdefault(flag.flag, (game, flag))
+    taken = {p.name for p in command.params}
+    clash = [flag.option for _, flag in flags.values() if flag.option in taken]
+    if clash:
+        raise TypeError(f"game flags {clash} would take the names of {command.name}'s own options")
+    at = next(i for i, p in enumerate(command.params) if p.name == "pairs") + 1
+    command.params[at:at] = [
+        click.Option([flag.flag, flag.option], type=int if flag.kind == "int" else str, default=None,
+                     metavar="N" if flag.kind == "int" else "NAME",
+                     help=f"{game.name}: {flag.help} (shorthand for --option {flag.option}=...)")
+        for game, flag in flags.values()]
+    return command
 
 
 def read_deck_file(spec, catalogue, deck_path: str):
@@ -137,6 +161,7 @@ _VALUES_HELP = ("card values for this game, a JSON file {\"card key or name\": {
 _USER_HELP = "use this site user's own card values too, and keep the --values given as theirs"
 
 
+@with_game_flags
 @click.command("goldfish")
 @click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
 @click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
@@ -145,19 +170,14 @@ _USER_HELP = "use this site user's own card values too, and keep the --values gi
 @click.option("--first/--second", "first", default=None, help="go first (no draw on turn 1) or second")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 @click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="any other game option")
-@click.option("--mission", default=None, help="shorthand for --option mission=NAME (Huntik)")
-@click.option("--dummy-hp", type=int, default=None, help="shorthand for --option dummy_hp=N (Battledome)")
-@click.option("--dummy-defence", type=int, default=None, help="shorthand for --option dummy_defence=N (Battledome)")
-@click.option("--dummy-agility", type=int, default=None, help="shorthand for --option dummy_agility=N (Battledome)")
 @click.option("--values", "values_path", default=None, type=click.Path(dir_okay=False, allow_dash=True), help=_VALUES_HELP)
 @click.option("--user", "username", default=None, help=_USER_HELP)
-def goldfish(game_slug, deck_path, seed, first, as_json, pairs, mission, dummy_hp, dummy_defence, dummy_agility,
-             values_path, username):
+def goldfish(game_slug, deck_path, seed, first, as_json, pairs, values_path, username, **game_flags):
     """Play one automated goldfish game with the game's built-in policy."""
     from deckhub.core.engine import EngineError, IllegalAction, new_game, play_out
 
     spec, engine = _engine(game_slug)
-    options = game_options(first, pairs, mission, dummy_hp, dummy_defence, dummy_agility)
+    options = game_options(first, pairs, game_flags)
     catalogue = command_catalogue(spec.slug)
     deck = read_deck_file(spec, catalogue, deck_path)
     options, missing = with_card_values(spec, engine, catalogue, deck, options, values_path, username)

@@ -21,10 +21,11 @@ import sys
 import click
 
 from deckhub.commands.goldfish import (_USER_HELP, _VALUES_HELP, _engine, _fail, game_options, missing_words,
-                                       read_deck_file, with_card_values)
+                                       read_deck_file, with_card_values, with_game_flags)
 from deckhub.commands.site import command_catalogue
 
 
+@with_game_flags
 @click.command("simulate")
 @click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
 @click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
@@ -36,19 +37,18 @@ from deckhub.commands.site import command_catalogue
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option("--first/--second", "first", default=None, help="go first or second in every game")
 @click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="any other game option")
-@click.option("--mission", default=None, help="Huntik: the mission to play")
 @click.option("--values", "values_path", default=None, type=click.Path(dir_okay=False, allow_dash=True), help=_VALUES_HELP)
 @click.option("--user", "username", default=None, help=_USER_HELP)
 @click.option("--allow-unknown", is_flag=True,
               help="play even though the engine lacks some card values (the summary says how many cards)")
-def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, mission, values_path, username,
-             allow_unknown):
+def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, values_path, username,
+             allow_unknown, **game_flags):
     """Play many automated games of a deck and report win rate, losses and the winning turn."""
     from deckhub.core.engine import EngineError, IllegalAction
     from deckhub.core.simulate import simulate as run
 
     spec, engine = _engine(game_slug)
-    options = game_options(first, pairs, mission, None, None, None)
+    options = game_options(first, pairs, game_flags)
     catalogue = command_catalogue(spec.slug)
     deck = read_deck_file(spec, catalogue, deck_path)
     options, missing = with_card_values(spec, engine, catalogue, deck, options, values_path, username)

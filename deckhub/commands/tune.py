@@ -23,10 +23,11 @@ import sys
 import click
 
 from deckhub.commands.goldfish import (_USER_HELP, _engine, _fail, game_options, read_deck_file, site_user_id,
-                                      with_card_values)
+                                      with_card_values, with_game_flags)
 from deckhub.commands.site import command_catalogue
 
 
+@with_game_flags
 @click.command("tune")
 @click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
 @click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
@@ -39,15 +40,14 @@ from deckhub.commands.site import command_catalogue
 @click.option("--seed", default=0, show_default=True, type=int, help="master seed; every variant plays the same seeds")
 @click.option("--format", "format_name", default=None, help="the format the variants must stay legal in")
 @click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="a game option")
-@click.option("--mission", default=None, help="Huntik: the mission to play")
 @click.option("--values", "values_path", default=None, type=click.Path(dir_okay=False, allow_dash=True),
               help="card values the catalogue lacks, as JSON")
 @click.option("--allow-unknown", is_flag=True, help="tune even though some cards lack values the engine needs")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="processes to share the games")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 100), help="suggestions to list")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, pairs, mission, values_path,
-         allow_unknown, workers, top, as_json):
+def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, pairs, values_path,
+         allow_unknown, workers, top, as_json, **game_flags):
     """Suggest one-for-one swaps that make a deck win faster, each with a paired 95% interval."""
     from deckhub.services.checks import CheckError, choose_format
     from deckhub.services.tunings import TuningStartError, UnplayableDeck, tune_here
@@ -60,7 +60,7 @@ def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, 
         fmt = choose_format(spec, format_name, None)
     except CheckError as exc:
         _fail(str(exc))
-    options = game_options(None, pairs, mission, None, None, None)
+    options = game_options(None, pairs, game_flags)
     options, _missing = with_card_values(spec, engine, base_catalogue, deck, options, values_path, username)
     owner_id = keys = None
     if candidates == "collection":

@@ -42,7 +42,8 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
    `end_phase(manual)`, `run_op(op, source)` and `resolve_choice(choice, value)`. Optional:
    `check_game_rule(action)` (the game's own check of a well-formed action, without building the
    list; must agree with `rule_actions`) or `explain_game_rule` (the words of the default check),
-   `describe`, `card_view` (include "automated" and "manual_text"), `extra_view`, `manual_move`
+   `describe`, `card_view` (include "automated" and "manual_text"; TILE says what a card's tile
+   on the board shows of it, `deckhub.core.tiles`), `extra_view`, `manual_move`
    (keep your per-card state right), EXTRA_MANUAL with `extra_manual_actions`/`apply_extra_manual`. Declare every
    attribute your State adds in one dataclass (`TABLE`, see `deckhub.core.tables`): `clone` copies it.
    End the game with `self.win(reason)` / `self.lose(reason)`; never loop forever: a turn or round
@@ -69,6 +70,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 from deckhub.core.actions import CHOICE_KINDS, EVERY_GAME, ActionTable, RuleAction
 from deckhub.core.effects import CoverageReport  # noqa: F401  (engines' coverage reports: one shape)
 from deckhub.core.tables import cache, copy_state, fixed, table_copiers
+from deckhub.core.tiles import Tile
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.core.cards import Card, Catalogue
@@ -427,6 +429,7 @@ class State(ABC):
     # one wording for every game; the engine's `check_game_rule` judges only the actions that pass.
     GAME_NAME = ""  # how those refusals name the game ("Kaijudo")
     RULE_ACTIONS: tuple[RuleAction, ...] = ()
+    TILE = Tile()  # what a card's tile on the board shows of its card view (deckhub.core.tiles)
     EXTRA_MANUAL: tuple[RuleAction, ...] = ()  # the game's own manual moves, kinds "manual.<name>"
     _OP_METHODS: dict[str, Callable] = {}
     _RES_METHODS: dict[str, Callable] = {}

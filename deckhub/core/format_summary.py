@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from deckhub.core.cards import Card, Catalogue
 
 if TYPE_CHECKING:
-    from deckhub.games.spec import GameSpec
+    from deckhub.core.spec import GameSpec
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from deckhub.core.cards import Card, Catalogue, normalize_name
 from deckhub.core.decklist import Deck
 
 if TYPE_CHECKING:
-    from deckhub.games.spec import GameSpec
+    from deckhub.core.spec import GameSpec
 
 ERROR, WARNING, UNVERIFIED = "error", "warning", "unverified"
 SEVERITIES = (ERROR, WARNING, UNVERIFIED)
@@ -372,7 +372,7 @@ class _Compiled:
         missing = [c.name for c in fmt.checks if c.name not in funcs]
         if missing:
             raise LookupError(f"{game.slug} format {fmt.id} names checks {missing}, which "
-                              f"deckhub.games.{game.package}.legality does not define")
+                              f"{game.package}.legality does not define")
         self.funcs = tuple((funcs[c.name], c) for c in fmt.checks)
 
     def get(self, key: str) -> CardFacts | None:

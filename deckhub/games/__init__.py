@@ -3,16 +3,19 @@
 
 Adding a game means one package here and one folder under `data/`; nothing else lists games.
 The core asks this module for engines and published decks (`deckhub.core.engine.use_registry`).
+A game package kept elsewhere (the tests' toy game) joins for a while with `extra_game`.
 """
 from __future__ import annotations
 
 import importlib
 import importlib.util
 import pkgutil
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
 
-from deckhub.games.spec import GameSpec
+from deckhub.core.spec import GameSpec
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.core.decklist import Deck
@@ -23,15 +26,20 @@ class UnknownGame(LookupError):
     pass
 
 
+# the packages of games kept outside this one (see `extra_game`)
+_EXTRA: list[str] = []
+
+
 @lru_cache(maxsize=None)
 def _registry() -> dict[str, GameSpec]:
+    names = [f"{__name__}.{info.name}" for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)
+             if info.ispkg]
     games: dict[str, GameSpec] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        spec = getattr(module, "GAME", None)
+    for name in [*names, *_EXTRA]:
+        spec = getattr(importlib.import_module(name), "GAME", None)
         if isinstance(spec, GameSpec):
+            if spec.package != name:
+                raise ValueError(f"{name}.GAME says it lives in {spec.package!r}: give it package=__name__")
             games[spec.slug] = spec
     return games
 
@@ -51,6 +59,32 @@ def get_game(slug: str) -> GameSpec:
         raise UnknownGame(f"unknown game {slug!r}; known games: {', '.join(sorted(_registry()))}") from None
 
 
+@contextmanager
+def extra_game(package: str, data: Path) -> Iterator[GameSpec]:
+    """Register the game of a package kept outside `deckhub.games` (a test's toy game), with its
+    data folder (what `data/<slug>/` is to a shipped game), while the block runs; when it ends the
+    registry forgets the game and its engine, and the folder is no game's any more."""
+    from deckhub.importers.catalogue import place_game_data
+
+    spec = getattr(importlib.import_module(package), "GAME", None)
+    if not isinstance(spec, GameSpec):
+        raise ValueError(f"{package} defines no GAME")
+    _EXTRA.append(package)
+    place_game_data(spec.slug, Path(data))
+    _forget()
+    try:
+        yield get_game(spec.slug)
+    finally:
+        _EXTRA.remove(package)
+        place_game_data(spec.slug, None)
+        _forget()
+
+
+def _forget() -> None:
+    _registry.cache_clear()
+    _engine_of.cache_clear()
+
+
 # --- engines and published decks -----------------------------------------------------------------
 
 @lru_cache(maxsize=None)
@@ -58,7 +92,7 @@ def _engine_of(slug: str) -> "Engine | None":
     from deckhub.core.engine import Engine, EngineError
 
     spec = get_game(slug)
-    module_name = spec.engine or f"{__name__}.{spec.package}.engine"
+    module_name = spec.engine or f"{spec.package}.engine"
     if importlib.util.find_spec(module_name) is None:
         return None
     engine = getattr(importlib.import_module(module_name), "ENGINE", None)  # an import error inside it is raised
@@ -74,11 +108,22 @@ def find_engine(game: Any) -> "Engine | None":
     return _engine_of(game if isinstance(game, str) else game.slug)
 
 
+def _own_module(spec: GameSpec, name: str) -> Any:
+    module = f"{spec.package}.{name}"
+    return importlib.import_module(module) if importlib.util.find_spec(module) is not None else None
+
+
 def find_converter(spec: GameSpec) -> Any:
     """The game's raw-data converter (its package's `converter` module, with `build(shared, out)`
     returning the build's warnings), or None for a game whose catalogue is entered by players only."""
-    name = f"{__name__}.{spec.package}.converter"
-    return importlib.import_module(name) if importlib.util.find_spec(name) is not None else None
+    return _own_module(spec, "converter")
+
+
+def find_octgn_reader(spec: GameSpec) -> Any:
+    """How the game reads a card of an OCTGN set file (its package's `octgn.read_card`, see
+    `deckhub.importers.octgn_set`), or None for a game that has no OCTGN set files."""
+    module = _own_module(spec, "octgn")
+    return module.read_card if module is not None else None
 
 
 def engines() -> list["Engine"]:
@@ -88,10 +133,10 @@ def engines() -> list["Engine"]:
 
 def published_decks(slug: str) -> list[tuple[str, "Deck"]]:
     """The decks shipped in `data/<game>/decks/` that read without errors, by file name."""
-    from deckhub.importers.catalogue import data_root, load_catalogue
+    from deckhub.importers.catalogue import game_folder, load_catalogue
     from deckhub.importers.decklists import read_decklist
 
-    folder = data_root() / slug / "decks"
+    folder = game_folder(slug) / "decks"
     if not folder.is_dir():
         return []
     spec, catalogue = get_game(slug), load_catalogue(slug)

@@ -32,6 +32,22 @@ def data_root() -> Path:
     return Path(os.environ.get("DECKHUB_DATA_DIR") or shipped_dir("data"))
 
 
+_PLACED: dict[str, Path] = {}  # games whose data folder is not under data_root() (deckhub.games.extra_game)
+
+
+def place_game_data(game: str, folder: Path | None) -> None:
+    """Read `game`'s data from `folder` from now on (None: from `data_root()/<game>/` again)."""
+    if folder is None:
+        _PLACED.pop(game, None)
+    else:
+        _PLACED[game] = folder
+
+
+def game_folder(game: str) -> Path:
+    """The folder of a game's card data and published decks: `data/<game>/`, unless placed elsewhere."""
+    return _PLACED.get(game) or data_root() / game
+
+
 def read_catalogue_json(data: bytes, filename: str, game: str) -> CatalogueData:
     try:
         doc = json.loads(data.decode("utf-8-sig"))
@@ -148,12 +164,23 @@ def merge(game: str, parts: Iterable[CatalogueData]) -> CatalogueData:
 
 
 def read_octgn_files(game: str, paths: Iterable[Path]) -> CatalogueData:
-    return join_octgn_sets(game, [parse_octgn_set(p.read_bytes(), p.name, i) for i, p in enumerate(paths, 1)])
+    """OCTGN set files of `game`, its cards read as its package says (`deckhub.games.find_octgn_reader`)."""
+    from deckhub.games import find_octgn_reader, get_game
+
+    paths = list(paths)
+    read_card = find_octgn_reader(get_game(game))
+    if read_card is None:
+        raise CatalogueFileError([RecordError(p.name, "-", "game", f"{game} has no OCTGN set files") for p in paths])
+    return join_octgn_sets(game, [parse_octgn_set(p.read_bytes(), p.name, read_card, i) for i, p in enumerate(paths, 1)])
 
 
 def read_game_catalogue(game: str, root: Path | None = None) -> CatalogueData:
-    """Every catalogue file of one game, joined. Raises CatalogueFileError on the first bad file."""
-    folder = (root or data_root()) / game
+    """Every catalogue file of one game (from `root/<game>/` when given), joined. Raises
+    CatalogueFileError on the first bad file."""
+    return _read_folder(game, root / game if root else game_folder(game))
+
+
+def _read_folder(game: str, folder: Path) -> CatalogueData:
     parts = [read_catalogue_json(p.read_bytes(), p.name, game) for p in sorted(folder.glob("*.json"))]
     xml = sorted((folder / "sets").glob("*.xml"))
     if xml:
@@ -161,8 +188,12 @@ def read_game_catalogue(game: str, root: Path | None = None) -> CatalogueData:
     return merge(game, parts)
 
 
-@lru_cache(maxsize=None)
 def load_catalogue(game: str) -> Catalogue:
     """The shipped catalogue of a game, straight from `data/` (no database): for the CLI and tests."""
-    data = read_game_catalogue(game)
+    return _folder_catalogue(game, game_folder(game))
+
+
+@lru_cache(maxsize=None)
+def _folder_catalogue(game: str, folder: Path) -> Catalogue:
+    data = _read_folder(game, folder)
     return Catalogue(game, data.cards, data.sets)

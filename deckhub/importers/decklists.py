@@ -34,7 +34,7 @@ from defusedxml.common import DefusedXmlException
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
 from deckhub.core.decklist import Deck, cards_printed, find_set, needs_printing, printing_label, split_printing
-from deckhub.games.spec import GameSpec
+from deckhub.core.spec import GameSpec
 
 DECK_FORMAT = "deckhub-deck"
 DECK_FORMAT_VERSION = 1

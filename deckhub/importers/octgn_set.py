@@ -1,15 +1,18 @@
-"""OCTGN set XML (the format of OCTGN's Kaijudo game definition) -> cards and printings.
+"""OCTGN set XML -> cards and printings, for a game whose package reads OCTGN card properties.
 
-A user who has another OCTGN set file loads it with `deckhub load-cards --octgn FILE`; the shipped
-Kaijudo catalogue in `data/kaijudo/sets/` is read by this same code. Files are parsed with
-defusedxml, so entity expansion and external entities are refused.
+A set file is OCTGN's own shape: `<set name>`, its `<packaging>` (booster packs) and
+`<cards><card name id><property name value/>...`. The set, the booster, the card's name and id and
+its printed `Number` are read here; what the other properties mean (a type, a level, a rarity) is
+the game's: its package's `octgn.read_card(props)` (found through the games registry) gives the
+fields of an `OctgnCard`. Kaijudo's
+reads the shipped `data/kaijudo/sets/` and any set file a user loads with `deckhub load-cards --octgn`.
+Files are parsed with defusedxml, so entity expansion and external entities are refused.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
@@ -18,9 +21,22 @@ from xml.etree.ElementTree import ParseError
 from deckhub.core.cards import CardSet, Printing, slugify
 from deckhub.importers import CatalogueFileError, RecordError
 
-KAIJUDO_RARITIES = ("Common", "Uncommon", "Rare", "Very Rare", "Super Rare")
-CIVILIZATIONS = ("Light", "Water", "Darkness", "Fire", "Nature")
-_SPLIT = re.compile(r"\s*/[\s.]*")
+
+@dataclass
+class OctgnCard:
+    """What a game reads from one card's properties: its facts, the printing's rarity (or promo
+    code), and per property what is wrong (`errors`: the card is refused) or how it was read (`notes`)."""
+
+    type: str | None = None
+    text: str | None = None
+    attrs: dict[str, Any] = field(default_factory=dict)
+    rarity: str | None = None
+    promo_code: str | None = None
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+
+
+ReadCard = Callable[[dict[str, str]], dict[str, Any]]  # a card's properties -> OctgnCard's fields
 
 
 @dataclass
@@ -56,8 +72,9 @@ def _booster(packaging) -> dict[str, Any] | None:
     return {"packs": packs} if packs else None
 
 
-def parse_octgn_set(data: bytes, filename: str, position: int = 0) -> OctgnSet:
-    """Parse one OCTGN set file; raise CatalogueFileError listing every bad record."""
+def parse_octgn_set(data: bytes, filename: str, read_card: ReadCard, position: int = 0) -> OctgnSet:
+    """Parse one OCTGN set file, each card's properties read by the game's `read_card`; raise
+    CatalogueFileError listing every bad record."""
     try:
         root = SafeET.fromstring(data)
     except (ParseError, DefusedXmlException) as exc:
@@ -81,42 +98,20 @@ def parse_octgn_set(data: bytes, filename: str, position: int = 0) -> OctgnSet:
             record_errors.append(RecordError(filename, where, "name", "missing"))
         if not node.get("id"):
             record_errors.append(RecordError(filename, where, "id", "missing"))
-        level = props.get("Level", "")
-        if level and not level.isdecimal():
-            record_errors.append(RecordError(filename, where, "Level", f"not a whole number: {level!r}"))
-        power = props.get("Power", "")
-        if power and not re.fullmatch(r"\d+\+?", power):
-            record_errors.append(RecordError(filename, where, "Power", f"not a power value: {power!r}"))
-        civs = [c for c in _SPLIT.split(props.get("Civilization", "")) if c]
-        bad = [c for c in civs if c not in CIVILIZATIONS]
-        if bad:
-            record_errors.append(RecordError(filename, where, "Civilization", f"unknown civilization {bad[0]!r}"))
+        card = OctgnCard(**read_card(props))
+        record_errors.extend(RecordError(filename, where, prop, problem) for prop, problem in card.errors)
         if record_errors:
             errors.extend(record_errors)
             continue
-        if "/." in props.get("Civilization", ""):
-            result.warnings.append(f"{filename}:{where}: Civilization: read {props['Civilization']!r} as {' / '.join(civs)}")
-        rarity = props.get("Rarity") or None
-        promo = None
-        if rarity and rarity not in KAIJUDO_RARITIES:
-            rarity, promo = None, rarity
+        result.warnings.extend(f"{filename}:{where}: {prop}: {note}" for prop, note in card.notes)
         number = props.get("Number") or None
-        if number and promo is None:
+        if number and card.promo_code is None:
             if number in seen_numbers:
                 result.warnings.append(f"{filename}:{where}: Number: {number} is also {seen_numbers[number]}'s (kept as published)")
             seen_numbers.setdefault(number, name)
-        attrs: dict[str, Any] = {
-            "level": int(level) if level else None,
-            "civilizations": civs,
-            "race": [r for r in _SPLIT.split(props.get("Race", "")) if r],
-            "power": power or None,
-            "power_value": int(power.rstrip("+")) if power else None,
-        }
-        text = props.get("Rules", "").replace("\r\n", "\n").replace("\r", "\n") or None
         result.records.append(OctgnCardRecord(
-            name=name, type=props.get("Type") or None, text=text,
-            attrs={k: v for k, v in attrs.items() if v not in (None, [])},
-            printing=Printing(code, number, rarity, promo, node.get("id")),
+            name=name, type=card.type, text=card.text, attrs=card.attrs,
+            printing=Printing(code, number, card.rarity, card.promo_code, node.get("id")),
         ))
     if errors:
         raise CatalogueFileError(errors)

@@ -14,7 +14,7 @@ from typing import Any
 from deckhub.core.cards import Catalogue
 from deckhub.core.legality import Format, Report, check_deck
 from deckhub.games import UnknownGame, get_game
-from deckhub.games.spec import GameSpec
+from deckhub.core.spec import GameSpec
 from deckhub.importers.catalogue import load_catalogue
 from deckhub.importers.decklists import DeckParse, read_decklist
 

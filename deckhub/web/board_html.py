@@ -8,19 +8,16 @@ context (its game, step and the actions per card), so the board templates call `
 """
 from __future__ import annotations
 
+import html
+
 from flask import Flask, request, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.services.scans import pick_image
+from deckhub.core.tiles import Flag
 from deckhub.web.catalog import card_text, request_card_images
-
-# The numbers a tile shows, in order: (view key, short label).
-NUMBERS = (("level", "Lv"), ("cost", "Cost"), ("power", "Power"), ("atk", "ATK"), ("def", "DEF"), ("hp", "HP"),
-           ("attack", "Atk"), ("defence", "Def"), ("agility", "Agi"), ("strength", "Str"), ("magic", "Mag"),
-           ("intelligence", "Int"), ("bank_value", "Bank"), ("level_requirement", "Lv req"))
-_NUMBER_TITLES = {key: (key.replace("_", " "), escape(label)) for key, label in NUMBERS}
 
 
 def _unknown(value) -> str:
@@ -30,6 +27,15 @@ def _unknown(value) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
     return value
+
+
+def _classes(base: str, more: str) -> str:
+    return escape(f"{base} {more}" if more else base)
+
+
+def _words(flag: Flag, card: dict) -> str:
+    """A flag's declared words (an engine's own text: only <, > and & need escaping), or the view's value."""
+    return html.escape(flag.text, quote=False) if flag.text is not None else escape(card[flag.key])
 
 
 def _form_target(context) -> tuple[str, object]:
@@ -47,15 +53,18 @@ def write_act_button(context, label, action, cls: str = "", full=None) -> str:
 
 
 def write_tile(context, card: dict, actions=(), small: bool = False, images: dict | None = None) -> str:
-    """One card: name, type, key numbers, state; its text on hover or focus; its legal actions.
+    """One card: name, type, the numbers and flags its engine's TILE declares (`deckhub.core.tiles`);
+    its text on hover or focus; its legal actions.
     `images`: the game's approved scans (a zone reads them once for all its tiles)."""
     small_cls = " small" if small else ""
     if card.get("hidden"):
         return (f'<div class="tile back{small_cls}" aria-label="face-down card #{escape(card.get("id"))}">'
                 f'<span>#{escape(card.get("id"))}</span></div>')
+    declared = type(context["game"].state).TILE
+    flags = [f for f in declared.flags if f.shown(card)]
     automated = card.get("automated")
     manual = bool(automated) and automated != "full"
-    out = [f'<div class="tile{" tapped" if card.get("tapped") or card.get("exhausted") else ""}{small_cls}'
+    out = [f'<div class="tile{" tapped" if any(f.turned for f in flags) else ""}{small_cls}'
            f'{" manual" if manual else ""}" id="c{escape(card.get("id"))}" tabindex="0">']
     key = card.get("key")
     if images is None:
@@ -64,27 +73,22 @@ def write_tile(context, card: dict, actions=(), small: bool = False, images: dic
     if pic:
         out.append(f'<img class="tile-scan" src="{escape(url_for("community.scan", scan_id=pic.scan_id))}" alt="" '
                    f'title="Scan by {escape(pic.by)}" loading="lazy">')
-    badges = "".join(f' <span class="badge">{flag}</span>' for flag in ("tapped", "exhausted", "stunned") if card.get(flag))
-    if card.get("controller") == "defender":
-        badges += ' <span class="badge problem error">defender\'s</span>'
+    badges = "".join(f' <span class="{_classes("badge", f.css)}">{_words(f, card)}</span>' for f in flags if not f.line)
     out.append(f'<div class="tile-head"><strong>{escape(card.get("name", ""))}</strong>{badges}</div>')
-    civilizations = "".join(f" · {escape(c)}" for c in card.get("civilizations") or ())
-    out.append(f'<div class="tile-type">{escape(_unknown(card.get("type")))}{civilizations}</div>')
+    beside = "".join(f" · {escape(v)}" for key in declared.beside_type for v in card.get(key) or ())
+    out.append(f'<div class="tile-type">{escape(_unknown(card.get("type")))}{beside}</div>')
     numbers = []
-    for key, (title, label) in _NUMBER_TITLES.items():
-        if key in card:
-            value = card[key]
+    for stat in declared.stats:
+        if stat.key in card:
+            title, label, value = escape(stat.key.replace("_", " ")), escape(stat.label), card[stat.key]
             if value is not None:
                 numbers.append(f'<span title="{title}">{label} {escape(value)}</span>')
             else:
                 numbers.append(f'<span class="unknown" title="{title} unknown">{label} ?</span>')
     out.append(f'<div class="tile-numbers">{"".join(numbers)}</div>')
-    if card.get("keywords"):
-        out.append(f'<div class="tile-keywords">{escape(" · ".join(card["keywords"]))}</div>')
-    if card.get("attack_block"):
-        out.append(f'<div class="tile-flag attack-block">{escape(card["attack_block"])}</div>')
-    elif card.get("sick"):
-        out.append('<div class="tile-flag">summoning sickness</div>')
+    out.extend(f'<div class="tile-{escape(key)}">{escape(" · ".join(card[key]))}</div>'
+               for key in declared.lines if card.get(key))
+    out.extend(f'<div class="{_classes("tile-flag", f.css)}">{_words(f, card)}</div>' for f in flags if f.line)
     if manual:
         how = "partly" if automated == "partial" else "not"
         out.append(f'<div class="tile-flag">text {how} automated — use manual moves</div>')

@@ -1,6 +1,6 @@
 """The Huntik TCG (Upper Deck, 2009): a card is its name plus its version (Huntik 201)."""
 from deckhub.core.cards import Card, normalize_name
-from deckhub.games.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
+from deckhub.core.spec import CommandOption, DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 
 def count_by_name_and_version(card: Card) -> str:
@@ -10,6 +10,7 @@ def count_by_name_and_version(card: Card) -> str:
 GAME = GameSpec(
     slug="huntik",
     name="Huntik",
+    package=__name__,
     sections=(SectionSpec("Deck", ("Main", "Main Deck")), SectionSpec("Legendary Hero Pile", ("Legendary Heroes",))),
     fields=(
         FieldSpec("tags", "Tags", "list"),
@@ -25,5 +26,6 @@ GAME = GameSpec(
     draws=DrawSpec("Deck", hand=5, per_turn=2, first_skips=False, from_turn=2),
     breakdown=("team", "Team"),
     turn_unit="round",
+    command_options=(CommandOption("--mission", "mission", "the mission to play"),),
     extras={"colours": {"Good": "#1f6fd6", "Evil": "#a3192b"}},
 )

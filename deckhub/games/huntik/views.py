@@ -4,11 +4,16 @@ from __future__ import annotations
 from typing import Any
 
 from deckhub.core.engine import Action
+from deckhub.core.tiles import Flag, Stat, Tile
 from deckhub.games.huntik.board import MAP, MAX_ROUNDS, NOTES, ZONE_NO
 
 
 class HuntikViews:
     """Text and views."""
+
+    TILE = Tile(stats=(Stat("atk", "ATK"), Stat("def", "DEF")),
+                flags=(Flag("exhausted", "exhausted", turned=True), Flag("stunned", "stunned"),
+                       Flag("controller", "defender's", when="defender", css="problem error")))
 
     # -- text and views -------------------------------------------------------------------------
     def describe(self, action: Action) -> str:

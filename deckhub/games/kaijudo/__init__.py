@@ -1,9 +1,10 @@
 """Kaijudo (Wizards of the Coast, 2012)."""
-from deckhub.games.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
+from deckhub.core.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 GAME = GameSpec(
     slug="kaijudo",
     name="Kaijudo",
+    package=__name__,
     sections=(SectionSpec("Deck", ("Main", "Main Deck")),),
     fields=(
         FieldSpec("level", "Level", "int"),

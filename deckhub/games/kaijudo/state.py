@@ -8,6 +8,7 @@ from typing import Any
 from deckhub.core.actions import RuleAction
 from deckhub.core.engine import LOSE_WHEN_EMPTY, Action, CounterSpec, IllegalAction, State, ZoneSpec
 from deckhub.core.tables import cache, fixed
+from deckhub.core.tiles import Flag, Stat, Tile
 from deckhub.games.kaijudo.common import PHASE_LABELS, _CIV_NAMES, _compiled_deck
 from deckhub.games.kaijudo.effects import Program, match_all, matches
 from deckhub.games.kaijudo.ops import KaijudoOps
@@ -53,6 +54,9 @@ class KaijudoState(KaijudoOps, State):
     EMPTY_DECK = (LOSE_WHEN_EMPTY, "your deck ran out of cards: an empty deck loses at once (Kaijudo 7)")
     MAY_PROMPT = "{}?"
     GAME_NAME = "Kaijudo"
+    TILE = Tile(stats=(Stat("level", "Lv"), Stat("cost", "Cost"), Stat("power", "Power")),
+                flags=(Flag("tapped", "tapped", turned=True), Flag("attack_block", line=True, css="attack-block")),
+                beside_type=("civilizations",), lines=("keywords",))
     RULE_ACTIONS = (
         RuleAction("charge", ("card",), phases=("mana",), rule="Kaijudo 10B",
                    text="put a card from your hand into your mana zone, once a turn"),

@@ -1,9 +1,10 @@
 """The Neopets Battledome TCG (Upper Deck, 2023-2025)."""
-from deckhub.games.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
+from deckhub.core.spec import CommandOption, DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 GAME = GameSpec(
     slug="neopets-battledome",
     name="Neopets Battledome",
+    package=__name__,
     sections=(SectionSpec("Main Deck", ("Main", "Deck")), SectionSpec("Neopet Deck", ("Neopets",)),
               SectionSpec("Rainbow Pool", ())),
     main_section="Main Deck",
@@ -26,5 +27,8 @@ GAME = GameSpec(
     draws=DrawSpec("Main Deck", hand=5, per_turn=1, first_skips=False),
     curve=("level_requirement", "Level requirement"),
     breakdown=("faerie", "Faerie"),
+    command_options=(CommandOption("--dummy-hp", "dummy_hp", "the training dummy's HP", "int"),
+                     CommandOption("--dummy-defence", "dummy_defence", "the training dummy's Defence", "int"),
+                     CommandOption("--dummy-agility", "dummy_agility", "the training dummy's Agility", "int")),
     extras={"colours": {"Air": "#7cc6e8", "Dark": "#5b2a86", "Earth": "#7a5230", "Fire": "#d6401f", "Light": "#e8c21f", "Water": "#1f6fd6"}},
 )

@@ -8,6 +8,7 @@ from deckhub.core.actions import RuleAction
 from deckhub.core.engine import Action, CounterSpec, EngineError, State, ZoneSpec
 from deckhub.core.session_values import ValueField
 from deckhub.core.tables import fixed
+from deckhub.core.tiles import Stat, Tile
 from deckhub.games.neopets_battledome import dice
 from deckhub.games.neopets_battledome.common import BATTLE_STATS, CODESTONE_CAP, NOT_FOUND, PLAYER_PHASES, ROUNDS_TO_WIN, _BONUS_ZONES, _MOD, _STAT_LIMITS, _compiled, _fight_view_of, _section
 from deckhub.games.neopets_battledome.effects import STATS, STAT_LABELS, Program, needed
@@ -71,6 +72,7 @@ class BattledomeState(BattledomeOps, State):
     HAND_ZONE = "inventory"
     LIMIT = ("turn_limit", "no match win within the turn limit of {limit} turns")
     GAME_NAME = "Battledome"
+    TILE = Tile(stats=(Stat("level_requirement", "Lv req"),))
     RULE_ACTIONS = (
         RuleAction("train", ("card",), phases=("train",), rule="Turn: Train",
                    text="attach a Codestone to your Neopet, once each turn"),

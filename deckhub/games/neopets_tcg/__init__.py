@@ -1,9 +1,10 @@
 """The Neopets TCG (Wizards of the Coast, 2003-2005)."""
-from deckhub.games.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
+from deckhub.core.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 GAME = GameSpec(
     slug="neopets-tcg",
     name="Neopets TCG",
+    package=__name__,
     sections=(SectionSpec("Neopet Stack", ("Neopets", "Stack")), SectionSpec("Deck", ("Main",))),
     fields=(
         FieldSpec("species", "Species", "str"),

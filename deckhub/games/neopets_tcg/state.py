@@ -9,6 +9,7 @@ from deckhub.core.actions import RuleAction
 from deckhub.core.engine import LOSE_ON_DRAW, Action, CounterSpec, IllegalAction, State, ZoneSpec
 from deckhub.core.session_values import ValueField
 from deckhub.core.tables import fixed
+from deckhub.core.tiles import Flag, Stat, Tile
 from deckhub.games.neopets_tcg.common import ARENA_SET, WIN_POINTS, _SUBSETS_UP_TO, _a, _arena, _dealable
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.effects import FAERIES, TAP_CHOICES, TYPES, Program, compile_card
@@ -52,6 +53,7 @@ class NeopetsState(NeopetsOps, State):
     PHASES = ("before", "draw", "untap", "flip", "main", "end")
     EMPTY_DECK = (LOSE_ON_DRAW, "you had to draw from an empty deck (rulebook: Running Out of Cards)")
     GAME_NAME = "Neopets TCG"
+    TILE = Tile(stats=(Stat("bank_value", "Bank"),), flags=(Flag("tapped", "tapped", turned=True),))
     RULE_ACTIONS = (
         RuleAction("move", ("card", "arena"), **_MAIN, text="tap an untapped Neopet of yours to move it to another arena"),
         RuleAction("trade_in", ("card",), **_MAIN, text="trade in an untapped Neopet and flip the next one of your stack"),

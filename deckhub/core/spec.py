@@ -1,4 +1,8 @@
-"""What a game declares about itself: its deck sections, card fields, types and how copies count."""
+"""What a game declares about itself: its deck sections, card fields, types and how copies count.
+
+The vocabulary every game shares: a game's package says `GAME = GameSpec(...)`, the games registry
+finds it, and the core reads it. Its formats and own checks are read from the game's package
+(`package`), so the core never names where games live."""
 from __future__ import annotations
 
 import importlib
@@ -10,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from deckhub.core.cards import Card, normalize_name
 
-if TYPE_CHECKING:  # the rules core imports nothing from here; only the accessors below use it
+if TYPE_CHECKING:  # legality imports this module; only the accessors below use legality
     from deckhub.core.legality import CheckFunc, Format
 
 
@@ -62,6 +66,17 @@ class DrawSpec:
         return data
 
 
+@dataclass(frozen=True)
+class CommandOption:
+    """A flag the commands that play games (`deckhub goldfish`, `simulate`, `tune`) take for one of
+    the game's engine options: `--mission NAME` is `--option mission=NAME`. `kind`: "str" or "int"."""
+
+    flag: str
+    option: str
+    help: str
+    kind: str = "str"
+
+
 def count_by_name(card: Card) -> str:
     """Copies are counted by name in most games (GUIDE §4)."""
     return normalize_name(card.name)
@@ -72,6 +87,8 @@ class GameSpec:
     slug: str
     name: str
     sections: tuple[SectionSpec, ...]
+    # the Python package the game lives in (its `__name__`): formats.json, legality.py, engine.py...
+    package: str
     fields: tuple[FieldSpec, ...] = ()
     types: tuple[str, ...] = ()
     copy_key: Callable[[Card], str] = count_by_name
@@ -80,7 +97,8 @@ class GameSpec:
     curve: tuple[str, str] | None = None  # (field, label): the deck page's curve (Kaijudo levels)
     breakdown: tuple[str, str] | None = None  # (field, label): the deck's colours (civilization, team)
     turn_unit: str = "turn"  # what the game counts its turns as ("round" in Huntik)
-    engine: str | None = None  # the goldfish engine's module, when not `deckhub.games.<package>.engine`
+    engine: str | None = None  # the goldfish engine's module, when not `<package>.engine`
+    command_options: tuple[CommandOption, ...] = ()  # its own flags of the game-playing commands
     extras: dict[str, Any] = field(default_factory=dict)  # other, game-specific facts (see `__post_init__`)
 
     def __post_init__(self) -> None:
@@ -88,10 +106,6 @@ class GameSpec:
         shown = {"draws": self.draws.to_json() if self.draws else None, "curve": self.curve,
                  "breakdown": self.breakdown, "turn_unit": self.turn_unit, "engine": self.engine}
         object.__setattr__(self, "extras", {**{k: v for k, v in shown.items() if v is not None}, **self.extras})
-
-    @property
-    def package(self) -> str:
-        return self.slug.replace("-", "_")
 
     def section(self, header: str) -> SectionSpec | None:
         return next((s for s in self.sections if s.matches(header)), None)
@@ -101,7 +115,7 @@ class GameSpec:
 
     @property
     def formats(self) -> tuple["Format", ...]:
-        """This game's formats, the default first (from `deckhub/games/<pkg>/formats.json`)."""
+        """This game's formats, the default first (from its package's `formats.json`)."""
         return _formats(self.slug, self.package)
 
     def format(self, name: str | None = None) -> "Format":
@@ -123,7 +137,7 @@ class GameSpec:
 
     @property
     def checks(self) -> Mapping[str, "CheckFunc"]:
-        """The game's own checks by name (`deckhub/games/<pkg>/legality.py`, CHECKS), or none."""
+        """The game's own checks by name (its package's `legality.py`, CHECKS), or none."""
         return _checks(self.package)
 
     @property
@@ -140,7 +154,7 @@ class GameSpec:
 @lru_cache(maxsize=None)
 def _formats_doc(package: str) -> dict[str, Any]:
     try:
-        text = (resources.files(f"deckhub.games.{package}") / "formats.json").read_text(encoding="utf-8")
+        text = (resources.files(package) / "formats.json").read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
         return {}
     return json.loads(text)
@@ -178,9 +192,9 @@ def _extended(entry: dict[str, Any], by_id: Mapping[str, dict[str, Any]], seen: 
 @lru_cache(maxsize=None)
 def _checks(package: str) -> Mapping[str, "CheckFunc"]:
     try:
-        module = importlib.import_module(f"deckhub.games.{package}.legality")
+        module = importlib.import_module(f"{package}.legality")
     except ModuleNotFoundError as exc:
-        if exc.name != f"deckhub.games.{package}.legality":
+        if exc.name != f"{package}.legality":
             raise
         return {}
     return dict(getattr(module, "CHECKS", {}))
