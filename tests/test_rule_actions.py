@@ -11,7 +11,8 @@ import random
 import pytest
 
 from deckhub.core.actions import ActionTable, RuleAction
-from deckhub.core.engine import CORE_MANUAL, IllegalAction, State, engines, new_game
+from deckhub.core.engine import engines, new_game
+from deckhub.core.state import CORE_MANUAL, IllegalAction, State
 from deckhub.importers.catalogue import load_catalogue
 
 ENGINES = engines()
