@@ -20,8 +20,8 @@ from peewee import JOIN
 from deckhub import card_values, models
 from deckhub.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
-from deckhub.core.engine import get_engine, play_out, replay
-from deckhub.core.state import EngineError, IllegalAction, State
+from deckhub.core.engine import EngineError, IllegalAction, get_engine, play_out, replay
+from deckhub.core.state import State
 from deckhub.db import PreparedSelect, database, is_sqlite, write_transaction
 from deckhub.limits import MAX_SEED
 
