@@ -34,7 +34,10 @@ import typing
 
 import pytest
 
-from deckhub.core.engine import CoreTable, IllegalAction, State, new_game, replay, shuffle
+from deckhub.core.engine import new_game, replay
+
+from deckhub.core.ops import shuffle
+from deckhub.core.state import CoreTable, IllegalAction, State
 from deckhub.importers.catalogue import load_catalogue
 
 RANDOM_GAMES = 60
@@ -342,7 +345,7 @@ def test_state_declares_its_mutable_attributes(engine):
 
 
 def test_the_cores_shuffle_is_random_shuffle():
-    """`deckhub.core.engine.shuffle` deals faster than `random.Random.shuffle` but must give the same
+    """`deckhub.core.ops.shuffle` deals faster than `random.Random.shuffle` but must give the same
     order and leave the generator in the same state, or every seed would play another game."""
     for seed in range(200):
         for size in (0, 1, 2, 3, 7, 40, 41, 64, 65, 129):

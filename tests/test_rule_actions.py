@@ -11,7 +11,8 @@ import random
 import pytest
 
 from deckhub.core.actions import ActionTable, RuleAction
-from deckhub.core.engine import CORE_MANUAL, IllegalAction, State, new_game
+from deckhub.core.engine import new_game
+from deckhub.core.state import CORE_MANUAL, IllegalAction, State
 from deckhub.importers.catalogue import load_catalogue
 
 GAMES = 6

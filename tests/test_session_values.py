@@ -8,7 +8,8 @@ import pytest
 
 from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
-from deckhub.core.engine import Engine, EngineError, State
+from deckhub.core.engine import Engine
+from deckhub.core.state import EngineError, State
 from deckhub.core.session_values import (CardValuesOption, ValueField, apply_card_values, card_values_option,
                                          missing_values, unknown_values)
 

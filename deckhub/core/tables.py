@@ -2,7 +2,7 @@
 
 Every engine lists the attributes its State adds in one dataclass (its "table", e.g. `HuntikTable`)
 and names it as `State.TABLE`; the core's own attributes are declared the same way
-(`deckhub.core.engine.CoreTable`). Nothing is ever instantiated from a table: it is the declaration
+(`deckhub.core.state.CoreTable`). Nothing is ever instantiated from a table: it is the declaration
 `State.clone` reads, so an engine writes no copy code and a forgotten attribute cannot silently be
 shared between a position and its clone (tests/test_engine_invariants.py checks that every mutable
 container a state holds is declared).

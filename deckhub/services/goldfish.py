@@ -21,7 +21,8 @@ from deckhub.services import card_values
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
-from deckhub.core.engine import EngineError, IllegalAction, State, get_engine, play_out, replay
+from deckhub.core.engine import EngineError, IllegalAction, get_engine, play_out, replay
+from deckhub.core.state import State
 from deckhub.store.db import PreparedSelect, database, is_sqlite, write_transaction
 from deckhub.services.limits import MAX_SEED, seed_problem
 

@@ -14,7 +14,8 @@ from flask_login import current_user, login_required
 from deckhub.services import card_values
 from deckhub.services import goldfish as store
 from deckhub.services.catalogue_store import get_catalogue
-from deckhub.core.engine import MANUAL_KINDS, find_engine
+from deckhub.core.engine import find_engine
+from deckhub.core.state import MANUAL_KINDS
 from deckhub.core.session_values import CARD_VALUES
 from deckhub.games import get_game
 from deckhub.web import page_cache

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from deckhub.core.actions import RuleAction
-from deckhub.core.engine import Action
+from deckhub.core.state import Action
 from deckhub.games.huntik.board import ZONE_NO
 from deckhub.games.huntik.effects import GRANTED, Power
 from deckhub.games.huntik.missions import PICKUP
@@ -278,14 +278,9 @@ class HuntikActions:
             self._use_power(iid, action["power"], action.get("feature"))
 
     def _mulligan(self, cards: list[int]) -> None:
-        deck = self.zones["deck"]
         for i in cards:
             self.move(i, "deck", bottom=True)
-        drawn = 0
-        for _ in range(len(cards)):
-            if deck:
-                self.move(deck[-1], "hand")
-                drawn += 1
+        drawn = self.deal(len(cards))
         self.note(f"mulligan: {len(cards)} card(s) to the bottom of the deck, drew {drawn}" if cards else "kept the opening hand")
         self.mulligan_marked = []
         self.phase = "turn"

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from deckhub.core.actions import RuleAction
-from deckhub.core.engine import Action, IllegalAction
+from deckhub.core.state import Action, IllegalAction
 from deckhub.games.huntik.board import MAP, ZONE_NO, _CARD_MODS
 
 

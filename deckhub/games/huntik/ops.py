@@ -122,9 +122,6 @@ class HuntikOps:
     def _op_note(self, op, source):
         self.note(op[1])
 
-    def _op_draw(self, op, source):
-        self.draw(op[1])
-
     def _op_if(self, op, source):
         if self.cond(op[1], source):
             self.push(op[2], source)
@@ -424,37 +421,30 @@ class HuntikOps:
             self.combat["removed"] += op[1]
             self.note(f"{op[1]} enemy attacks are removed from the combat")
 
-    def _distinct(self, ids: list[int]) -> list[int]:
-        seen: dict[str, int] = {}
-        for i in ids:
-            seen.setdefault(self.progs[i].key, i)
-        return list(seen.values())
+    # the core's search op ("search", filter, "hand" | "my_zone", optional): the Huntik words and moves
+    def search_finds(self, filt, iid, dest):
+        return self.card_ok(filt, iid)
 
-    def _op_search(self, op, source):
-        _, filt, dest, optional = op
-        found = self._distinct([i for i in self.zones["deck"] if self.card_ok(filt, i)])
-        if not found:
-            self.note("searched the deck and found nothing")
-            self.shuffle("deck")
-            return
-        self.ask(self._prompt(source, f"search your deck for a card ({'to your hand' if dest == 'hand' else 'to put into play'})"),
-                 [(i, self.progs[i].name) for i in found], op, source, optional=True)
+    def search_prompt(self, source, dest):
+        return self._prompt(source, f"search your deck for a card ({'to your hand' if dest == 'hand' else 'to put into play'})")
 
-    def _res_search(self, op, source, value):
-        dest = op[2]
-        if value is not None and self.where[value] == "deck":
-            if dest == "hand":
-                self.move(value, "hand")
-                self.note(f"searched the deck for {self.label(value)} and put it into your hand")
-            elif source is not None and self.where[source] in ZONE_NO:
-                self.note(f"searched the deck for {self.label(value)} and put it into play in zone {self.zone_of(source)}")
-                self._enter(value, self.zone_of(source), False, False)
+    def search_missed(self, source):
+        self.note("searched the deck and found nothing")
         self.shuffle("deck")
-        self.note("shuffled the deck")
+
+    def search_put(self, iid, dest, source):
+        if self.where[iid] != "deck":  # moved by hand meanwhile
+            return
+        if dest == "hand":
+            self.move(iid, "hand")
+            self.note(f"searched the deck for {self.label(iid)} and put it into your hand")
+        elif source is not None and self.where[source] in ZONE_NO:
+            self.note(f"searched the deck for {self.label(iid)} and put it into play in zone {self.zone_of(source)}")
+            self._enter(iid, self.zone_of(source), False, False)
 
     def _op_search_or_discard(self, op, source):
         filt = op[1]
-        deck = self._distinct([i for i in self.zones["deck"] if self.card_ok(filt, i)])
+        deck = self.distinct([i for i in self.zones["deck"] if self.card_ok(filt, i)])
         pile = [i for i in self.zones["discard"] if self.card_ok(filt, i)]
         if not deck and not pile:
             return

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from deckhub.core.engine import Action, Choice
+from deckhub.core.state import Action, Choice
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.games.huntik.state import HuntikState

@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from deckhub.core.engine import STOP, CounterSpec, EngineError, State, ZoneSpec
+from deckhub.core.ops import STOP
+from deckhub.core.state import CounterSpec, EngineError, State, ZoneSpec
 from deckhub.core.tables import cache, fixed
 from deckhub.games.huntik.board import MAP, ZONE_NO, _VALUE_ATOMS
 from deckhub.games.huntik.effects import Program, compile_card, needs_of
@@ -73,6 +74,7 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
     PHASES = ("mulligan", "turn", "combat")
     EMPTY_DECK = (STOP, "the deck is empty: nothing to draw (Huntik 400: only cards in decks are drawn)")
     DRAW_NOTE = "count"
+    SEARCH_MAY_DECLINE = True  # the deck is yours alone to see: any search may come back empty-handed
     TABLE = HuntikTable
 
     # -- setup (Huntik 101) -------------------------------------------------------------------
@@ -146,9 +148,7 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         self.first_player = "defender"
         self.mulligan_marked = []
         self.phase = "mulligan"
-        deck_ids = self.zones["deck"]
-        for _ in range(min(5, len(deck_ids))):
-            self.move(deck_ids[-1], "hand")
+        self.deal(5)
         feats = ", ".join(f"{self.fname(f)} in zone {self.zone_of(f)}" for f in self.feature_of if self.zone_of(f))
         side = [f for f in self.feature_of if not self.zone_of(f)]
         self.note(f"mission: {self.mission.label} (win: {self.mission.terms}); "

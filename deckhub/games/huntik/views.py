@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.engine import Action
+from deckhub.core.state import Action
 from deckhub.core.tiles import Flag, Stat, Tile
 from deckhub.games.huntik.board import MAP, MAX_ROUNDS, NOTES, ZONE_NO
 

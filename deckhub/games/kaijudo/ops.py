@@ -175,15 +175,6 @@ class KaijudoOps:
             for i in self.zones[zone]:
                 tapped[i] = False
 
-    def _op_turn_draw(self, op, source):
-        if self.first and self.turn == 1:
-            self.note("the first player skips the draw on turn 1 (Kaijudo 3)")
-            return
-        self.draw(1)
-
-    def _op_phase(self, op, source):
-        self.phase = op[1]
-
     def _op_end_turn(self, op, source):
         self.phase = "end"
         self.attacking = None
@@ -201,9 +192,6 @@ class KaijudoOps:
     # effects
     def _op_noop(self, op, source):
         pass
-
-    def _op_draw(self, op, source):
-        self.draw(op[1])
 
     def _op_draw_upto(self, op, source):
         n = min(op[1], len(self.zones["deck"]))
@@ -280,10 +268,6 @@ class KaijudoOps:
     def _op_discard_hand(self, op, source):
         for iid in list(self.zones["hand"]):
             self._put(iid, "discard", source)
-
-    def _op_shuffle(self, op, source):
-        self.shuffle("deck")
-        self.note("shuffled the deck")
 
     def _who(self, who: str, source: int | None) -> list[int] | None:
         """Fixed targets of a boost, or None when the player chooses."""
@@ -417,22 +401,13 @@ class KaijudoOps:
             self.push((("look_pick", ids, specs[1:], rest),), source)
         self._put(value, dest, source)
 
-    def _op_search(self, op, source):
-        _, filt, dest, optional = op
-        found = [i for i in self._candidates("deck", filt) if dest != "battle" or self.progs[i].creature]
-        if not found:
-            self._op_shuffle(op, source)
-            return
-        seen = {}
-        for i in found:  # one option per distinct card: copies in a deck are interchangeable
-            seen.setdefault(self.progs[i].key, i)
-        self.ask(self.prompt(source, f"search your deck for a card to put into your {self.zone_label(dest).lower()}"),
-                 [(i, self.names[i]) for i in seen.values()], op, source, optional)
+    # the core's search op ("search", filter, destination, optional): what it finds, where it goes
+    def search_finds(self, filt, iid, dest):
+        prog = self.progs[iid]
+        return match_all(prog, filt) and (dest != "battle" or prog.creature)
 
-    def _res_search(self, op, source, value):
-        if value is not None:
-            self._put(value, op[2], source)
-        self._op_shuffle(op, source)
+    def search_put(self, iid, dest, source):
+        self._put(iid, dest, source)
 
     def _op_peek_bottom(self, op, source):
         deck = self.zones["deck"]

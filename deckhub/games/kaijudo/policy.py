@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.engine import Action, Choice
+from deckhub.core.state import Action, Choice
 from deckhub.games.kaijudo.effects import NOOP
 from deckhub.games.kaijudo.state import KaijudoState
 

@@ -6,7 +6,8 @@ from itertools import combinations
 from typing import Any
 
 from deckhub.core.actions import RuleAction
-from deckhub.core.engine import LOSE_WHEN_EMPTY, Action, CounterSpec, IllegalAction, State, ZoneSpec
+from deckhub.core.ops import LOSE_WHEN_EMPTY
+from deckhub.core.state import Action, CounterSpec, IllegalAction, State, ZoneSpec
 from deckhub.core.tables import cache, fixed
 from deckhub.core.tiles import Flag, Stat, Tile
 from deckhub.games.kaijudo.common import PHASE_LABELS, _CIV_NAMES, _compiled_deck
@@ -53,6 +54,7 @@ class KaijudoState(KaijudoOps, State):
     PHASES = ("beginning", "mana", "main", "attack", "end")
     EMPTY_DECK = (LOSE_WHEN_EMPTY, "your deck ran out of cards: an empty deck loses at once (Kaijudo 7)")
     MAY_PROMPT = "{}?"
+    FIRST_DRAW_SKIPPED = "the first player skips the draw on turn 1 (Kaijudo 3)"
     GAME_NAME = "Kaijudo"
     TILE = Tile(stats=(Stat("level", "Lv"), Stat("cost", "Cost"), Stat("power", "Power")),
                 flags=(Flag("tapped", "tapped", turned=True), Flag("attack_block", line=True, css="attack-block")),
@@ -74,11 +76,10 @@ class KaijudoState(KaijudoOps, State):
         cards = _compiled_deck(deck.sections.get(section, {}), catalogue).copy()
         self.shuffle_items(cards)  # shuffle first, then number the instances: an id tells nothing
         n = len(cards)
-        self.cards, self.progs, self.names = map(list, zip(*cards))
-        self.where = ["deck"] * n
-        self.zones["deck"] = list(range(n))
+        self.new_instances([card for card, _, _ in cards], "deck")
+        self.progs = [prog for _, prog, _ in cards]
+        self.names = [name for _, _, name in cards]
         self.granters = self.reducers = 0
-        n = len(cards)
         self.tapped = [False] * n
         self.entered = [-1] * n
         self.under = {}
@@ -92,13 +93,8 @@ class KaijudoState(KaijudoOps, State):
         self.unlocked_civs = None
         self.first = bool(self.options["first"])
         self.turn_limit = int(self.options["turn_limit"])
-        deck_ids = self.zones["deck"]
-        for zone in ("shields", "hand"):  # 5 shields from the top, then a hand of 5 (Kaijudo 3)
-            dealt = deck_ids[-5:][::-1]
-            del deck_ids[-5:]
-            self.zones[zone] = dealt
-            for i in dealt:
-                self.where[i] = zone
+        self.deal(5, "shields")  # 5 shields from the top, then a hand of 5 (Kaijudo 3)
+        self.deal(5)
         self.note(f"shuffled {n} cards, set 5 shields, drew {len(self.zones['hand'])}; you go {'first' if self.first else 'second'}")
         self.push((("begin_turn",),))
 

@@ -1,7 +1,7 @@
 """The built-in policy: the legal action the automated player takes."""
 from __future__ import annotations
 
-from deckhub.core.engine import Action, Choice
+from deckhub.core.state import Action, Choice
 from deckhub.games.neopets_battledome import dice
 from deckhub.games.neopets_battledome.common import PLAYER_PHASES
 from deckhub.games.neopets_battledome.effects import STATS

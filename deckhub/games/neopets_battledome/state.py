@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from deckhub.core.actions import RuleAction
-from deckhub.core.engine import Action, CounterSpec, EngineError, State, ZoneSpec
+from deckhub.core.state import Action, CounterSpec, EngineError, State, ZoneSpec
 from deckhub.core.session_values import ValueField
 from deckhub.core.tables import fixed
 from deckhub.core.tiles import Stat, Tile
@@ -119,16 +119,11 @@ class BattledomeState(BattledomeOps, State):
         pet_cards, pool_cards = _compiled(pets, catalogue), _compiled(pool, catalogue)
         if not any(p.role == "neopet" for _, p in pet_cards):
             raise EngineError("the Neopet Deck holds no Neopet: a game needs one to field (notes §3.4)")
-        cards = self.cards
         self.progs = []
-        start = 0
         for zone, dealt in (("deck", main_cards), ("neopet_deck", pet_cards), ("rainbow_pool", pool_cards)):
-            cards.extend(c for c, _ in dealt)
+            self.new_instances([c for c, _ in dealt], zone)
             self.progs.extend(p for _, p in dealt)
-            self.zones[zone] = list(range(start, start + len(dealt)))
-            self.where.extend([zone] * len(dealt))
-            start += len(dealt)
-        self.names = [c.display_name for c in cards]
+        self.names = [c.display_name for c in self.cards]
         self.bonuses = [dict(p.bonus) for p in self.progs]
         self.hp_can_drop = any(b.get("hp", 0) < 0 for b in self.bonuses)
         self.dummy = self._make_dummy(catalogue)
@@ -146,8 +141,7 @@ class BattledomeState(BattledomeOps, State):
         self.last_battle = None
         self.mulliganed = False
         self.phase = "setup"
-        hand = min(int(opts["opening_hand"]), len(self.zones["deck"]))
-        self.draw(hand, quiet=True)
+        hand = self.deal(int(opts["opening_hand"]))
         self.note(f"shuffled the Main Deck ({len(main_cards)} cards), set aside the Neopet Deck ({len(pet_cards)}) and "
                   f"Rainbow Pool ({len(pool_cards)}); opening inventory of {hand} (option; notes §3.5); "
                   f"the dummy: {self._dummy_text()}; you go {'first' if self.first else 'second'}")

@@ -140,10 +140,7 @@ class NeopetsOps:
 
     def _op_turn_draw(self, op, source):
         self.phase = "draw"
-        if self.first and self.turn == 1:
-            self.note("the first player does not draw on the first turn (rulebook: On Your Turn)")
-            return
-        self.draw(1)
+        super()._op_turn_draw(op, source)
 
     def _op_untap_all(self, op, source):
         self.phase = "untap"
@@ -182,9 +179,6 @@ class NeopetsOps:
         self.move(iid, value)
         self.tapped[iid] = True
         self.note(f"put {self.label(iid)} into the {value} arena, tapped")
-
-    def _op_phase(self, op, source):
-        self.phase = op[1]
 
     def _op_end_turn(self, op, source):
         self.phase = "end"
@@ -295,9 +289,6 @@ class NeopetsOps:
             self.note(f"lost the Villain contest ({result.describe()})")
 
     # card effects
-    def _op_draw(self, op, source):
-        self.draw(op[1])
-
     def _op_bank_from_hand(self, op, source):
         options = [(i, f"bank {self.names[i]} ({self.progs[i].bank} points)") for i in self.bankable()]
         if options:

@@ -1,7 +1,7 @@
 """The built-in policy: the legal action the automated player takes."""
 from __future__ import annotations
 
-from deckhub.core.engine import Action, Choice
+from deckhub.core.state import Action, Choice
 from deckhub.games.neopets_tcg.common import WIN_POINTS
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.state import NeopetsState

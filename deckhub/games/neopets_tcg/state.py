@@ -6,7 +6,8 @@ from itertools import combinations
 from typing import Any
 
 from deckhub.core.actions import RuleAction
-from deckhub.core.engine import LOSE_ON_DRAW, Action, CounterSpec, IllegalAction, State, ZoneSpec
+from deckhub.core.ops import LOSE_ON_DRAW
+from deckhub.core.state import Action, CounterSpec, IllegalAction, State, ZoneSpec
 from deckhub.core.session_values import ValueField
 from deckhub.core.tables import fixed
 from deckhub.core.tiles import Flag, Stat, Tile
@@ -52,6 +53,7 @@ class NeopetsState(NeopetsOps, State):
     COUNTERS = (CounterSpec("points", "Bank points", initial=0, minimum=0),)
     PHASES = ("before", "draw", "untap", "flip", "main", "end")
     EMPTY_DECK = (LOSE_ON_DRAW, "you had to draw from an empty deck (rulebook: Running Out of Cards)")
+    FIRST_DRAW_SKIPPED = "the first player does not draw on the first turn (rulebook: On Your Turn)"
     GAME_NAME = "Neopets TCG"
     TILE = Tile(stats=(Stat("bank_value", "Bank"),), flags=(Flag("tapped", "tapped", turned=True),))
     RULE_ACTIONS = (
@@ -103,10 +105,7 @@ class NeopetsState(NeopetsOps, State):
         order = list(range(len(base)))
         self.shuffle_items(order)  # shuffle first, then number the instances: an id tells nothing
         pool = [base[i] for i in order]
-        self.cards = [p[0] for p in pool]
-        self.where = [p[1] for p in pool]
-        for zone in ("stack", "deck"):
-            self.zones[zone] = [i for i, p in enumerate(pool) if p[1] == zone]
+        self.new_instances([p[0] for p in pool], [p[1] for p in pool])
         self.progs = [p[2] for p in pool]
         self.names = [p[3] for p in pool]
         self.missing = [p[4] for p in pool]
@@ -117,11 +116,8 @@ class NeopetsState(NeopetsOps, State):
         self.contested = set()
         self.first = bool(self.options["first"])
         self.turn_limit = int(self.options["turn_limit"])
-        deck_ids = self.zones["deck"]
-        for _ in range(min(4, len(deck_ids))):
-            self.move(deck_ids[-1], "hand")
-        stack_n = len(self.zones["stack"])
-        self.note(f"shuffled a Neopet Stack of {stack_n} and a deck of {len(deck_ids) + len(self.zones['hand'])}, "
+        drawn = self.deal(4)
+        self.note(f"shuffled a Neopet Stack of {len(self.zones['stack'])} and a deck of {len(self.zones['deck']) + drawn}, "
                   f"drew {len(self.zones['hand'])}; you go {'first' if self.first else 'second'}"
                   + ("; one-section list: its Basic Neopets form the Neopet Stack" if split else ""))
         missing = sorted({self.names[i] for i in range(n) if self.missing[i]})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from deckhub.core.engine import Action
+from deckhub.core.state import Action
 from deckhub.games.huntik.board import ZONE_NO
 from deckhub.games.huntik.missions import Feature, Mission, answer, feature_in, grant, op
 from deckhub.games.huntik.policy import _Plan

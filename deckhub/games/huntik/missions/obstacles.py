@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from deckhub.core.engine import Action
+from deckhub.core.state import Action
 from deckhub.games.huntik.missions import Feature, Mission, answer, op
 from deckhub.games.huntik.policy import _card_value, _Plan, _survivors
 
