@@ -74,7 +74,7 @@ def main(argv=None) -> int:
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
-    from deckhub.cli import _load_games
+    from deckhub.services.catalogue_loading import load_games
     from deckhub.services import decks, sessions
     from deckhub.store import models
 
@@ -82,7 +82,7 @@ def main(argv=None) -> int:
         app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp}/deckhub.sqlite3"})
         upgrade(database.obj)
         with database.connection_context():
-            assert _load_games(["kaijudo"], echo=lambda *_: None) == 0
+            assert load_games(["kaijudo"], echo=lambda *_: None) == 0
         client = app.test_client()
         board = prepare(client)
         with app.app_context(), database.connection_context():
