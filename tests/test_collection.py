@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from deckhub.services import deck_needs
 from deckhub.services import collection as col
 from deckhub.store import models
 from deckhub.services.accounts import create_user
@@ -273,10 +274,10 @@ def test_deck_needs_counts_owned_copies_of_every_printing(alice):
     col.adjust(alice, refs[2].id, "foil_quantity", 1)
     other = _key("evo-fury", "1")
     data = {"game": GAME, "name": "Test", "sections": {"Deck": [{"card": hydro, "qty": 3}, {"card": other, "qty": 2}]}}
-    rows = {r.card_key: r for r in col.deck_needs(alice, data, catalogue)}
+    rows = {r.card_key: r for r in deck_needs.deck_needs(alice, data, catalogue)}
     assert (rows[hydro].needed, rows[hydro].owned, rows[hydro].missing) == (3, 2, 1)
     assert (rows[other].owned, rows[other].missing) == (0, 2)
-    assert col.missing_total(rows.values()) == 3
+    assert deck_needs.missing_total(rows.values()) == 3
 
 
 def test_copies_in_other_decks_read_each_decks_latest_version(alice, bob):
@@ -284,10 +285,10 @@ def test_copies_in_other_decks_read_each_decks_latest_version(alice, bob):
     rush = _deck(alice, "Darigan Rush", {hydro: 2}, versions=3)
     this = _deck(alice, "This One", {hydro: 3})
     _deck(bob, "Bob's", {hydro: 3})
-    uses = col.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME)
-    assert uses == {hydro: [col.DeckUse(rush.id, "Darigan Rush", 2)]}
+    uses = deck_needs.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME)
+    assert uses == {hydro: [deck_needs.DeckUse(rush.id, "Darigan Rush", 2)]}
     col.adjust(alice, col.game_index(GAME).by_card[hydro][0].id, "quantity", 3)
-    row = col.deck_needs(alice, models.DeckVersion.get(models.DeckVersion.deck == this).data,
+    row = deck_needs.deck_needs(alice, models.DeckVersion.get(models.DeckVersion.deck == this).data,
                          get_catalogue(GAME), deck_id=this.id)[0]
     assert (row.owned, row.missing, row.in_other_decks, row.free, row.short_if_shared) == (3, 0, 2, 1, 2)
 
@@ -299,11 +300,11 @@ def test_adding_the_missing_cards_to_the_want_list_twice_adds_them_once(alice):
     col.adjust(alice, refs[0].id, "quantity", 1)
     data = {"game": GAME, "name": "T", "sections": {"Deck": [{"card": hydro, "qty": 3}, {"card": other, "qty": 2}],
                                                     "Side": [{"card": other, "qty": 1}]}}
-    added = col.add_missing_to_wants(alice, data, catalogue)
+    added = deck_needs.add_missing_to_wants(alice, data, catalogue)
     assert sorted((k, n) for k, _, n in added) == sorted([(hydro, 2), (other, 3)])
-    assert col.add_missing_to_wants(alice, data, catalogue) == []
+    assert deck_needs.add_missing_to_wants(alice, data, catalogue) == []
     assert col.owned_for(alice, [refs[0].id])[refs[0].id].want_quantity == 2
-    rows = {r.card_key: r for r in col.deck_needs(alice, data, catalogue)}
+    rows = {r.card_key: r for r in deck_needs.deck_needs(alice, data, catalogue)}
     assert rows[hydro].wanted == 2 and rows[other].wanted == 3
 
 
@@ -312,7 +313,7 @@ def test_an_existing_want_on_another_printing_counts(alice):
     refs = col.game_index(GAME).by_card["hydro-spy"]
     col.adjust(alice, refs[3].id, "want_quantity", 1)
     data = {"game": GAME, "sections": {"Deck": [{"card": "hydro-spy", "qty": 3}]}}
-    assert col.add_missing_to_wants(alice, data, catalogue) == [("hydro-spy", refs[3].id, 2)]
+    assert deck_needs.add_missing_to_wants(alice, data, catalogue) == [("hydro-spy", refs[3].id, 2)]
     assert sum(o.want_quantity for o in col.owned_for(alice, [r.id for r in refs]).values()) == 3
 
 

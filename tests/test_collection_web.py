@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from deckhub.services import deck_needs
 from deckhub.services import collection as col
 from deckhub.store import models
 from deckhub.store.db import database
@@ -337,7 +338,7 @@ def test_the_partials_render_for_other_pages(app, client, auth):
         assert 'id="p%d"' % p in html and 'name="set_quantity" value="2"' in html
         assert 'name="next" value="/games/kaijudo/sets/evo-fury"' in html
         deck = models.Deck.get_by_id(deck_id)
-        needs = col.deck_needs(user, models.DeckVersion.get(models.DeckVersion.deck == deck).data,
+        needs = deck_needs.deck_needs(user, models.DeckVersion.get(models.DeckVersion.deck == deck).data,
                                get_catalogue(GAME), deck_id=deck.id)
         html = render_template_string('{% include "collection/_deck_needs.html" %}', needs=needs, deck=deck)
         assert "<strong>1</strong> card missing" in re.sub(r"\s+", " ", html)

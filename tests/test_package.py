@@ -82,7 +82,7 @@ def test_the_sdist_carries_templates_static_files_and_catalogues(dist):
     with tarfile.open(sdist) as tar:
         names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
     assert {"templates/base.html", "deckhub/static/deckhub.css", "data/kaijudo/sets/dojo-edition.xml",
-            "data/neopets-tcg/cards.json", "deckhub/common_passwords.txt"} <= names
+            "data/neopets-tcg/cards.json", "deckhub/services/common_passwords.txt"} <= names
 
 
 def test_the_wheel_carries_them_inside_the_package(dist):

@@ -11,10 +11,9 @@ multi-row upserts, so a file is imported whole or not at all.
 """
 from __future__ import annotations
 
-import json
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
@@ -35,7 +34,6 @@ __all__ = [
     "FIELDS", "Owned", "adjust", "set_quantities", "owned_for", "snapshot", "game_index", "all_indexes",
     "ImportPreview", "ImportResult", "ImportRejected", "preview_import", "commit_import",
     "export_rows", "export_csv", "Checklist", "set_checklist", "GameProgress", "collection_overview",
-    "NeedRow", "DeckUse", "deck_needs", "add_missing_to_wants", "copies_in_other_decks",
     "write_targets", "CollectionFileError",
 ]
 
@@ -514,11 +512,6 @@ def list_as_csv(user, game: str, counts: dict[str, int], add: bool = True) -> by
     return buffer.getvalue().encode("utf-8")
 
 
-def deck_counts(deck_data: dict) -> dict[str, int]:
-    """Copies of each card across a stored deck's sections."""
-    return _deck_counts(deck_data)[0]
-
-
 # --------------------------------------------------------------------------- export
 
 def export_rows(user, game: str | None = None) -> list[ExportRow]:
@@ -671,151 +664,3 @@ def collection_overview(user) -> list[GameProgress]:
         completion = Completion(sum(s.completion.owned for s in sets), sum(s.completion.size for s in sets))
         result.append(GameProgress(game.slug, game.name, sets, completion, totals.get(game.slug, NOTHING)))
     return result
-
-
-# --------------------------------------------------------------------------- decks against the collection
-
-@dataclass(frozen=True)
-class DeckUse:
-    deck_id: int
-    deck_name: str
-    qty: int
-
-
-@dataclass
-class NeedRow:
-    """One card of a deck against the collection."""
-
-    card_key: str
-    name: str
-    needed: int
-    owned: int  # copies of any printing, foil or not
-    wanted: int  # want-list copies over all its printings
-    used_elsewhere: list[DeckUse] = field(default_factory=list)
-    sections: dict[str, int] = field(default_factory=dict)
-    known: bool = True  # False when the deck names a card the catalogue does not have
-
-    @property
-    def missing(self) -> int:
-        return max(0, self.needed - self.owned)
-
-    @property
-    def in_other_decks(self) -> int:
-        return sum(u.qty for u in self.used_elsewhere)
-
-    @property
-    def free(self) -> int:
-        """Owned copies not already in another of the user's decks."""
-        return max(0, self.owned - self.in_other_decks)
-
-    @property
-    def short_if_shared(self) -> int:
-        """Copies to find if each of the user's decks is to be built at once."""
-        return max(0, self.needed - self.free)
-
-
-def _deck_counts(deck_data: dict) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
-    totals: dict[str, int] = {}
-    sections: dict[str, dict[str, int]] = {}
-    for section, entries in (deck_data.get("sections") or {}).items():
-        for entry in entries or ():
-            key, qty = entry.get("card"), int(entry.get("qty") or 0)
-            if not key or qty <= 0:
-                continue
-            totals[key] = totals.get(key, 0) + qty
-            sections.setdefault(key, {})
-            sections[key][section] = sections[key].get(section, 0) + qty
-    return totals, sections
-
-
-def _owned_by_card(uid: int, game: str, keys: Iterable[str]) -> dict[str, tuple[int, int]]:
-    keys = list(keys)
-    if not keys:
-        return {}
-    O, P, C = models.OwnedCard, models.Printing, models.Card
-    query = (O.select(C.key, fn.SUM(O.quantity + O.foil_quantity), fn.SUM(O.want_quantity))
-             .join(P).join(C).where((O.owner == uid) & (C.game == game) & (C.key.in_(keys)))
-             .group_by(C.key).tuples())
-    return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in query}
-
-
-def copies_in_other_decks(user, exclude_deck_id: int | None = None,
-                          game: str | None = None) -> dict[str, list[DeckUse]]:
-    """Card key -> the user's decks (their latest version) that use it, without `exclude_deck_id`.
-
-    Give `game` (deck_needs does): card keys are unique within a game only."""
-    D, V = models.Deck, models.DeckVersion
-    latest = (V.select(V.deck.alias("deck_id"), fn.MAX(V.number).alias("number"))
-              .group_by(V.deck).alias("latest"))
-    query = (V.select(D.id, D.name, V.data).join(D)
-             .join(latest, on=((latest.c.deck_id == V.deck) & (latest.c.number == V.number)))
-             .where(D.owner == _uid(user)))
-    if exclude_deck_id is not None:
-        query = query.where(D.id != exclude_deck_id)
-    if game:
-        query = query.where(D.game == game)
-    uses: dict[str, list[DeckUse]] = defaultdict(list)
-    for deck_id, name, data in query.order_by(D.name, D.id).tuples():
-        data = json.loads(data) if isinstance(data, str) else data
-        for key, qty in _deck_counts(data or {})[0].items():
-            uses[key].append(DeckUse(deck_id, name, qty))
-    return dict(uses)
-
-
-def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None = None) -> list[NeedRow]:
-    """Owned vs needed for every card of a deck (all sections together), in deck order.
-
-    `deck_id` is the deck's own id when it is saved, so its copies are not counted as "in another deck".
-    """
-    uid = _uid(user)
-    game = deck_data.get("game") or catalogue.game
-    totals, sections = _deck_counts(deck_data)
-    owned = _owned_by_card(uid, game, totals)
-    elsewhere = copies_in_other_decks(uid, deck_id, game) if totals else {}
-    rows = []
-    for key, needed in totals.items():
-        card = catalogue.get(key)
-        have, wanted = owned.get(key, (0, 0))
-        rows.append(NeedRow(key, card.display_name if card else key, needed, have, wanted,
-                            elsewhere.get(key, []), sections[key], card is not None))
-    return rows
-
-
-def missing_total(rows: Iterable[NeedRow]) -> int:
-    return sum(r.missing for r in rows)
-
-
-def add_missing_to_wants(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None = None,
-                         shared: bool = False) -> list[tuple[str, int, int]]:
-    """Make the want list cover what the deck is missing; returns (card key, printing id, copies added).
-
-    The want goes on the printing of the card the user already wants most, else its first printing.
-    Clicking twice adds nothing more: each printing's want is raised to a target in SQL
-    (`want = CASE WHEN want < t THEN t ELSE want END`), never incremented from a value read earlier.
-    With `shared`, copies used by the user's other decks count as not owned.
-    """
-    uid = _uid(user)
-    game = deck_data.get("game") or catalogue.game
-    needs = [r for r in deck_needs(uid, deck_data, catalogue, deck_id)
-             if r.known and (r.short_if_shared if shared else r.missing) > 0]
-    if not needs:
-        return []
-    index = game_index(game)
-    added = []
-    W = models.OwnedCard.want_quantity
-    with write_transaction():
-        for row in needs:
-            refs = index.by_card.get(row.card_key, [])
-            if not refs:
-                continue
-            wants = {pid: o.want_quantity for pid, o in owned_for(uid, [r.id for r in refs]).items()}
-            chosen = max(refs, key=lambda r: (wants.get(r.id, 0), -r.position)).id
-            elsewhere = sum(w for pid, w in wants.items() if pid != chosen)
-            target = min(MAX_QUANTITY, (row.short_if_shared if shared else row.missing) - elsewhere)
-            if target <= wants.get(chosen, 0):
-                continue
-            _ensure_rows(uid, [chosen])
-            (models.OwnedCard.update({W: Case(None, [(W < target, target)], W)})
-             .where((models.OwnedCard.owner == uid) & (models.OwnedCard.printing == chosen)).execute())
-            added.append((row.card_key, chosen, target - wants.get(chosen, 0)))
-    return added

@@ -21,6 +21,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
 from deckhub.services import collection as service
+from deckhub.services import deck_needs
 from deckhub.services import collection_imports as uploads
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
@@ -194,7 +195,7 @@ def add_missing(deck_id: int):
     from deckhub.services.catalogue_store import get_catalogue
     stored = deck_or_404(deck_id)
     own = stored.row.owner_id == current_user.id
-    added = service.add_missing_to_wants(current_user, stored.version.data, get_catalogue(stored.row.game),
+    added = deck_needs.add_missing_to_wants(current_user, stored.version.data, get_catalogue(stored.row.game),
                                          deck_id=stored.row.id if own else None,
                                          shared=request.form.get("shared") == "1")
     copies = sum(n for _, _, n in added)
@@ -237,7 +238,7 @@ def import_paste():
         spec = get_game(paste_form.game.data)
         parse = read_decklist(paste_form.decklist.data, spec, get_catalogue(spec.slug))
         if not parse.errors:
-            counts = service.deck_counts(parse.deck.to_json())
+            counts = deck_needs.deck_counts(parse.deck.to_json())
             if counts:
                 data = service.list_as_csv(current_user, spec.slug, counts, add=paste_form.mode.data == "add")
                 return _dry_run(data, f"a pasted {spec.name} list", spec.slug)
@@ -250,7 +251,7 @@ def import_paste():
 def add_deck(deck_id: int):
     """“Add this deck to my collection” (mine or a public one): its cards added, through the CSV dry run."""
     stored = deck_or_404(deck_id)
-    counts = service.deck_counts(stored.version.data)
+    counts = deck_needs.deck_counts(stored.version.data)
     if not counts:
         flash("This deck has no cards to add yet.", "info")
         return redirect(url_for("decks.show", deck_id=deck_id), code=303)

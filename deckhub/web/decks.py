@@ -10,7 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from deckhub.services import checks, collection, limits, trading
+from deckhub.services import checks, deck_needs, limits, trading
 from deckhub.services import decks as store
 from deckhub.web import charts, page_cache
 from deckhub.web.lookups import deck_or_404
@@ -188,7 +188,7 @@ def show(deck_id: int):
 def _render_show(stored: store.StoredDeck, spec, catalogue) -> str:
     report = _report(stored, catalogue)
     stats = deck_stats(stored.deck, catalogue, spec.extras)
-    needs = (collection.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
+    needs = (deck_needs.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
              if current_user.is_authenticated else None)
     owner = store.owns(current_user, stored.row)
     return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
