@@ -97,8 +97,8 @@ def test_the_wheel_carries_them_inside_the_package(dist):
 
 
 def test_the_installed_package_is_the_wheels_and_finds_its_files(site):
-    found = _installed(site, "import deckhub; from deckhub.importers.catalogue import data_root; "
-                             "print(deckhub.__file__); print(deckhub.TEMPLATES); print(data_root())")
+    found = _installed(site, "import deckhub, deckhub.app; from deckhub.importers.catalogue import data_root; "
+                             "print(deckhub.__file__); print(deckhub.app.TEMPLATES); print(data_root())")
     module, templates, data = (Path(line) for line in found.splitlines())
     site_packages = module.parent.parent
     assert site_packages.is_relative_to(site["venv"]) and site_packages.name == "site-packages"
