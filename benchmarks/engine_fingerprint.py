@@ -48,7 +48,7 @@ def canon(value) -> str:
         return repr(value)
     if cls in (list, tuple):
         return ("[" if cls is list else "(") + ",".join(map(canon, value)) + ("]" if cls is list else ")")
-    if cls is dict:
+    if isinstance(value, dict):  # a dict by its items, whatever marks its class adds (e.g. coerced card values)
         return "{" + ",".join(f"{canon(k)}:{canon(v)}" for k, v in value.items()) + "}"
     if cls in (set, frozenset):
         return "set(" + ",".join(sorted(map(canon, value))) + ")"
