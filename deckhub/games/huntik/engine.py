@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.engine import Engine, OptionSpec
+from deckhub.core.engine import Engine
+from deckhub.core.options import OptionSpec
 from deckhub.games.huntik.coverage import coverage
 from deckhub.games.huntik.missions import DEFAULT_MISSION, MISSIONS, find_mission
 from deckhub.games.huntik.policy import policy
