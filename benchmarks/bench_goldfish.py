@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from deckhub.core.engine import get_engine, new_game  # noqa: E402
-from deckhub.importers.catalogue import load_catalogue  # noqa: E402
+from deckhub.games import load_catalogue  # noqa: E402
 
 TARGET_GAMES_PER_SECOND = 1000.0
 

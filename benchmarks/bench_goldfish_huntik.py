@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_goldfish import baseline  # noqa: E402
 from deckhub.core.engine import get_engine, new_game  # noqa: E402
 from deckhub.games.huntik.missions import MISSIONS  # noqa: E402
-from deckhub.importers.catalogue import load_catalogue  # noqa: E402
+from deckhub.games import load_catalogue  # noqa: E402
 
 
 def play(decks, catalogue, games_per_mission: int) -> dict[str, tuple[int, Counter, int]]:

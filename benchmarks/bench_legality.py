@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from deckhub.core.decklist import Deck  # noqa: E402
 from deckhub.core.legality import check_deck  # noqa: E402
-from deckhub.games import get_game  # noqa: E402
-from deckhub.importers.catalogue import data_root, load_catalogue  # noqa: E402
+from deckhub.games import all_games, get_game, load_catalogue  # noqa: E402
+from deckhub.importers.catalogue import data_root  # noqa: E402
 from deckhub.importers.decklists import read_decklist  # noqa: E402
 
 BUDGET_US = 50.0
@@ -56,7 +56,7 @@ def decks():
 
     n = load_catalogue("neopets-tcg")
     text = (data_root() / "neopets-tcg" / "decks" / "darigan-theme-deck.txt").read_text(encoding="utf-8")
-    nd = read_decklist(text, get_game("neopets-tcg"), n).deck
+    nd = read_decklist(text, get_game("neopets-tcg"), n, games=all_games()).deck
     yield "neopets-tcg", "standard", None, nd, n
 
     b = load_catalogue("neopets-battledome")

@@ -75,12 +75,13 @@ def throughput(games: int, database_url: str, queue_url: str, tmp: Path) -> dict
     from deckhub.services.catalogue_store import get_catalogue
     from deckhub.store.db import database
     from deckhub.services.decks import create_deck
-    from deckhub.games import get_game
+    from deckhub.games import all_games, get_game
     from deckhub.importers.decklists import read_decklist
     create_app()
     with database.connection_context():
         user = create_user("bench", "correct horse battery")
-        deck = read_decklist(DECK.read_bytes(), get_game("kaijudo"), get_catalogue("kaijudo"), filename=DECK.name).deck
+        deck = read_decklist(DECK.read_bytes(), get_game("kaijudo"), get_catalogue("kaijudo"), filename=DECK.name,
+                             games=all_games()).deck
         stored = create_deck(user.id, "kaijudo", "standard", "Bull Rush", deck=deck)
     before, before_s = _simulate(games, env)
     workers = _workers(env, 2, tmp / "workers.log", nice=0)  # nothing else to yield to here

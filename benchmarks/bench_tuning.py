@@ -22,8 +22,7 @@ sys.path.insert(0, str(ROOT))
 from deckhub.services.tunings import catalogue_candidates  # noqa: E402
 from deckhub.core.legality import check_deck  # noqa: E402
 from deckhub.core.tuning import swapped, tune  # noqa: E402
-from deckhub.games import get_game  # noqa: E402
-from deckhub.importers.catalogue import load_catalogue  # noqa: E402
+from deckhub.games import all_games, get_game, load_catalogue  # noqa: E402
 from deckhub.importers.decklists import read_decklist  # noqa: E402
 
 DEFAULT_DECK = ROOT / "data" / "kaijudo" / "decks" / "[3RIS]Rocket_Storm.o8d"
@@ -41,7 +40,7 @@ def main(argv=None) -> int:
     spec = get_game("kaijudo")
     catalogue = load_catalogue("kaijudo")
     fmt = spec.format(None)
-    deck = read_decklist(Path(args.deck).read_bytes(), spec, catalogue, args.deck).deck
+    deck = read_decklist(Path(args.deck).read_bytes(), spec, catalogue, args.deck, games=all_games()).deck
     held = {key for _s, key, _q in deck.entries()}
     pool = [k for k in catalogue_candidates(spec, deck, catalogue) if k not in held][:args.candidates]
 

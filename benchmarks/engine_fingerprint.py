@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from deckhub.core.engine import engines, new_game, replay  # noqa: E402
 from deckhub.core.tables import CACHE, FIXED, field_kinds  # noqa: E402
-from deckhub.importers.catalogue import load_catalogue  # noqa: E402
+from deckhub.games import load_catalogue  # noqa: E402
 
 RANDOM_STEPS = 400  # a random game stops here if it has not ended
 MANUAL_SHARE = 0.1  # how often a random game takes a manual move when the rules offer an action

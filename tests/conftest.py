@@ -251,7 +251,7 @@ def toy_site(app, toy_game):
     """`app` with the toy game registered and its catalogue loaded, as `deckhub load-cards` would
     (only this test's database has it)."""
     from deckhub.services.catalogue_store import store_catalogue
-    from deckhub.importers.catalogue import read_game_catalogue
+    from deckhub.games import read_game_catalogue
 
     with database.connection_context():
         store_catalogue(read_game_catalogue(toy_game.slug))

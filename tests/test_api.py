@@ -5,8 +5,7 @@ import pytest
 
 from conftest import TOY, with_toy
 from deckhub.core.engine import get_engine
-from deckhub.games import all_games, game_slugs, get_game
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import all_games, game_slugs, get_game, load_catalogue
 from deckhub.importers.decklists import write_text
 
 

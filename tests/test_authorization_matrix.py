@@ -38,7 +38,7 @@ from deckhub.services.collection import adjust
 from deckhub.core.decklist import Deck
 from deckhub.store.db import database
 from deckhub.services.decks import create_deck
-from deckhub.games import get_game
+from deckhub.games import all_games, get_game
 from deckhub.importers.decklists import read_decklist
 
 from conftest import make_app
@@ -330,7 +330,8 @@ def _world(app) -> SimpleNamespace:
         create_user("curator", PASSWORD)  # the first account is the curator
         alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
         w.alice, w.bob = alice.id, bob.id
-        bull_rush = read_decklist(BULL_RUSH, get_game("kaijudo"), get_catalogue("kaijudo"), filename="bull.o8d").deck
+        bull_rush = read_decklist(BULL_RUSH, get_game("kaijudo"), get_catalogue("kaijudo"), filename="bull.o8d",
+                                  games=all_games()).deck
         private = create_deck(alice.id, "kaijudo", "standard", SECRET_DECK, deck=bull_rush)
         public = create_deck(alice.id, "kaijudo", "standard", "Public deck", deck=bull_rush)
         models.Deck.update(is_public=True).where(models.Deck.id == public.row.id).execute()
@@ -351,7 +352,7 @@ def _world(app) -> SimpleNamespace:
         shown = propose_facts(alice, "neopets-tcg", "commander-garoo", {}, URL, scan=PNG)
         approve(shown.id, models.User.get(username="curator"))
         w.approved_scan = models.Scan.get(models.Scan.proposal == shown.id).id
-        darigan = read_decklist(DARIGAN, get_game("neopets-tcg"), get_catalogue("neopets-tcg")).deck
+        darigan = read_decklist(DARIGAN, get_game("neopets-tcg"), get_catalogue("neopets-tcg"), games=all_games()).deck
         w.neopets = create_deck(alice.id, "neopets-tcg", "standard", "Alice's Darigan deck", deck=darigan).row.id
         card_values.put_values(alice.id, "neopets-tcg", {"tomatoes": {"text": SECRET_VALUE}})
     counter = itertools.count(3)

@@ -23,7 +23,7 @@ from deckhub.core.session_values import missing_values
 from deckhub.games.neopets_battledome import dice
 from deckhub.games.neopets_battledome.effects import compile_card, read_sentence
 from deckhub.games.neopets_battledome.engine import ENGINE, SAMPLE_CARD_VALUES
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 
 GAME = "neopets-battledome"
 CAT = load_catalogue(GAME)

@@ -11,9 +11,8 @@ from click.testing import CliRunner
 
 from deckhub.commands.check import check
 from deckhub.core.cards import normalize_name
-from deckhub.games import get_game
+from deckhub.games import get_game, load_catalogue
 from deckhub.core.spec import _extended
-from deckhub.importers.catalogue import load_catalogue
 
 GAME = get_game("neopets-battledome")
 CAT = load_catalogue("neopets-battledome")

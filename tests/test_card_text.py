@@ -11,7 +11,7 @@ from deckhub.core.effects import AUTO, MANUAL
 from deckhub.core.engine import new_game
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.effects import PAID_TYPES, compile_card as neo_compile
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 from test_neopets_engine import Dice, choose, clear_arenas, ids, to_main
 
 NEO = "neopets-tcg"

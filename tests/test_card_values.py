@@ -17,7 +17,7 @@ from deckhub.services import card_values, simulations
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.store.db import database
-from deckhub.games import get_game
+from deckhub.games import all_games, get_game
 from deckhub.games.neopets_tcg.engine import SAMPLE_CARD_VALUES
 from deckhub.importers.decklists import read_decklist
 
@@ -37,7 +37,7 @@ def text(response) -> str:
 def darigan_values(catalogue=None) -> dict:
     """The fixture values of the Darigan deck's cards, keyed by card key."""
     catalogue = catalogue or get_catalogue(NEO)
-    deck = read_decklist(DARIGAN.encode(), get_game(NEO), catalogue).deck
+    deck = read_decklist(DARIGAN.encode(), get_game(NEO), catalogue, games=all_games()).deck
     keys = {key for _, key, _ in deck.entries()}
     return {k: v for k, v in SAMPLE_CARD_VALUES.items() if k in keys}
 
@@ -301,7 +301,7 @@ def cli(*args):
 
 @pytest.fixture
 def values_file(tmp_path):
-    catalogue = __import__("deckhub.importers.catalogue", fromlist=["load_catalogue"]).load_catalogue(NEO)
+    catalogue = __import__("deckhub.games", fromlist=["load_catalogue"]).load_catalogue(NEO)
     by_name = {catalogue.get(k).name: v for k, v in darigan_values(catalogue).items()}
     path = tmp_path / "values.json"
     path.write_text(json.dumps(by_name))
@@ -364,7 +364,7 @@ def test_values_given_with_a_user_are_kept_as_theirs(values_file, databases, mon
 def test_the_form_of_a_battledome_card_of_unknown_type_asks_each_types_fields():
     import dataclasses
     from deckhub.core.engine import get_engine
-    from deckhub.importers.catalogue import load_catalogue
+    from deckhub.games import load_catalogue
 
     engine = get_engine("neopets-battledome")
     catalogue = load_catalogue("neopets-battledome")

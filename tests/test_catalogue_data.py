@@ -12,7 +12,7 @@ import pytest
 from defusedxml import ElementTree as SafeET
 
 from deckhub.core.cards import Catalogue, normalize_name, slugify
-from deckhub.importers.catalogue import read_game_catalogue
+from deckhub.games import read_game_catalogue
 from deckhub.importers.sources import build_data
 
 ROOT = Path(__file__).resolve().parents[1]

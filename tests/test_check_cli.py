@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from deckhub.commands.check import CheckError, check, check_text
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 from test_legality import cat as fixture_cat
 
 KAIJUDO_DECKS = sorted(glob.glob("data/kaijudo/decks/*.o8d"))

@@ -27,8 +27,7 @@ from deckhub.core.engine import IllegalAction, get_engine, new_game
 from deckhub.core.legality import check_deck
 from deckhub.core.session_values import missing_values
 from deckhub.store.db import database
-from deckhub.games import get_game
-from deckhub.importers.catalogue import read_game_catalogue
+from deckhub.games import all_games, get_game, read_game_catalogue
 from deckhub.importers.decklists import read_decklist
 
 NEO = "neopets-tcg"
@@ -52,7 +51,8 @@ def people(db):
 
 
 def darigan():
-    parsed = read_decklist((DECKS / "darigan-theme-deck.txt").read_bytes(), get_game(NEO), get_catalogue(NEO))
+    parsed = read_decklist((DECKS / "darigan-theme-deck.txt").read_bytes(), get_game(NEO), get_catalogue(NEO),
+                           games=all_games())
     assert parsed.ok
     return parsed.deck
 
@@ -415,7 +415,6 @@ def test_field_origins_say_how_every_known_field_is_known(people):
 
 
 def test_every_game_has_proposable_fields_with_checks():
-    from deckhub.games import all_games
     for game in all_games():
         fields = proposable_fields(game.slug)
         keys = [f.key for f in fields]

@@ -9,7 +9,8 @@ import pytest
 
 from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
-from deckhub.core.engine import Engine, OptionSpec
+from deckhub.core.engine import Engine
+from deckhub.core.options import OptionSpec
 from deckhub.core.ops import shuffle
 from deckhub.core.state import State, ZoneSpec
 

@@ -2,8 +2,7 @@
 from deckhub.core.deckdiff import diff_decks
 from deckhub.core.decklist import Deck
 from deckhub.core.deckstats import deck_stats
-from deckhub.games import get_game
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import get_game, load_catalogue
 
 
 def test_diff_lists_added_changed_and_removed_cards():

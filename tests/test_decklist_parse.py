@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
-from deckhub.games import get_game
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import all_games, get_game, load_catalogue
 from deckhub.importers.decklists import LineError, read_decklist, write_json, write_o8d, write_text
 from test_legality import cat as fixture_cat
 
@@ -36,7 +35,7 @@ def key(catalogue, name):
 
 
 def parse_k(text, **kw):
-    return read_decklist(text, KAIJUDO, kcat(), **kw)
+    return read_decklist(text, KAIJUDO, kcat(), **kw, games=all_games())
 
 
 # --------------------------------------------------------------------------- text lists
@@ -51,7 +50,7 @@ def test_quantity_forms_and_default_section():
 
 def test_headers_with_aliases_colons_and_counts_any_case():
     text = "Main Deck: 50\n2 Mau\nNEOPET DECK (3)\n1 Acara\nrainbow pool:\n1 Rainbow Pet 1\ndeck\n1 Omelette\n"
-    p = read_decklist(text, BATTLEDOME, fixture_cat("neopets-battledome"))
+    p = read_decklist(text, BATTLEDOME, fixture_cat("neopets-battledome"), games=all_games())
     assert p.ok, p.errors
     assert {s: sum(v.values()) for s, v in p.deck.sections.items()} == {"Main Deck": 3, "Neopet Deck": 1,
                                                                         "Rainbow Pool": 1}
@@ -66,7 +65,7 @@ def test_comments_blank_lines_and_trailing_notes():
 def test_names_with_numbers_and_hashes_are_not_comments_or_quantities():
     c = load_catalogue("neopets-tcg")
     p = read_decklist("Deck\n2 Evil Sloth Clone #238 # two of them\n1 105 Castle Secrets\n3x Rusty Sloth Clone #11\n",
-                      NEOPETS, c)
+                      NEOPETS, c, games=all_games())
     assert p.ok and not p.notices, p.errors
     assert p.deck.sections["Deck"] == {key(c, "Evil Sloth Clone #238"): 2, key(c, "105 Castle Secrets"): 1,
                                        key(c, "Rusty Sloth Clone #11"): 3}
@@ -85,7 +84,7 @@ def test_same_card_twice_adds_up():
 
 def test_huntik_versions_with_comma_or_dash_and_ambiguous_names():
     c = fixture_cat("huntik")
-    p = read_decklist("3 Suit, Mr. Steel\n2 Suit - Ms. Thorpe\n1 Suit\n", HUNTIK, c)
+    p = read_decklist("3 Suit, Mr. Steel\n2 Suit - Ms. Thorpe\n1 Suit\n", HUNTIK, c, games=all_games())
     assert p.deck.sections["Deck"] == {key(c, "Suit, Mr. Steel"): 3, key(c, "Suit, Ms. Thorpe"): 2}
     (err,) = p.errors
     assert err.line == 3 and "several cards" in err.message
@@ -101,7 +100,7 @@ def test_close_misspelling_of_one_card_is_accepted_with_a_notice():
 def test_alias_is_accepted_with_a_notice():
     c = Catalogue("neopets-tcg", [Card("jerans-armour", "neopets-tcg", "Jeran's Armour", aliases=("Jeran's Armor",)),
                                   Card("kass-charm", "neopets-tcg", "Kass Charm")])  # TEST FIXTURE
-    p = read_decklist("Deck\n2 Jeran's Armor\n1 Kass's Charm\n", NEOPETS, c)
+    p = read_decklist("Deck\n2 Jeran's Armor\n1 Kass's Charm\n", NEOPETS, c, games=all_games())
     assert p.ok, p.errors
     assert p.notices == ["line 2: \"Jeran's Armor\" read as Jeran's Armour", "line 3: \"Kass's Charm\" read as Kass Charm"]
 
@@ -143,15 +142,16 @@ def test_card_of_another_game_is_named_as_such():
 def test_title_line_names_the_deck():
     p = parse_k("Water Rush\n\n3 Hydro Spy\n")
     assert p.ok and p.deck.name == "Water Rush"
-    assert read_decklist("3 Hydro Spy\n", KAIJUDO, kcat(), filename="decks/Water_Rush.txt").deck.name == "Water Rush"
+    parsed = read_decklist("3 Hydro Spy\n", KAIJUDO, kcat(), filename="decks/Water_Rush.txt", games=all_games())
+    assert parsed.deck.name == "Water Rush"
 
 
 def test_binary_and_empty_input():
-    p = read_decklist(b"\x00\x01\x02", KAIJUDO, kcat())
+    p = read_decklist(b"\x00\x01\x02", KAIJUDO, kcat(), games=all_games())
     assert p.errors and p.errors[0].line == 1
-    p = read_decklist("", KAIJUDO, kcat())
+    p = read_decklist("", KAIJUDO, kcat(), games=all_games())
     assert p.ok and p.deck.sections == {}
-    p = read_decklist("3 Hydro Spy\n".encode("cp1252") + b"1 Tel\xe9port\n", KAIJUDO, kcat())
+    p = read_decklist("3 Hydro Spy\n".encode("cp1252") + b"1 Tel\xe9port\n", KAIJUDO, kcat(), games=all_games())
     assert p.errors == [] or all(e.line == 2 for e in p.errors)
 
 
@@ -163,7 +163,7 @@ O8D = sorted(glob.glob("data/kaijudo/decks/*.o8d"))
 @pytest.mark.parametrize("path", O8D, ids=lambda p: p.rsplit("/", 1)[-1])
 def test_published_o8d_decks_read_by_card_id(path):
     data = open(path, "rb").read()
-    p = read_decklist(data, KAIJUDO, kcat(), filename=path)
+    p = read_decklist(data, KAIJUDO, kcat(), filename=path, games=all_games())
     assert p.ok and p.kind == "o8d" and not p.notices
     assert p.deck.count("Deck") == 40 and list(p.deck.sections) == ["Deck"]
 
@@ -183,7 +183,7 @@ def test_o8d_falls_back_to_names_and_reports_lines():
   <section name="Empty" shared="False" />
   <notes><![CDATA[]]></notes>
 </deck>"""
-    p = read_decklist(text, KAIJUDO, kcat())
+    p = read_decklist(text, KAIJUDO, kcat(), games=all_games())
     assert p.deck.sections == {"Deck": {key(kcat(), "Hydro Spy"): 5}}
     assert [e.line for e in p.errors] == [6, 7, 9]
     assert p.notices == ["line 5: 'Hydro Spyy' read as Hydro Spy"]
@@ -196,7 +196,7 @@ def test_o8d_falls_back_to_names_and_reports_lines():
     ('<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><deck>&x;</deck>', 1),
 ])
 def test_bad_or_hostile_xml_is_an_error_not_a_crash(text, line):
-    p = read_decklist(text, KAIJUDO, kcat())
+    p = read_decklist(text, KAIJUDO, kcat(), games=all_games())
     assert p.errors and p.errors[0].line == line and not p.deck.sections
 
 
@@ -210,7 +210,7 @@ def test_json_reads_back_and_reports_lines():
                                              {"card": "also-missing", "name": "Hydro Spy", "qty": 1},
                                              {"card": key(c, "Teleport"), "qty": 0}],
                                     "Side": [{"card": key(c, "Sprout"), "qty": 1}]}}, indent=1)
-    p = read_decklist(text, KAIJUDO, c)
+    p = read_decklist(text, KAIJUDO, c, games=all_games())
     assert p.kind == "json" and p.deck.name == "J"
     assert p.deck.sections == {"Deck": {key(c, "Sprout"): 2, key(c, "Hydro Spy"): 1}}
     lines = text.splitlines()
@@ -220,7 +220,7 @@ def test_json_reads_back_and_reports_lines():
 @pytest.mark.parametrize("text", ['{"sections": 3}', '{"game": "huntik", "sections": {}}', "{ nope", "[1, 2]",
                                   '{"format": "other", "sections": {}}'])
 def test_bad_json_is_an_error_with_a_line(text):
-    p = read_decklist(text, KAIJUDO, kcat())
+    p = read_decklist(text, KAIJUDO, kcat(), games=all_games())
     assert p.errors and all(e.line >= 1 for e in p.errors)
 
 
@@ -246,19 +246,19 @@ def sample_decks():
 
 @pytest.mark.parametrize("game,catalogue,deck", sample_decks(), ids=lambda x: getattr(x, "slug", ""))
 def test_round_trips(game, catalogue, deck):
-    text = read_decklist(write_text(deck, catalogue), game, catalogue)
+    text = read_decklist(write_text(deck, catalogue), game, catalogue, games=all_games())
     assert text.ok and not text.notices and text.deck.sections == deck.sections
-    o8d = read_decklist(write_o8d(deck, catalogue, game), game, catalogue)
+    o8d = read_decklist(write_o8d(deck, catalogue, game), game, catalogue, games=all_games())
     assert o8d.ok and o8d.kind == "o8d" and o8d.deck.sections == deck.sections
-    js = read_decklist(write_json(deck), game, catalogue)
+    js = read_decklist(write_json(deck), game, catalogue, games=all_games())
     assert js.ok and js.kind == "json"
     assert (js.deck.game, js.deck.name, js.deck.sections) == (deck.game, deck.name, deck.sections)
-    assert read_decklist(write_json(deck, catalogue), game, catalogue).deck.sections == deck.sections
+    assert read_decklist(write_json(deck, catalogue), game, catalogue, games=all_games()).deck.sections == deck.sections
 
 
 def test_o8d_export_uses_octgn_ids_and_section_names():
     path = next(p for p in O8D if "Bull_Rush" in p)
-    deck = read_decklist(open(path, "rb").read(), KAIJUDO, kcat()).deck
+    deck = read_decklist(open(path, "rb").read(), KAIJUDO, kcat(), games=all_games()).deck
     out = write_o8d(deck, kcat(), KAIJUDO)
     assert '<deck game="48bb61f4-5707-44bf-853e-0c473549ef50">' in out and '<section name="Main"' in out
     assert 'id="6f66bd23-0b8a-4f00-af7d-8d3398a640da">Bolt-Tail Dragon</card>' in out
@@ -286,7 +286,7 @@ def _check_errors(p, text_len_lines):
 @given(LINES)
 def test_fuzz_text_never_crashes_and_errors_have_lines(text):
     for game, catalogue in ((KAIJUDO, kcat()), (HUNTIK, fixture_cat("huntik"))):
-        p = read_decklist(text, game, catalogue)
+        p = read_decklist(text, game, catalogue, games=all_games())
         _check_errors(p, n_lines(text))
         assert all(q > 0 for _s, _k, q in p.deck.entries())
 
@@ -294,14 +294,14 @@ def test_fuzz_text_never_crashes_and_errors_have_lines(text):
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(["<", "{", "<deck>", '{"sections": {"Deck": [', "<?xml version='1.0'?><deck>"]), LINES)
 def test_fuzz_xml_and_json_prefixes(prefix, text):
-    p = read_decklist(prefix + text, KAIJUDO, kcat())
+    p = read_decklist(prefix + text, KAIJUDO, kcat(), games=all_games())
     _check_errors(p, n_lines(prefix + text))
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.binary(max_size=200))
 def test_fuzz_bytes(data):
-    p = read_decklist(data, BATTLEDOME, fixture_cat("neopets-battledome"))
+    p = read_decklist(data, BATTLEDOME, fixture_cat("neopets-battledome"), games=all_games())
     _check_errors(p, n_lines(data.decode("latin-1")))
 
 
@@ -311,24 +311,25 @@ def test_the_two_ymir_missions_are_named_by_set_code_or_name_and_number():
     """Huntik SAS 145 and 151 are both "Defeat Ymir: Frost King": `N Name (SET) NUMBER` names one."""
     cat = load_catalogue("huntik")
     parse = read_decklist("1 Defeat Ymir: Frost King (SAS) 145\n"
-                          "2 Defeat Ymir: Frost King (Secrets and Seekers) 151 (foil)\n", HUNTIK, cat)
+                          "2 Defeat Ymir: Frost King (Secrets and Seekers) 151 (foil)\n", HUNTIK, cat,
+                          games=all_games())
     assert parse.ok, parse.errors
     assert parse.deck.sections["Deck"] == {"defeat-ymir-frost-king-145": 1, "defeat-ymir-frost-king-151": 2}
 
 
 def test_an_ambiguous_name_shows_how_to_write_each_candidate():
     cat = load_catalogue("huntik")
-    (error,) = read_decklist("1 Defeat Ymir: Frost King\n", HUNTIK, cat).errors
+    (error,) = read_decklist("1 Defeat Ymir: Frost King\n", HUNTIK, cat, games=all_games()).errors
     assert error.suggestions == ("Defeat Ymir: Frost King (SAS) 145", "Defeat Ymir: Frost King (SAS) 151")
     for written in error.suggestions:  # each suggestion reads back as one card
-        assert read_decklist(f"1 {written}\n", HUNTIK, cat).ok
+        assert read_decklist(f"1 {written}\n", HUNTIK, cat, games=all_games()).ok
 
 
 def test_a_printing_that_names_nothing_says_which_part_is_wrong():
     cat = load_catalogue("huntik")
-    (bad_number,) = read_decklist("1 Defeat Ymir: Frost King (SAS) 146\n", HUNTIK, cat).errors
+    (bad_number,) = read_decklist("1 Defeat Ymir: Frost King (SAS) 146\n", HUNTIK, cat, games=all_games()).errors
     assert "no printing numbered '146'" in bad_number.message
-    (bad_set,) = read_decklist("1 Defeat Ymir: Frost King (XYZ) 145\n", HUNTIK, cat).errors
+    (bad_set,) = read_decklist("1 Defeat Ymir: Frost King (XYZ) 145\n", HUNTIK, cat, games=all_games()).errors
     assert "no set 'XYZ'" in bad_set.message
     # a card with one printing may name it too, and an unambiguous name needs none
     assert parse_k(f"2 {key_printing('Rock Bite')}\n").ok
@@ -348,4 +349,4 @@ def test_the_text_export_names_a_printing_only_where_the_name_is_ambiguous():
     deck.add("Deck", other.key, 2)
     text = write_text(deck, cat)
     assert "1 Defeat Ymir: Frost King (SAS) 151" in text and f"2 {other.display_name}\n" in text
-    assert read_decklist(text, HUNTIK, cat).deck.sections == deck.sections
+    assert read_decklist(text, HUNTIK, cat, games=all_games()).deck.sections == deck.sections

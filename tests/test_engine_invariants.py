@@ -38,7 +38,7 @@ from deckhub.core.engine import new_game, replay
 
 from deckhub.core.ops import shuffle
 from deckhub.core.state import CoreTable, IllegalAction, State
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 
 RANDOM_GAMES = 60
 POLICY_GAMES = 30

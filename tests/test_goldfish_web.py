@@ -13,7 +13,7 @@ from deckhub.store import models
 from deckhub.core.engine import engines, get_engine
 from deckhub.store.db import database
 from deckhub.importers.decklists import write_text
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 
 GAMES = with_toy(sorted(e.game for e in engines()))
 

@@ -20,7 +20,7 @@ from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, IllegalAction, get_engine, new_game, play_out, published_decks, replay
 from deckhub.games.huntik.effects import AUTO, MANUAL, NO_EFFECT, compile_card
 from deckhub.games.huntik.missions import MISSIONS, find_mission
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 
 CAT = load_catalogue("huntik")
 ENGINE = get_engine("huntik")

@@ -15,7 +15,7 @@ from deckhub.games.huntik import missions as registry
 from deckhub.games.huntik import policy
 from deckhub.games.huntik.missions import FAMILIES, FAMILY_OF, FEATURES, MISSIONS
 from deckhub.games.huntik.state import HuntikState
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 
 CAT = load_catalogue("huntik")
 

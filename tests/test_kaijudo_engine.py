@@ -12,7 +12,7 @@ from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import IllegalAction, get_engine, new_game, play_out
 from deckhub.games.kaijudo.effects import STATICS, TABLES, compile_card, coverage, group_matcher
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 
 CAT = load_catalogue("kaijudo")
 

@@ -16,8 +16,7 @@ from deckhub.core.cards import Card, Catalogue, Printing, slugify
 from deckhub.core.decklist import Deck
 from deckhub.core.legality import ERROR, UNVERIFIED, WARNING, Format, Violation, check_deck
 from conftest import TOY, with_toy
-from deckhub.games import all_games, game_slugs, get_game
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import all_games, game_slugs, get_game, load_catalogue
 
 
 # --------------------------------------------------------------------------- TEST FIXTURE catalogues

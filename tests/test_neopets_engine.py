@@ -21,7 +21,7 @@ from deckhub.core.engine import IllegalAction, get_engine, new_game, play_out, r
 from deckhub.core.session_values import apply_card_values, missing_values
 from deckhub.games.neopets_tcg.contest import Side, contest_total, decide, resolve
 from deckhub.games.neopets_tcg.effects import compile_card
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 
 GAME = "neopets-tcg"
 CAT = load_catalogue(GAME)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from deckhub.importers.catalogue import read_game_catalogue
+from deckhub.games import read_game_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 # The installed site keeps its own SQLite database, whatever database the suite runs on: once is enough.

@@ -16,7 +16,7 @@ import pytest
 
 from deckhub.services import simulations
 from deckhub.core.engine import engines
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 from deckhub.importers.decklists import write_text
 
 ENGINES = {e.game: e for e in engines()}

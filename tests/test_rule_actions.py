@@ -13,7 +13,7 @@ import pytest
 from deckhub.core.actions import ActionTable, RuleAction
 from deckhub.core.engine import new_game
 from deckhub.core.state import CORE_MANUAL, IllegalAction, State
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 
 GAMES = 6
 MAX_STEPS = 400

@@ -8,8 +8,7 @@ from deckhub.core.cards import Card, CardSet, Catalogue, Printing
 from deckhub.core.search import (UNKNOWN_SET, FilterError, cards_without_set, filter_choices, normalize_filters,
                                  parse_request, run_search, search_cards, set_rows, set_summaries)
 from conftest import TOY, with_toy
-from deckhub.games import game_slugs, get_game
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import game_slugs, get_game, load_catalogue
 
 
 @pytest.fixture(scope="module")

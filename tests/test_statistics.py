@@ -13,8 +13,7 @@ from deckhub.core.decklist import Deck
 from deckhub.core.engine import get_engine
 from deckhub.core.odds import DrawModel, at_least, group_predicate, odds_table
 from deckhub.core.simulate import Summary, game_seed, loss_reason, simulate
-from deckhub.games import get_game
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import get_game, load_catalogue
 
 ROCKET_STORM = str(Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[3RIS]Rocket_Storm.o8d")
 

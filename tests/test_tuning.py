@@ -11,8 +11,7 @@ from deckhub.commands.tune import tune as tune_command
 from deckhub.core.decklist import Deck
 from deckhub.core.legality import check_deck
 from deckhub.core.tuning import Swap, TuningError, schedule, swapped, tune
-from deckhub.games import get_game
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import all_games, get_game, load_catalogue
 from deckhub.importers.decklists import read_decklist
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -49,7 +48,7 @@ def kaijudo():
     fmt = spec.format(None)
 
     def deck_of(text: str) -> Deck:
-        parsed = read_decklist(text, spec, catalogue)
+        parsed = read_decklist(text, spec, catalogue, games=all_games())
         assert not parsed.errors, parsed.errors
         return parsed.deck
 
@@ -98,7 +97,7 @@ def test_tuning_finds_the_swap_that_removes_a_dead_card(kaijudo):
 
 def test_a_deck_with_no_better_swap_among_its_candidates_is_told_so(kaijudo):
     spec, catalogue, deck_of, legal = kaijudo
-    deck = read_decklist(Path(ROCKET_STORM).read_bytes(), spec, catalogue, ROCKET_STORM).deck
+    deck = read_decklist(Path(ROCKET_STORM).read_bytes(), spec, catalogue, ROCKET_STORM, games=all_games()).deck
     result = tune(spec.slug, deck, catalogue, [key(catalogue, "Sunshock")], legal, budget=2500, seed=3)
     assert not any(s.better for s in result.suggestions)
     assert result.verdict.startswith("no swap beats the noise")

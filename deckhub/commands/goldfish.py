@@ -85,6 +85,7 @@ def with_game_flags(command: click.Command) -> click.Command:
 
 def read_deck_file(spec, catalogue, deck_path: str):
     """The deck in a file (or '-'), or exit 2 naming every line that cannot be read."""
+    from deckhub.games import all_games
     from deckhub.importers.decklists import read_decklist
 
     try:
@@ -92,7 +93,7 @@ def read_deck_file(spec, catalogue, deck_path: str):
             data = fh.read()
     except OSError as exc:
         _fail(f"cannot read {deck_path}: {exc.strerror or exc}")
-    parsed = read_decklist(data, spec, catalogue, filename=deck_path)
+    parsed = read_decklist(data, spec, catalogue, filename=deck_path, games=all_games())
     if parsed.errors:
         for error in parsed.errors:
             click.echo(f"{deck_path}: {error}", err=True)

@@ -11,9 +11,9 @@ The API (all pure Python, no Flask or database):
     state.action_to_string(action); state.view() -> JSON-ready dict; state.log_lines(); state.actions
     get_engine(game) / find_engine(game) / engines() -> Engine(policy, coverage, options, ...)
 
-This module holds that API (the Engine an engine package exports, its options, the registry,
-new_game / replay / play_out); the State every engine subclasses is `deckhub.core.state`, with
-the zones, the op queue and its dispatch, the manual moves and the view; the ops the games share
+This module holds that API (the Engine an engine package exports, the registry,
+new_game / replay / play_out); the options an Engine offers are `deckhub.core.options`; the State
+every engine subclasses is `deckhub.core.state`, with the zones, the op queue and its dispatch, the manual moves and the view; the ops the games share
 (the deal, draw, shuffle, search, the turn's draw and phases, "may") are `deckhub.core.ops`.
 
 The core owns everything the games share:
@@ -74,78 +74,13 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
+from deckhub.core.options import OptionSpec
 from deckhub.core.state import Action, EngineError, IllegalAction
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.core.cards import Catalogue
     from deckhub.core.decklist import Deck
     from deckhub.core.state import State
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """A game option the player picks before a game (go first, mission, dummy stats...).
-
-    kind: "bool", "int", "str" or "choice". Values typed on a command line ("true", "12") are
-    coerced; anything else is refused with a message naming the option.
-    """
-
-    name: str
-    kind: str
-    default: Any
-    help: str = ""
-    choices: tuple[Any, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def coerce(self, value: Any) -> Any:
-        if self.kind == "bool":
-            if isinstance(value, bool):
-                return value
-            text = str(value).strip().lower()
-            if text in ("1", "true", "yes", "on", "y"):
-                return True
-            if text in ("0", "false", "no", "off", "n"):
-                return False
-            raise EngineError(f"option {self.name!r} must be true or false, not {value!r}")
-        if self.kind == "int":
-            if isinstance(value, bool):
-                raise EngineError(f"option {self.name!r} must be a whole number, not {value!r}")
-            try:
-                number = int(str(value).strip()) if not isinstance(value, int) else value
-            except ValueError:
-                raise EngineError(f"option {self.name!r} must be a whole number, not {value!r}") from None
-            if self.minimum is not None and number < self.minimum:
-                raise EngineError(f"option {self.name!r} must be at least {self.minimum}, not {number}")
-            if self.maximum is not None and number > self.maximum:
-                raise EngineError(f"option {self.name!r} must be at most {self.maximum}, not {number}")
-            return number
-        if self.kind == "choice":
-            for choice in self.choices:
-                if str(choice).casefold() == str(value).strip().casefold():
-                    return choice
-            raise EngineError(f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}; got {value!r}")
-        if value is None:
-            return None
-        return str(value)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "default": self.default, "help": self.help,
-                "choices": list(self.choices), "minimum": self.minimum, "maximum": self.maximum}
-
-    @property
-    def label(self) -> str:
-        """The option's label on the forms: a box's sentence, or the name in words ("Turn limit")."""
-        if self.kind == "bool" and self.help:
-            return self.help
-        return self.name.replace("_", " ").capitalize()
-
-
-def turn_limit_option(what: str = "game", default: int = 40) -> OptionSpec:
-    """The turn limit an engine offers when its State keeps the core's LIMIT: a goldfish game
-    not won by the end of that turn is lost (see `State.limit_reached`)."""
-    return OptionSpec("turn_limit", "int", default, f"the {what} is lost if it is not won by the end of this turn",
-                      minimum=1, maximum=500)
 
 
 def value_words(value: Any) -> str:

@@ -41,7 +41,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
-from deckhub.core.engine import EngineError, OptionSpec
+from deckhub.core.options import OptionSpec
+from deckhub.core.state import EngineError
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.core.decklist import Deck

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from deckhub.core.spec import GameSpec
 
 if TYPE_CHECKING:  # pragma: no cover
+    from deckhub.core.cards import Catalogue, CatalogueData
     from deckhub.core.decklist import Deck
     from deckhub.core.engine import Engine
 
@@ -83,9 +84,10 @@ def extra_game(package: str, data: Path) -> Iterator[GameSpec]:
 def _forget() -> None:
     _registry.cache_clear()
     _engine_of.cache_clear()
+    _octgn_reader_of.cache_clear()
 
 
-# --- engines and published decks -----------------------------------------------------------------
+# --- engines and the game's own modules ----------------------------------------------------------
 
 @lru_cache(maxsize=None)
 def _engine_of(slug: str) -> "Engine | None":
@@ -108,6 +110,11 @@ def find_engine(game: Any) -> "Engine | None":
     return _engine_of(game if isinstance(game, str) else game.slug)
 
 
+def engines() -> list["Engine"]:
+    """Every registered game's engine (games without one are left out)."""
+    return [e for e in (find_engine(g.slug) for g in all_games()) if e is not None]
+
+
 def _own_module(spec: GameSpec, name: str) -> Any:
     module = f"{spec.package}.{name}"
     return importlib.import_module(module) if importlib.util.find_spec(module) is not None else None
@@ -126,14 +133,31 @@ def find_octgn_reader(spec: GameSpec) -> Any:
     return module.read_card if module is not None else None
 
 
-def engines() -> list["Engine"]:
-    """Every registered game's engine (games without one are left out)."""
-    return [e for e in (find_engine(g.slug) for g in all_games()) if e is not None]
+@lru_cache(maxsize=None)
+def _octgn_reader_of(slug: str) -> Any:
+    return find_octgn_reader(get_game(slug))
+
+
+# --- catalogues and published decks, from the data folders ---------------------------------------
+
+def read_game_catalogue(slug: str, root: Path | None = None) -> "CatalogueData":
+    """Every catalogue file of one game (from `root/<game>/` when given, else its data folder),
+    joined. Raises CatalogueFileError on the first bad file."""
+    from deckhub.importers.catalogue import game_folder, read_folder
+
+    return read_folder(slug, root / slug if root else game_folder(slug), _octgn_reader_of(slug))
+
+
+def load_catalogue(slug: str) -> "Catalogue":
+    """The shipped catalogue of a game, straight from its data folder (no database): for the CLI and tests."""
+    from deckhub.importers.catalogue import folder_catalogue, game_folder
+
+    return folder_catalogue(slug, game_folder(slug), _octgn_reader_of(slug))
 
 
 def published_decks(slug: str) -> list[tuple[str, "Deck"]]:
     """The decks shipped in `data/<game>/decks/` that read without errors, by file name."""
-    from deckhub.importers.catalogue import game_folder, load_catalogue
+    from deckhub.importers.catalogue import game_folder
     from deckhub.importers.decklists import read_decklist
 
     folder = game_folder(slug) / "decks"
@@ -142,7 +166,7 @@ def published_decks(slug: str) -> list[tuple[str, "Deck"]]:
     spec, catalogue = get_game(slug), load_catalogue(slug)
     found = []
     for path in sorted(p for p in folder.iterdir() if p.is_file()):
-        parsed = read_decklist(path.read_bytes(), spec, catalogue, filename=path.name)
+        parsed = read_decklist(path.read_bytes(), spec, catalogue, filename=path.name, games=all_games())
         if parsed.ok and any(parsed.deck.sections.values()):
             found.append((path.name, parsed.deck))
     return found

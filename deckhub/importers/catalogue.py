@@ -6,6 +6,8 @@
   where a card is `Card.to_json()` and a set is `CardSet.to_json()`;
 - `sets/*.xml` OCTGN set files, joined into cards by name (a reprint is one card, several printings).
 Files are read in name order; a bad file raises CatalogueFileError naming every bad record.
+A file format knows no game: the games registry passes each game's OCTGN card reader in
+(`deckhub.games.load_catalogue`, `read_game_catalogue`).
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from typing import Any, Iterable
 
 from deckhub.core.cards import Card, CardSet, Catalogue, CatalogueData, slugify
 from deckhub.importers import CatalogueFileError, RecordError
-from deckhub.importers.octgn_set import OctgnSet, parse_octgn_set
+from deckhub.importers.octgn_set import OctgnSet, ReadCard, parse_octgn_set
 
 FORMAT = "deckhub-catalogue"
 FORMAT_VERSION = 1
@@ -163,37 +165,27 @@ def merge(game: str, parts: Iterable[CatalogueData]) -> CatalogueData:
     return result
 
 
-def read_octgn_files(game: str, paths: Iterable[Path]) -> CatalogueData:
-    """OCTGN set files of `game`, its cards read as its package says (`deckhub.games.find_octgn_reader`)."""
-    from deckhub.games import find_octgn_reader, get_game
-
+def read_octgn_files(game: str, paths: Iterable[Path], read_card: ReadCard | None) -> CatalogueData:
+    """OCTGN set files of `game`, each card read by the game's `read_card` (its package's
+    `octgn.read_card`; None for a game that has no OCTGN set files)."""
     paths = list(paths)
-    read_card = find_octgn_reader(get_game(game))
     if read_card is None:
         raise CatalogueFileError([RecordError(p.name, "-", "game", f"{game} has no OCTGN set files") for p in paths])
     return join_octgn_sets(game, [parse_octgn_set(p.read_bytes(), p.name, read_card, i) for i, p in enumerate(paths, 1)])
 
 
-def read_game_catalogue(game: str, root: Path | None = None) -> CatalogueData:
-    """Every catalogue file of one game (from `root/<game>/` when given), joined. Raises
-    CatalogueFileError on the first bad file."""
-    return _read_folder(game, root / game if root else game_folder(game))
-
-
-def _read_folder(game: str, folder: Path) -> CatalogueData:
+def read_folder(game: str, folder: Path, read_card: ReadCard | None) -> CatalogueData:
+    """Every catalogue file in a game's data folder, joined (its OCTGN set files read by `read_card`).
+    Raises CatalogueFileError on the first bad file."""
     parts = [read_catalogue_json(p.read_bytes(), p.name, game) for p in sorted(folder.glob("*.json"))]
     xml = sorted((folder / "sets").glob("*.xml"))
     if xml:
-        parts.append(read_octgn_files(game, xml))
+        parts.append(read_octgn_files(game, xml, read_card))
     return merge(game, parts)
 
 
-def load_catalogue(game: str) -> Catalogue:
-    """The shipped catalogue of a game, straight from `data/` (no database): for the CLI and tests."""
-    return _folder_catalogue(game, game_folder(game))
-
-
 @lru_cache(maxsize=None)
-def _folder_catalogue(game: str, folder: Path) -> Catalogue:
-    data = _read_folder(game, folder)
+def folder_catalogue(game: str, folder: Path, read_card: ReadCard | None) -> Catalogue:
+    """The catalogue of a game's data folder, read once (no database): for the CLI and tests."""
+    data = read_folder(game, folder, read_card)
     return Catalogue(game, data.cards, data.sets)

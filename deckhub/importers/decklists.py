@@ -27,7 +27,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
@@ -87,10 +87,12 @@ OtherCatalogues = Callable[[str], Catalogue]
 class _Resolver:
     """Card names (as typed) -> one card, or an error with suggestions; notices for respellings."""
 
-    def __init__(self, game: GameSpec, catalogue: Catalogue, others: OtherCatalogues | None):
+    def __init__(self, game: GameSpec, catalogue: Catalogue, others: OtherCatalogues | None,
+                 games: Sequence[GameSpec]):
         self.game = game
         self.catalogue = catalogue
         self.others = others
+        self.games = games
 
     def resolve(self, raw: str, line: int, errors: list[LineError], notices: list[str]) -> Card | None:
         typed = raw.strip()
@@ -170,9 +172,7 @@ class _Resolver:
     def _other_game(self, name: str) -> str | None:
         if self.others is None:
             return None
-        from deckhub.games import all_games
-
-        for g in all_games():
+        for g in self.games:
             if g.slug == self.game.slug:
                 continue
             try:
@@ -198,17 +198,19 @@ def _decode(data: str | bytes) -> str | None:
 
 
 def read_decklist(data: str | bytes, game: GameSpec, catalogue: Catalogue, filename: str | None = None,
-                  *, others: OtherCatalogues | None = None) -> DeckParse:
+                  *, games: Sequence[GameSpec], others: OtherCatalogues | None = None) -> DeckParse:
     """Read a deck list of `game` in any supported format (recognised by content; never raises).
 
-    `filename` only names the deck when the content does not; `others(slug)` gives another game's
-    catalogue, to say "X is a Huntik card" for a name this game does not know.
+    `filename` only names the deck when the content does not; `games` are every game (the
+    registry's `all_games()`), whose section names are headers, not a deck's name; `others(slug)`
+    gives another of those games' catalogue, to say "X is a Huntik card" for a name this game does
+    not know.
     """
     text = _decode(data)
     deck = Deck(game.slug)
     if text is None:
         return DeckParse(deck, [LineError(1, "not a text, .o8d or JSON deck list (binary data)")])
-    resolver = _Resolver(game, catalogue, others)
+    resolver = _Resolver(game, catalogue, others, games)
     head = text.lstrip()
     if head.startswith("<"):
         result = _read_o8d(text, game, resolver)
@@ -230,11 +232,9 @@ def _parse_header(line: str, game: GameSpec):
     return (game.section(name) if name else None), name
 
 
-def _is_header_elsewhere(header: str) -> bool:
+def _is_header_elsewhere(header: str, games: Sequence[GameSpec]) -> bool:
     """A section name of any game, or a header other card games' lists use ("Sideboard")."""
-    from deckhub.games import all_games
-
-    return normalize_name(header) in _OTHER_HEADERS or any(g.section(header) for g in all_games())
+    return normalize_name(header) in _OTHER_HEADERS or any(g.section(header) for g in games)
 
 
 def _read_text(text: str, game: GameSpec, resolver: _Resolver) -> DeckParse:
@@ -275,7 +275,7 @@ def _read_text(text: str, game: GameSpec, resolver: _Resolver) -> DeckParse:
             seen_content = True
             continue
         sections = ", ".join(s.name for s in game.sections)
-        if not seen_content and not _HEADER_HINT.search(line) and not _is_header_elsewhere(header) \
+        if not seen_content and not _HEADER_HINT.search(line) and not _is_header_elsewhere(header, resolver.games) \
                 and not resolver.catalogue.lookup(header):
             deck.name = line
             result.notices.append(f"line {number}: {line!r} read as the deck's name")

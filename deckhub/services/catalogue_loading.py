@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from deckhub.games import game_slugs, get_game
+from deckhub.games import find_octgn_reader, game_slugs, get_game, read_game_catalogue
 from deckhub.importers import CatalogueFileError
-from deckhub.importers.catalogue import read_game_catalogue, read_octgn_files
+from deckhub.importers.catalogue import read_octgn_files
 from deckhub.services.catalogue_store import catalogue_is_loaded, store_catalogue
 
 Echo = Callable[..., None]
@@ -75,7 +75,8 @@ def load_octgn(slug: str, paths: tuple[Path, ...], echo: Echo, errors: Echo, ver
     """Load OCTGN set files into a game's catalogue, a line each; returns the exit status."""
     status = 0
     for path in paths:
-        result = _store(lambda: read_octgn_files(slug, [path]), path, errors, echo if verbose else None)
+        result = _store(lambda: read_octgn_files(slug, [path], find_octgn_reader(get_game(slug))), path, errors,
+                        echo if verbose else None)
         if result is None:
             status = 1
             continue

@@ -233,7 +233,7 @@ def site_catalogue(game: str, database_url: str | None) -> core.Catalogue:
     """The catalogue a command-line tool reads: the one in the site database at `database_url` (with
     the community's approved facts) once its cards are loaded, else the shipped `data/` files (also
     when there is no site database: None)."""
-    from deckhub.importers.catalogue import load_catalogue
+    from deckhub.games import load_catalogue
 
     if database_url is None:
         return load_catalogue(game)

@@ -13,9 +13,8 @@ from typing import Any
 
 from deckhub.core.cards import Catalogue
 from deckhub.core.legality import Format, Report, check_deck
-from deckhub.games import UnknownGame, get_game
+from deckhub.games import UnknownGame, all_games, get_game, load_catalogue
 from deckhub.core.spec import GameSpec
-from deckhub.importers.catalogue import load_catalogue
 from deckhub.importers.decklists import DeckParse, read_decklist
 
 
@@ -77,7 +76,7 @@ def check_source(game_slug: str, data: str | bytes, format: str | None = None, p
     fmt = choose_format(game, format, packs)
     cat = catalogue if catalogue is not None else catalogues(game.slug)
     others = None if catalogue is not None else catalogues
-    parse = read_decklist(data, game, cat, filename, others=others)
+    parse = read_decklist(data, game, cat, filename, games=all_games(), others=others)
     report = check_deck(parse.deck, game, fmt, cat, packs=packs)
     return CheckResult(game, fmt, parse, report)
 

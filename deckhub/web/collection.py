@@ -236,7 +236,7 @@ def import_paste():
     parse = None
     if paste_form.validate_on_submit():
         spec = get_game(paste_form.game.data)
-        parse = read_decklist(paste_form.decklist.data, spec, get_catalogue(spec.slug))
+        parse = read_decklist(paste_form.decklist.data, spec, get_catalogue(spec.slug), games=all_games())
         if not parse.errors:
             counts = deck_needs.deck_counts(parse.deck.to_json())
             if counts:

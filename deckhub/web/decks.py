@@ -151,7 +151,7 @@ def import_deck():
         elif len(data) > MAX_PASTE * 4:
             form.decklist.errors.append("That file is too large for a deck list.")
         else:
-            parse = read_decklist(data, spec, get_catalogue(spec.slug), filename=filename)
+            parse = read_decklist(data, spec, get_catalogue(spec.slug), filename=filename, games=all_games())
             if not parse.errors or form.keep_parsed.data:
                 fmt, packs = _chosen_format(spec, form)
                 stored = store.create_deck(current_user.id, spec.slug, fmt.id, form.name.data, packs,
@@ -262,7 +262,7 @@ def paste(deck_id: int):
     form = PasteForm()
     parse = None
     if form.validate_on_submit():
-        parse = read_decklist(form.decklist.data, spec, catalogue)
+        parse = read_decklist(form.decklist.data, spec, catalogue, games=all_games())
         if not parse.errors or form.keep_parsed.data:
             store.paste_list(stored, parse.deck, replace=form.mode.data == "replace")
             for notice in parse.notices:

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from deckhub.core.engine import engines
-from deckhub.importers.catalogue import load_catalogue
+from deckhub.games import load_catalogue
 from deckhub.importers.decklists import write_text
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,8 @@ from typing import Any
 
 from deckhub.core.actions import RuleAction
 from deckhub.core.effects import AUTO, MANUAL, Program, coverage
-from deckhub.core.engine import Engine, turn_limit_option
+from deckhub.core.engine import Engine
+from deckhub.core.options import turn_limit_option
 from deckhub.core.ops import LOSE_ON_DRAW
 from deckhub.core.state import Action, State, ZoneSpec
 from deckhub.core.tiles import Flag, Stat, Tile

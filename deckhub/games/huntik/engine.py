@@ -30,14 +30,15 @@ The engine is a package: `state` (setup, queries, conditions), `actions` (the ru
 `ops` (the round flow and the effect ops), `combat` (Huntik 600-602), `moves` (card movement and
 the manual moves), `views`, `missions/` (one module per mission family: its missions' and
 features' data, checks, ops and plans), `policy` (the built-in greedy player that asks the mission's
-plan); this module puts them together as `ENGINE`.
+plan), `coverage` (what of the card text it plays); this module puts them together as `ENGINE`.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.engine import Engine, OptionSpec
-from deckhub.games.huntik.effects import coverage
+from deckhub.core.engine import Engine
+from deckhub.core.options import OptionSpec
+from deckhub.games.huntik.coverage import coverage
 from deckhub.games.huntik.missions import DEFAULT_MISSION, MISSIONS, find_mission
 from deckhub.games.huntik.policy import policy
 from deckhub.games.huntik.state import HuntikState

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from deckhub.games.kaijudo.octgn import read_card
 from deckhub.importers.catalogue import read_octgn_files
 from deckhub.importers.sources import copy_files
 
@@ -18,4 +19,4 @@ def build(shared: Path, out: Path) -> list[str]:
     octgn = shared / "kaijudo" / "octgn"
     sets = copy_files((octgn / "sets").glob("*.xml"), out / "kaijudo" / "sets")
     copy_files((octgn / "decks").glob("*.o8d"), out / "kaijudo" / "decks")
-    return read_octgn_files("kaijudo", sets).warnings
+    return read_octgn_files("kaijudo", sets, read_card).warnings

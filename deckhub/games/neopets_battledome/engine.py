@@ -35,7 +35,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.engine import Engine, OptionSpec, turn_limit_option
+from deckhub.core.engine import Engine
+from deckhub.core.options import OptionSpec, turn_limit_option
 from deckhub.core.session_values import card_values_option
 from deckhub.games.neopets_battledome.common import DUMMY_DEFAULTS
 from deckhub.games.neopets_battledome.effects import coverage

@@ -13,7 +13,7 @@ from deckhub.services import decks as deck_store
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
-from deckhub.games import get_game
+from deckhub.games import all_games, get_game
 from deckhub.services.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_ENTRIES, MAX_NAME_FIELD
 from deckhub.web.api.auth import own_deck, user
 from deckhub.web.api.errors import fail
@@ -87,7 +87,7 @@ def _sections(spec, value) -> Deck:
 
 def _decklist(spec, value: str) -> Deck:
     from deckhub.importers.decklists import read_decklist
-    parse = read_decklist(value, spec, get_catalogue(spec.slug))
+    parse = read_decklist(value, spec, get_catalogue(spec.slug), games=all_games())
     if parse.errors:
         fail(400, f"{len(parse.errors)} line(s) of the deck list could not be read; nothing was saved.",
              errors=[e.to_json() for e in parse.errors[:200]])
