@@ -42,13 +42,13 @@ def test_a_document_that_breaks_json_schema_stops_the_app_being_made(app, monkey
                                            "schemas": {**document()["components"]["schemas"],
                                                        "Broken": {"type": "whole number"}}}}
     monkeypatch.setattr(inputs, "document", lambda: broken)
-    inputs.operations.cache_clear()
+    inputs._operations.cache_clear()
     try:
         with pytest.raises(jsonschema_rs.ValidationError):
             inputs.operations()
     finally:
         monkeypatch.undo()
-        inputs.operations.cache_clear()
+        inputs._operations.cache_clear()
     assert inputs.operations()
 
 

@@ -128,11 +128,16 @@ class Operation:
     query: dict[str, tuple[dict, Schema]]  # each query parameter, with its schema
 
 
-@lru_cache(maxsize=1)
 def operations() -> dict[tuple[str, str], Operation]:
     """Every operation of the document by (path, method). Each schema is checked against JSON
-    Schema 2020-12 here, once, when the app is made (`register`): a document that breaks the
-    dialect stops the app, not a request."""
+    Schema 2020-12 here, once per set of registered games, the first time when the app is made
+    (`register`): a document that breaks the dialect stops the app, not a request."""
+    from deckhub.games import game_slugs
+    return _operations(tuple(game_slugs()))
+
+
+@lru_cache(maxsize=4)
+def _operations(_games: tuple[str, ...]) -> dict[tuple[str, str], Operation]:
     doc = document()
     schemas = doc["components"]["schemas"]
     for schema in schemas.values():

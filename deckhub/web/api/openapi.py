@@ -80,8 +80,15 @@ def _page_params(default: int, maximum: int) -> list[dict]:
     ]
 
 
-@lru_cache(maxsize=1)
 def document() -> dict[str, Any]:
+    """The document for the games registered now (a test may register a game for a while), built
+    once per set of games."""
+    from deckhub.games import game_slugs
+    return _document(tuple(game_slugs()))
+
+
+@lru_cache(maxsize=4)
+def _document(_games: tuple[str, ...]) -> dict[str, Any]:
     from deckhub.services.collection import FIELDS
     from deckhub.games import all_games
     from deckhub.services.tunings import CANDIDATE_SOURCES
