@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import jsonschema_rs
@@ -136,7 +136,7 @@ def operations() -> dict[tuple[str, str], Operation]:
     return _operations(tuple(game_slugs()))
 
 
-@lru_cache(maxsize=4)
+@cache
 def _operations(_games: tuple[str, ...]) -> dict[tuple[str, str], Operation]:
     doc = document()
     schemas = doc["components"]["schemas"]

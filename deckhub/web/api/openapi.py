@@ -9,7 +9,7 @@ Game slugs and format ids come from the game registry, so a fifth game appears h
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from deckhub import __version__
@@ -82,12 +82,12 @@ def _page_params(default: int, maximum: int) -> list[dict]:
 
 def document() -> dict[str, Any]:
     """The document for the games registered now (a test may register a game for a while), built
-    once per set of games."""
+    once per set of games (a site has one set; the tests two)."""
     from deckhub.games import game_slugs
     return _document(tuple(game_slugs()))
 
 
-@lru_cache(maxsize=4)
+@cache
 def _document(_games: tuple[str, ...]) -> dict[str, Any]:
     from deckhub.services.collection import FIELDS
     from deckhub.games import all_games
