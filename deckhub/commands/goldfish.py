@@ -226,6 +226,9 @@ def coverage(game_slug, as_json, top):
         a = report["abilities"]
         click.echo(f"  abilities: {a.get('automated', 0)} automated, {a.get('no_effect', 0)} with no effect against "
                    f"the dummy, {a.get('manual', 0)} left to manual moves")
+    if report.get("demoted", {}).get("abilities"):
+        words = ", ".join(f"{w} {n}" for w, n in list(report["demoted"]["by_word"].items())[:5])
+        click.echo(f"  left manual for a word no pattern read: {report['demoted']['abilities']} abilities ({words})")
     if report["top_unautomated"]:
         click.echo("most common unautomated phrases:")
         for item in report["top_unautomated"][:top]:

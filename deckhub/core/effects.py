@@ -5,14 +5,21 @@ A game's `effects.py` turns a card into its Program: each ability (a sentence or
 text, a keyword) gets a `Status`: automated, of no effect against the goldfish opponent, or manual
 (the sandbox's manual moves play it). Coverage counts those statuses; text compiled wrongly is worse
 than text marked manual, so a row that does not read its text exactly leaves it manual.
+
+Every word is accounted for: a game's compiler opens a `Ledger` per ability (`accounting`), the
+patterns it reads with (`pattern`, and the `full`/`starts`/`contains` rows of `Rules`) record which
+spans of the text they consumed, and an ability whose unread spans still hold a significant word
+(a qualifier, a pronoun, a condition, "you may") is settled as manual, naming the word.
 """
 from __future__ import annotations
 
 import re
 from collections import Counter
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
+from re import _compiler as sre_compile, _constants as sre, _parser as sre_parse
 from typing import Any, Callable, Iterable, NamedTuple
 
 
@@ -62,11 +69,13 @@ class derived:
 
 
 class Program:
-    """Base of a game's compiled card: `abilities` is ((text, Status), ...) once compiled.
+    """Base of a game's compiled card: `abilities` is ((text, Status), ...) once compiled, and
+    `accounts` one `Account` per ability (which row read which spans of it, and what was left).
     `automation` and `manual_text` are derived from it once (a Program is not changed after
     compiling); an engine whose cards can lack facts refines `automation`."""
 
     abilities: tuple = ()
+    accounts: tuple = ()
 
     @derived
     def automation(self) -> str:
@@ -77,40 +86,404 @@ class Program:
         return tuple(text for text, status in self.abilities if status is MANUAL)
 
 
+# --- accounting for every word --------------------------------------------------------------------
+
+# The words that change what an ability does: left unread, the ability is not what its ops do.
+SIGNIFICANT: tuple[tuple[str, str], ...] = (
+    ("qualifier", r"\b(?:level|power|cost) \d+ or (?:less|more|fewer)\b"),
+    ("qualifier", r"\bor (?:less|more|fewer)\b"),
+    ("qualifier", r"\bcosts?\b"),
+    ("qualifier", r"\bother\b"),
+    ("qualifier", r"\bup to\b"),
+    ("qualifier", r"\byour\b"),
+    ("qualifier", r"\bopponent's\b"),
+    ("pronoun", r"\bthat creature\b"),
+    ("pronoun", r"\b(?:it|its|them|they|those)\b"),
+    ("condition", r"\bif\b"),
+    ("condition", r"\bunless\b"),
+    ("option", r"\byou may\b"),
+)
+
+
+def significant(*extra: tuple[str, str]) -> re.Pattern:
+    """The core's significant words plus a game's own ((kind, regex), ...), as one pattern whose
+    group names say the kind."""
+    kinds: dict[str, list[str]] = {}
+    for kind, regex in SIGNIFICANT + extra:
+        kinds.setdefault(kind, []).append(regex)
+    return re.compile("|".join(f"(?P<{k}>{'|'.join(rs)})" for k, rs in kinds.items()), re.I)
+
+
+WORDS = significant()
+
+
+class Account(NamedTuple):
+    """How one ability's text was read: the spans each row consumed, and the significant words
+    no row read ((kind, word), ...). `left` empty = every significant word is accounted for."""
+
+    text: str
+    reads: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]
+    left: tuple[tuple[str, str], ...]
+    demoted: bool = False  # a row read it, but a word it left makes it manual
+
+    @property
+    def reason(self) -> str:
+        return "; ".join(f"{kind} {word!r} not read" for kind, word in self.left)
+
+
+def _fold(text: str) -> str:
+    """Text as the patterns compare it: case and typographic apostrophes folded (same length)."""
+    return text.lower().replace("\u2019", "'")
+
+
+class Ledger:
+    """The spans of one ability's text that rows consumed. A match on a part of the text is placed
+    by finding that part; each character is judged by the innermost match whose text holds it, so
+    a clause handed to a nested reader counts as read only where that reader read it."""
+
+    __slots__ = ("text", "key", "nodes", "words", "lost")
+
+    def __init__(self, text: str, words: re.Pattern = WORDS):
+        self.text, self.key, self.words = text, _fold(text), words
+        self.nodes: list[list] = []  # [name, start, end, match or fixed spans]
+        self.lost: list[str] = []  # texts read in a form not found in the ability's text
+
+    def place(self, text: str) -> int:
+        at = self.key.find(_fold(text))
+        if at < 0:
+            self.lost.append(text)
+        return at
+
+    def add(self, text: str, read: Any, name: str = "") -> None:
+        """Record that `read` (a `Tracked` match, or ((start, end), ...) within `text`) read `text`."""
+        at = self.place(text)
+        if at >= 0:
+            self.nodes.append([name, at, at + len(text), read])
+
+    def whole(self, text: str, name: str = "") -> None:
+        """`text` read word for word (a fixed string, a hand-written reading of exactly this text)."""
+        self.add(text, ((0, len(text)),), name)
+
+    def mark(self) -> int:
+        return len(self.nodes)
+
+    def undo(self, mark: int) -> None:
+        del self.nodes[mark:]
+
+    def name(self, mark: int, name: str) -> None:
+        for node in self.nodes[mark:]:
+            node[0] = node[0] or name
+
+    def _spans(self, node: list) -> list[tuple[int, int]]:
+        read, at = node[3], node[1]
+        spans = read.consumed() if isinstance(read, Tracked) else read
+        return [(at + a, at + b) for a, b in spans]
+
+    def account(self) -> Account:
+        n = len(self.text)
+        spans = [self._spans(node) for node in self.nodes]
+        scopes: dict[tuple[int, int], bytearray] = {}  # what the matches on one part of the text read
+        for (_, a, b, _), read in zip(self.nodes, spans):
+            seen = scopes.setdefault((a, b), bytearray(n))
+            for s, e in read:
+                seen[s:e] = b"\x01" * (e - s)
+        done = bytearray(n)
+        for c in range(n):
+            inner = min(((b - a, scope) for (a, b), scope in scopes.items() if a <= c < b), default=None,
+                        key=lambda item: item[0])
+            if inner is not None and inner[1][c]:
+                done[c] = 1
+        left = []
+        for m in self.words.finditer(self.text):
+            if not all(done[m.start():m.end()]):
+                left.append((m.lastgroup, m.group(0).lower()))
+        if self.lost:
+            left.append(("rewritten", self.lost[0]))
+        reads = tuple((node[0], tuple(s)) for node, s in zip(self.nodes, spans) if s)
+        return Account(self.text, reads, tuple(left))
+
+    def settle(self, status: Status) -> tuple[Status, Account]:
+        """The ability's status once its words are counted: manual when a significant word is left.
+        Closes the ledger when it is the open one."""
+        if _LEDGER.get() is self:
+            _LEDGER.set(None)
+        account = self.account()
+        if account.left and status is not MANUAL:
+            return MANUAL, account._replace(demoted=True)
+        return status, account
+
+
+def read_whole(abilities: Iterable[tuple[str, Status]], name: str) -> tuple[Account, ...]:
+    """The accounts of abilities each read by a reading written for exactly that text (a table
+    keyed by card, checked against the text it was written for): every word of a non-manual one is read."""
+    return tuple(Account(text, () if status is MANUAL else ((name, ((0, len(text)),)),), ())
+                 for text, status in abilities)
+
+
+_LEDGER: ContextVar[Ledger | None] = ContextVar("deckhub_ledger", default=None)
+
+
+@contextmanager
+def accounting(text: str, words: re.Pattern = WORDS):
+    """Open the ledger of one ability's `text` (the form its rows read: normalised, without
+    reminder text) while the block compiles it."""
+    ledger = Ledger(text, words)
+    token = _LEDGER.set(ledger)
+    try:
+        yield ledger
+    finally:
+        _LEDGER.reset(token)
+
+
+def open_ledger(text: str, words: re.Pattern = WORDS) -> Ledger:
+    """`accounting` for a compiler loop that cannot be a block: the ledger is current from now on,
+    until `settle` (or the next `open_ledger`)."""
+    ledger = Ledger(text, words)
+    _LEDGER.set(ledger)
+    return ledger
+
+
+def ledger() -> Ledger | None:
+    """The ledger open now (None outside `accounting`)."""
+    return _LEDGER.get()
+
+
+_WILD = {sre.ANY, sre.NOT_LITERAL, sre.IN}
+
+
+def _wild(items: list) -> bool:
+    """Whether a repeated subpattern can match words (not only digits, spaces or punctuation)."""
+    for op, av in items:
+        if op in (sre.ANY, sre.NOT_LITERAL):
+            return True
+        if op == sre.IN:
+            for kind, value in av:
+                if kind == sre.CATEGORY and value not in (sre.CATEGORY_DIGIT, sre.CATEGORY_SPACE):
+                    return True
+                if kind in (sre.NEGATE, sre.RANGE) or (kind == sre.LITERAL and chr(value).isalpha()):
+                    return True
+        elif op == sre.LITERAL and chr(av).isalpha():
+            return True
+        elif op == sre.SUBPATTERN and _wild(av[3]):
+            return True
+        elif op == sre.BRANCH and any(_wild(b) for b in av[1]):
+            return True
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and _wild(av[2]):
+            return True
+    return False
+
+
+def _groups_in(items: list, found: set) -> set:
+    for op, av in items:
+        if op == sre.SUBPATTERN:
+            if av[0] is not None:
+                found.add(av[0])
+            _groups_in(av[3], found)
+        elif op == sre.BRANCH:
+            for b in av[1]:
+                _groups_in(b, found)
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            _groups_in(av[2], found)
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            _groups_in(av[1], found)
+    return found
+
+
+def _shadow(items: list, state: Any, n: int, parts: dict, inside: bool) -> None:
+    """Wrap, in place, every optional or word-repeating part outside a capturing group in a group
+    of its own (numbered after the pattern's own, so these keep their numbers): `parts` says which."""
+    for i, (op, av) in enumerate(items):
+        if op == sre.SUBPATTERN:
+            _shadow(av[3], state, n, parts, inside or (av[0] is not None and av[0] <= n))
+        elif op == sre.BRANCH:
+            for b in av[1]:
+                _shadow(b, state, n, parts, inside)
+        elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+            lo, hi, body = av
+            _shadow(body, state, n, parts, inside)
+            wild = hi > 1 and _wild(body)
+            if (lo == 0 or wild) and not inside:
+                sub = sre_parse.SubPattern(state, [(op, av)])
+                gid = state.opengroup()
+                state.closegroup(gid, sub)
+                parts[gid] = ("wild" if wild else "optional", frozenset(_groups_in(body, set())))
+                items[i] = (sre.SUBPATTERN, (gid, 0, 0, sub))
+
+
+class TrackedPattern:
+    """A compiled regex whose matches record, in the open ledger, what they consumed: the literal
+    part of the match, and the groups the reader asked for. A wildcard repeat or an optional part
+    outside a capturing group counts as unread (the reader cannot tell what it swallowed), unless
+    a group inside the optional part was read."""
+
+    __slots__ = ("pattern", "regex", "groups", "parts")
+
+    def __init__(self, regex: str, flags: int = 0):
+        self.pattern = re.compile(regex, flags)
+        tree = sre_parse.parse(regex, flags)
+        self.groups = tree.state.groups - 1
+        self.parts: dict[int, tuple[str, frozenset]] = {}
+        _shadow(tree.data, tree.state, self.groups, self.parts, False)
+        self.regex = sre_compile.compile(tree, flags) if self.parts else self.pattern
+
+    def _track(self, m: re.Match | None, text: str) -> "Tracked | None":
+        if m is None:
+            return None
+        tracked = Tracked(m, self)
+        book = _LEDGER.get()
+        if book is not None:
+            book.add(text, tracked)
+        return tracked
+
+    def match(self, text: str) -> "Tracked | None":
+        return self._track(self.regex.match(text), text)
+
+    def fullmatch(self, text: str) -> "Tracked | None":
+        return self._track(self.regex.fullmatch(text), text)
+
+    def search(self, text: str) -> "Tracked | None":
+        return self._track(self.regex.search(text), text)
+
+
+def pattern(regex: str, flags: int = 0) -> TrackedPattern:
+    """`re.compile` for card-text readers: matches record what they consume (see `TrackedPattern`)."""
+    return TrackedPattern(regex, flags)
+
+
+class Tracked:
+    """A match as a reader sees it (the pattern's own groups only), remembering which groups it read."""
+
+    __slots__ = ("m", "p", "read")
+
+    def __init__(self, m: re.Match, p: TrackedPattern):
+        self.m, self.p, self.read = m, p, set()
+
+    def _touch(self, g: int | str) -> None:
+        if isinstance(g, str):
+            g = self.p.pattern.groupindex[g]
+        if g == 0:
+            self.read.update(range(1, self.p.groups + 1))
+        else:
+            self.read.add(g)
+
+    def group(self, *gs: int | str) -> Any:
+        for g in gs or (0,):
+            self._touch(g)
+        return self.m.group(*gs)
+
+    __getitem__ = group
+
+    def groups(self, default: Any = None) -> tuple:
+        self._touch(0)
+        return self.m.groups(default)[:self.p.groups]
+
+    def groupdict(self, default: Any = None) -> dict:
+        for name in self.p.pattern.groupindex:
+            self._touch(name)
+        return {k: self.m.group(k) if self.m.group(k) is not None else default for k in self.p.pattern.groupindex}
+
+    def start(self, g: int | str = 0) -> int:
+        self._touch(g)
+        return self.m.start(g)
+
+    def end(self, g: int | str = 0) -> int:
+        self._touch(g)
+        return self.m.end(g)
+
+    def span(self, g: int | str = 0) -> tuple[int, int]:
+        self._touch(g)
+        return self.m.span(g)
+
+    @property
+    def string(self) -> str:
+        return self.m.string
+
+    def __bool__(self) -> bool:
+        return True
+
+    def consumed(self) -> list[tuple[int, int]]:
+        """The spans of the text this match accounts for: the match, less unread groups and the
+        parts no reader could see, plus the groups read."""
+        m = self.m
+        a, b = m.span()
+        done = bytearray(b - a)
+        done[:] = b"\x01" * (b - a)
+        for g in range(1, self.p.groups + 1):
+            if g not in self.read and m.start(g) >= 0:
+                done[m.start(g) - a:m.end(g) - a] = bytes(m.end(g) - m.start(g))
+        for gid, (kind, inner) in self.p.parts.items():
+            s, e = m.span(gid)
+            if s >= 0 and e > s and not (kind == "optional" and inner & self.read):
+                done[s - a:e - a] = bytes(e - s)
+        for g in self.read:
+            if m.start(g) >= 0:
+                done[m.start(g) - a:m.end(g) - a] = b"\x01" * (m.end(g) - m.start(g))
+        spans, start = [], None
+        for i, flag in enumerate(done):
+            if flag and start is None:
+                start = i
+            elif not flag and start is not None:
+                spans.append((a + start, a + i))
+                start = None
+        if start is not None:
+            spans.append((a + start, b))
+        return spans
+
+
 # --- pattern tables ----------------------------------------------------------------------------
 
 PASS = object()  # a builder's answer for "this row does not apply after all: try the next one"
 
 
+_CLAUSE_END = re.compile(r"\.\s|;|, then\b| and (?:you|then)\b")
+
+
+def clause_end(text: str, at: int) -> int:
+    """Where the clause that goes on at `at` ends: a sentence's end, "; ", ", then", "and you"."""
+    m = _CLAUSE_END.search(text, at)
+    return m.start() if m else len(text)
+
+
 @dataclass(frozen=True)
 class Rule:
     """One row of a pattern table: `match(text)` gives a match (or None), `build(match, *args)`
-    the result (or PASS). `name` is what tests and counts call the row."""
+    the result (or PASS). `name` is what tests and counts call the row. A `moot` row proves that
+    the rest of its clause cannot matter (a trigger that never fires against the goldfish, an
+    effect on an enemy creature): the words after its match up to the clause's end are read."""
 
     name: str
     match: Callable[[str], Any]
     build: Callable[..., Any]
+    moot: bool = False
 
 
-def full(pattern: str, flags: int = 0) -> Callable[[str], Any]:
+def full(regex: str, flags: int = 0) -> Callable[[str], Any]:
     """The text is exactly the pattern."""
-    return re.compile(pattern, flags).fullmatch
+    return pattern(regex, flags).fullmatch
 
 
-def starts(pattern: str, flags: int = 0) -> Callable[[str], Any]:
-    """The text begins with the pattern."""
-    return re.compile(pattern, flags).match
+def starts(regex: str, flags: int = 0) -> Callable[[str], Any]:
+    """The text begins with the pattern (the rest of the text is not read)."""
+    return pattern(regex, flags).match
 
 
 def contains(*patterns: str) -> Callable[[str], Any]:
-    """One of the patterns occurs somewhere in the text."""
-    return re.compile("|".join(f"(?:{p})" for p in patterns)).search
+    """One of the patterns occurs somewhere in the text (the rest of the text is not read)."""
+    return pattern("|".join(f"(?:{p})" for p in patterns)).search
 
 
 def exact(*texts: str) -> Callable[[str], Any]:
-    """The text is one of these strings."""
+    """The text is one of these strings (read word for word)."""
     found = frozenset(texts)
-    return lambda text: text if text in found else None
+
+    def match(text: str) -> str | None:
+        if text not in found:
+            return None
+        book = _LEDGER.get()
+        if book is not None:
+            book.whole(text)
+        return text
+    return match
 
 
 class Rules:
@@ -139,9 +512,9 @@ class Rules:
             raise ValueError(f"{self.name}: a row named {rule.name!r} already exists")
         self.rules.append(rule)
 
-    def row(self, name: str, match: Callable[[str], Any]) -> Callable[[Callable], Callable]:
+    def row(self, name: str, match: Callable[[str], Any], moot: bool = False) -> Callable[[Callable], Callable]:
         def add(build: Callable) -> Callable:
-            self.add(Rule(name, match, build))
+            self.add(Rule(name, match, build, moot))
             return build
         return add
 
@@ -152,14 +525,27 @@ class Rules:
         return len(self.rules)
 
     def apply(self, text: str, *args: Any, default: Any = None) -> Any:
+        """The first row's result; in the open ledger, what that row's patterns (and the readers
+        its builder called) consumed, named after the row. A row whose matcher is not a tracked
+        pattern accounts for nothing it does not record itself."""
+        book = _LEDGER.get()
         for rule in self.rules:
+            mark = book.mark() if book is not None else 0
             m = rule.match(text)
             if m is not None:
+                if book is not None:
+                    book.name(mark, f"{self.name}: {rule.name}")
                 result = rule.build(m, *args)
                 if result is not PASS:
                     if self.hits is not None:
                         self.hits[rule.name] += 1
+                    if book is not None:  # the row's text is its own, read where it says (a reader of
+                        # its own, not a tracked pattern, reads none of it)
+                        read = ((m.m.end(), clause_end(text, m.m.end())),) if rule.moot and isinstance(m, Tracked) else ()
+                        book.add(text, read, f"{self.name}: {rule.name}")
                     return result
+            if book is not None:
+                book.undo(mark)
         return default
 
     def which(self, text: str, *args: Any) -> str | None:
@@ -240,13 +626,17 @@ def coverage(game: str, catalogue: Iterable[Any], compile: Callable[[Any], Progr
     `checks(prog)` names the self-checks a card's program failed (an ability left manual because
     its compiled form named something no card has); "self_checks" counts cards per check.
     `compile` is the game's card compiler, `rate` how a card counts (default: its program's own
-    statuses), `phrase` how a manual text is grouped."""
+    statuses), `phrase` how a manual text is grouped. "demoted" counts the abilities a row read
+    but left manual for a significant word it did not read, by the first such word: "full" is
+    what the accounting proves."""
     report = CoverageReport(game, notes=list(notes))
     phrases: Counter = Counter()
     failed: Counter = Counter()
+    demoted: Counter = Counter()
     with counting(tables) as counts:
         for card in catalogue:
             prog = compile(card)  # afresh, not from the catalogue's memo: the rows count what they read
+            demoted.update(f"{kind} {word!r}" for a in prog.accounts if a.demoted for kind, word in a.left[:1])
             rated = rate(card, prog)
             report.total += 1
             report.vanilla += bool(rated.vanilla)
@@ -260,4 +650,5 @@ def coverage(game: str, catalogue: Iterable[Any], compile: Callable[[Any], Progr
                 failed.update(set(checks(prog)))
     report.phrases = dict(phrases)
     return {**report.to_json(), "patterns": {name: dict(rows) for name, rows in counts.items()},
-            "self_checks": dict(sorted(failed.items()))}
+            "self_checks": dict(sorted(failed.items())),
+            "demoted": {"abilities": sum(demoted.values()), "by_word": dict(demoted.most_common())}}

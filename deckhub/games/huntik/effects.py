@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from deckhub.core import effects as core_effects
-from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT
+from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT, read_whole
 
 # --- program shapes ---------------------------------------------------------------------------
 
@@ -399,6 +399,8 @@ def compile_card(card) -> Program:
         prog.abilities = tuple((t, AUTO if _UNBLOCKABLE.fullmatch(t.rstrip(".")) else MANUAL) for t in texts)
     if prog.kind == "action" and any(op == ("go_again",) for op in prog.effect):
         prog.go_again = True
+    prog.accounts = read_whole(prog.abilities, "the card's own reading" if entry is not None or kind in ("feature", "mission")
+                               else "unblockable")
     statuses = [s for _, s in prog.abilities]
     if prog.kind == "action":
         prog.useful = any(s == AUTO for s in statuses) and "never" not in prog.play_cond

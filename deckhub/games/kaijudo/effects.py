@@ -67,6 +67,7 @@ class Program(core_effects.Program):
     useful: bool = True  # a spell whose automated effect does something for you
     has_text: bool = False
     unknown_names: tuple = ()  # races / civilizations no catalogue card has, named by manual abilities
+    accounts: tuple = ()  # one core `Account` per ability: what each row read, which words were left
 
 
 # --- filters ----------------------------------------------------------------------------------
@@ -154,7 +155,7 @@ SENTENCES.row("enemy or opponent only", contains(
     r"^your attacking creatures can attack it",
     r"^choose target untapped enemy creature",
     r"^this creature can attack untapped creatures",
-))(lambda m: (NOOP,))
+), moot=True)(lambda m: (NOOP,))
 
 
 @SENTENCES.row("you may", full(r"you may (.*)", re.S))
@@ -490,7 +491,7 @@ STATICS.row("no effect against the dummy", contains(
     r"^this creature gets \+\d+ power for each tapped enemy creature",
     r"^while battling a creature",
     r"^while being attacked",
-))(lambda m, prog: NO_EFFECT)
+), moot=True)(lambda m, prog: NO_EFFECT)
 
 
 @STATICS.row("group replaces banish", full(r"each time one of your (other )?(.+?) would be banished, (?:put it into your (mana zone)|return it to your (hand)) instead"))
@@ -701,26 +702,33 @@ def compile_card(card: Any, words: Vocabulary | None = None) -> Program:
         power=int(attrs.get("power_value") or 0), creature="Creature" in ctype, has_text=bool(card.text),
     )
     abilities: list[tuple[str, str]] = []
+    accounts: list[core_effects.Account] = []
     spell_ops: list[tuple] = []
     unknown: list[str] = []
     for raw, body, modes, name in split_abilities(card.text):
+        saved, saved_triggers, saved_ops = dict(prog.__dict__), dict(prog.triggers), len(spell_ops)
         if words is not None:
-            saved, saved_triggers, saved_ops = dict(prog.__dict__), dict(prog.triggers), len(spell_ops)
             before = _names((tuple(saved.values()), tuple(spell_ops)), set())
-        _ability(prog, raw, body, modes, name, abilities, spell_ops)
-        if words is not None and abilities[-1][1] is AUTO:
+        with core_effects.accounting("\n".join((body, *modes))) as ledger:
+            _ability(prog, raw, body, modes, name, abilities, spell_ops)
+        status, account = ledger.settle(abilities[-1][1])
+        accounts.append(account)
+        wrong = []
+        if words is not None and status is AUTO:
             wrong = words.unknown(_names((tuple(prog.__dict__.values()), tuple(spell_ops)), set()) - before)
-            if wrong:
-                prog.__dict__.update(saved)
-                prog.triggers = saved_triggers
-                del spell_ops[saved_ops:]
-                abilities[-1] = (raw, MANUAL)
-                unknown.extend(wrong)
+        if wrong or status is not abilities[-1][1]:  # a word left unread, or a name no card has: undone
+            prog.__dict__.update(saved)
+            prog.triggers = saved_triggers
+            del spell_ops[saved_ops:]
+            abilities[-1] = (raw, MANUAL)
+            unknown.extend(wrong)
     prog.unknown_names = tuple(unknown)
     if prog.evolution is None and "Evolution" in ctype:
         abilities.append(("(evolution target not found in the text)", MANUAL))
+        accounts.append(core_effects.Account(abilities[-1][0], (), ()))
     prog.spell = tuple(spell_ops)
     prog.abilities = tuple(abilities)
+    prog.accounts = tuple(accounts)
     statuses = {s for _, s in abilities}
     prog.useful = prog.creature or bool(prog.spell) or MANUAL in statuses
     return prog

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from deckhub.core import effects as core_effects
-from deckhub.core.effects import AUTO, MANUAL
+from deckhub.core.effects import AUTO, MANUAL, open_ledger, pattern
 
 STATS = ("attack", "defence", "agility", "hp")
 STAT_LABELS = {"attack": "Attack", "defence": "Defence", "agility": "Agility", "hp": "HP"}
@@ -58,6 +58,7 @@ class Program(core_effects.Program):
     missing: tuple[str, ...] = ()  # needed values still unknown
     behaviour_known: bool = True  # False: no text and no effect values (what it does is unknown)
     abilities: tuple[tuple[str, str], ...] = ()  # (sentence, AUTO | MANUAL)
+    accounts: tuple = ()  # one core `Account` per sentence: what each pattern read, which words were left
     species: str | None = None
 
     def stat(self, name: str) -> int | None:
@@ -119,13 +120,13 @@ def needed(card: Any) -> tuple[str, ...]:
 _NUM = r"(\d+|a|an|one|two|three|four|five)"
 _WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _STAT = r"(attack|defence|defense|agility|hp|hit points?)"
-_PATTERNS: tuple[tuple[re.Pattern, str], ...] = (
-    (re.compile(rf"^(?:your neopet |this neopet |it )?(?:gets |gains |has )?([+-]\d+) {_STAT}(?: (?:this turn|until (?:the )?end of (?:the )?turn))?$"), "bonus"),
-    (re.compile(rf"^(?:your neopet |this neopet |it )?(?:gets|gains) {_NUM} {_STAT}(?: (?:this turn|until (?:the )?end of (?:the )?turn))?$"), "gain"),
-    (re.compile(rf"^(?:heal|remove|recover) {_NUM} (?:damage|hp|hit points?)(?: from your neopet)?$"), "heal"),
-    (re.compile(rf"^(?:heal|recover) your neopet(?:'s)? (?:by |for )?{_NUM}(?: damage| hp)?$"), "heal"),
-    (re.compile(rf"^(?:reduce|prevent) (?:the )?(?:next )?(?:damage (?:your neopet would take|taken|dealt to your neopet)(?: this turn)? by {_NUM}|{_NUM} damage)(?: this turn)?$"), "reduce"),
-    (re.compile(rf"^draw {_NUM} cards?$"), "draw"),
+_PATTERNS: tuple[tuple[core_effects.TrackedPattern, str], ...] = (
+    (pattern(rf"^(?:your neopet |this neopet |it )?(?:gets |gains |has )?([+-]\d+) {_STAT}(?: (?:this turn|until (?:the )?end of (?:the )?turn))?$"), "bonus"),
+    (pattern(rf"^(?:your neopet |this neopet |it )?(?:gets|gains) {_NUM} {_STAT}(?: (?:this turn|until (?:the )?end of (?:the )?turn))?$"), "gain"),
+    (pattern(rf"^(?:heal|remove|recover) {_NUM} (?:damage|hp|hit points?)(?: from your neopet)?$"), "heal"),
+    (pattern(rf"^(?:heal|recover) your neopet(?:'s)? (?:by |for )?{_NUM}(?: damage| hp)?$"), "heal"),
+    (pattern(rf"^(?:reduce|prevent) (?:the )?(?:next )?(?:damage (?:your neopet would take|taken|dealt to your neopet)(?: this turn)? by {_NUM}|{_NUM} damage)(?: this turn)?$"), "reduce"),
+    (pattern(rf"^draw {_NUM} cards?$"), "draw"),
 )
 
 
@@ -200,13 +201,17 @@ def compile_card(card: Any) -> Program:
     ward = 0
     stays = role in ("equipment", "petpet", "slot", "play_area")  # in play past the turn it is played
     abilities: list[tuple[str, str]] = []
+    accounts = []
     for sentence in sentences(card.text):
+        book = open_ledger(sentence)
         effects = read_sentence(sentence)
         if effects is not None and not stays and any(k in ("ward", "prevent") for k, _ in effects):
             # a one-turn card's damage prevention would end with your turn, before the dummy's
             # attack (its only use): how long it lasts is the card's, so it is left to manual moves
             effects = None
-        if effects is None:
+        status, account = book.settle(MANUAL if effects is None else AUTO)
+        accounts.append(account)
+        if status is MANUAL:  # not read, or a word no pattern read
             abilities.append((sentence, MANUAL))
             continue
         abilities.append((sentence, AUTO))
@@ -243,7 +248,7 @@ def compile_card(card: Any) -> Program:
                    bonus=tuple(bonus.items()), heal=int(heal), reduction=int(reduction), draw=int(draw),
                    turn_bonus=tuple(turn_bonus.items()), ward=ward,
                    missing=missing, behaviour_known=behaviour_known,
-                   abilities=tuple(abilities), species=attrs.get("species"))
+                   abilities=tuple(abilities), accounts=tuple(accounts), species=attrs.get("species"))
 
 
 def phrase_of(sentence: str) -> str:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from deckhub.core import effects as core_effects
-from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT
+from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT, open_ledger, pattern
 from deckhub.games.neopets_tcg.contest import ARENAS
 
 FAERIES = ("Air", "Dark", "Earth", "Fire", "Light", "Water")
@@ -104,25 +104,27 @@ def _sentences(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-_BONUS_FRONT = re.compile(r"^(?:(?:this neopet or hero|this neopet|this hero|it|you) (?:gets|get|has|have) )?([+-]\d+) (?:to )?(all stats|strength|agility|magic|intelligence)(?: (?:in|for) (?:this|the) contest)?\.?$", re.I)
-_BONUS_BACK = re.compile(r"^(?:(?:this neopet or hero|this neopet|this hero|it) (?:gets|has) )?(all stats|strength|agility|magic|intelligence)\s*([+-]\d+)\.?$", re.I)
-_DRAW = re.compile(rf"^(?:you and your opponent each )?draw {_N} cards?\.?$", re.I)
-_BANK_HAND = re.compile(r"^(?:put|bank) (?:1|one|an|a) item or equipment(?: card)? from your hand(?: into your bank)?\.?$", re.I)
-_BANK_TOP = re.compile(rf"^(?:put|bank) the top {_N}? ?cards? of your deck(?: into your bank)?\.?$", re.I)
-_MOVE = re.compile(r"^move (?:1|one) of your (untapped )?neopets(?: or heroes)? (?:to|into) (?:another|any other|a different|any|a new) arena( without tapping it)?\.?$", re.I)
+_BONUS_FRONT = pattern(r"^(?:(?:this neopet or hero|this neopet|this hero|it|you) (?:gets|get|has|have) )?([+-]\d+) (?:to )?(all stats|strength|agility|magic|intelligence)(?: (?:in|for) (?:this|the) contest)?\.?$", re.I)
+_BONUS_BACK = pattern(r"^(?:(?:this neopet or hero|this neopet|this hero|it) (?:gets|has) )?(all stats|strength|agility|magic|intelligence)\s*([+-]\d+)\.?$", re.I)
+_DRAW = pattern(rf"^(?:you and your opponent each )?draw {_N} cards?\.?$", re.I)
+_BANK_HAND = pattern(r"^(?:put|bank) (?:1|one|an|a) item or equipment(?: card)? from your hand(?: into your bank)?\.?$", re.I)
+_BANK_TOP = pattern(rf"^(?:put|bank) the top {_N}? ?cards? of your deck(?: into your bank)?\.?$", re.I)
+_MOVE = pattern(r"^move (?:1|one) of your (untapped )?neopets(?: or heroes)? (?:to|into) (?:another|any other|a different|any|a new) arena( without tapping it)?\.?$", re.I)
 # what a bonus or a tapping cost looks like, to tell "no pattern read it" from "the card has none"
 _BONUS_HINT = re.compile(r"[+-]\d|\b(?:strength|agility|magic|intelligence|all stats)\b", re.I)
 _TAP_HINT = re.compile(r"\btap\b.*\bto play\b|\bto play this\b.*\btap\b", re.I)
-_UNTAP = re.compile(r"^untap (?:1|one) of your neopets\.?$", re.I)
-_TAP_COST = re.compile(r"^(?:to play this(?: card)?, )?tap (?:1|one|a|an) (?:of your )?(?:untapped )?(air |dark |earth |fire |light |water )?neopets?(?: to play this(?: card)?)?\.?$", re.I)
-_MAY = re.compile(r"^you may (.+)$", re.I)
+_UNTAP = pattern(r"^untap (?:1|one) of your neopets\.?$", re.I)
+_TAP_COST = pattern(r"^(?:to play this(?: card)?, )?tap (?:1|one|a|an) (?:of your )?(?:untapped )?(air |dark |earth |fire |light |water )?neopets?(?: to play this(?: card)?)?\.?$", re.I)
+_MAY = pattern(r"^you may (.+)$", re.I)
 _TRIGGERS = (
-    ("before_turn", re.compile(r"^before your turn,\s*(.+)$", re.I)),
-    ("on_bank", re.compile(r"^(?:when|whenever|after) you bank this card,\s*(.+)$", re.I)),
-    ("on_win", re.compile(r"^(?:when|whenever) this (?:neopet or hero|neopet|hero)(?: or hero)? wins a contest(?: on your turn)?,\s*(.+)$", re.I)),
-    ("on_play", re.compile(r"^(?:when|whenever) you (?:play|attach) this(?: card| item| equipment)?,\s*(.+)$", re.I)),
+    ("before_turn", pattern(r"^before your turn,\s*(.+)$", re.I)),
+    ("on_bank", pattern(r"^(?:when|whenever|after) you bank this card,\s*(.+)$", re.I)),
+    ("on_win", pattern(r"^(?:when|whenever) this (?:neopet or hero|neopet|hero)(?: or hero)? wins a contest(?: on your turn)?,\s*(.+)$", re.I)),
+    ("on_play", pattern(r"^(?:when|whenever) you (?:play|attach) this(?: card| item| equipment)?,\s*(.+)$", re.I)),
 )
-_NO_EFFECT = re.compile(r"\b(your opponent|opponent's|opponents'|rivals?|their)\b", re.I)
+# the core's significant words, and the verbs of what a sentence can do for you: left unread, it is not played
+WORDS = core_effects.significant(("effect", r"\b(?:draw|bank|move|untap)s?\b"))
+_NO_EFFECT = pattern(r"\b(your opponent|opponent's|opponents'|rivals?|their)\b", re.I)
 
 
 def _effect(body: str) -> tuple | None:
@@ -196,8 +198,10 @@ def _compile(card: Any) -> Program:
     plain_is_play = ctype in ("Something Has Happened!", "Location")
     unread_bonus: set[str] = set()
     unread_tap = False
+    accounts = []
     for sentence in _sentences(card.text or ""):
         status = MANUAL
+        saved, book = (dict(text_bonus), text_tap, {name: len(ops) for name, ops in triggers.items()}), open_ledger(sentence, WORDS)
         bonus = _bonus(sentence) if ctype in ("Equipment", "Item") else None
         tapm = _TAP_COST.match(sentence.rstrip(". "))
         if bonus is not None:
@@ -209,8 +213,8 @@ def _compile(card: Any) -> Program:
             text_tap = (tapm.group(1) or "").strip().capitalize() or "any"
             status = AUTO
         else:
-            for name, pattern in _TRIGGERS:
-                m = pattern.match(sentence)
+            for name, trigger in _TRIGGERS:
+                m = trigger.match(sentence)
                 if m:
                     op = _effect(m.group(1))
                     if op is not None:
@@ -224,11 +228,18 @@ def _compile(card: Any) -> Program:
                     status = AUTO
                 elif _NO_EFFECT.search(sentence) and not re.search(r"\byour (neopets?|heroes?|hand|deck|bank)\b", sentence, re.I):
                     status = NO_EFFECT
+        status, account = book.settle(status)
+        accounts.append(account)
+        if account.demoted:  # a word no pattern read: the sentence is played by hand, what it compiled to undone
+            text_bonus, text_tap = saved[0], saved[1]
+            for name, n in saved[2].items():
+                del triggers[name][n:]
         if status is MANUAL and ctype in ("Equipment", "Item") and _BONUS_HINT.search(sentence):
             unread_bonus.update(_unread_arenas(sentence))
         if status is MANUAL and ctype in PAID_TYPES and _TAP_HINT.search(sentence):
             unread_tap = True
         prog.abilities.append((sentence, status))
+    prog.accounts = tuple(accounts)
     if ctype in ("Equipment", "Item"):
         # the whole text is known: an arena it names no bonus for gets none (attrs still win), unless
         # a sentence no pattern read may name one: that arena's bonus stays unknown
