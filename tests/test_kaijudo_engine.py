@@ -425,7 +425,7 @@ def test_coverage_counts_every_distinct_card():
     assert report["cards"] == len(CAT) == 1136
     assert report["full"] + report["partial"] + report["none"] == report["cards"]
     assert report["vanilla"] == sum(1 for c in CAT if not c.text)
-    assert report["full"] >= 700  # measured: see the coverage command
+    assert report["full"] >= 690  # measured with every word accounted for: see the coverage command
     top = report["top_unautomated"]
     assert top and all(t["cards"] >= 1 and t["phrase"] for t in top)
     assert compile_card(CAT.get("logos-scan")).automation == "full"

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from re import _compiler as sre_compile, _constants as sre, _parser as sre_parse
 from typing import Any, Callable, Iterable, NamedTuple
 
@@ -119,7 +120,8 @@ WORDS = significant()
 
 class Account(NamedTuple):
     """How one ability's text was read: the spans each row consumed, and the significant words
-    no row read ((kind, word), ...). `left` empty = every significant word is accounted for."""
+    no row read ((kind, word), ...). `left` empty = every significant word is accounted for (not
+    counted for an ability its compiler left manual: the player plays all of it)."""
 
     text: str
     reads: tuple[tuple[str, tuple[tuple[int, int], ...]], ...]
@@ -164,12 +166,6 @@ class Ledger:
         """`text` read word for word (a fixed string, a hand-written reading of exactly this text)."""
         self.add(text, ((0, len(text)),), name)
 
-    def mark(self) -> int:
-        return len(self.nodes)
-
-    def undo(self, mark: int) -> None:
-        del self.nodes[mark:]
-
     def name(self, mark: int, name: str) -> None:
         for node in self.nodes[mark:]:
             node[0] = node[0] or name
@@ -179,27 +175,28 @@ class Ledger:
         spans = read.consumed() if isinstance(read, Tracked) else read
         return [(at + a, at + b) for a, b in spans]
 
-    def account(self) -> Account:
-        n = len(self.text)
+    def account(self, words: bool = True) -> Account:
+        """What each match read; with `words`, also the significant words none read."""
         spans = [self._spans(node) for node in self.nodes]
-        scopes: dict[tuple[int, int], bytearray] = {}  # what the matches on one part of the text read
-        for (_, a, b, _), read in zip(self.nodes, spans):
-            seen = scopes.setdefault((a, b), bytearray(n))
-            for s, e in read:
-                seen[s:e] = b"\x01" * (e - s)
-        done = bytearray(n)
-        for c in range(n):
-            inner = min(((b - a, scope) for (a, b), scope in scopes.items() if a <= c < b), default=None,
-                        key=lambda item: item[0])
-            if inner is not None and inner[1][c]:
-                done[c] = 1
-        left = []
-        for m in self.words.finditer(self.text):
-            if not all(done[m.start():m.end()]):
-                left.append((m.lastgroup, m.group(0).lower()))
+        reads = tuple((node[0], tuple(s)) for node, s in zip(self.nodes, spans) if s)
+        found = list(self.words.finditer(self.text)) if words else ()
+        if not found and not (words and self.lost):
+            return Account(self.text, reads, ())
+        scopes: dict[tuple[int, int], list] = {}  # what the matches on one part of the text read
+        for node, consumed in zip(self.nodes, spans):
+            scopes.setdefault((node[1], node[2]), []).extend(consumed)
+
+        def seen(start: int, end: int) -> bool:
+            """Read by the innermost match whose text holds the word (each character's, if none holds it whole)."""
+            around = [(b - a, (a, b)) for a, b in scopes if a <= start and end <= b]
+            if not around:
+                return end - start > 1 and all(seen(c, c + 1) for c in range(start, end))
+            return any(s <= start and end <= e for s, e in scopes[min(around)[1]]) or (
+                end - start > 1 and all(seen(c, c + 1) for c in range(start, end)))
+
+        left = [(m.lastgroup, m.group(0).lower()) for m in found if not seen(m.start(), m.end())]
         if self.lost:
             left.append(("rewritten", self.lost[0]))
-        reads = tuple((node[0], tuple(s)) for node, s in zip(self.nodes, spans) if s)
         return Account(self.text, reads, tuple(left))
 
     def settle(self, status: Status) -> tuple[Status, Account]:
@@ -207,7 +204,7 @@ class Ledger:
         Closes the ledger when it is the open one."""
         if _LEDGER.get() is self:
             _LEDGER.set(None)
-        account = self.account()
+        account = self.account(words=status is not MANUAL)  # a manual ability's words are the player's anyway
         if account.left and status is not MANUAL:
             return MANUAL, account._replace(demoted=True)
         return status, account
@@ -310,11 +307,18 @@ def _shadow(items: list, state: Any, n: int, parts: dict, inside: bool) -> None:
                 items[i] = (sre.SUBPATTERN, (gid, 0, 0, sub))
 
 
+# What optional wording must not hold unless a reader reads it: a number, a limit, "other", "up to",
+# a condition, "you may". (Optional wording without these, "of your", "and put them", is the
+# pattern's own synonym for the same effect.)
+_RUNS = re.compile(rb"\x01+")
+_LIMITING = re.compile(r"\d|\b(?:level|power|cost|less|more|fewer|other|up to|if|unless|may)\b", re.I)
+
+
 class TrackedPattern:
     """A compiled regex whose matches record, in the open ledger, what they consumed: the literal
-    part of the match, and the groups the reader asked for. A wildcard repeat or an optional part
-    outside a capturing group counts as unread (the reader cannot tell what it swallowed), unless
-    a group inside the optional part was read."""
+    part of the match, and the groups the reader asked for. A wildcard repeat outside a capturing
+    group counts as unread (the reader cannot tell what it swallowed), and so does an optional part
+    holding a number, a limit or a condition, unless a group inside it was read."""
 
     __slots__ = ("pattern", "regex", "groups", "parts")
 
@@ -326,9 +330,7 @@ class TrackedPattern:
         _shadow(tree.data, tree.state, self.groups, self.parts, False)
         self.regex = sre_compile.compile(tree, flags) if self.parts else self.pattern
 
-    def _track(self, m: re.Match | None, text: str) -> "Tracked | None":
-        if m is None:
-            return None
+    def _track(self, m: re.Match, text: str) -> "Tracked":
         tracked = Tracked(m, self)
         book = _LEDGER.get()
         if book is not None:
@@ -336,18 +338,27 @@ class TrackedPattern:
         return tracked
 
     def match(self, text: str) -> "Tracked | None":
-        return self._track(self.regex.match(text), text)
+        m = self.regex.match(text)
+        return None if m is None else self._track(m, text)
 
     def fullmatch(self, text: str) -> "Tracked | None":
-        return self._track(self.regex.fullmatch(text), text)
+        m = self.regex.fullmatch(text)
+        return None if m is None else self._track(m, text)
 
     def search(self, text: str) -> "Tracked | None":
-        return self._track(self.regex.search(text), text)
+        m = self.regex.search(text)
+        return None if m is None else self._track(m, text)
 
 
+@lru_cache(maxsize=None)
 def pattern(regex: str, flags: int = 0) -> TrackedPattern:
     """`re.compile` for card-text readers: matches record what they consume (see `TrackedPattern`)."""
     return TrackedPattern(regex, flags)
+
+
+def fullmatch(regex: str, text: str, flags: int = 0) -> "Tracked | None":
+    """`re.fullmatch` for card-text readers (see `pattern`)."""
+    return pattern(regex, flags).fullmatch(text)
 
 
 class Tracked:
@@ -413,21 +424,12 @@ class Tracked:
                 done[m.start(g) - a:m.end(g) - a] = bytes(m.end(g) - m.start(g))
         for gid, (kind, inner) in self.p.parts.items():
             s, e = m.span(gid)
-            if s >= 0 and e > s and not (kind == "optional" and inner & self.read):
+            if s >= 0 and e > s and (kind == "wild" or not inner & self.read and _LIMITING.search(m.string, s, e)):
                 done[s - a:e - a] = bytes(e - s)
         for g in self.read:
             if m.start(g) >= 0:
                 done[m.start(g) - a:m.end(g) - a] = b"\x01" * (m.end(g) - m.start(g))
-        spans, start = [], None
-        for i, flag in enumerate(done):
-            if flag and start is None:
-                start = i
-            elif not flag and start is not None:
-                spans.append((a + start, a + i))
-                start = None
-        if start is not None:
-            spans.append((a + start, b))
-        return spans
+        return [(a + run.start(), a + run.end()) for run in _RUNS.finditer(done)]
 
 
 # --- pattern tables ----------------------------------------------------------------------------
@@ -503,6 +505,7 @@ class Rules:
     def __init__(self, name: str, rules: Iterable[Rule] = ()):
         self.name = name
         self.rules: list[Rule] = []
+        self._rows: list[tuple[Rule, Callable[[str], Any], TrackedPattern | None]] = []
         self.hits: Counter | None = None  # while `counting`: how many texts each row read
         for rule in rules:
             self.add(rule)
@@ -511,6 +514,11 @@ class Rules:
         if any(r.name == rule.name for r in self.rules):
             raise ValueError(f"{self.name}: a row named {rule.name!r} already exists")
         self.rules.append(rule)
+        tracked = getattr(rule.match, "__self__", None)
+        if isinstance(tracked, TrackedPattern):  # (for speed: the regex's own method, tracked once it matches)
+            self._rows.append((rule, getattr(tracked.regex, rule.match.__name__), tracked))
+        else:
+            self._rows.append((rule, rule.match, None))
 
     def row(self, name: str, match: Callable[[str], Any], moot: bool = False) -> Callable[[Callable], Callable]:
         def add(build: Callable) -> Callable:
@@ -529,23 +537,29 @@ class Rules:
         its builder called) consumed, named after the row. A row whose matcher is not a tracked
         pattern accounts for nothing it does not record itself."""
         book = _LEDGER.get()
-        for rule in self.rules:
-            mark = book.mark() if book is not None else 0
-            m = rule.match(text)
-            if m is not None:
-                if book is not None:
-                    book.name(mark, f"{self.name}: {rule.name}")
-                result = rule.build(m, *args)
-                if result is not PASS:
-                    if self.hits is not None:
-                        self.hits[rule.name] += 1
-                    if book is not None:  # the row's text is its own, read where it says (a reader of
-                        # its own, not a tracked pattern, reads none of it)
-                        read = ((m.m.end(), clause_end(text, m.m.end())),) if rule.moot and isinstance(m, Tracked) else ()
-                        book.add(text, read, f"{self.name}: {rule.name}")
-                    return result
+        nodes = book.nodes if book is not None else []
+        mark = len(nodes)  # a row that does not apply leaves nothing behind
+        for rule, match, tracked in self._rows:
+            m = match(text)
+            if m is None:
+                if len(nodes) != mark:
+                    del nodes[mark:]
+                continue
+            if tracked is not None:
+                m = tracked._track(m, text)
             if book is not None:
-                book.undo(mark)
+                book.name(mark, f"{self.name}: {rule.name}")
+            result = rule.build(m, *args)
+            if result is PASS:
+                del nodes[mark:]
+                continue
+            if self.hits is not None:
+                self.hits[rule.name] += 1
+            if book is not None:  # the row's text is its own, read where it says (a reader of
+                # its own, not a tracked pattern, reads none of it)
+                read = ((m.m.end(), clause_end(text, m.m.end())),) if rule.moot and isinstance(m, Tracked) else ()
+                book.add(text, read, f"{self.name}: {rule.name}")
+            return result
         return default
 
     def which(self, text: str, *args: Any) -> str | None:
@@ -627,15 +641,19 @@ def coverage(game: str, catalogue: Iterable[Any], compile: Callable[[Any], Progr
     its compiled form named something no card has); "self_checks" counts cards per check.
     `compile` is the game's card compiler, `rate` how a card counts (default: its program's own
     statuses), `phrase` how a manual text is grouped. "demoted" counts the abilities a row read
-    but left manual for a significant word it did not read, by the first such word: "full" is
-    what the accounting proves."""
+    but left manual for a significant word it did not read, by the first such word; "unproven"
+    the abilities counted as played that no ledger read (a compiler that keeps no `accounts`):
+    "full" is what the accounting proves when that is 0."""
     report = CoverageReport(game, notes=list(notes))
     phrases: Counter = Counter()
     failed: Counter = Counter()
     demoted: Counter = Counter()
+    unproven = 0
     with counting(tables) as counts:
         for card in catalogue:
             prog = compile(card)  # afresh, not from the catalogue's memo: the rows count what they read
+            if len(prog.accounts) != len(prog.abilities):  # read by no ledger: nothing proves it
+                unproven += sum(status is not MANUAL for _, status in prog.abilities)
             demoted.update(f"{kind} {word!r}" for a in prog.accounts if a.demoted for kind, word in a.left[:1])
             rated = rate(card, prog)
             report.total += 1
@@ -651,4 +669,5 @@ def coverage(game: str, catalogue: Iterable[Any], compile: Callable[[Any], Progr
     report.phrases = dict(phrases)
     return {**report.to_json(), "patterns": {name: dict(rows) for name, rows in counts.items()},
             "self_checks": dict(sorted(failed.items())),
-            "demoted": {"abilities": sum(demoted.values()), "by_word": dict(demoted.most_common())}}
+            "demoted": {"abilities": sum(demoted.values()), "by_word": dict(demoted.most_common())},
+            "unproven": unproven}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deckhub.core.actions import RuleAction
-from deckhub.core.effects import AUTO, MANUAL, Program, coverage
+from deckhub.core.effects import AUTO, MANUAL, Program, coverage, read_whole
 from deckhub.core.engine import Engine
 from deckhub.core.options import turn_limit_option
 from deckhub.core.ops import LOSE_ON_DRAW
@@ -30,6 +30,7 @@ class ToyCard(Program):
 
     def __init__(self, text: str | None):
         self.abilities = ((text, AUTO if text == DRAW_TWO else MANUAL),) if text else ()
+        self.accounts = read_whole(self.abilities, "Spark's text, word for word")
 
 
 def compile_card(card) -> ToyCard:

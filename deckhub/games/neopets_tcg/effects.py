@@ -124,7 +124,7 @@ _TRIGGERS = (
 )
 # the core's significant words, and the verbs of what a sentence can do for you: left unread, it is not played
 WORDS = core_effects.significant(("effect", r"\b(?:draw|bank|move|untap)s?\b"))
-_NO_EFFECT = pattern(r"\b(your opponent|opponent's|opponents'|rivals?|their)\b", re.I)
+_NO_EFFECT = pattern(r"\b(?:your opponent|opponent's|opponents'|rivals?|their)\b", re.I)
 
 
 def _effect(body: str) -> tuple | None:
