@@ -505,8 +505,8 @@ def _(m, prog):
     return AUTO
 
 
-_WHILE_GROUP = re.compile(r"while (.+?), ((?:all|each) (?:of )?your .+)").fullmatch
-_GROUP_GETS = re.compile(r"(?:all|each) (?:of )?your (other )?(.+?) (?:have|has|gets?|get) (.+)").fullmatch
+_WHILE_GROUP = core_effects.pattern(r"while (.+?), ((?:all|each) (?:of )?your .+)").fullmatch
+_GROUP_GETS = core_effects.pattern(r"(?:all|each) (?:of )?your (other )?(.+?) (?:have|has|gets?|get) (.+)").fullmatch
 
 
 def _group_gets(body: str):

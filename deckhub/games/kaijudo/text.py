@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from deckhub.core.effects import fullmatch, pattern
+
 
 CIVS = ("light", "water", "darkness", "fire", "nature")
 
@@ -160,15 +162,16 @@ def _enemy_only(text: str) -> bool:
     return bool(re.search(r"\benemy\b|\bopponent", text)) and not _OURS.search(text)
 
 
-_WHO = [
+# who gets a boost; a bare "it" is captured and not read: which card it means is not known here
+_WHO = [(pattern(p), name) for p, name in (
     (r"(?:choose )?one of your other creatures that has \"skirmisher\"\. it", "choose_skirmisher"),
-    (r"(?:choose )?one of your (?:other )?creatures(?: that is level \d+ or less)?\. (?:it|that creature)", None),
+    (r"(?:choose )?one of your (other )?creatures(?: that is level \d+ or less)?\. (?:it|that creature)", None),
     (r"(?:choose )?one of your other creatures", "choose_other"),
     (r"(?:choose )?one of your creatures", "choose"),
     (r"each of your other creatures|all your other creatures", "all_other"),
     (r"each of your creatures|all your creatures", "all"),
-    (r"this creature|it", "self"),
-]
+    (r"this creature|(it)", "self"),
+)]
 
 
 def _boost_items(text: str) -> tuple | None:
@@ -178,29 +181,29 @@ def _boost_items(text: str) -> tuple | None:
         part = part.strip()
         if not part:
             continue
-        m = re.fullmatch(r"(?:gets? |gains? )?\+(\d+) power", part)
+        m = fullmatch(r"(?:gets? |gains? )?\+(\d+) power", part)
         if m:
             items.append(("power", int(m.group(1))))
             continue
-        m = re.fullmatch(r"(?:gets? |gains? |has )?\"(fast attack|double breaker|triple breaker|slayer|blocker)\"", part)
+        m = fullmatch(r"(?:gets? |gains? |has )?\"(fast attack|double breaker|triple breaker|slayer|blocker)\"", part)
         if m:
             kw = m.group(1)
             items.append({"fast attack": ("fast", 1), "double breaker": ("breaker", 2), "triple breaker": ("breaker", 3)}.get(kw, ("noop", 0)))
             continue
-        m = re.fullmatch(r"(?:gets? |gains? |has )?\"powerful attack \+(\d+)\"", part)
+        m = fullmatch(r"(?:gets? |gains? |has )?\"powerful attack \+(\d+)\"", part)
         if m:
             items.append(("powerful_attack", int(m.group(1))))
             continue
-        if re.fullmatch(r"(?:can't be blocked(?: this turn)?|have \"slayer\"|has \"slayer\")", part):
+        if fullmatch(r"(?:can't be blocked(?: this turn)?|have \"slayer\"|has \"slayer\")", part):
             items.append(("noop", 0))
             continue
-        if re.fullmatch(r"(?:can )?attack untapped creatures(?: this turn)?(?: as though they were tapped)?", part):
+        if fullmatch(r"(?:can )?attack untapped creatures(?: this turn)?(?: as though they were tapped)?", part):
             items.append(("noop", 0))
             continue
-        if re.fullmatch(r"(?:and )?can attack (?:this turn )?as though (?:it|they) didn't have (?:that ability|\"skirmisher\"|those abilities)(?: this turn)?", part):
+        if fullmatch(r"(?:and )?can attack (?:this turn )?as though (?:it|they) didn't have (?:that ability|\"skirmisher\"|those abilities)(?: this turn)?", part):
             items.append(("attack_players", 1))
             continue
-        if re.fullmatch(r"breaks? an additional shield(?: this turn)?", part):
+        if fullmatch(r"breaks? an additional shield(?: this turn)?", part):
             items.append(("extra_break", 1))
             continue
         return None
@@ -212,11 +215,12 @@ def _boost_ops(s: str) -> tuple | None:
     for m in re.finditer(r" (gets?|gains?|has|can attack) ", s):
         subject, verb, rest = s[:m.start()], m.group(1), s[m.end():]
         who = None
-        for pattern, name in _WHO:
-            if re.fullmatch(pattern, subject):
+        for who_pattern, name in _WHO:
+            found = who_pattern.fullmatch(subject)
+            if found:
                 who = name
                 if name is None:
-                    who = "choose_other" if " other " in subject else "choose"
+                    who = "choose_other" if found.group(1) else "choose"
                 break
         if who is not None:
             break
@@ -237,7 +241,7 @@ def _boost_ops(s: str) -> tuple | None:
 
 def _look_ops(body: str) -> tuple | None:
     """"look at the top N cards of your deck. ..." and "search your deck. ..." effects."""
-    m = re.fullmatch(r"look at the top (\d+|card) (?:cards )?of your deck\. (.+?)\.? put the rest (?:on the bottom of your deck(?: in any order)?|into your hand)", body)
+    m = fullmatch(r"look at the top (\d+|card) (?:cards )?of your deck\. (.+?)\.? put the rest (?:on the bottom of your deck(?: in any order)?|into your hand)", body)
     if m:
         n = 1 if m.group(1) == "card" else int(m.group(1))
         rest = "hand" if body.endswith("into your hand") else "bottom"
@@ -245,9 +249,9 @@ def _look_ops(body: str) -> tuple | None:
         specs = []
         for part in re.split(r", and ", what):
             part = part.strip().rstrip(".")
-            pm = re.fullmatch(r"(you may )?(?:put|reveal) (one|\d+|an?|any number of|any number) (?:of them|(.+?) from among them(?: that (?:each )?(?:has|have) power (\d+) or more)?)(?: and put (?:it|them|those creatures))?\s(?:in)?to (?:your hand|the battle zone)", part)
+            pm = fullmatch(r"(you may )?(?:put|reveal) (one|\d+|an?|any number of|any number) (?:of them|(.+?) from among them(?: that (?:each )?(?:has|have) power (\d+) or more)?)(?: and put (?:it|them|those creatures))?\s(?:in)?to (?:your hand|the battle zone)", part)
             if not pm:
-                pm2 = re.fullmatch(r"(you may )?reveal (any number of|an?) (.+?) from among them(?: that (?:each )?(?:has|have) power (\d+) or more)? and put (?:it|them|those creatures) into your hand", part)
+                pm2 = fullmatch(r"(you may )?reveal (any number of|an?) (.+?) from among them(?: that (?:each )?(?:has|have) power (\d+) or more)? and put (?:it|them|those creatures) into your hand", part)
                 if not pm2:
                     return None
                 optional, count_word, what_words, power = pm2.group(1), pm2.group(2), pm2.group(3), pm2.group(4)
@@ -266,20 +270,20 @@ def _look_ops(body: str) -> tuple | None:
             count = n if count_word.startswith("any") else (_num(count_word) if count_word not in ("a", "an") else 1)
             specs.append((dest, filt, count, bool(optional) or count_word.startswith("any")))
         return (("look", n, tuple(specs), rest),)
-    m = re.fullmatch(r"look at the top (\d+) cards of your deck\. put (one|\d+) of them into your hand and the other (?:one )?(?:on the bottom of your deck|into your (mana zone))", body)
+    m = fullmatch(r"look at the top (\d+) cards of your deck\. put (one|\d+) of them into your hand and the other (?:one )?(?:on the bottom of your deck|into your (mana zone))", body)
     if m:
         n, k = int(m.group(1)), _num(m.group(2))
         rest = "mana" if m.group(3) else "bottom"
         return (("look", n, (("hand", (), k, False),), rest),)
-    m = re.fullmatch(r"search your deck\. (?:you may )?(?:take|reveal|put) an? (.+?) from (?:your deck|it)(?: and put (?:it|that card|that creature) into your hand| into the battle zone|(?: and put (?:it|that card|that creature) into the battle zone))\. then shuffle your deck", body)
+    m = fullmatch(r"search your deck\. (you may )?(?:take|reveal|put) an? (.+?) from (?:your deck|it)(?: and put (?:it|that card|that creature) into your hand| into the battle zone|(?: and put (?:it|that card|that creature) into the battle zone))\. then shuffle your deck", body)
     if m:
-        words = m.group(1)
+        words = m.group(2)
         filt = () if words == "card" else _filter_from(words)
         if filt is None:
             return None
         dest = "battle" if "battle zone" in body else "hand"
-        return (("search", filt, dest, "you may" in body),)
-    m = re.fullmatch(r"search your deck\. take a card from it and put that card into your hand\. then shuffle your deck", body)
+        return (("search", filt, dest, bool(m.group(1))),)
+    m = fullmatch(r"search your deck\. take a card from it and put that card into your hand\. then shuffle your deck", body)
     if m:
         return (("search", (), "hand", False),)
     return None
@@ -338,10 +342,10 @@ def _condition(text: str) -> tuple | None:
         return ("alone",)
     if text in ("you have no cards in your hand",):
         return ("empty_hand",)
-    m = re.fullmatch(r"all (?:the )?cards in your mana zone are (\w+) cards", text)
+    m = fullmatch(r"all (?:the )?cards in your mana zone are (\w+) cards", text)
     if m and m.group(1) in CIVS:
         return ("mana_all", m.group(1))
-    m = re.fullmatch(r"you have (another|an?) (.+?) in the battle zone", text)
+    m = fullmatch(r"you have (another|an?) (.+?) in the battle zone", text)
     if m:
         filt = _group_filter(m.group(2) + ("" if m.group(2).endswith("creature") else ""))
         if filt is None:
