@@ -189,10 +189,9 @@ class Ledger:
         def seen(start: int, end: int) -> bool:
             """Read by the innermost match whose text holds the word (each character's, if none holds it whole)."""
             around = [(b - a, (a, b)) for a, b in scopes if a <= start and end <= b]
-            if not around:
-                return end - start > 1 and all(seen(c, c + 1) for c in range(start, end))
-            return any(s <= start and end <= e for s, e in scopes[min(around)[1]]) or (
-                end - start > 1 and all(seen(c, c + 1) for c in range(start, end)))
+            if around and any(s <= start and end <= e for s, e in scopes[min(around)[1]]):
+                return True
+            return end - start > 1 and all(seen(c, c + 1) for c in range(start, end))
 
         left = [(m.lastgroup, m.group(0).lower()) for m in found if not seen(m.start(), m.end())]
         if self.lost:
@@ -211,8 +210,8 @@ class Ledger:
 
 
 def read_whole(abilities: Iterable[tuple[str, Status]], name: str) -> tuple[Account, ...]:
-    """The accounts of abilities each read by a reading written for exactly that text (a table
-    keyed by card, checked against the text it was written for): every word of a non-manual one is read."""
+    """The accounts of abilities each read by a reading written for that card's text by hand (a
+    table keyed by card, a keyword): every word of a non-manual one counts as read."""
     return tuple(Account(text, () if status is MANUAL else ((name, ((0, len(text)),)),), ())
                  for text, status in abilities)
 
@@ -238,14 +237,6 @@ def open_ledger(text: str, words: re.Pattern = WORDS) -> Ledger:
     ledger = Ledger(text, words)
     _LEDGER.set(ledger)
     return ledger
-
-
-def ledger() -> Ledger | None:
-    """The ledger open now (None outside `accounting`)."""
-    return _LEDGER.get()
-
-
-_WILD = {sre.ANY, sre.NOT_LITERAL, sre.IN}
 
 
 def _wild(items: list) -> bool:
