@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckhub.commands.check import CheckError, check, check_text
+from deckhub.commands.check import check
+from deckhub.services.checks import CheckError, check_text
 from deckhub.games import load_catalogue
 from test_legality import cat as fixture_cat
 
