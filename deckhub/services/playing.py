@@ -166,8 +166,7 @@ def tuning(source: DeckFile, candidates: str, candidates_file: tuple[bytes, str]
             raise PlayError("--candidates collection takes the cards of a site user: give --user NAME")
         owner_id = _user_id(source.username)
     elif candidates_file is not None:
-        listed = _read_deck(ready.spec, ready.catalogue, *candidates_file)
-        keys = [key for _s, key, _q in listed.entries()]
+        keys = _candidate_keys(ready.spec, ready.catalogue, *candidates_file)
     try:
         result, unknown = tune_here(ready.deck, ready.catalogue, ready.options, fmt, candidates, keys=keys,
                                     owner_id=owner_id, allow_unknown=allow_unknown, budget=budget, seed=seed,
@@ -178,6 +177,17 @@ def tuning(source: DeckFile, candidates: str, candidates_file: tuple[bytes, str]
     except TuningStartError as exc:
         raise PlayError(str(exc)) from None
     return Tuned(ready.spec, ready.deck, fmt, result, unknown)
+
+
+def _candidate_keys(spec, catalogue, data: bytes, name: str) -> list[str]:
+    """The cards a candidates file names: a deck list (its quantities ignored), or a plain list of
+    card names, a name a line (a line that is exactly a card's name counts as one copy)."""
+    text = data.decode("utf-8-sig", errors="replace")
+    if not text.lstrip().startswith(("{", "<")):
+        text = "\n".join(f"1 {line}" if line.strip() and catalogue.lookup(line.strip()) else line
+                         for line in text.splitlines())
+    listed = _read_deck(spec, catalogue, text.encode("utf-8"), name)
+    return [key for _s, key, _q in listed.entries()]
 
 
 def coverage(game: str, database_url: str | None) -> tuple[Any, dict[str, Any]]:
