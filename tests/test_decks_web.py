@@ -365,3 +365,18 @@ def test_a_deck_of_every_card_of_a_game_renders_whatever_its_cards_leave_unknown
     for chart in charts:
         assert client.get(chart).status_code == 200, chart
     assert client.get(f"/decks/{deck_id}/edit").status_code == 200
+
+
+def test_a_deck_illegal_in_its_format_but_legal_in_another_is_told_which(client, alice):
+    starter = (DECKS / "neopets-tcg" / "decks" / "starter-set-deck-a.txt").read_text(encoding="utf-8")
+    response = import_deck(client, starter, name="Deck A", game="neopets-tcg")
+    deck_id = int(response.location.rsplit("/", 1)[1])
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "Not legal" in page
+    assert "This deck is legal as <strong>Starter Set (basic game)</strong>" in page and "change its format" in page
+    settings = client.get(f"/decks/{deck_id}/settings").get_data(as_text=True)
+    form = {"csrf_token": "", "name": "Deck A", "format": "starter"}
+    assert 'value="starter"' in settings
+    assert client.post(f"/decks/{deck_id}/settings", data=form).status_code == 302
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "Starter Set (basic game)" in page and "Not legal" not in page and "This deck is legal as" not in page
