@@ -62,9 +62,10 @@ class Program(core_effects.Program):
     triggers: dict[str, tuple] = field(default_factory=dict)  # etb/attack/end_turn/start_turn/banished/cast_spell -> ops
     ally_attack: tuple = ()  # ((filter, others_only, ops), ...)
     other_etb: tuple = ()  # ((filter, ops), ...)
+    ally_banished: tuple = ()  # ((others_only, ops), ...): "whenever one of your (other) creatures is banished"
     spell: tuple = ()  # ops of a spell
     abilities: tuple = ()  # ((text, Status), ...)
-    useful: bool = True  # a spell whose automated effect does something for you
+    useful: bool = True  # a spell whose automated effect does something for you (`helps`)
     has_text: bool = False
     unknown_names: tuple = ()  # races / civilizations no catalogue card has, named by manual abilities
 
@@ -118,7 +119,7 @@ SENTENCES = Rules("kaijudo sentences")
 
 def _sentence_ops(s: str) -> tuple | None:
     """One sentence of an effect -> ops, NOOP-only ops, or None (not automated)."""
-    s = s.strip().rstrip(".").strip()
+    s = re.sub(r"^then ", "", s.strip().rstrip(".").strip())
     if not s:
         return ()
     return SENTENCES.apply(s)
@@ -179,7 +180,7 @@ SENTENCES.row("you discard a card", exact("you discard a card"))(lambda m: (("pi
 
 @SENTENCES.row("whenever one of your creatures attacks this turn", full(r"whenever one of your creatures attacks this turn, (.+)"))
 def _(m):
-    inner = effect_ops(m.group(1))
+    inner = effect_ops(about_the_trigger(m.group(1)))
     if inner is None:
         return None
     return (NOOP,) if _is_noop(inner) else (("this_turn", "ally_attack", inner),)
@@ -188,14 +189,17 @@ def _(m):
 SENTENCES.row("untap all at the end of the turn", exact(
     "untap all your creatures at the end of the turn", "at the end of the turn, untap all your creatures"))(lambda m: (NOOP,))
 SENTENCES.row("untap all your creatures", exact("untap all your creatures"))(lambda m: (("untap", "all", ()),))
+SENTENCES.row("untap this creature", exact("untap this creature"))(lambda m: (("untap", "self", ()),))
 SENTENCES.row("they get blocker", exact("they get \"blocker\" until the start of your next turn"))(lambda m: (NOOP,))
 
 
-@SENTENCES.row("top of deck to a zone", full(r"(?:then )?put the top (card|\d+ cards?) of your deck into your (mana zone|discard pile|shield zone face down as a new shield)"))
+@SENTENCES.row("top of deck to a zone", full(r"(?:then )?put the top (card|\d+ cards?) of your deck into your (mana zone|discard pile|shield zone face down as a new shield)( tapped)?"))
 def _(m):
     n = 1 if m.group(1) == "card" else int(m.group(1).split()[0])
     dest = {"mana zone": "mana", "discard pile": "discard"}.get(m.group(2), "shields")
-    return (("top_to", dest, n),)
+    if m.group(3) and dest != "mana":
+        return None
+    return (("top_to", dest, n) + (("tapped",) if m.group(3) else ()),)
 
 
 SENTENCES.row("hand card to mana or shields", full(r"(?:then )?put a card from your hand into your (mana zone|shield zone face down as a new shield)"))(
@@ -245,12 +249,21 @@ SENTENCES.row("untap one of your creatures", full(r"(?:you may )?choose one of y
 SENTENCES.row("shield to hand", exact("choose one of your shields and put it into your hand"))(lambda m: (("pick", "shields", "hand", (), 1, False, ()),))
 SENTENCES.row("put a named creature into the battle zone", full(r"(?:then )?put a (creature named .+) from your hand into the battle zone"))(
     lambda m: (("put_battle", "hand", _filter_from(m.group(1)), 1, False),))
-SENTENCES.row("return target creature to its owner's hand", full(r"(?:then )?return target creature(?: that (?:has power|is level) \d+ or less)?(?: from the battle zone)? to its owner's hand"))(
-    lambda m: (("bounce", False),))
-SENTENCES.row("return your creature to your hand", exact("choose one of your creatures in the battle zone and return it to your hand"))(lambda m: (("bounce", False),))
+_LIMITS = {"is level": "max_level", "has power": "max_power_now"}
+
+
+@SENTENCES.row("return target creature to its owner's hand", full(r"return target creature(?: that (has power|is level) (\d+) or less)?(?: from the battle zone)? to its owner's hand"))
+def _(m):
+    """The target's limit is part of the target: Ice Blade returns no level-7 creature."""
+    filt = ((_LIMITS[m.group(1)], int(m.group(2))),) if m.group(1) else ()
+    return (("bounce", False, "hand", filt),)
+
+
+SENTENCES.row("return your creature to your hand", exact("choose one of your creatures in the battle zone and return it to your hand"))(
+    lambda m: (("bounce", False, "hand", ()),))
 SENTENCES.row("put your creature into the mana zone", exact(
     "choose one of your creatures in the battle zone and put it into the mana zone",
-    "choose one of your creatures in the battle zone and put it into your mana zone"))(lambda m: (("bounce", False, "mana"),))
+    "choose one of your creatures in the battle zone and put it into your mana zone"))(lambda m: (("bounce", False, "mana", ()),))
 
 
 @SENTENCES.row("return cards from discard pile or mana to hand", full(r"choose up to (\d+|two|three) (creatures|cards|spells) in your (discard pile|mana zone) and return them to your hand"))
@@ -262,48 +275,117 @@ def _(m):
 SENTENCES.row("top of deck to mana, up to", full(r"put up to (\d+|two) cards from the top of your deck into your mana zone"))(
     lambda m: (("top_to_upto", "mana", _num(m.group(1))),))
 SENTENCES.row("peek and bottom", full(r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck"))(lambda m: (("peek_bottom",),))
-SENTENCES.row("break shields", full(r"(?:then )?choose (one|\d+|two) of your opponent's shields and this creature breaks them"))(lambda m: (("break", _num(m.group(1))),))
+SENTENCES.row("break shields", full(r"(?:choose (one|\d+|two) of your opponent's shields and this creature breaks them|this creature breaks (one|\d+|two) of your opponent's shields)"))(
+    lambda m: (("break", _num(m.group(1) or m.group(2))),))
+SENTENCES.row("check the card you unleashed with", exact("check the card you unleashed this creature with"))(lambda m: (NOOP,))
+
+
+@SENTENCES.row("if the unleashed card was", full(r"if the card was (\w+), (.+)"))
+def _(m):
+    """Only a branch that cannot matter is read: which card was unleashed is not kept."""
+    inner = _sentence_ops(m.group(2))
+    return (NOOP,) if inner is not None and _is_noop(inner) else None
+
+
+SENTENCES.row("if the opponent doesn't", full(r"if he or she doesn't, (.+)"))(
+    lambda m: _sentence_ops(m.group(1)))  # the dummy never acts (GUIDE §5): what it may do, it doesn't
 SENTENCES.row("untap at the end of the turn", starts(r"^at the end of (this|the) turn, untap"))(lambda m: (NOOP,))
 SENTENCES.row("if you have few shields", full(r"if you have (\d+) or fewer shields, (.+)"))(
     lambda m: _inner(m.group(2), lambda ops: (("if", ("shields_le", int(m.group(1))), ops),)))
 SENTENCES.row("if you have an evolution creature", full(r"if you have an evolution creature in the battle zone, (.+)"))(
     lambda m: _inner(m.group(1), lambda ops: (("if", ("evolution_in_play",), ops),)))
-SENTENCES.row("about enemies only", lambda s: s if _enemy_only(s) else None)(lambda m: (NOOP,))
+SENTENCES.row("about enemies only", lambda s: s if all(_enemy_only(unit) for unit in sentences(s)) else None)(lambda m: (NOOP,))
 
 
 # Whole effects of several sentences read together, before they are read sentence by sentence.
 EFFECTS = Rules("kaijudo multi-sentence effects")
-EFFECTS.row("draw then discard, optional", full(r"you may draw a card\. if you do, discard a card"))(
-    lambda m: _may((("draw", 1), ("pick", "hand", "discard", (), 1, False, ())), "draw a card, then discard a card"))
-EFFECTS.row("discard to draw", full(r"you may discard a card\. if you do, draw (a|one|two|three|\d+) cards?"))(
-    lambda m: (("pick", "hand", "discard", (), 1, True, (("draw", _num(m.group(1))),)),))
+# "you may <cost>. if you do, <effect>": the cost is offered wherever the wording occurs, even when
+# what follows cannot matter against the dummy; what follows happens only when the cost was paid,
+# whatever a replacement effect did with it (Kaijudo 13, "Replacement effects and 'if you do'").
+OPTIONAL_COSTS = Rules("kaijudo optional costs")
+OPTIONAL_COSTS.row("banish this creature", exact("banish it", "banish this creature"))(lambda m, then: (("sacrifice", "self", then),))
+OPTIONAL_COSTS.row("banish one of your creatures", full(r"banish one of your (other )?creatures|choose one of your (other )?creatures and banish it"))(
+    lambda m, then: (("sacrifice", "choose_other" if m.group(1) or m.group(2) else "choose", then),))
+OPTIONAL_COSTS.row("discard a card", exact("discard a card"))(lambda m, then: (("pick", "hand", "discard", (), 1, True, then),))
+OPTIONAL_COSTS.row("a shield into your hand", exact("choose one of your shields and put it into your hand"))(
+    lambda m, then: (("pick", "shields", "hand", (), 1, True, then),))
+OPTIONAL_COSTS.row("draw a card", exact("draw a card"))(lambda m, then: _may((("draw", 1),) + then, "draw a card"))
+
+
+@EFFECTS.row("you may pay a cost, if you do", full(r"you may ([^.]+)\. if you do, (.+)"))
+def _(m):
+    then = effect_ops(m.group(2))
+    if then is None:
+        return None
+    return OPTIONAL_COSTS.apply(m.group(1), tuple(op for op in then if op != NOOP))
+
+
 EFFECTS.row("all creatures get power and attack untapped", full(r"each of your creatures gets \+(\d+) power until the end of the turn\. while attacking, those creatures can attack untapped creatures this turn"))(
     lambda m: (("boost", "all", (("power", int(m.group(1))),)),))
-EFFECTS.row("discard to banish an enemy", full(r"you may discard a card\. if you do, banish target enemy creature"))(lambda m: (NOOP,))
 EFFECTS.row("peek, bottom, draw", full(r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck\. then draw a card"))(
     lambda m: (("peek_bottom",), ("draw", 1)))
 EFFECTS.row("top card to hand or mana", full(r"look at the top card of your deck\. put that card into your hand or into your mana zone"))(
     lambda m: (("look", 1, (("hand", (), 1, True),), "mana"),))
 EFFECTS.row("draw then discard", full(r"draw (\d+|a|one|two|three) cards?(?:,|\.) then discard (a|one|two|\d+) cards?"))(
     lambda m: (("draw", _num(m.group(1))), ("pick", "hand", "discard", (), _num(m.group(2)), False, ())))
-EFFECTS.row("swap a shield", full(r"you may choose one of your shields and put it into your hand\. if you do, put a card from your hand into your shield zone (face )?down as a? ?new shield"))(
-    lambda m: (("pick", "shields", "hand", (), 1, True, (("pick", "hand", "shields", (), 1, False, ()),)),))
-
-
-@EFFECTS.row("you may banish it, if you do", full(r"you may banish (?:it|this creature)\. if you do, (.+)"))
-def _(m):
-    """Meteor Rider: the choice to banish itself is offered even when what follows only hits enemies."""
-    inner = effect_ops(m.group(1))
-    if inner is None:
-        return None
-    return _may((("banish_self",),) + tuple(op for op in inner if op != NOOP), "banish this creature")
 
 
 EFFECTS.row("look at or search the deck", lambda body: _look_ops(body))(lambda ops: ops)
 
 
+@EFFECTS.row("if it's your turn, instead", full(r"(.+?)\. if it's your turn, instead (.+)"))
+def _(m):
+    """Your cards' effects resolve on your turns only (the dummy never acts): the "instead" part
+    replaces the first, which must still read."""
+    return None if effect_ops(m.group(1)) is None else effect_ops(m.group(2))
+
+
+_SENTENCE = re.compile(r"(?<=\.)\s+(?=[a-z])")
+_CHOOSES = re.compile(r"\b(?:chooses?|name)\b")
+_NAMES_THE_CHOSEN = re.compile(r"\b(?:it|they|them|that \w+|those \w+)\b")
+# where one sentence turns from one subject to another: "... and this creature gets ...", "..., and you return ..."
+_CLAUSE = re.compile(r",? (?:and|then) (?=(?:you|this creature)\b)")
+
+
+def sentences(body: str) -> list[str]:
+    """An effect's sentences; a sentence naming what the one before chose ("choose one of your
+    creatures. it gets ...", "your opponent chooses .... banish that creature") stays with it."""
+    units: list[str] = []
+    for sentence in _SENTENCE.split(body):
+        if units and _CHOOSES.search(units[-1]) and _NAMES_THE_CHOSEN.search(sentence):
+            units[-1] += " " + sentence
+        else:
+            units.append(sentence)
+    return units
+
+
+def _parts_ops(parts: list[str]) -> tuple | None:
+    """Every part read on its own (each "no effect" for that part alone); None when any part is not read."""
+    ops: list[tuple] = []
+    for part in parts:
+        found = _sentence_ops(part)
+        if found is None:
+            return None
+        ops.extend(found)
+    return tuple(ops)
+
+
+def _unit_ops(unit: str) -> tuple | None:
+    """One sentence. A reading of it as "no effect" stands only when each of its clauses reads too:
+    "target enemy creature gets -3000 power and this creature gets +3000 power" is the second clause."""
+    whole = _sentence_ops(unit)
+    if whole is not None and not _is_noop(whole):
+        return whole
+    clauses = _CLAUSE.split(unit)
+    if len(clauses) == 1:
+        return whole
+    return _parts_ops(clauses)
+
+
 def effect_ops(body: str) -> tuple | None:
-    """A whole effect (one or more sentences) -> ops; None when any part is not automated."""
+    """A whole effect (one or more sentences) -> ops; None when any part is not automated. Mixed
+    effects are read part by part ("do as much as you can", Kaijudo 14, "spell"): a part about the
+    opponent alone is no effect for that part only, never for the parts about you."""
     body = body.strip().rstrip(".").replace('."', '".')
     body = re.sub(r"(shields?)\. (this creature|that dragon|the creature) breaks (that|those) shields?", r"\1 and this creature breaks them", body)
     if not body:
@@ -311,14 +393,17 @@ def effect_ops(body: str) -> tuple | None:
     found = EFFECTS.apply(body)
     if found is not None:
         return found
+    units = sentences(body)
+    if len(units) == 1:
+        return _unit_ops(body)
     whole = _sentence_ops(body)
     if whole is not None and not _is_noop(whole):
         return whole
     ops: list[tuple] = []
-    for sentence in re.split(r"(?<=[.\"])\s+(?=[a-z])", body):
-        part = _sentence_ops(sentence)
+    for unit in units:
+        part = _unit_ops(unit)
         if part is None:
-            return whole  # None, or "no effect" when the whole text reads as one enemy-only effect
+            return None
         ops.extend(part)
     return tuple(ops)
 
@@ -379,7 +464,7 @@ STATICS.row("evolution wildcard", exact("this creature can be evolved on as thou
     _flag("evolution_wildcard"))
 
 
-@STATICS.row("replace banish", full(r"if this creature would be banished, (?:put it into your (mana zone)|return it to your (hand)|put it into your (shield zone) face down as a new shield) instead"))
+@STATICS.row("replace banish", full(r"if this creature would be banished, (?:put it in(?:to)? your (mana zone)|return it to your (hand)|put it into your (shield zone) face down as a new shield) instead"))
 def _(m, prog):
     prog.replace_banish = "mana" if m.group(1) else "hand" if m.group(2) else "shields"
     return AUTO
@@ -589,12 +674,26 @@ for _name, _pattern, _events in (
 ):
     TRIGGERS.row(_name, starts(_pattern))(_triggered(_events))
 
-TRIGGERS.row("about enemies only", lambda body: body if _enemy_only(body) else None)(lambda m, prog, modes: NO_EFFECT)
+TRIGGERS.row("about enemies only", lambda body: body if all(_enemy_only(unit) for unit in sentences(body)) else None)(
+    lambda m, prog, modes: NO_EFFECT)  # every sentence, not the text as a whole: "... then you may draw a card" is yours
+
+
+_PRONOUN = re.compile(r"\b(?:it|that creature)\b")
+_ANTECEDENT = re.compile(r"\b(?:a|an|one of|target|each|all|up to)\b")
+
+
+def about_the_trigger(effect: str) -> str:
+    """The effect of a trigger set off by another creature: an "it" or "that creature" that names
+    nothing earlier in its sentence is that creature, not the card whose ability it is (Steamtank
+    Kryon gives the creature that entered Fast Attack); "choose a creature ... return it" keeps its own."""
+    def bind(sentence: str) -> str:
+        return _PRONOUN.sub(lambda m: m.group(0) if _ANTECEDENT.search(sentence, 0, m.start()) else "the triggering creature", sentence)
+    return ". ".join(bind(s) for s in effect.split(". "))
 
 
 @TRIGGERS.row("one of your creatures attacks", starts(r"^whenever one of your (other )?(?:(\w+) )?creatures attacks, (.+)$"))
 def _(m, prog, modes):
-    ops = effect_ops(m.group(3))
+    ops = effect_ops(about_the_trigger(m.group(3)))
     if ops is None:
         return MANUAL
     if _is_noop(ops):
@@ -606,13 +705,26 @@ def _(m, prog, modes):
 
 @TRIGGERS.row("another creature enters", starts(r"^whenever one of your other creatures (?:that has \"(\w+)\" )?enters the battle zone, (.+)$"))
 def _(m, prog, modes):
-    ops = effect_ops(m.group(2))
+    ops = effect_ops(about_the_trigger(m.group(2)))
     if ops is None:
         return MANUAL
     if _is_noop(ops):
         return NO_EFFECT
     filt = (("has", m.group(1)),) if m.group(1) else ()
     prog.other_etb += ((filt, ops),)
+    return AUTO
+
+
+@TRIGGERS.row("one of your creatures is banished", full(
+    r"whenever (?:(this creature or )?one of your (other )?creatures|(another) creature) is banished, (.+)"))
+def _(m, prog, modes):
+    """Only a banishment: a creature a replacement effect sends elsewhere was not banished (Kaijudo 13)."""
+    ops = effect_ops(about_the_trigger(m.group(4)) if not m.group(1) else m.group(4))
+    if ops is None:
+        return MANUAL
+    if _is_noop(ops):
+        return NO_EFFECT
+    prog.ally_banished += ((bool(m.group(2) or m.group(3)), ops),)
     return AUTO
 
 
@@ -637,7 +749,7 @@ def _modal(modes: list[str]) -> tuple | None:
     return (("mode", tuple(options)),)
 
 
-TABLES = (STATICS, TRIGGERS, EFFECTS, SENTENCES)
+TABLES = (STATICS, TRIGGERS, EFFECTS, OPTIONAL_COSTS, SENTENCES)
 
 
 class Vocabulary(NamedTuple):
@@ -722,7 +834,7 @@ def compile_card(card: Any, words: Vocabulary | None = None) -> Program:
     prog.spell = tuple(spell_ops)
     prog.abilities = tuple(abilities)
     statuses = {s for _, s in abilities}
-    prog.useful = prog.creature or bool(prog.spell) or MANUAL in statuses
+    prog.useful = prog.creature or helps(prog.spell) or MANUAL in statuses
     return prog
 
 
@@ -751,6 +863,27 @@ def _ability(prog: Program, raw: str, body: str, modes: list[str], name: str,
     if status is None:
         status = MANUAL
     abilities.append((raw, status))
+
+
+def helps(ops: tuple) -> bool:
+    """Whether ops can do something for you against the dummy: returning one of your own creatures
+    (it has none to target) or paying an optional cost for an effect that cannot matter does not."""
+    for op in ops:
+        kind = op[0]
+        if kind in ("noop", "bounce"):
+            continue
+        if kind in ("may", "if", "this_turn", "sacrifice"):
+            if helps(op[2]):
+                return True
+        elif kind == "pick" and op[5] and op[1:3] == ("hand", "discard"):  # "you may discard a card. if you do, ..."
+            if helps(op[6]):
+                return True
+        elif kind == "mode":
+            if any(helps(mode_ops) for _, mode_ops in op[1]):
+                return True
+        else:
+            return True
+    return False
 
 
 def _checks(prog: Program) -> tuple[str, ...]:
