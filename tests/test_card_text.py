@@ -244,7 +244,7 @@ def test_the_mystic_of_light_returns_a_light_spell_from_the_discard_pile():
 
 # issue 31: each class fixed as a class, checked over the whole catalogue, then played.
 
-from deckhub.games.kaijudo.effects import sentences as ksentences  # noqa: E402
+from deckhub.games.kaijudo.sentences import sentences as ksentences  # noqa: E402
 from deckhub.games.kaijudo.policy import policy as kpolicy  # noqa: E402
 from deckhub.games.kaijudo.text import norm as knorm, split_abilities as ksplit  # noqa: E402
 
