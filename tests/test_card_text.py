@@ -331,6 +331,15 @@ def test_the_built_in_player_does_not_return_its_own_creatures():
     assert state.pending is None and state.where[grub] == "battle"
 
 
+def test_a_limit_on_a_chosen_creature_no_op_keeps_leaves_the_ability_manual():
+    """'Choose one of your creatures that is level 4 or less. It gets ...': the boost cannot carry the
+    limit, so the text is played by hand rather than offered to any creature."""
+    card = Card(key="fixture-small-boost", game="kaijudo", name="Fixture Small Boost", type="Spell",  # TEST FIXTURE
+                text="Choose one of your creatures that is level 4 or less. It gets +2000 power until the end of the turn.",
+                attrs={"level": 2, "civilizations": ["Fire"], "power_value": 0})
+    assert kai_compile(card).abilities[0][1] is MANUAL and kai_compile(card).spell == ()
+
+
 TRIGGERED_BY_ANOTHER = re.compile(r"whenever one of your other creatures (?:enters the battle zone|attacks), (?:it|that creature) ")
 
 
