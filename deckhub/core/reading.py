@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT, Status
+from deckhub.core.effects import MANUAL, NO_EFFECT, Status
 
 PLAYED_BY_HAND = "played by hand"
 NO_EFFECT_LEAD = "no effect against the goldfish opponent"
@@ -40,19 +40,23 @@ class Words:
 
     `ops`: op kind -> say(op, words) for the op tuples (`("draw", 2)`); `fields`: program field ->
     say(value, words) for the fields that carry behaviour; `quiet`: fields that are facts or
-    bookkeeping, never said; `why(text)`: why a no-effect ability cannot matter."""
+    bookkeeping, never said; `why(text)`: why a no-effect ability cannot matter; `elsewhere(card,
+    text)`: words for an automated ability whose behaviour the engine keeps outside what its text
+    compiles to (a Huntik mission's terms, a keyword its card facts give), or None."""
 
     ops: Mapping[str, Callable[[tuple, "Reader"], str]] = field(default_factory=dict)
     fields: Mapping[str, Callable[[Any, "Reader"], str | Iterable[str]]] = field(default_factory=dict)
     quiet: frozenset = frozenset()
     why: Callable[[str], str] = lambda text: "the dummy opponent never acts"
+    elsewhere: Callable[[Any, str], str | None] = lambda card, text: None
 
 
 class Reader:
     """Says ops and fields with one game's `Words`; raises `Unsaid` for anything it has no words for."""
 
-    def __init__(self, words: Words):
+    def __init__(self, words: Words, prog: Any = None):
         self.words = words
+        self.prog = prog  # the program being said (a field's words may depend on the card's kind)
 
     def op(self, op: tuple) -> str:
         say = self.words.ops.get(op[0]) if isinstance(op, tuple) and op else None
@@ -69,7 +73,7 @@ class Reader:
         if say is None:
             raise Unsaid(f"no words for the field {name!r}")
         said = say(value, self)
-        return [said] if isinstance(said, str) else [s for s in said if s]
+        return [s for s in ([said] if isinstance(said, str) else said) if s]
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ _NOTHING = object()
 
 
 def say_behaviour(prog: Any, bare: Any, words: Words) -> str:
-    reader = Reader(words)
+    reader = Reader(words, prog)
     said: list[str] = []
     for name, value in behaviour(prog, bare, words).items():
         said.extend(reader.field(name, value))
@@ -134,15 +138,17 @@ def read(card: Any, compile: Callable[[Any], Any], words: Words | None,
         elif words is None:
             said = UNSAID
         else:
-            alone = compile(dataclasses.replace(card, text=text))
-            if [a for a in alone.abilities if a not in bare.abilities] == [(text, status)]:
+            said = words.elsewhere(card, text)
+            alone = compile(dataclasses.replace(card, text=text)) if said is None else None
+            if alone is None:
+                pass
+            elif [a for a in alone.abilities if a not in bare.abilities] == [(text, status)]:
                 said = say_behaviour(alone, bare, words)
             else:  # compiled as a whole card (a table written per card): read with its other text
                 if together is None:
                     together = say_behaviour(prog, bare, words)
-                automated = sum(s is AUTO for _, s in abilities)
-                said = together if automated == 1 else f"with this card's other automated text: {together}"
-            said = sentence(said) if said else "Carried out by the engine (it changes no rule the engine tracks)"
+                said = together if len(abilities) == 1 else f"with this card's other automated text: {together}"
+            said = sentence(said or "carried out by the engine (it changes no rule the engine tracks)")
         parts.append(Part(index, text, status, said, text in manual))
     return tuple(parts)
 
