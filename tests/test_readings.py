@@ -8,11 +8,11 @@ from html import unescape
 
 import pytest
 
-from deckhub.core.cards import Catalogue
+from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.effects import AUTO, MANUAL
 from deckhub.core.engine import get_engine, new_game
-from deckhub.core.reading import PLAYED_BY_HAND, UNSAID, Reader, read, with_manual
+from deckhub.core.reading import PLAYED_BY_HAND, UNSAID, Reader, _bare, read, say_behaviour, with_manual
 from deckhub.games import all_games, find_reading, load_catalogue
 from deckhub.games.kaijudo.reading import WORDS as KAIJUDO_WORDS, compiler as kaijudo_compiler
 from deckhub.services.catalogue_store import get_catalogue
@@ -20,7 +20,7 @@ from deckhub.services.community import readings as service
 from deckhub.services.community.errors import NotAllowed, ProposalInvalid
 from deckhub.store import models
 from deckhub.store.db import database
-from tests.conftest import AuthActions, csrf_token
+from tests.conftest import AuthActions, csrf_token, make_app
 
 KAIJUDO = load_catalogue("kaijudo")
 SPY = "spy-mission"  # Shield Blast, then "Draw 2 cards."
@@ -55,13 +55,34 @@ def test_every_card_of_every_game_gets_a_reading_with_words_for_every_ability(ga
     catalogue = load_catalogue(game)
     compile = module.compiler(catalogue)
     for card in catalogue:
-        parts = read(card, compile, module.WORDS)  # raises Unsaid for an op or field without words
+        # every op and field the card's whole program holds has words (Unsaid otherwise), even those
+        # of an ability no reading shows (a no-effect ability's ops)
+        say_behaviour(compile(card), _bare(card, compile), module.WORDS)
+        parts = read(card, compile, module.WORDS)
         assert [(p.text, p.status) for p in parts] == list(compile(card).abilities)
         for part in parts:
             assert part.words and part.words != UNSAID, (card.key, part.text)
             assert "_" not in part.words, f"{card.key}: an internal name leaks: {part.words!r}"
             if part.status is MANUAL:
                 assert part.words == PLAYED_BY_HAND
+
+
+@pytest.mark.parametrize("game, kind, text, expected", [
+    ("neopets-tcg", "Equipment", "+2 Strength. When you play this card, draw a card. Your opponent discards a card.",
+     ["+2 Strength while it is attached", "When you play it: draw a card",
+      "no effect against the goldfish opponent: it only concerns the opponent's cards, and the dummy opponent has none and never acts"]),
+    ("neopets-tcg", "Item", "Tap 1 Fire Neopet to play this. You may bank the top card of your deck.",
+     ["To play it, tap one of your Neopets of the Fire faerie type", PLAYED_BY_HAND]),
+    ("neopets-battledome", "Potion", "+2 Attack and +1 Agility. Heal 2 damage. Do a dance.",
+     ["Your Neopet gets +2 Attack and +1 Agility for the turn it is played", "Remove 2 damage from your Neopet", PLAYED_BY_HAND]),
+    ("neopets-battledome", "Equipment", "+1 Defence this turn. Reduce the damage your Neopet would take by 1.",
+     ["Your Neopet gets +1 Defence the turn it is played", "Reduce every hit on your Neopet by 1 while it is in play"]),
+])
+def test_text_a_player_supplies_is_read_back_in_plain_words(game, kind, text, expected):
+    """The Neopets catalogues hold no rules text: the readings say what the engine made of a player's."""
+    module = find_reading(next(g for g in all_games() if g.slug == game))
+    card = Card(key="made-up-card", game=game, name="Made-up card", type=kind, text=text)  # not a real card
+    assert [p.words for p in read(card, module.compiler(None), module.WORDS)] == expected
 
 
 def test_the_toy_game_without_words_says_only_that_the_engine_carries_it_out(toy_game):
@@ -215,3 +236,42 @@ def test_a_visitor_sees_the_readings_but_no_flag_form(client):
     assert page.status_code == 200 and "How the engine reads it" in text(page)
     assert "Flag this reading" not in text(page)
     assert client.post(f"/games/kaijudo/cards/{ICE_BLADE}/readings/1/flag", data={}).status_code == 302  # to log in
+
+
+# --- step 020 on a database made by an earlier release ---------------------------------------------
+
+def test_step_20_on_the_newest_old_database_keeps_every_row_and_the_overrides_then_apply(tmp_path):
+    """The newest fixture made by an earlier commit (tests/fixtures/old_databases) upgrades through
+    step 020: every row a user made is kept, and the new tables take a flag and an override that the
+    site's catalogue then uses."""
+    from deckhub.services import catalogue_store
+    from deckhub.store import schema
+    from deckhub.store.db import make_database
+    from tests.conftest import POSTGRES_URL
+    from tests.fixtures.old_databases import loader
+
+    if POSTGRES_URL:
+        pytest.skip("the SQLite copy of the fixture (tests/test_upgrade_old_databases.py runs every fixture on both)")
+    newest = max(loader.fixtures(), key=lambda f: (f["legacy_version"], f["name"]))
+    url = f"sqlite:///{loader.restore_sqlite(newest, tmp_path)}"
+    db = make_database(url)
+    try:
+        before = loader.snapshot(db)
+        with db.connection_context():
+            assert not db.table_exists("reading_flag")
+        schema.upgrade(db, backup_dir=tmp_path)
+        assert "020_reading_flags" in schema.applied(db) and schema.pending(db) == []
+        lost = loader.missing_rows({t: r for t, r in before.items() if t not in ("schema_version", "collection_upload_row")},
+                                   loader.snapshot(db))
+        assert lost == {}
+    finally:
+        db.close()
+    app = make_app(url)
+    with app.app_context(), database.connection_context():
+        user = models.User.get(models.User.username == newest["user"]["name"])
+        assert models.ReadingFlag.select().count() == 0 and models.ManualOverride.select().count() == 0
+        flag = service.flag_reading(user, "kaijudo", SPY, service.FlagInput(1, "It draws one card too many.", "Kaijudo 9"))
+        curator = models.User.get(models.User.is_curator == True)  # noqa: E712 (a peewee expression)
+        service.set_manual(curator, "", "", flag_id=flag.id)
+        catalogue_store.clear_cache()
+        assert get_catalogue("kaijudo").manual == {SPY: frozenset({DRAW})}

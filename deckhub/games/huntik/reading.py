@@ -86,7 +86,8 @@ def _verb(verb: Any) -> str:
     name = verb if isinstance(verb, str) else verb[0]
     simple = {"ko": "KO {t}", "stun": "stun {t}", "ready": "ready {t}", "exhaust": "exhaust {t}",
               "swap": "{t} swaps its ATK and DEF this round", "return_hand": "return {t} to its owner's hand",
-              "put_my_zone": "put {t} into my zone", "no_attacks": "{t} can't be attacked in this combat",
+              "put_my_zone": "put {t} into my zone", "control": "take control of {t}",
+              "noop": "choose {t} (what happens to it cannot matter against the goldfish opponent)", "no_attacks": "{t} can't be attacked in this combat",
               "getaway": "if {t} would be KO'd this combat, it is stunned and put into zone 1 instead"}
     if name in simple:
         return simple[name]
@@ -149,6 +150,7 @@ def _put_me(where: str) -> str:
 
 OPS = {
     "draw": lambda op, r: f"draw {'a card' if op[1] == 1 else f'{op[1]} cards'}",
+    "note": lambda op, r: f"nothing happens ({op[1]})",
     "go_again": lambda op, r: "go again",
     "if": lambda op, r: f"if {_cond(op[1])}, {r.ops(op[2])}",
     "discard": lambda op, r: f"discard {'a card' if op[1] == 1 else f'{op[1]} cards'}",

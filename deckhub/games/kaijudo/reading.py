@@ -215,6 +215,7 @@ FIELDS = {
     "slayer": lambda v, r: "Slayer",
     "fast": lambda v, r: "Fast Attack: it can attack the turn it enters the battle zone",
     "protector": lambda v, r: "Protector",
+    "shield_blast": lambda v, r: "Shield Blast: when it is put into your hand from a broken shield, you may cast it for free",
     "powerful_attack": lambda v, r: f"Powerful Attack: +{v} power while attacking",
     "banish_after_attack": lambda v, r: "banished at the end of the turn it attacks",
     "must_attack": lambda v, r: "attacks each turn if able",
