@@ -231,6 +231,18 @@ def test_only_a_curator_sets_an_ability_to_manual_and_flags_are_rate_limited(app
         assert models.ReadingFlag.select().count() == 1
 
 
+def test_a_huntik_mission_the_engine_plays_from_its_rules_cannot_be_set_to_manual(app, users):
+    curator, _ = users
+    key = "deliver-the-ring-of-art"
+    page = text(curator.get(f"/games/huntik/cards/{key}"))
+    assert "The engine plays this mission; it is won by its terms: the Ring of Arc is in zone 4" in page
+    assert "Set to manual for every engine" not in page
+    refused = curator.post(f"/games/huntik/cards/{key}/readings/0/manual", data={"reason": "try"}, follow_redirects=True)
+    assert "a manual setting could not stop it" in text(refused)
+    with app.app_context(), database.connection_context():
+        assert models.ManualOverride.select().count() == 0
+
+
 def test_a_visitor_sees_the_readings_but_no_flag_form(client):
     page = client.get(f"/games/kaijudo/cards/{ICE_BLADE}")
     assert page.status_code == 200 and "How the engine reads it" in text(page)

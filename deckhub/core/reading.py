@@ -85,6 +85,7 @@ class Part:
     status: Status
     words: str
     overridden: bool = False  # a curator set it to manual
+    fixed: bool = False  # played from outside its compiled text (`Words.elsewhere`): no override can stop it
 
 
 def _state(prog: Any) -> dict[str, Any]:
@@ -131,6 +132,7 @@ def read(card: Any, compile: Callable[[Any], Any], words: Words | None,
     together: str | None = None
     parts = []
     for index, (text, status) in enumerate(abilities):
+        fixed = False
         if status is MANUAL:
             said = PLAYED_BY_HAND
         elif status is NO_EFFECT:
@@ -139,6 +141,7 @@ def read(card: Any, compile: Callable[[Any], Any], words: Words | None,
             said = UNSAID
         else:
             said = words.elsewhere(card, text)
+            fixed = said is not None
             alone = compile(dataclasses.replace(card, text=text)) if said is None else None
             if alone is None:
                 pass
@@ -149,7 +152,7 @@ def read(card: Any, compile: Callable[[Any], Any], words: Words | None,
                     together = say_behaviour(prog, bare, words)
                 said = together if len(abilities) == 1 else f"with this card's other automated text: {together}"
             said = sentence(said or "carried out by the engine (it changes no rule the engine tracks)")
-        parts.append(Part(index, text, status, said, text in manual))
+        parts.append(Part(index, text, status, said, text in manual, fixed))
     return tuple(parts)
 
 

@@ -153,6 +153,9 @@ def set_manual(curator: models.User, slug: str, key: str, index: int | None = No
         reason = reason or f"flag #{flag.id}: {flag.sentence} ({flag.reference})"
     else:
         ability = _part(slug, key, index if index is not None else -1).text
+    if any(p.fixed for p in card_readings(slug, key) if p.text == ability):
+        raise CommunityError("The engine plays this from the game's own rules, not from what the text compiled to "
+                             "(a mission's terms, a keyword of the card's facts): a manual setting could not stop it.")
     with write_transaction():
         override = _active(slug, key, ability)
         if override is None:
