@@ -583,7 +583,7 @@ def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
     """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps."""
     cards = list(catalogue)
     compile = partial(compile_card, words=vocabulary(cards))
-    return core_effects.coverage("kaijudo", cards, compile, phrase=phrase_of, tables=TABLES, checks=_checks, notes=(
+    return core_effects.coverage("kaijudo", catalogue, compile, phrase=phrase_of, tables=TABLES, checks=_checks, notes=(
         "an ability whose compiled form names a race or civilization that no card of the catalogue has is "
         "counted as manual (self_checks: the cards it happened to)",
         "full = every ability is automated or cannot matter against the dummy (it has no creatures and never acts); "
