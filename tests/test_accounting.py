@@ -141,16 +141,44 @@ def _kaijudo(name):
     return catalogue.compiled(compiler(catalogue), card)
 
 
-def test_kaijudo_a_dropped_level_limit_leaves_ice_blade_to_manual_moves():
+def test_kaijudo_a_pronoun_no_reader_binds_leaves_the_ability_to_manual_moves_and_undone():
+    from deckhub.games.kaijudo.effects import compile_card
+
+    card = Card("x", "kaijudo", "X", type="Creature",
+                text="Whenever this creature attacks, it gets +2000 power until the end of the turn.")
+    prog = compile_card(card)
+    assert prog.abilities[0][1] is MANUAL and prog.accounts[0].demoted and ("pronoun", "it") in prog.accounts[0].left
+    assert prog.triggers == {}  # the engine has nothing of it to play: the sandbox's manual moves do
+
+
+def test_kaijudo_ice_blade_is_played_with_its_level_limit_and_every_word_read():
     prog = _kaijudo("Ice Blade")
-    assert [s for _, s in prog.abilities][-1] is MANUAL and prog.accounts[-1].demoted
-    assert prog.spell == ()  # the engine has nothing of it to play: the sandbox's manual moves do
+    assert prog.abilities[-1][1] is AUTO and prog.accounts[-1].left == ()
+    assert prog.spell == (("bounce", False, "hand", (("max_level", 4),)),)
+    assert any("return target creature" in name for name, _ in prog.accounts[-1].reads)
 
 
-def test_kaijudo_a_pronoun_read_as_the_source_leaves_steamtank_kryon_to_manual_moves():
+def test_kaijudo_steamtank_kryons_it_is_read_as_the_creature_that_entered():
+    """The pronoun is bound by rewriting it: reading the rewritten words reads the pronoun."""
     prog = _kaijudo("Steamtank Kryon")
-    assert prog.abilities[-1][1] is MANUAL and ("pronoun", "it") in prog.accounts[-1].left
-    assert prog.other_etb == ()
+    text, account = prog.abilities[-1][0], prog.accounts[-1]
+    assert prog.abilities[-1][1] is AUTO and not account.left
+    assert prog.other_etb == (((), (("boost", "trigger", (("power", 2000), ("fast", 1))),)),)
+    it = account.text.index(" it gets") + 1
+    assert any(a <= it and it + 2 <= b for _, spans in account.reads for a, b in spans)
+
+
+def test_a_rewritten_text_is_read_where_its_replacement_is():
+    table = Rules("t")
+    table.row("boost", full(r"the triggering creature gets \+(\d+) power"))(lambda m: ("boost", m.group(1)))
+    text = "whenever another creature enters, it gets +2000 power"
+    with accounting(text) as ledger:
+        body = core_effects.rewrite(r"\bit\b", "the triggering creature", text[len("whenever another creature enters, "):])
+        assert table.apply(body) == ("boost", "2000")
+    assert ledger.settle(AUTO)[0] is AUTO
+    with accounting(text) as ledger:  # a text found nowhere, not even as a rewrite, proves nothing
+        table.apply("the triggering creature gets +2000 power")
+    assert "rewritten" in {kind for kind, _ in ledger.settle(AUTO)[1].left}
 
 
 def test_neopets_tcg_an_unread_clause_beside_an_opponent_clause_is_not_no_effect():

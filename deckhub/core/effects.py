@@ -140,27 +140,47 @@ def _fold(text: str) -> str:
 
 class Ledger:
     """The spans of one ability's text that rows consumed. A match on a part of the text is placed
-    by finding that part; each character is judged by the innermost match whose text holds it, so
-    a clause handed to a nested reader counts as read only where that reader read it."""
+    by finding that part (in the text, or in a text a reader rewrote it to: `rewrite`); each
+    character is judged by the innermost match whose text holds it, so a clause handed to a nested
+    reader counts as read only where that reader read it."""
 
-    __slots__ = ("text", "key", "nodes", "words", "lost")
+    __slots__ = ("text", "key", "nodes", "words", "lost", "aliases")
 
     def __init__(self, text: str, words: re.Pattern = WORDS):
         self.text, self.key, self.words = text, _fold(text), words
-        self.nodes: list[list] = []  # [name, start, end, match or fixed spans]
+        self.nodes: list[list] = []  # [name, start, end, match or fixed spans, where each character came from]
         self.lost: list[str] = []  # texts read in a form not found in the ability's text
+        self.aliases: list[tuple[str, list[tuple[int, int]]]] = []  # (rewritten text, each character's origin)
 
-    def place(self, text: str) -> int:
-        at = self.key.find(_fold(text))
-        if at < 0:
-            self.lost.append(text)
-        return at
+    def place(self, text: str) -> tuple[int, int, list | None] | None:
+        """Where `text` is: (start, end, None) in the ability's text, or in a rewritten form of it
+        (start, end, the span of the ability's text each character stands for); None if nowhere."""
+        key = _fold(text)
+        at = self.key.find(key)
+        if at >= 0:
+            return at, at + len(key), None
+        for alias, origin in reversed(self.aliases):
+            at = alias.find(key)
+            if at >= 0 and key:
+                chars = origin[at:at + len(key)]
+                return chars[0][0], chars[-1][1], chars
+        self.lost.append(text)
+        return None
+
+    def alias(self, text: str, rewritten: str, origin: list[tuple[int, int]]) -> None:
+        """`rewritten` is `text` with some words replaced: `origin` gives, per character of it, the
+        span of `text` it stands for. Reading a replacement reads the words it replaced."""
+        found = self.place(text)
+        if found is not None:
+            at, _, chars = found
+            self.aliases.append((_fold(rewritten), [(chars[a][0], chars[b - 1][1]) if chars else (at + a, at + b)
+                                                    for a, b in origin]))
 
     def add(self, text: str, read: Any, name: str = "") -> None:
         """Record that `read` (a `Tracked` match, or ((start, end), ...) within `text`) read `text`."""
-        at = self.place(text)
-        if at >= 0:
-            self.nodes.append([name, at, at + len(text), read])
+        found = self.place(text)
+        if found is not None:
+            self.nodes.append([name, *found[:2], read, found[2]])
 
     def whole(self, text: str, name: str = "") -> None:
         """`text` read word for word (a fixed string, a hand-written reading of exactly this text)."""
@@ -171,9 +191,11 @@ class Ledger:
             node[0] = node[0] or name
 
     def _spans(self, node: list) -> list[tuple[int, int]]:
-        read, at = node[3], node[1]
+        read, at, chars = node[3], node[1], node[4]
         spans = read.consumed() if isinstance(read, Tracked) else read
-        return [(at + a, at + b) for a, b in spans]
+        if chars is None:
+            return [(at + a, at + b) for a, b in spans]
+        return [(chars[a][0], chars[b - 1][1]) for a, b in spans if b > a]
 
     def account(self, words: bool = True) -> Account:
         """What each match read; with `words`, also the significant words none read."""
@@ -237,6 +259,29 @@ def open_ledger(text: str, words: re.Pattern = WORDS) -> Ledger:
     ledger = Ledger(text, words)
     _LEDGER.set(ledger)
     return ledger
+
+
+def rewrite(regex: str, repl: str | Callable[[re.Match], str], text: str, flags: int = 0) -> str:
+    """`re.sub` for card-text readers: in the open ledger, a replacement stands for the words it
+    replaced (a pronoun bound to the creature it names, two sentences said as one), so reading it
+    reads them."""
+    parts: list[str] = []
+    origin: list[tuple[int, int]] = []
+    last = 0
+    for m in re.finditer(regex, text, flags):
+        new = repl(m) if callable(repl) else m.expand(repl)
+        parts += (text[last:m.start()], new)
+        origin += [(i, i + 1) for i in range(last, m.start())] + [m.span()] * len(new)
+        last = m.end()
+    if not parts:
+        return text
+    parts.append(text[last:])
+    origin += [(i, i + 1) for i in range(last, len(text))]
+    rewritten = "".join(parts)
+    book = _LEDGER.get()
+    if book is not None and rewritten != text:
+        book.alias(text, rewritten, origin)
+    return rewritten
 
 
 def _wild(items: list) -> bool:
@@ -442,7 +487,8 @@ class Rule:
     """One row of a pattern table: `match(text)` gives a match (or None), `build(match, *args)`
     the result (or PASS). `name` is what tests and counts call the row. A `moot` row proves that
     the rest of its clause cannot matter (a trigger that never fires against the goldfish, an
-    effect on an enemy creature): the words after its match up to the clause's end are read."""
+    effect on an enemy creature): its own groups, and the words after its match up to the clause's
+    end, are read (a wildcard of its own is not: it could have swallowed a clause about you)."""
 
     name: str
     match: Callable[[str], Any]
@@ -548,7 +594,10 @@ class Rules:
                 self.hits[rule.name] += 1
             if book is not None:  # the row's text is its own, read where it says (a reader of
                 # its own, not a tracked pattern, reads none of it)
-                read = ((m.m.end(), clause_end(text, m.m.end())),) if rule.moot and isinstance(m, Tracked) else ()
+                read = ()
+                if rule.moot and isinstance(m, Tracked):
+                    m.groups()
+                    read = ((m.m.end(), clause_end(text, m.m.end())),)
                 book.add(text, read, f"{self.name}: {rule.name}")
             return result
         return default
@@ -636,6 +685,8 @@ def coverage(game: str, catalogue: Iterable[Any], compile: Callable[[Any], Progr
     the abilities counted as played that no ledger read (a compiler that keeps no `accounts`):
     "full" is what the accounting proves when that is 0."""
     report = CoverageReport(game, notes=list(notes))
+    if hasattr(catalogue, "overriding"):  # a catalogue's curators set some abilities to manual
+        compile = catalogue.overriding(compile)
     phrases: Counter = Counter()
     failed: Counter = Counter()
     demoted: Counter = Counter()
