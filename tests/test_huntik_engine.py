@@ -434,6 +434,34 @@ def test_furoji_draws_when_played_and_caliban_asks_for_a_discard_each_round():
     assert s.where[caliban] == "discard"  # "or you must eliminate me"
 
 
+def test_sabriels_counter_stops_a_ko_by_combat_attacks_only_602():
+    """Supertough: "If I would be KO'd from combat attacks" — the attacks aimed at the combat's
+    conclusion (Huntik 602). Retaliation KOs her during a combat, which is not a KO by combat attacks."""
+    s = game({"sabriel-sophies-titan": 2, "retaliation": 1}, mission="defeat-ymir-frost-king-145")
+    sabriel = put(s, "sabriel-sophies-titan", "hand")
+    keep(s)
+    act(s, "play", card=sabriel)  # she comes into play with her Survival counter
+    act(s, "manual.move", card=sabriel, to="z4")
+    act(s, "fight", card=sabriel)
+    act(s, "pass")  # Ymir's 6 attacks at her (DEF 3): the counter comes off instead; her 5 KO Ymir (DEF 5)
+    assert s.where[sabriel] == "z4" and s.feature_counters[sabriel]["survival"] == 0
+    assert s.outcome.result == "win"
+
+    s = game({"sabriel-sophies-titan": 2, "retaliation": 1}, mission="defeat-ymir-frost-king-145")
+    sabriel = put(s, "sabriel-sophies-titan", "hand")
+    springer = put(s, "springer-trapspringer", "z4")
+    retaliation = put(s, "retaliation", "hand")
+    keep(s)
+    act(s, "play", card=sabriel)
+    act(s, "manual.move", card=sabriel, to="z4")
+    act(s, "fight", card=springer)
+    act(s, "play", card=retaliation)
+    choose(s, springer)  # eliminate a friendly hero in this combat ...
+    choose(s, sabriel)  # ... to KO another target hero in this combat
+    assert s.where[springer] == "discard" and s.where[sabriel] == "discard"
+    assert s.outcome is None and s.combat is None  # no hero of yours is left in the combat: it ends
+
+
 def test_texts_naming_cards_find_them_rassimov_lok_lambert_200():
     """"a Freelancer card", "a card not named Rassimov": a name, or a part of one (Huntik 200)."""
     s = game({"rassimov-dangerous-mind": 1, "lok-lambert-courageous-novice": 1, "freelancer-knightly-titan": 1},

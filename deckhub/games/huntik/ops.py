@@ -210,7 +210,7 @@ class HuntikOps:
     def apply_verb(self, verb, t: int, source: int | None) -> None:
         name = verb if isinstance(verb, str) else verb[0]
         if name == "ko":
-            self.ko(t, combat=self.combat is not None)
+            self.ko(t)
         elif name == "stun":
             self.stun(t)
         elif name == "ready":
@@ -601,7 +601,7 @@ class HuntikOps:
             return
         # "KO all heroes in my zone": stunned heroes too, they stay in their zone (Huntik 407)
         for t in [t for t in self.zones[self.where[source]] if self.is_hero(t)]:
-            self.ko(t, combat=self.combat is not None)
+            self.ko(t)
 
     def _op_start_combat_here(self, op, source):
         if source is not None and self.where[source] in ZONE_NO and self.enemies_in(self.zone_of(source)):
