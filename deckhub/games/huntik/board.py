@@ -17,4 +17,6 @@ NOTES = (
     "an action card's effect resolves before the triggers its playing sets off (Dante Vale readies after Hyperstride's move)",
     "a mutual mission not won by the end of round 7 is a loss here; the hero-count tie-break of Huntik 102 is not "
     "counted as completing the mission",
+    "you order your start-of-round powers that trigger together (Huntik 702); an \"if\" after the trigger is read "
+    "as it triggers",
 )

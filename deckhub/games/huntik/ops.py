@@ -1,13 +1,19 @@
 """The ops card text compiles to (effects.py), and the round flow they run in."""
 from __future__ import annotations
 
+import re
+
 from deckhub.games.huntik.board import MAP, MAX_ROUNDS, ZONE_NO
 from deckhub.games.huntik.effects import GRANTED
 from deckhub.games.huntik.views import _bonus, _verb_text
 
+_START_OF = re.compile(r"\bat the start of (?:each \w+|round \d+),", re.I)  # (Ymir's text says "each rounf")
+
 
 class HuntikOps:
     """The round flow and the effect ops (`_op_<name>`, answers `_res_<name>`)."""
+
+    ORDER_PROMPT = "Several of your powers trigger at once: which resolves first? (Huntik 702)"
 
     # -- ops ----------------------------------------------------------------------------------
     def after_op(self) -> None:
@@ -92,18 +98,23 @@ class HuntikOps:
         self.draw(2)
         if self.mission.start_round is not None:
             self.mission.start_round(self)
-        ops: list[tuple[tuple, int]] = []
+        queued: list[tuple[tuple, int]] = []
         for u in self.lead_units(heroes_only=True):
             if not self.text_on(u):
                 continue
             prog = self.progs[u]
-            if prog.start_round:
-                ops.append((prog.start_round, u))
+            # an if-condition after the trigger is read now, as the power triggers (Venadek, Huntik 702)
+            if prog.start_round and all(self.cond(c, u) for c in prog.start_if):
+                queued.append(((("if_in_play", prog.start_round),), u))
             if self.round in prog.round_start:
-                ops.append((prog.round_start[self.round], u))
+                queued.append(((("if_in_play", prog.round_start[self.round]),), u))
         self.push((("round_opening",),))
-        for t_ops, u in reversed(ops):
-            self.push((("if_in_play", t_ops),), u)
+        self.push_triggers(queued)  # the lead player (you) chooses their order (Huntik 702)
+
+    def trigger_label(self, ops: tuple, source: int) -> str:
+        """A start-of-round power in the choice of order: the card, its zone and what it does."""
+        text = next((t for t, _ in self.progs[source].abilities if _START_OF.search(t)), "")
+        return f"{self.label(source)} in zone {self.zone_of(source)}: {_START_OF.split(text, 1)[-1].strip()}"
 
     def _op_round_opening(self, op, source):
         self._round_opening()
@@ -172,8 +183,7 @@ class HuntikOps:
 
     def _op_elim_if(self, op, source):
         if source is not None and self.where[source] in ZONE_NO and self.cond(op[1], source):
-            why = {"hand_nonempty": "you have cards in your hand", "round_1": "it is round 1",
-                   "other_minors": "you have other minor heroes in play"}.get(op[1], "")
+            why = {"hand_nonempty": "you have cards in your hand", "round_1": "it is round 1"}.get(op[1], "")
             self.eliminate(source, why)
 
     def _op_elim_friendly(self, op, source):

@@ -356,6 +356,18 @@ def _combat_policy(s: HuntikState, plan: _Plan, actions: list[Action]) -> Action
     return best or {"kind": "pass"}
 
 
+# Start-of-round powers the lead player puts in order (Huntik 702): first those that bring cards
+# (Sophie's and Grier's reveals, Numbers' and Hector's searches), then Caliban's "discard a card or
+# eliminate me" (a card just revealed into the hand can pay it), Ymir's "Ice Creatures from your
+# discard pile into play" last (one just revealed or discarded comes along); ties in zone order.
+_ORDER_RANK = {"reveal_top": 0, "search": 0, "discard_or_elim": 1, "ice_creatures": 2}
+
+
+def _order_rank(entry: tuple) -> int:
+    ((_, ops),), _ = entry  # ((("if_in_play", ops),), source): see HuntikOps._op_start_round
+    return _ORDER_RANK.get(ops[0][0], 1)
+
+
 def _choice(s: HuntikState, plan: _Plan) -> Action:
     choice = s.pending
     op = choice.op
@@ -366,6 +378,8 @@ def _choice(s: HuntikState, plan: _Plan) -> Action:
         return {"kind": "choose", "option": value}
 
     decline = {"kind": "decline"} if choice.optional else None
+    if kind == "order_triggers":
+        return pick(min(values, key=lambda n: (_order_rank(op[1][n]), n)))
     if kind == "combat_option":
         u = op[1]
         return pick("yes") if _fight_worth(s, plan, s.zone_of(u), u) else decline
