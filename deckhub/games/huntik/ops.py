@@ -1,13 +1,9 @@
 """The ops card text compiles to (effects.py), and the round flow they run in."""
 from __future__ import annotations
 
-import re
-
 from deckhub.games.huntik.board import MAP, MAX_ROUNDS, ZONE_NO
 from deckhub.games.huntik.effects import GRANTED
 from deckhub.games.huntik.views import _bonus, _verb_text
-
-_START_OF = re.compile(r"\bat the start of (?:each \w+|round \d+),", re.I)  # (Ymir's text says "each rounf")
 
 
 class HuntikOps:
@@ -76,11 +72,33 @@ class HuntikOps:
                 self.note(f"you no longer control {self.fname(m[1])}")
         self.round_mods = []
         if self.round >= MAX_ROUNDS:
-            self.lose(f"the mission was not completed by the end of round {MAX_ROUNDS}: the defending player wins (Huntik 102, 501)")
+            self._no_winner_at_the_end()
             return
         self.round += 1
         self.turn = self.round
         self.push((("start_round",),))
+
+    def _no_winner_at_the_end(self) -> None:
+        """Nobody has won by the end of round 7: the defending player wins (Huntik 501), except in a
+        mutual mission, where the tie goes to whoever controls more major and legendary heroes in
+        play, then more minor heroes, then to the defending player (Huntik 102). A mission whose kind
+        the card data lacks (SAS 145-148) may or may not be mutual: a tie-break in your favour there
+        is not counted as a win, and the loss says why."""
+        mine, theirs = self.heroes_in_play("lead"), self.heroes_in_play("defender")
+        ahead = next((m > t for m, t in zip(mine, theirs) if m != t), False)
+        counts = (f"you control {mine[0]} major and legendary heroes and {mine[1]} minor heroes in play, "
+                  f"the defending player {theirs[0]} and {theirs[1]}")
+        if ahead and self.mission.kind == "mutual":
+            self.win(f"{self.mission.label}: tied at the end of round {MAX_ROUNDS}, and {counts} (Huntik 102)")
+        elif ahead and self.mission.kind == "unknown":
+            # (worded without "end of round": the simulation's summary files the loss under its unknown)
+            self.lose(f"unknown mission kind: the tie-break is not counted ({counts}; Huntik 102's tie-break after "
+                      f"round {MAX_ROUNDS} holds only in a mutual mission, and the card data lacks this mission's kind)")
+        elif self.mission.kind == "mutual":
+            self.lose(f"the mission was not completed by the end of round {MAX_ROUNDS} and the tie-break goes "
+                      f"to the defending player: {counts} (Huntik 102)")
+        else:
+            self.lose(f"the mission was not completed by the end of round {MAX_ROUNDS}: the defending player wins (Huntik 102, 501)")
 
     def _op_start_round(self, op, source):
         """Huntik 502: unstun, ready all heroes and features, each player draws two, then the
@@ -110,11 +128,6 @@ class HuntikOps:
                 queued.append(((("if_in_play", prog.round_start[self.round]),), u))
         self.push((("round_opening",),))
         self.push_triggers(queued)  # the lead player (you) chooses their order (Huntik 702)
-
-    def trigger_label(self, ops: tuple, source: int) -> str:
-        """A start-of-round power in the choice of order: the card, its zone and what it does."""
-        text = next((t for t, _ in self.progs[source].abilities if _START_OF.search(t)), "")
-        return f"{self.label(source)} in zone {self.zone_of(source)}: {_START_OF.split(text, 1)[-1].strip()}"
 
     def _op_round_opening(self, op, source):
         self._round_opening()

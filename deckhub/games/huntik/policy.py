@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from deckhub.core.state import Action, Choice
+from deckhub.games.huntik.board import MAX_ROUNDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.games.huntik.state import HuntikState
@@ -87,6 +88,12 @@ class _ZonePlan(_Plan):
 
     def power_score(self, u, power, feature):
         return self.powers.get(power, 0.0)
+
+
+def _heroes_break_the_tie(s: HuntikState) -> bool:
+    """The last round of a mutual mission: if nobody wins it, the heroes each player controls in play
+    decide (Huntik 102), so a hero kept in play is worth more than any card kept in hand."""
+    return s.round == MAX_ROUNDS and s.mission.kind == "mutual"
 
 
 def _plan(state: HuntikState) -> _Plan:
@@ -402,7 +409,8 @@ def _choice(s: HuntikState, plan: _Plan) -> Action:
         if kind == "discard_or_elim" and op[1] and any(op[1].casefold() in s.progs[v].name.casefold() for v in values):
             return pick(next(v for v in values if op[1].casefold() in s.progs[v].name.casefold()))
         worst = min(values, key=lambda v: _card_value(s, v))
-        if kind == "discard_or_elim" and choice.source is not None and _card_value(s, worst) > _hero_value(s, choice.source) + 10:
+        if (kind == "discard_or_elim" and choice.source is not None and _card_value(s, worst) > _hero_value(s, choice.source) + 10
+                and not _heroes_break_the_tie(s)):
             return decline or pick(worst)
         return pick(worst)
     if kind == "elim_friendly":
