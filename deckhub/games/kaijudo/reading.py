@@ -135,7 +135,8 @@ _WHO = {"self": "it gets", "all": "each of your creatures gets", "all_other": "e
         "trigger": "the creature that set it off gets"}
 _UNTAP = {"self": "untap it", "all": "untap all your creatures", "choose": "untap one of your creatures",
           "choose_other": "untap one of your other creatures",
-          "choose_weaker": "untap one of your creatures that has less power than it"}
+          "choose_weaker": "untap one of your creatures that has less power than it",
+          "trigger": "untap the creature that set it off"}
 
 
 def _who(table: dict, who: str) -> str:
@@ -170,15 +171,15 @@ OPS = {
     "may": lambda op, r: f"you may {r.ops(op[2])}",
     "noop": lambda op, r: "",
     "top_to": lambda op, r: (f"put the top {'card' if op[2] == 1 else _count(op[2]) + ' cards'} of your deck into your "
-                             f"{_zone(op[1])}" + (" face down as new shields" if op[1] == "shields" else "")
-                             + (" tapped" if op[3:] == ("tapped",) else "")),
+                             f"{_zone(op[1])}" + (" face down as new shields" if op[1] == "shields" else "")),
     "top_to_upto": lambda op, r: f"put up to {_count(op[2])} cards from the top of your deck into your {_zone(op[1])}",
     "pick": _pick,
     "all_to": lambda op, r: f"put every {what(op[3])} from your {_zone(op[1])} into your {_zone(op[2])}",
     "discard_hand": lambda op, r: "discard your hand",
     "boost": lambda op, r: f"{_who(_WHO, op[1])} {_items(op[2])} until the end of the turn",
     "untap": lambda op, r: _who(_UNTAP, op[1]) + (f" (only a {what(op[2], 'creature')})" if op[2] else ""),
-    "bounce": lambda op, r: f"{'you may ' if op[1] else ''}return one {what(op[3], 'creature')} to its owner's {_zone(op[2])}",
+    "bounce": lambda op, r: (f"{'you may ' if op[1] else ''}return one {what(op[3] if len(op) > 3 else (), 'creature')} "
+                             f"to its owner's {_zone(op[2] if len(op) > 2 else 'hand')}"),
     "put_battle": lambda op, r: (f"{'you may ' if op[4] else ''}put {_count(op[3])} {what(op[2], 'creature')} from "
                                  f"your {_zone(op[1])} into the battle zone"),
     "look": _look,
@@ -190,11 +191,13 @@ OPS = {
     "if": lambda op, r: f"if {_cond(op[1])}, {r.ops(op[2]) or 'nothing more'}",
     "mode": lambda op, r: "choose one: " + " or ".join(f"({r.ops(ops) or 'nothing the goldfish opponent notices'})" for _, ops in op[1]),
     "this_turn": lambda op, r: f"this turn, {_event(op[1])}: {r.ops(op[2])}",
-    "sacrifice": lambda op, r: (f"you may banish {'it' if op[1] == 'self' else 'one of your other creatures' if op[1] == 'choose_other' else 'one of your creatures'}"
-                                + (f"; if you do, {r.ops(op[2])}" if op[2] else "")),
-    "shuffle": lambda op, r: "shuffle your deck",
+    "banish_self": lambda op, r: "banish it",
     "self_to": lambda op, r: f"return it to your {_zone(op[1])}",
+    "sacrifice": lambda op, r: (f"you may banish {_SACRIFICED.get(op[1], op[1])}"
+                                + (f"; if you do, {r.ops(op[2])}" if op[2] else "")),
 }
+
+_SACRIFICED = {"self": "it", "choose": "one of your creatures", "choose_other": "one of your other creatures"}
 
 
 def _triggers(value: dict, r: Reader) -> list[str]:
