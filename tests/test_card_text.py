@@ -119,6 +119,14 @@ def _move(state, iid, zone):
     state.apply_action({"kind": "manual.move", "card": iid, "to": zone})
 
 
+def _take(state, key, zone):
+    """A copy of `key`, put into `zone` by a manual move unless it is there already."""
+    iid = ids(state, key)[0]
+    if state.where[iid] != zone:
+        _move(state, iid, zone)
+    return iid
+
+
 def test_an_items_tapping_cost_is_paid_in_a_villain_contest():
     """An Item that taps a Neopet to play is offered only with an untapped Neopet to tap, and taps it."""
     state = _neo_game(PETS, ["pet"] * 4, ["villain"] + ["taxing-item"] * 2 + ["filler"] * 10)
@@ -164,6 +172,104 @@ def test_move_one_of_your_neopets_taps_an_untapped_one():
     assert {v[0] for v, _ in state.pending.options} == {b}  # the tapped Neopet cannot move
     choose(state, [b, "agility"])
     assert state.where[b] == "agility" and state.tapped[b]
+
+
+# issue 31: text players type or propose, read clause by clause, with its costs and groups
+
+from deckhub.core.effects import NO_EFFECT  # noqa: E402
+
+
+@pytest.mark.parametrize("type_, prefix", [("Something Has Happened!", ""), ("Equipment", "When you play this card, ")])
+def test_a_clause_about_the_opponent_is_no_effect_alone_and_yours_still_draws(type_, prefix):
+    """'Draw 2 cards and your opponent discards a card.': the dummy has no hand, so only that clause
+    is of no effect; your 2 cards are still drawn (never the whole sentence dropped)."""
+    prog = neo_compile(neo_card("mixed", type_, prefix + "Draw 2 cards and your opponent discards a card.", bank_value=1))
+    assert prog.on_play == (("draw", 2),) and prog.automation == "full"
+    assert [s for _, s in prog.abilities] == [AUTO, NO_EFFECT]
+    assert prog.abilities[0][0] == prefix + "Draw 2 cards"
+
+
+def test_a_clause_of_yours_no_pattern_reads_stays_manual_on_its_own():
+    prog = neo_compile(neo_card("part", "Something Has Happened!",
+                                "Draw a card and shuffle your discard pile into your deck."))
+    assert prog.on_play == (("draw", 1),)
+    assert prog.abilities == [("Draw a card", AUTO), ("shuffle your discard pile into your deck", MANUAL)]
+    assert prog.automation == "partial"
+    # a "you may" covers every clause after it: one choice, never a draw that is not optional
+    may = neo_compile(neo_card("may", "Something Has Happened!", "You may draw 2 cards and your opponent draws a card."))
+    assert may.on_play == (("may", "draw 2 cards and your opponent draws a card", (("draw", 2),)),)
+    doubtful = neo_compile(neo_card("may2", "Something Has Happened!", "You may draw a card and shuffle your hand into your deck."))
+    assert doubtful.on_play == () and doubtful.automation == "none"
+
+
+@pytest.mark.parametrize("text", ["Each player discards a card.", "You and your opponent each discard a card.",
+                                  "Return a Neopet to their owner's hand."])
+def test_a_clause_about_you_too_is_never_no_effect(text):
+    assert neo_compile(neo_card("both", "Something Has Happened!", text)).abilities == [(text, MANUAL)]
+
+
+def test_playing_a_mixed_card_draws_your_cards():
+    mixed = neo_card("mixed", "Something Has Happened!", "Draw 2 cards and your opponent discards a card.")
+    state = _neo_game(PETS + [mixed], ["pet"] * 4, ["mixed"] * 2 + ["filler"] * 10)
+    card = ids(state, "mixed")[0]
+    _move(state, card, "hand")
+    hand = len(state.zones["hand"])
+    state.apply_action({"kind": "happen", "card": card})
+    assert len(state.zones["hand"]) == hand - 1 + 2 and state.where[card] == "discard"
+
+
+COSTLY = [neo_card("costly-villain", "Villain", "Tap 1 of your Neopets to play this.", strength=9, agility=9, magic=9,
+                   intelligence=9),
+          neo_card("costly-pro", "Experienced Neopet", "Tap a Fire Neopet to play this.", species="Blorb", strength=8,
+                   agility=8, magic=8, intelligence=8)]
+
+
+def test_a_villains_and_an_experienced_neopets_tapping_cost_is_paid():
+    """Every card kind played from the hand pays its own tapping cost, as Items and Equipment do."""
+    state = _neo_game(PETS + COSTLY, ["pet"] * 4, ["costly-villain", "costly-pro"] + ["filler"] * 10)
+    clear_arenas(state)
+    a, b = ids(state, "pet")[:2]
+    _move(state, a, "strength")
+    _move(state, b, "magic")
+    villain, pro = _take(state, "costly-villain", "hand"), _take(state, "costly-pro", "hand")
+    state.tapped[a], state.tapped[b] = False, True
+    offered = [x for x in state.legal_actions() if x["kind"] in ("villain", "replace")]
+    assert offered and all(x.get("tap") == a for x in offered)  # only the untapped Neopet pays
+    with pytest.raises(Exception):
+        state.apply_action({"kind": "villain", "card": villain, "arena": "agility"})  # unpaid: refused
+    state.apply_action({"kind": "villain", "card": villain, "arena": "agility", "tap": a})
+    assert state.tapped[a] and state.where[villain] == "agility"
+    assert not [x for x in state.legal_actions() if x["kind"] == "replace"]  # no untapped Fire Neopet left
+    state.apply_action({"kind": "manual.tap", "card": b})  # untapped by hand
+    state.apply_action({"kind": "replace", "card": pro, "onto": a, "tap": b})
+    assert state.tapped[b] and state.where[pro] == "strength"
+    unread = neo_card("odd-villain", "Villain", "Tap 2 of your Neopets to play this.")
+    assert neo_compile(unread).tap is None  # a cost no pattern read is unknown, never "none"
+
+
+HERO = neo_card("hero", "Hero", strength=6, agility=6, magic=6, intelligence=6)
+
+
+@pytest.mark.parametrize("text, op, movers", [
+    ("Move 1 of your Neopets or Heroes to another arena.", "move_one", {"pet", "hero"}),
+    ("Move 1 of your Heroes to another arena without tapping it.", "move_free", {"hero"}),
+    ("Untap 1 of your Neopets or Heroes.", "untap_one", {"pet", "hero"}),
+])
+def test_neopets_or_heroes_is_one_group_kept_whole(text, op, movers):
+    card = neo_card("group", "Something Has Happened!", text)
+    assert neo_compile(card).on_play[0][0] == op
+    state = _neo_game(PETS + [HERO, card], ["pet"] * 4, ["group", "hero"] + ["filler"] * 10)
+    clear_arenas(state)
+    pet, hero, group = _take(state, "pet", "strength"), _take(state, "hero", "magic"), _take(state, "group", "hand")
+    tapped = op == "untap_one"
+    state.tapped[pet] = state.tapped[hero] = tapped
+    state.apply_action({"kind": "happen", "card": group})
+    assert state.pending.op[0] == op
+    chosen = {v[0] if isinstance(v, list) else v for v, _ in state.pending.options}
+    assert {state.cards[i].key for i in chosen} == movers
+    choose(state, [hero, "agility"] if op != "untap_one" else hero)
+    assert state.where[hero] == ("agility" if op != "untap_one" else "magic")
+    assert state.tapped[hero] is (op == "move_one")
 
 
 # --------------------------------------------------------------------------- Kaijudo
