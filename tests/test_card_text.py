@@ -7,7 +7,7 @@ import pytest
 
 from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
-from deckhub.core.effects import AUTO, MANUAL
+from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT
 from deckhub.core.engine import new_game
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.effects import PAID_TYPES, compile_card as neo_compile
@@ -175,9 +175,6 @@ def test_move_one_of_your_neopets_taps_an_untapped_one():
 
 
 # issue 31: text players type or propose, read clause by clause, with its costs and groups
-
-from deckhub.core.effects import NO_EFFECT  # noqa: E402
-
 
 @pytest.mark.parametrize("type_, prefix", [("Something Has Happened!", ""), ("Equipment", "When you play this card, ")])
 def test_a_clause_about_the_opponent_is_no_effect_alone_and_yours_still_draws(type_, prefix):
@@ -493,6 +490,101 @@ def test_a_potions_prevent_1_damage_is_not_counted_as_automated():
     """It would expire with your turn, before the dummy's attack, its only use: manual, honestly."""
     prog = bd_compile(PREVENT)
     assert prog.automation != "full" and prog.manual_text == ("Prevent 1 damage.",) and prog.reduction == 0
+
+
+def _hit_by_the_dummy(state):
+    """From your Prep phase: attack, then let the dummy attack back; its battle's summary."""
+    bd.to_battle(state)
+    bd.step(state, "attack")
+    bd.answer_rerolls(state)
+    bd.step(state, "next")
+    bd.answer_rerolls(state)
+    assert state.last_battle["attacker"] == "dummy"
+    return state.last_battle
+
+
+def _armoured_game(card):
+    """Gelert with HP to spare and no defence dice against a dummy that hits back with 10 dice."""
+    state = _bd_game([card], pets=("gelert",), dummy_attacks=True, dummy_attack=10, dummy_hp=40, dummy_agility=0)
+    bd.step(state, "manual.counter", counter="defence_mod", delta=-2)
+    bd.step(state, "manual.counter", counter="hp_mod", delta=30)
+    iid = bd.put(state, card.key[3:])
+    bd.step(state, "next")
+    bd.step(state, "play", card=iid)
+    return state, iid
+
+
+def test_a_clause_about_the_opponents_cards_is_no_effect_alone_and_yours_still_draws():
+    """'Draw 2 cards and your opponent discards a card.': the training dummy has no inventory."""
+    card = bd_card("mixed", "Legend", "Draw 2 cards and your opponent discards a card.", level_requirement=0)
+    prog = bd_compile(card)
+    assert prog.draw == 2 and prog.automation == "full"
+    assert prog.abilities == (("Draw 2 cards", AUTO), ("your opponent discards a card", NO_EFFECT))
+    state = _bd_game([card])
+    iid = bd.put(state, "mixed")
+    bd.step(state, "next")
+    hand = len(state.zones["inventory"])
+    bd.step(state, "play", card=iid)
+    assert len(state.zones["inventory"]) == hand - 1 + 2
+    # the dummy's Neopet is real: a clause about it is never of no effect
+    assert bd_compile(bd_card("weaken", "Legend", "Draw a card and your opponent's Neopet gets -1 Defence.",
+                              level_requirement=0)).abilities[1][1] is MANUAL
+
+
+def test_this_turn_covers_every_clause_of_its_sentence():
+    """'+2 Attack and +1 Agility this turn.' on an Equipment: both expire, not only the last."""
+    card = bd_card("both", "Equipment", "+2 Attack and +1 Agility this turn.", level_requirement=0)
+    prog = bd_compile(card)
+    assert prog.bonus == () and prog.turn_bonus == (("attack", 2), ("agility", 1))
+    state = _bd_game([card])
+    iid = bd.put(state, "both")
+    attack, agility = state.stat("attack"), state.stat("agility")
+    bd.step(state, "next")
+    bd.step(state, "play", card=iid)
+    assert (state.stat("attack"), state.stat("agility")) == (attack + 2, agility + 1)
+    bd.play_turn(state)
+    assert state.where[iid] == "equipment" and (state.stat("attack"), state.stat("agility")) == (attack, agility)
+    for text in ("This turn, your Neopet gets +2 Attack and +1 Agility.", "+1 Defence, +1 Agility until end of turn."):
+        assert not bd_compile(bd_card("lead", "Equipment", text, level_requirement=0)).bonus
+    doubtful = bd_compile(bd_card("doubt", "Equipment", "+2 Attack this turn and +1 Agility.", level_requirement=0))
+    assert doubtful.automation != "full" and not doubtful.bonus and not doubtful.turn_bonus
+
+
+def test_a_this_turn_reduction_on_a_card_that_stays_expires_before_the_dummys_turn():
+    """It is not Red Scorchstone's cash-in: on the dummy's turn nothing is left of it."""
+    card = bd_card("turn-shield", "Equipment", "Reduce the damage your Neopet would take this turn by 2.",
+                   level_requirement=0)
+    prog = bd_compile(card)
+    assert prog.turn_reduction == 2 and prog.reduction == 0 and prog.automation == "full"
+    state, iid = _armoured_game(card)
+    battle = _hit_by_the_dummy(state)
+    assert battle["damage"] > 0 and battle["damage_taken"] == battle["damage"]
+    assert state.pending is None and state.where[iid] == "equipment"
+
+
+def test_reduce_the_next_damage_is_used_once_and_the_equipment_stays():
+    """Only what the text says is used up: the reduction, once; never the Equipment."""
+    card = bd_card("next-shield", "Equipment", "Reduce the next damage your Neopet would take by 2.",
+                   level_requirement=0)
+    prog = bd_compile(card)
+    assert prog.shield == 2 and prog.reduction == 0 and prog.automation == "full"
+    state, iid = _armoured_game(card)
+    first = _hit_by_the_dummy(state)
+    assert first["damage"] >= 2 and first["damage_taken"] == first["damage"] - 2
+    assert state.pending is None and state.where[iid] == "equipment"
+    bd.step(state, "next")  # a new turn: Train
+    bd.step(state, "next")
+    second = _hit_by_the_dummy(state)
+    assert second["turn"] != first["turn"] and second["damage_taken"] == second["damage"] > 0
+    assert state.where[iid] == "equipment"
+
+
+def test_a_potions_next_damage_reduction_waits_for_the_dummys_attack():
+    card = bd_card("next-potion", "Potion", "Reduce the next damage your Neopet would take by 2.", level_requirement=0)
+    state, iid = _armoured_game(card)
+    assert state.where[iid] == "discard"
+    battle = _hit_by_the_dummy(state)
+    assert battle["damage_taken"] == battle["damage"] - 2
 
 
 # --------------------------------------------------------------------------- every game: the coverage walk
