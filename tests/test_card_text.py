@@ -587,6 +587,13 @@ def test_a_potions_next_damage_reduction_waits_for_the_dummys_attack():
     assert battle["damage_taken"] == battle["damage"] - 2
 
 
+def test_a_card_the_engine_cannot_play_at_all_is_not_partly_automated():
+    """Without its level requirement no Prep card can be played, whatever its text reads."""
+    prog = bd_compile(bd_card("no-level", "Equipment", "+2 Attack."))
+    assert prog.missing == ("level_requirement",) and prog.automation == "none"
+    assert bd_compile(bd_card("some-stats", "Neopet", None, hp=5, attack=3)).automation == "partial"  # it can field
+
+
 # --------------------------------------------------------------------------- every game: the coverage walk
 
 import importlib  # noqa: E402

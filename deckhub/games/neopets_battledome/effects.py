@@ -80,6 +80,8 @@ class Program(core_effects.Program):
         its values (level, stats, bonus) known and what it does known to be full."""
         if not self.missing and self.behaviour_known and not self.manual_text:
             return "full"
+        if self.missing and self.role != "neopet":
+            return "none"  # not playable at all until its type, level requirement or bonus is known
         some = self.useful if self.role != "neopet" else bool(self.stats)
         return "partial" if some and self.behaviour_known or any(s == AUTO for _, s in self.abilities) else "none"
 
@@ -337,7 +339,9 @@ def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
     result["by_type"] = {t: dict(c) for t, c in sorted(by_type.items())}
     result["notes"] = [
         "full = the engine knows everything it needs to play the card and automates all it does: a Neopet with its "
-        "four stats, a Codestone with its bonus, a card with a level requirement and known effects",
+        "four stats, a Codestone with its bonus, a card with a level requirement and known effects; none = nothing of "
+        "it is automated, or a value it needs to be played at all is unknown (type, level requirement, a Codestone's "
+        "bonus): only manual moves can play it",
         "vanilla: fully automated cards without rules text (a Neopet plays with its stats, a Codestone with its "
         "bonus); no_text counts every card without text in the catalogue: for this game that means the text is "
         "unknown, not that the card has none",
