@@ -544,8 +544,9 @@ def test_this_turn_covers_every_clause_of_its_sentence():
     assert (state.stat("attack"), state.stat("agility")) == (attack + 2, agility + 1)
     bd.play_turn(state)
     assert state.where[iid] == "equipment" and (state.stat("attack"), state.stat("agility")) == (attack, agility)
-    for text in ("This turn, your Neopet gets +2 Attack and +1 Agility.", "+1 Defence, +1 Agility until end of turn."):
-        assert not bd_compile(bd_card("lead", "Equipment", text, level_requirement=0)).bonus
+    for text in ("This turn, your Neopet gets +2 Attack, +1 Agility.", "+2 Attack, +1 Agility until end of turn."):
+        held = bd_compile(bd_card("held", "Equipment", text, level_requirement=0))
+        assert held.bonus == () and held.turn_bonus == (("attack", 2), ("agility", 1)), text
     doubtful = bd_compile(bd_card("doubt", "Equipment", "+2 Attack this turn and +1 Agility.", level_requirement=0))
     assert doubtful.automation != "full" and not doubtful.bonus and not doubtful.turn_bonus
 
@@ -592,6 +593,15 @@ def test_a_card_the_engine_cannot_play_at_all_is_not_partly_automated():
     prog = bd_compile(bd_card("no-level", "Equipment", "+2 Attack."))
     assert prog.missing == ("level_requirement",) and prog.automation == "none"
     assert bd_compile(bd_card("some-stats", "Neopet", None, hp=5, attack=3)).automation == "partial"  # it can field
+
+
+def test_the_opponents_clause_first_and_yours_after_in_both_games():
+    text = "Your opponent discards a card and you draw a card."
+    neo = neo_compile(neo_card("after", "Something Has Happened!", text))
+    dome = bd_compile(bd_card("after", "Legend", text, level_requirement=0))
+    assert neo.on_play == (("draw", 1),) and dome.draw == 1
+    for prog in (neo, dome):
+        assert [s for _, s in prog.abilities] == [NO_EFFECT, AUTO] and prog.automation == "full"
 
 
 # --------------------------------------------------------------------------- every game: the coverage walk

@@ -133,7 +133,7 @@ _PATTERNS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(rf"^(?:heal|remove|recover) {_NUM} (?:damage|hp|hit points?)(?: from your neopet)?$"), "heal"),
     (re.compile(rf"^(?:heal|recover) your neopet(?:'s)? (?:by |for )?{_NUM}(?: damage| hp)?$"), "heal"),
     (re.compile(rf"^(?:reduce|prevent) (?:the )?(?:next )?(?:damage (?:your neopet would take|taken|dealt to your neopet)(?: this turn)? by {_NUM}|{_NUM} damage)(?: this turn)?$"), "reduce"),
-    (re.compile(rf"^draw {_NUM} cards?$"), "draw"),
+    (re.compile(rf"^(?:you )?draw {_NUM} cards?$"), "draw"),
 )
 
 
@@ -208,13 +208,14 @@ def read_clauses(sentence: str) -> list[tuple[str, tuple[str, Any] | None | bool
     the dummy) or None (no pattern reads it: manual). A "this turn" that opens or closes the sentence
     covers every clause of it ("+2 Attack and +1 Agility this turn"); one inside it covers its own
     clause, and one that a later bonus or reduction may or may not share leaves the sentence manual."""
-    raw = [p.strip() for p in _SPLIT.split(_clean(sentence)) if p.strip()]
+    text = _clean(sentence)
+    lead = re.match(rf"{_DURATION},? ", text, re.I)
+    raw = [p.strip() for p in _SPLIT.split(text[lead.end():] if lead else text) if p.strip()]
     low = [p.lower() for p in raw]
     if not low:
         return []
-    lead = re.match(rf"{_DURATION},? ", low[0])
     if lead:
-        low[0] = low[0][lead.end():]
+        raw[0] = lead.group(0) + raw[0]  # the clause keeps its words; the pattern reads it without them
     whole = bool(lead) or bool(re.search(rf" {_DURATION}$", low[-1]))
     found: list[tuple[str, Any]] = []
     seen_own = False

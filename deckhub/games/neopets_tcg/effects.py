@@ -111,7 +111,7 @@ def _sentences(text: str) -> list[str]:
 
 _BONUS_FRONT = re.compile(r"^(?:(?:this neopet or hero|this neopet|this hero|it|you) (?:gets|get|has|have) )?([+-]\d+) (?:to )?(all stats|strength|agility|magic|intelligence)(?: (?:in|for) (?:this|the) contest)?\.?$", re.I)
 _BONUS_BACK = re.compile(r"^(?:(?:this neopet or hero|this neopet|this hero|it) (?:gets|has) )?(all stats|strength|agility|magic|intelligence)\s*([+-]\d+)\.?$", re.I)
-_DRAW = re.compile(rf"^(?:you and your opponent each )?draw {_N} cards?\.?$", re.I)
+_DRAW = re.compile(rf"^(?:you and your opponent each |you )?draw {_N} cards?\.?$", re.I)
 _BANK_HAND = re.compile(r"^(?:put|bank) (?:1|one|an|a) item or equipment(?: card)? from your hand(?: into your bank)?\.?$", re.I)
 _BANK_TOP = re.compile(rf"^(?:put|bank) the top {_N}? ?cards? of your deck(?: into your bank)?\.?$", re.I)
 _GROUP = r"(neopets or heroes|heroes or neopets|neopets|heroes)"  # kept whole: "Neopets or Heroes" offers both
