@@ -55,7 +55,7 @@ def test_every_game_gives_its_fields_flattened_with_null_for_unknown(client, req
 @pytest.mark.parametrize("slug", with_toy(game_slugs()))
 def test_every_game_checks_a_deck_through_the_api_as_on_the_command_line(client, request, slug):
     """POST /api/check of a deck each game's engine plays answers what `deckhub check --json` does."""
-    from deckhub.commands.check import check_text
+    from deckhub.services.checks import check_text
 
     if slug == TOY:
         request.getfixturevalue("toy_site")

@@ -162,6 +162,8 @@ MATRIX = [
     Row("community.propose", "GET", lambda w: "/games/neopets-tcg/propose/card/the-thieves-code", signed_in()),
     Row("community.propose", "POST", lambda w: "/games/neopets-tcg/propose/card/the-thieves-code", signed_in(400),
         data={"source_kind": "url", "source_url": ""}),
+    Row("community.flag_reading", "POST", lambda w: "/games/kaijudo/cards/spy-mission/readings/1/flag",
+        signed_in(302), data=lambda w: w.flag_form()),
     Row("community.propose_card", "GET", lambda w: "/games/neopets-tcg/propose/new-card", signed_in()),
     Row("community.propose_card", "POST", lambda w: "/games/neopets-tcg/propose/new-card", signed_in(400),
         data={"name": "", "source_kind": "url", "source_url": ""}),
@@ -265,6 +267,14 @@ MATRIX = [
         {"anon": LOGIN, "other": 404, "owner": 403, "curator": 302}, data={"all": "approve"}, curator_writes=True),
     Row("community.revert", "POST", lambda w: f"/review/{w.approved_proposal()}/revert",
         {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "wrong"}, curator_writes=True),
+    Row("community.flag_manual", "POST", lambda w: f"/review/flags/{w.new_flag()}/manual",
+        {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "checked"}),
+    Row("community.flag_dismiss", "POST", lambda w: f"/review/flags/{w.new_flag()}/dismiss",
+        {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "the reading is right"}),
+    Row("community.set_manual", "POST", lambda w: "/games/kaijudo/cards/spy-mission/readings/1/manual",
+        {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "checked"}),
+    Row("community.clear_manual", "POST", lambda w: "/games/kaijudo/cards/spy-mission/readings/1/clear",
+        {"anon": LOGIN, "other": 403, "owner": 403, "curator": 302}, data={"reason": "checked"}),
     # ------------------------------------------------------------------ the JSON API: public
     Row("api_v1.openapi", "GET", lambda w: "/api/openapi.json", everyone()),
     Row("api_v1.public_decks", "GET", lambda w: "/api/v1/decks/public?game=kaijudo", everyone()),
@@ -435,6 +445,19 @@ def _world(app) -> SimpleNamespace:
                              [("fire-shoyru", "magic", str(next(counter)))], URL).id
 
     @in_db
+    def new_flag():
+        """A flag of alice's on a reading, waiting for a curator."""
+        return models.ReadingFlag.create(game="kaijudo", card_key="spy-mission", ability="Draw 2 cards.",
+                                         reading="Draw two cards", sentence="wrong", reference="Kaijudo 9",
+                                         flagger=w.alice).id
+
+    @in_db
+    def flag_form():
+        """A flag's form, with the earlier flags' hits forgotten (rows are replayed many times over)."""
+        models.RateLimitHit.delete().where(models.RateLimitHit.bucket.startswith("proposal:")).execute()
+        return {"sentence": "It draws one card too many.", "reference": "Kaijudo 9"}
+
+    @in_db
     def approved_proposal():
         pid = new_proposal()
         approve(pid, models.User.get(username="curator"))
@@ -454,7 +477,7 @@ def _world(app) -> SimpleNamespace:
     w.new_deck, w.new_session, w.new_upload, w.new_run = new_deck, new_session, new_upload, new_run
     w.new_tuning = new_tuning
     w.new_token, w.new_proposal, w.approved_proposal = new_token, new_proposal, approved_proposal
-    w.new_batch = new_batch
+    w.new_batch, w.new_flag, w.flag_form = new_batch, new_flag, flag_form
     w.facts_file, w.new_facts = facts_file, new_facts
     w.upload = new_upload()
     w.facts = new_facts()

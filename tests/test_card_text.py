@@ -3,6 +3,8 @@ it breaks, and the class guards over whole catalogues. TEST FIXTURE cards are in
 they carry is the wording the audit quoted."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from deckhub.core.cards import Card, Catalogue
@@ -343,16 +345,241 @@ def test_the_mystic_of_light_returns_a_light_spell_from_the_discard_pile():
     assert etb[:3] == ("pick", "discard", "hand") and set(etb[3]) == {("spell", True), ("civ", "light")}
 
 
-def test_meteor_rider_offers_to_banish_itself():
-    """'When this creature enters the battle zone, you may banish it. If you do, ...'"""
-    (may,) = kprog("Meteor Rider").triggers["etb"]
-    assert may[0] == "may" and may[2][0] == ("banish_self",)
+# issue 31: each class fixed as a class, checked over the whole catalogue, then played.
+
+from deckhub.games.kaijudo.sentences import sentences as ksentences  # noqa: E402
+from deckhub.games.kaijudo.policy import policy as kpolicy  # noqa: E402
+from deckhub.games.kaijudo.text import norm as knorm, split_abilities as ksplit  # noqa: E402
+
+
+def kops(value):
+    """Every op a compiled program holds, the ones nested in others too."""
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from kops(v)
+    elif isinstance(value, tuple):
+        if value and isinstance(value[0], str) and value[0].isidentifier():
+            yield value
+        for v in value:
+            yield from kops(v)
+
+
+def kall_ops(prog):
+    return list(kops((prog.spell, prog.unleash, prog.triggers, prog.other_etb, prog.ally_attack, prog.ally_banished)))
+
+
+def kstatus(card, wording):
+    """The status of the card's ability whose text holds `wording`."""
+    (status,) = {s for text, s in kai_compile(card).abilities if re.search(wording, knorm(text))}
+    return status
+
+
+TARGET_LIMIT = re.compile(r"return target creature that (is level|has power) (\d+) or less")
+
+
+def test_every_targeted_return_keeps_its_level_or_power_limit():
+    """'Return target creature that is level 4 or less': the limit belongs to the target. Every card
+    with the wording that compiles a return carries it on that op; none returns just any creature."""
+    touched = set()
+    for card in KCAT:
+        limits = {("max_level" if kind == "is level" else "max_power_now", int(n))
+                  for kind, n in TARGET_LIMIT.findall(knorm(card.text or ""))}
+        bounces = [op for op in kall_ops(kai_compile(card)) if op[0] == "bounce"]
+        if limits and bounces:
+            touched.add(card.name)
+            assert all(set(op[3]) & limits for op in bounces), (card.name, bounces)
+    assert {"Ice Blade", "Veil Bubble", "Sawtooth Cyclone", "Emperor Dendrite", "Magnet Mech Glu-urrgle",
+            "Tripwire Teleport"} <= touched
+
+
+def _bounce_options(state, spell_name, spell):
+    state.push(kprog(spell_name).spell, spell)
+    state.run()
+    return set() if state.pending is None else {v for v, _ in state.pending.options}
+
+
+def test_ice_blade_returns_only_a_creature_of_level_4_or_less():
+    """Kaijudo 14, 'spell': do as much as you can; no creature of level 4 or less, nothing returns."""
+    state = kgame({"ice-blade": 4, "general-skycrusher": 4, "toothed-grubling": 32})
+    big = kput(state, "general-skycrusher", "battle")
+    small = kput(state, "toothed-grubling", "battle")
+    assert _bounce_options(state, "Ice Blade", kput(state, "ice-blade", "hand")) == {small}
+    state.apply_action({"kind": "choose", "option": small})
+    assert state.where[small] == "hand" and state.where[big] == "battle"
+    assert _bounce_options(state, "Ice Blade", kput(state, "ice-blade", "hand")) == set()
+    assert state.where[big] == "battle"
+
+
+def test_veil_bubble_counts_the_power_a_creature_has_now():
+    """'Target creature that has power 4000 or less': Ripper Reaper (4000) with Essence Elf's +1000 is out of reach."""
+    state = kgame({"veil-bubble": 4, "ripper-reaper": 4, "essence-elf": 4, "toothed-grubling": 28})
+    reaper = kput(state, "ripper-reaper", "battle")
+    grub = kput(state, "toothed-grubling", "battle")
+    elf = kput(state, "essence-elf", "battle")
+    assert _bounce_options(state, "Veil Bubble", kput(state, "veil-bubble", "hand")) == {grub, elf}
+    assert reaper not in {grub, elf}
+
+
+def test_the_built_in_player_does_not_return_its_own_creatures():
+    """Against the dummy a return only ever finds your creatures: the player leaves an optional return
+    ('you may return target creature ...') unused and does not cast a spell that only returns."""
+    assert not kprog("Ice Blade").useful and not kprog("Veil Bubble").useful and kprog("Teleport").useful
+    state = kgame({"emperor-dendrite": 4, "toothed-grubling": 36})
+    grub = kput(state, "toothed-grubling", "battle")
+    dendrite = kput(state, "emperor-dendrite", "battle")
+    state.push(kprog("Emperor Dendrite").triggers["etb"], dendrite)
+    state.run()
+    assert state.pending.op[0] == "may"
+    state.apply_action(kpolicy(state))
+    assert state.pending is None and state.where[grub] == "battle"
+
+
+def test_a_limit_on_a_chosen_creature_no_op_keeps_leaves_the_ability_manual():
+    """'Choose one of your creatures that is level 4 or less. It gets ...': the boost cannot carry the
+    limit, so the text is played by hand rather than offered to any creature."""
+    card = Card(key="fixture-small-boost", game="kaijudo", name="Fixture Small Boost", type="Spell",  # TEST FIXTURE
+                text="Choose one of your creatures that is level 4 or less. It gets +2000 power until the end of the turn.",
+                attrs={"level": 2, "civilizations": ["Fire"], "power_value": 0})
+    assert kai_compile(card).abilities[0][1] is MANUAL and kai_compile(card).spell == ()
+
+
+TRIGGERED_BY_ANOTHER = re.compile(r"whenever one of your other creatures (?:enters the battle zone|attacks), (?:it|that creature) ")
+
+
+def test_it_in_a_trigger_set_off_by_another_creature_is_that_creature():
+    """'Whenever one of your other creatures enters the battle zone, it gets ...': every such ability
+    that compiles binds 'it' to the creature that set it off, never to its own card."""
+    touched = set()
+    for card in KCAT:
+        if TRIGGERED_BY_ANOTHER.search(knorm(card.text or "")):
+            prog = kai_compile(card)
+            boosts = [op for op in kops((prog.other_etb, prog.ally_attack)) if op[0] == "boost"]
+            if boosts:
+                touched.add(card.name)
+                assert all(op[1] == "trigger" for op in boosts), (card.name, boosts)
+    assert touched == {"Steamtank Kryon", "General Skycrusher"}
+
+
+def test_steamtank_kryon_gives_the_creature_that_entered_power_and_fast_attack():
+    state = kgame({"steamtank-kryon": 4, "toothed-grubling": 36})
+    kryon = kput(state, "steamtank-kryon", "battle")
+    grub = kput(state, "toothed-grubling", "hand")
+    kmana(state, "toothed-grubling", 3)
+    to_phase(state, "main")
+    step(state, "summon", card=grub)
+    assert state.power(grub) == 3000 + 2000 and state.power(kryon) == 4000
+    to_phase(state, "attack")
+    assert grub in attacks(state)  # Fast Attack: it may attack the turn it entered
+
+
+def test_general_skycrusher_gives_the_attacking_creature_powerful_attack():
+    state = kgame({"general-skycrusher": 4, "toothed-grubling": 36})
+    sky = kput(state, "general-skycrusher", "battle")
+    grub = kput(state, "toothed-grubling", "battle")
+    to_phase(state, "attack")
+    step(state, "next")
+    to_phase(state, "attack")
+    state.attacking = grub  # measured as the attack is under way
+    before = state.power(grub)
+    state.attacking = None
+    step(state, "attack", card=grub)
+    state.attacking = grub
+    assert state.power(grub) == before + 3000
+    state.attacking = None
+    assert ("powerful_attack", 3000) not in state.boosts.get(sky, [])
+
+
+SELF_EVENT = re.compile(r"^(?:when(?:ever)? this creature (?:enters the battle zone|attacks|is banished)[^,]*, )?")
+YOURS = re.compile(r"\byou (?:may )?(?:draw|return|put)\b|\bthis creature (?:breaks|gets)\b|\bdraw (?:a|\d+) cards?\b")
+
+
+def test_no_clause_of_yours_is_swallowed_by_a_clause_about_the_opponent():
+    """A clause about the opponent is no effect for that clause alone: an ability whose event happens
+    in a goldfish game and that says what you do is never 'no effect' as a whole (Ghost Spy's draw)."""
+    for card in KCAT:
+        prog = kai_compile(card)
+        for (text, status), (_, body, _, _) in zip(prog.abilities, ksplit(card.text)):
+            rest = SELF_EVENT.sub("", body)
+            if status.value == "no_effect" and (rest != body or not prog.creature):
+                clauses = [c for unit in ksentences(rest) for c in re.split(r",? (?:and|then) ", unit)]
+                assert not any(YOURS.search(c) and not re.search(r"\b(?:enemy|opponent|clash)", c) for c in clauses), (card.name, text)
+
+
+@pytest.mark.parametrize("name, event", [("Ghost Spy", "banished"), ("Magglekax", "etb"), ("Magglekax", "attack")])
+def test_the_opponents_discard_leaves_your_draw(name, event):
+    """'Your opponent chooses and discards a card. Then you may draw a card.' (the dummy has nothing to discard)"""
+    ops = kprog(name).triggers[event]
+    assert ("may", "draw a card", (("draw", 1),)) in ops
+    state = kgame({kkey(name): 4, "toothed-grubling": 36})
+    card = kput(state, kkey(name), "battle")
+    hand = len(state.zones["hand"])
+    state.push(ops, card)
+    state.run()
+    state.apply_action({"kind": "choose", "option": "yes"})
+    assert len(state.zones["hand"]) == hand + 1
+
+
+def test_leaping_hissy_breaks_a_shield_as_the_dummy_banishes_nothing():
+    """'Your opponent may choose and banish one of his or her creatures that has Blocker. If he or she
+    doesn't, this creature breaks one of your opponent's shields.' The dummy never acts (GUIDE §5)."""
+    state = kgame({"leaping-hissy": 4, "toothed-grubling": 36})
+    hissy = kput(state, "leaping-hissy", "hand")
+    kmana(state, "leaping-hissy", 3) + kmana(state, "toothed-grubling", 2)
+    to_phase(state, "main")
+    step(state, "summon", card=hissy)
+    assert state.counters["dummy_shields"] == 4
+
+
+def test_galzak_gets_its_own_power_while_the_enemy_part_does_nothing():
+    assert kprog("Galzak of Shadow Pass").triggers["attack"] == (("noop",), ("boost", "self", (("power", 3000),)))
+
+
+def test_what_the_opponent_chooses_for_you_stays_manual():
+    """The Phantom Necromancer: 'your opponent chooses a creature in your discard pile, and you return
+    that creature to your hand'. The dummy never chooses: played by hand, not 'no effect'."""
+    assert kstatus(KCAT.get("phantom-necromancer"), "you return that creature") is MANUAL
+
+
+OPTIONAL_COST = re.compile(r"you may (?:banish (?:it|this creature|one of your (?:other )?creatures)|choose one of your other creatures and banish it|discard a card)\. if you do")
+
+
+def test_every_optional_cost_is_offered():
+    """'You may banish one of your creatures. If you do, ...': Meteor Rider's fix, for every card with
+    the wording. The cost is offered even when what follows cannot matter against the dummy."""
+    touched = set()
+    for card in KCAT:
+        prog = kai_compile(card)
+        for text, status in prog.abilities:
+            if OPTIONAL_COST.search(knorm(text)):
+                touched.add(card.name)
+                assert status is AUTO, (card.name, text)
+        if card.name in touched:
+            assert any(op[0] == "sacrifice" or (op[0] == "pick" and op[5]) for op in kall_ops(prog)), card.name
+    assert {"Meteor Rider", "Lava Burst", "Cursed Phantom", "Ripper Reaper", "Nether Tactician", "Flame Auger"} <= touched
+
+
+@pytest.mark.parametrize("name", ["Lava Burst", "Cursed Phantom"])
+def test_lava_burst_and_cursed_phantom_offer_to_banish_one_of_your_creatures(name):
+    state = kgame({kkey(name): 4, "toothed-grubling": 36})
+    grub = kput(state, "toothed-grubling", "battle")
+    card = kput(state, kkey(name), "battle" if name == "Cursed Phantom" else "hand")
+    prog = kprog(name)
+    state.push(prog.spell or prog.triggers["etb"], card)
+    state.run()
+    assert state.pending.optional and {v for v, _ in state.pending.options} == {grub}
+    state.apply_action({"kind": "choose", "option": grub})
+    assert state.where[grub] == "discard"
+
+
+def test_meteor_rider_offers_to_banish_itself_and_the_player_declines():
+    """'When this creature enters the battle zone, you may banish it. If you do, ...' (enemies only after)."""
     state = kgame({kkey("Meteor Rider"): 4, "toothed-grubling": 36})
     rider = kput(state, kkey("Meteor Rider"), "battle")
     state.push(kprog("Meteor Rider").triggers["etb"], rider)
     state.run()
-    assert state.pending.op[0] == "may"
-    state.apply_action({"kind": "choose", "option": "yes"})
+    assert state.pending.op[0] == "sacrifice" and state.pending.optional
+    assert kpolicy(state) == {"kind": "decline"}  # nothing to gain against the dummy
+    state.apply_action({"kind": "choose", "option": rider})
     assert state.where[rider] == "discard"
 
 
@@ -607,7 +834,6 @@ def test_the_opponents_clause_first_and_yours_after_in_both_games():
 # --------------------------------------------------------------------------- every game: the coverage walk
 
 import importlib  # noqa: E402
-import re  # noqa: E402
 
 from deckhub.core.engine import get_engine  # noqa: E402
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckhub.commands.check import CheckError, check, check_text
+from deckhub.commands.check import check
+from deckhub.services.checks import CheckError, check_text
 from deckhub.games import load_catalogue
 from test_legality import cat as fixture_cat
 
@@ -162,3 +163,22 @@ def test_check_text_on_a_given_catalogue():
                                                       "battledome.cr1.4.neopet-species"}
     doc = check_text("neopets-battledome", text, format="rb-1.4", catalogue=fixture_cat("neopets-battledome"))
     assert doc["format"] == "rb-1.4" and "battledome.rb1.4.one-copy" in {v["rule"] for v in doc["violations"]}
+
+
+STARTER_DECKS = sorted(glob.glob("data/neopets-tcg/decks/starter-set-deck-*.txt"))
+
+
+@pytest.mark.parametrize("path", STARTER_DECKS, ids=lambda p: Path(p).name)
+def test_the_neopets_starter_decks_as_sold_are_legal_as_starter_set_and_only_there(path):
+    assert len(STARTER_DECKS) == 2
+    result = run("--game", "neopets-tcg", "--format", "starter", path)
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "Starter Set (basic game): legal (Neopet Stack 0, Deck 30)" in result.stdout
+    assert run("--game", "neopets-tcg", path).exit_code == 1  # the advanced rules build 40 + a 10-card stack
+
+
+@pytest.mark.parametrize("path", THEME_DECKS, ids=lambda p: Path(p).name)
+def test_a_theme_deck_is_not_a_starter_deck(path):
+    result = run("--game", "neopets-tcg", "--format", "starter", path)
+    assert result.exit_code == 1
+    assert "neopets-tcg.starter.deck-size" in result.stdout and "neopets-tcg.starter.no-stack" in result.stdout

@@ -162,3 +162,23 @@ def test_the_core_names_no_game_even_for_type_checkers():
                                                  if m == "deckhub.games" or m.startswith("deckhub.games."))
              for p in (PACKAGE / "core").rglob("*.py")}
     assert {k: v for k, v in games.items() if v} == {}
+
+
+def test_every_exclusive_lock_of_the_services_has_a_key_of_its_own():
+    """Two use cases taking the same advisory lock key wait on each other for nothing (the
+    collection import's lock once shared the job feed's number)."""
+    import importlib
+    import pkgutil
+
+    import deckhub.services
+    keys: dict[int, list[str]] = {}
+    for info in pkgutil.walk_packages(deckhub.services.__path__, "deckhub.services."):
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if name.upper().endswith("KEY") and type(value) is int and getattr(module, "__name__", "") == info.name:
+                keys.setdefault(value, []).append(f"{info.name}.{name}")
+    owners = {key: sorted(set(names)) for key, names in keys.items()}
+    shared = {key: names for key, names in owners.items() if len({n.rsplit('.', 1)[1] for n in names}) > 1
+              or len({n.rsplit('.', 1)[0] for n in names}) > 1}
+    assert len(owners) >= 5, owners
+    assert not shared, f"lock keys taken by more than one name: {shared}"

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from deckhub.games import all_games, get_game
+
 DECKS = Path(__file__).resolve().parents[1] / "data"
 BULL_RUSH = (DECKS / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_bytes()
 
@@ -337,3 +339,44 @@ def test_undoing_a_sessions_clicks_drops_its_version_and_a_bad_session_token_is_
     change(client, deck_id, "sprout", 1)
     change(client, deck_id, "sprout", 1)
     assert [n for n, _ in _versions(deck_id)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("game", [g.slug for g in all_games()])
+def test_a_deck_of_every_card_of_a_game_renders_whatever_its_cards_leave_unknown(client, alice, app, game):
+    """Cards with unknown values (a level requirement nobody has given, no type) sit beside known
+    ones in one deck: the page, its charts and its exports answer (a Battledome deck once answered
+    500 because its curve held both numbers and the word "unknown")."""
+    from deckhub.core.decklist import Deck
+    from deckhub.services.accounts import find_user
+    from deckhub.services.catalogue_store import get_catalogue
+    from deckhub.services.decks import create_deck
+
+    spec = get_game(game)
+    with app.app_context():
+        deck = Deck(game=game)
+        for card in get_catalogue(game):
+            deck.add(spec.sections[0].name, card.key, 1)
+        stored = create_deck(find_user("alice"), game, spec.format(None).id, "Everything", deck=deck)
+    deck_id = stored.row.id
+    page = client.get(f"/decks/{deck_id}")
+    assert page.status_code == 200
+    charts = re.findall(r'src="([^"]*/charts/[a-z]+\.svg)"', page.get_data(as_text=True))
+    assert f"/decks/{deck_id}/charts/types.svg" in charts
+    for chart in charts:
+        assert client.get(chart).status_code == 200, chart
+    assert client.get(f"/decks/{deck_id}/edit").status_code == 200
+
+
+def test_a_deck_illegal_in_its_format_but_legal_in_another_is_told_which(client, alice):
+    starter = (DECKS / "neopets-tcg" / "decks" / "starter-set-deck-a.txt").read_text(encoding="utf-8")
+    response = import_deck(client, starter, name="Deck A", game="neopets-tcg")
+    deck_id = int(response.location.rsplit("/", 1)[1])
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "Not legal" in page
+    assert "This deck is legal as <strong>Starter Set (basic game)</strong>" in page and "change its format" in page
+    settings = client.get(f"/decks/{deck_id}/settings").get_data(as_text=True)
+    form = {"csrf_token": "", "name": "Deck A", "format": "starter"}
+    assert 'value="starter"' in settings
+    assert client.post(f"/decks/{deck_id}/settings", data=form).status_code == 302
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "Starter Set (basic game)" in page and "Not legal" not in page and "This deck is legal as" not in page

@@ -351,6 +351,114 @@ def test_spell_resolves_then_goes_to_the_discard_pile():
     assert all(state.tapped[i] for i in state.zones["mana"])
 
 
+# --- Kaijudo 13: the rulebook's worked examples ------------------------------------------------
+
+def _tap(state, iid):
+    step(state, "manual.tap", card=iid)
+    assert state.tapped[iid]
+
+
+def test_red_eye_scorpion_goes_to_the_mana_zone_and_is_never_banished():
+    """Kaijudo 13, "Replacement effects" (Red-Eye Scorpion): when a creature would be banished and its
+    own text puts it into the mana zone instead, it goes straight there, never through the discard
+    pile, and it was not banished: "whenever one of your creatures is banished" does not trigger
+    (Olgate, Knight of Shadow untaps then). A creature that is banished does trigger it."""
+    state = game({"red-eye-scorpion": 4, "olgate-knight-of-shadow": 4, "toothed-grubling": 32})
+    scorpion = put(state, "red-eye-scorpion", "battle")
+    olgate = put(state, "olgate-knight-of-shadow", "battle")
+    grub = put(state, "toothed-grubling", "battle")
+    _tap(state, olgate)
+    state.banish(scorpion)
+    state.run()
+    assert state.where[scorpion] == "mana" and scorpion not in state.zones["discard"]
+    assert state.tapped[olgate]
+    state.banish(grub)
+    state.run()
+    assert state.where[grub] == "discard" and not state.tapped[olgate]
+
+
+def _summon_ripper_reaper(state) -> int:
+    reaper = put(state, "ripper-reaper", "hand")
+    mana(state, "ripper-reaper", 5)
+    to_phase(state, "main")
+    step(state, "summon", card=reaper)
+    return reaper
+
+
+def test_ripper_reaper_may_banish_aqua_knight_which_returns_to_the_hand():
+    """Kaijudo 13, "Replacement effects and 'if you do'" (Ripper Reaper, Aqua Knight): you may choose one
+    of your other creatures to banish; Aqua Knight's own text returns it to your hand instead, and it
+    was not banished (Olgate stays tapped). The opponent's part banishes nothing: the dummy has no creatures."""
+    state = game({"ripper-reaper": 8, "aqua-knight": 4, "olgate-knight-of-shadow": 4, "toothed-grubling": 24})
+    knight = put(state, "aqua-knight", "battle")
+    olgate = put(state, "olgate-knight-of-shadow", "battle")
+    _tap(state, olgate)
+    reaper = _summon_ripper_reaper(state)
+    assert state.pending.op[0] == "sacrifice" and state.pending.optional
+    assert {v for v, _ in state.pending.options} == {knight, olgate}  # "other": never Ripper Reaper itself
+    step(state, "choose", option=knight)
+    assert state.where[knight] == "hand" and state.tapped[olgate] and state.where[reaper] == "battle"
+    assert state.pending is None
+
+
+def test_ripper_reaper_can_be_summoned_without_paying():
+    """Kaijudo 13: the banish is optional; declining it leaves every creature where it is."""
+    state = game({"ripper-reaper": 8, "aqua-knight": 4, "toothed-grubling": 28})
+    knight = put(state, "aqua-knight", "battle")
+    _summon_ripper_reaper(state)
+    step(state, "decline")
+    assert state.where[knight] == "battle" and state.pending is None
+
+
+def _attack_with_tactician(state, other_key):
+    tactician = put(state, "nether-tactician", "battle")
+    other = put(state, other_key, "battle")
+    to_phase(state, "attack")
+    step(state, "next")  # a new turn: both may attack
+    to_phase(state, "attack")
+    step(state, "attack", card=tactician)
+    assert state.pending.op[0] == "sacrifice"
+    return tactician, other
+
+
+def test_if_you_do_cares_that_you_paid_not_what_became_of_the_card():
+    """Kaijudo 13 (Ripper Reaper's example, played with Nether Tactician: "you may banish one of your
+    other creatures. If you do, this creature breaks one of your opponent's shields"): Aqua Knight paid
+    for it goes back to your hand, and the shield is broken all the same."""
+    state = game({"nether-tactician": 4, "aqua-knight": 4, "toothed-grubling": 32})
+    _, knight = _attack_with_tactician(state, "aqua-knight")
+    step(state, "choose", option=knight)
+    assert state.where[knight] == "hand"
+    assert state.counters["dummy_shields"] == 5 - 1 - 1  # the ability's shield, then the attack's
+
+
+def test_a_trigger_waits_for_the_effect_that_set_it_off():
+    """Kaijudo 13, "Triggered abilities": an effect is carried out whole before the abilities it triggers.
+    Ghost Spy banished to pay Nether Tactician's cost: the shield breaks first, then Ghost Spy's
+    "when this creature is banished" offers its draw (its opponent's discard is no effect)."""
+    state = game({"nether-tactician": 4, "ghost-spy": 4, "toothed-grubling": 32})
+    _, spy = _attack_with_tactician(state, "ghost-spy")
+    step(state, "choose", option=spy)
+    assert state.where[spy] == "discard" and state.counters["dummy_shields"] == 4
+    assert state.pending.op[0] == "may" and state.pending.source == spy
+    hand = len(state.zones["hand"])
+    step(state, "choose", option="yes")
+    assert len(state.zones["hand"]) == hand + 1 and state.counters["dummy_shields"] == 3
+
+
+def test_the_built_in_player_pays_with_a_creature_only_when_it_cannot_attack():
+    """Trading a creature that could attack for one shield gains nothing; one that cannot attack this turn is worth it."""
+    from deckhub.games.kaijudo.policy import policy
+
+    state = game({"nether-tactician": 4, "ghost-spy": 4, "toothed-grubling": 32})
+    _attack_with_tactician(state, "ghost-spy")
+    assert policy(state) == {"kind": "decline"}  # Ghost Spy can still attack this turn
+    state = game({"nether-tactician": 4, "ghost-spy": 4, "toothed-grubling": 32})
+    _, spy = _attack_with_tactician(state, "ghost-spy")
+    state.tapped[spy] = True
+    assert policy(state) == {"kind": "choose", "option": spy}
+
+
 # --- card text automation --------------------------------------------------------------------
 
 def test_may_draw_then_discard_is_a_choice_resolved_in_order():
@@ -435,7 +543,6 @@ def test_coverage_counts_every_distinct_card():
 # Rows of the pattern tables that no shipped card text reads (kept for texts players supply): each
 # is tested with an example of the text it is for.
 ROW_EXAMPLES = {
-    ("kaijudo multi-sentence effects", "discard to banish an enemy"): "you may discard a card. if you do, banish target enemy creature",
     ("kaijudo sentences", "they get blocker"): 'they get "blocker" until the start of your next turn',
     ("kaijudo sentences", "shuffle your deck"): "then shuffle your deck",
 }

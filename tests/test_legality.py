@@ -146,6 +146,9 @@ LEGAL = {
         "Neopet Stack": {"Blue Blumaroo": 3, "Red Eyrie": 3, "Green Skeith": 3, "Yellow Quiggle": 1},
         "Deck": {**{f"Snack {i}": 3 for i in range(1, 8)}, "Jeran": 3, "Blumaroo Squire": 2, "Morguss": 3,
                  "Chomp!": 3, "Marketplace": 3, "Eyrie Breastplate": 3, "Makeshift Sword": 2}},
+    ("neopets-tcg", "starter"): {  # a starter deck as sold: 30 cards, its Neopets shuffled in, no stack
+        "Deck": {"Blue Blumaroo": 1, "Red Eyrie": 1, "Green Skeith": 1, **{f"Snack {i}": 3 for i in range(1, 8)},
+                 "Jeran": 3, "Chomp!": 3}},
     ("neopets-battledome", "standard"): {  # legal under the Forbidden & Limited lists too (Nilo at 1)
         "Main Deck": {"Mau": 15, "Kacheek Stone": 11, "Fire Faerie": 1, "Water Faerie": 1, "Map of the Deep": 1,
                       "Torn Map": 2, "Equipment 1": 2, "Equipment 2": 2, "Equipment 3": 2, "Omelette": 2,
@@ -205,6 +208,7 @@ def edit(slug, fmt_id, **changes):
 K, HC, HL = ("kaijudo", "standard"), ("huntik", "constructed"), ("huntik", "limited")
 N, BS, BR = ("neopets-tcg", "standard"), ("neopets-battledome", "standard"), ("neopets-battledome", "rb-1.4")
 BP = ("neopets-battledome", "petpet-battles")
+NS = ("neopets-tcg", "starter")
 
 BROKEN = [
     # (game/format, deck, rule, severity)
@@ -224,6 +228,8 @@ BROKEN = [
     (HL, edit(*HL, Deck={"Training Mission": 1}), "huntik.100.deck-types", ERROR),
     (HL, edit(*HL, Legendary_Hero_Pile={"Evil Hero": 1}), "huntik.100.pile-types", ERROR),
     (HL, edit(*HL, Legendary_Hero_Pile={"Legend One": 4}), "huntik.100.pile-copies", ERROR),
+    (NS, edit(*NS, Deck={"Jeran": 2}), "neopets-tcg.starter.deck-size", ERROR),
+    (NS, edit(*NS, Neopet_Stack={"Yellow Quiggle": 1}), "neopets-tcg.starter.no-stack", ERROR),
     (N, edit(*N, Deck={"Makeshift Sword": 1}), "neopets-tcg.building.deck-size", ERROR),
     (N, edit(*N, Deck={"Yellow Quiggle": 1}), "neopets-tcg.building.deck-no-basic", ERROR),
     (N, edit(*N, Neopet_Stack={"Yellow Quiggle": 0}), "neopets-tcg.building.stack-size", ERROR),

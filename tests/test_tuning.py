@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from deckhub.commands.tune import tune as tune_command
 from deckhub.core.decklist import Deck
 from deckhub.core.legality import check_deck
-from deckhub.core.tuning import Swap, TuningError, schedule, swapped, tune
+from deckhub.core.tuning import MIN_GAMES, Swap, Tuner, TuningError, affordable, schedule, swapped, tune
 from deckhub.games import all_games, get_game, load_catalogue
 from deckhub.importers.decklists import read_decklist
 
@@ -83,6 +83,36 @@ def test_successive_halving_keeps_halving_and_stays_within_the_budget():
     assert sum((t - p) * (left + 1) for (left, t), p in zip(plan, prev)) <= 20_000
 
 
+@pytest.mark.parametrize("variants,budget", [(1, 100), (100, 20_000), (7_201, 20_000), (7_201, 60_000),
+                                             (4_999, 20_000), (24, 100), (300, 1_000), (2, 1_000_000)])
+def test_no_plan_spends_more_than_its_budget_and_each_round_halves(variants, budget):
+    """A run of thousands of swaps once played 64,825 games on a 60,000 budget, the deck itself 21 of
+    them: eight games for every variant ate the budget before the halving began."""
+    variants = min(variants, affordable(budget))
+    plan = schedule(variants, budget)
+    prev = [0] + [target for _, target in plan]
+    assert sum((t - p) * (left + 1) for (left, t), p in zip(plan, prev)) <= budget
+    assert plan[0][0] == variants and plan[-1][0] == 1
+    assert all(b == -(-a // 2) or a == b == 1 for (a, _), (b, _) in zip(plan, plan[1:]))
+    if budget // (len(plan) * (variants + 1)) >= MIN_GAMES:
+        assert plan[0][1] >= MIN_GAMES
+    assert plan[-1][1] >= min(100, budget // (2 * len(plan)))  # the last swaps standing get real games
+
+
+def test_thousands_of_swaps_at_the_default_budget_are_drawn_not_refused(kaijudo):
+    spec, catalogue, deck_of, legal = kaijudo
+    deck = deck_of(WEAK_SPOT)
+    candidates = [c.key for c in catalogue][:600]
+    everything = lambda d: True  # noqa: E731  (every swap legal: as many variants as can be)
+    tuner = Tuner(spec.slug, deck, catalogue, candidates, everything, budget=2_000, seed=3)
+    assert tuner.swaps_found > affordable(2_000) == len(tuner.arms) - 1
+    assert tuner.total <= 2_000
+    again = Tuner(spec.slug, deck, catalogue, candidates, everything, budget=2_000, seed=3)
+    assert [a.swap for a in again.arms] == [a.swap for a in tuner.arms]  # the draw is the seed's
+    with pytest.raises(TuningError, match="at least 100 games"):
+        Tuner(spec.slug, deck, catalogue, candidates, everything, budget=50)
+
+
 def test_tuning_finds_the_swap_that_removes_a_dead_card(kaijudo):
     spec, catalogue, deck_of, legal = kaijudo
     result = tune(spec.slug, deck_of(WEAK_SPOT), catalogue, [key(catalogue, "Halo Hawk")], legal,
@@ -142,6 +172,19 @@ def test_tune_command_prints_the_json_contract(tmp_path):
     assert {"out", "in", "mean_turn", "delta", "ci", "games"} <= set(s)
     assert s["ci"][0] <= s["delta"] <= s["ci"][1]
     assert data["game"] == "kaijudo" and data["seed"] == 5 and data["games_played"] <= 1500
+
+
+def test_a_candidates_file_may_be_a_plain_list_of_names(tmp_path):
+    deck = tmp_path / "weak.txt"
+    deck.write_text(WEAK_SPOT)
+    cands = tmp_path / "candidates.txt"
+    cands.write_text("Halo Hawk\nBlaze Belcher\n")
+    result = CliRunner().invoke(tune_command, ["--game", "kaijudo", "--deck", str(deck), "--candidates", str(cands),
+                                               "--budget", "600", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {s["in"] for s in data["suggestions"]} <= {"Halo Hawk", "Blaze Belcher"}
+    assert data["settings"]["candidate_cards"] == 2 and data["games_played"] <= 600
 
 
 def test_tune_refuses_a_deck_built_on_unknown_values_unless_told(tmp_path):

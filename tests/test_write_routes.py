@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
 import inspect
 import textwrap
 import types
@@ -210,14 +211,14 @@ class ViewReport:
         self.use_cases: list[str] = []
 
 
-def inspect_view(view, method: str) -> ViewReport:
+def inspect_view(view, method: str, walker_class=None) -> ViewReport:
     """Read `view` (and the `deckhub.web` functions it reaches) as it runs for `method`."""
     report = ViewReport()
-    _walk_function(_function(view), method, report, walking=set(), loops=0)
+    _walk_function(_function(view), method, report, walking=set(), loops=0, walker_class=walker_class)
     return report
 
 
-def _walk_function(func, method: str, report: ViewReport, walking: set, loops: int) -> None:
+def _walk_function(func, method: str, report: ViewReport, walking: set, loops: int, walker_class=None) -> None:
     """Walk one function; a helper is walked at each place it is used (its use cases count each
     time), except inside itself."""
     if func is None or func in walking:
@@ -226,9 +227,10 @@ def _walk_function(func, method: str, report: ViewReport, walking: set, loops: i
     if definition is None:
         return
     node, first = definition
+    walker_class = walker_class or _Walker
     walking.add(func)
-    walker = _Walker(_module_scope(node, func.__globals__), method, report, walking,
-                     f"{func.__module__}.{func.__qualname__}", first)
+    walker = walker_class(_module_scope(node, func.__globals__), method, report, walking,
+                          f"{func.__module__}.{func.__qualname__}", first)
     walker.loops = loops
     walker.visit_all(node)
     walking.discard(func)
@@ -242,10 +244,38 @@ def _module_scope(root: ast.AST, scope: dict) -> dict:
     local |= {n.name for n in ast.walk(root) if isinstance(n, ast.ExceptHandler) and n.name}
     local |= {n.name for n in ast.walk(root) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
               and n is not root}
-    return {name: value for name, value in scope.items() if name not in local}
+    own = {name: value for name, value in scope.items() if name not in local}
+    own.update(_imported_inside(root))
+    return own
+
+
+def _imported_inside(root: ast.AST) -> dict:
+    """The names a function imports in its own body (`from deckhub.services import x` inside a
+    command or view is as much a use of `x` as an import at the top of the module)."""
+    found = {}
+    for node in ast.walk(root):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            module = importlib.import_module(node.module)
+            for alias in node.names:
+                value = getattr(module, alias.name, MISSING)
+                if value is MISSING:
+                    value = importlib.import_module(f"{node.module}.{alias.name}")
+                found[alias.asname or alias.name] = value
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    found[alias.asname] = importlib.import_module(alias.name)
+                else:
+                    found[alias.name.split(".")[0]] = importlib.import_module(alias.name.split(".")[0])
+    return found
 
 
 class _Walker:
+    """Reads one function of a front end (`package`): what it names, and the front end's own
+    helpers it reaches, walked in turn."""
+
+    package = "deckhub.web"
+
     def __init__(self, scope, method, report, walking, where, first_line):
         self.scope, self.method, self.report, self.walking = scope, method, report, walking
         self.where, self.first_line = where, first_line
@@ -278,8 +308,14 @@ class _Walker:
             if entry is not None:
                 self.visit(entry)
                 return
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp,
-                             ast.GeneratorExp)):
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            self.visit(node.iter)  # what a loop goes over is computed once, before it
+            self.loops += 1
+            for part in (node.target, *node.body, *node.orelse):
+                self.visit(part)
+            self.loops -= 1
+            return
+        if isinstance(node, (ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             self.loops += 1
             self.visit_all(node)
             self.loops -= 1
@@ -311,14 +347,25 @@ class _Walker:
         if func is None:
             return isinstance(obj, (types.ModuleType, type))
         if _in(func, "deckhub.services"):
-            if service_writes(func):
+            if self.is_use_case(func):
                 self.report.use_cases.append(f"{func.__module__}.{func.__qualname__} from {self.at(node)}")
                 if self.loops:
                     self.report.problems.append(f"calls use case {func.__module__}.{func.__qualname__} in a loop "
                                                 f"at {self.at(node)}")
             return True
-        if _in(func, "deckhub.web"):
-            _walk_function(func, self.method, self.report, self.walking, self.loops)
+        if self.walks_into(func):
+            _walk_function(func, self.method, self.report, self.walking, self.loops, type(self))
+        return self.judge(func, node)
+
+    def is_use_case(self, func) -> bool:
+        """A route's use case is a service function that writes (lookups beside it are allowed)."""
+        return service_writes(func)
+
+    def walks_into(self, func) -> bool:
+        return _in(func, self.package)
+
+    def judge(self, func, node) -> bool:
+        """A front end may name anything else (the core's pure functions, its own helpers)."""
         return True
 
 

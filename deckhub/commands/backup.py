@@ -10,12 +10,6 @@ import click
 from deckhub.commands.site import open_app
 
 
-def _db():
-    from deckhub.store.db import database
-    open_app()
-    return database
-
-
 @click.command("export-user")
 @click.argument("name")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -23,13 +17,12 @@ def _db():
               help="Keep the password hash in the file, so the user logs in with the same password after import.")
 def export_user(name: str, file: str, with_password: bool) -> None:
     """Write everything a user owns to a new FILE.json, readable by its owner only (API tokens stay behind)."""
-    from deckhub.services.backup import BackupError, active_runs, export_user as export
-    with _db().connection_context():
-        try:
-            doc = export(name, with_password)
-            left = active_runs(name)
-        except BackupError as exc:
-            raise click.ClickException(str(exc)) from None
+    from deckhub.services.backup import BackupError, export_user_file
+    open_app()
+    try:
+        doc, left = export_user_file(name, with_password)
+    except BackupError as exc:
+        raise click.ClickException(str(exc)) from None
     if file == "-":
         json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
         return
@@ -63,12 +56,12 @@ def import_user(file: str, username: str | None) -> None:
     except (OSError, ValueError) as exc:
         click.echo(f"error: cannot read {file}: {exc}", err=True)
         sys.exit(2)
-    with _db().connection_context():
-        try:
-            user, lost_copies = restore(doc, username)
-        except BackupError as exc:
-            click.echo(f"error: {exc}; nothing was imported", err=True)
-            sys.exit(1)
+    open_app()
+    try:
+        user, lost_copies = restore(doc, username)
+    except BackupError as exc:
+        click.echo(f"error: {exc}; nothing was imported", err=True)
+        sys.exit(1)
     click.echo(f"imported {user.username}")
     if lost_copies:
         click.echo(f"{lost_copies} record(s) of copies made of other users' decks were left out: those decks are not here")

@@ -17,14 +17,11 @@ from deckhub.games import all_games, find_octgn_reader, game_slugs
 @click.option("--verbose", is_flag=True, help="Print each note on how the source data was read.")
 def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -> None:
     """(Re)load catalogues from data/ (running it twice changes nothing), or an OCTGN set file."""
-    from deckhub.services.catalogue_loading import load_games, load_octgn
-    from deckhub.store.db import database
+    from deckhub.services.catalogue_loading import load_cards as load
 
+    games = [game or _octgn_game()] if octgn_files else [game] if game else game_slugs()
     open_app()
-    with database.connection_context():
-        if octgn_files:
-            sys.exit(load_octgn(game or _octgn_game(), octgn_files, click.echo, say_error, verbose=verbose))
-        sys.exit(load_games([game] if game else game_slugs(), click.echo, verbose=verbose, errors=say_error))
+    sys.exit(load(games, octgn_files, click.echo, say_error, verbose=verbose))
 
 
 @click.command("build-data")
@@ -33,9 +30,8 @@ def load_cards(game: str | None, octgn_files: tuple[Path, ...], verbose: bool) -
               help="Where to write the catalogues (default: the project's data/).")
 def build_data(shared: Path, out: Path | None) -> None:
     """Convert the raw card facts (../shared/data) into the project's data/ catalogues."""
-    from deckhub.importers.catalogue import data_root
-    from deckhub.importers.sources import build_data as build
-    for game, warnings in build(shared, out or data_root()).items():
+    from deckhub.services.catalogue_loading import build_data as build
+    for game, warnings in build(shared, out).items():
         click.echo(f"{game}: written" + (f" ({len(warnings)} warnings)" if warnings else ""))
         for w in warnings:
             click.echo(f"  warning: {w}")

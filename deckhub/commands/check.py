@@ -17,7 +17,7 @@ import sys
 import click
 
 from deckhub.commands.site import command_catalogue
-from deckhub.services.checks import CheckError, CheckResult, check_source, check_text  # noqa: F401  (the service)
+from deckhub.services.checks import CheckError, CheckResult, check_source
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_UNREADABLE = 0, 1, 2
 

@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from deckhub.commands.site import EXIT_REJECTED, EXIT_UNREADABLE, close_site, open_site_user, read_input
+from deckhub.commands.site import EXIT_REJECTED, EXIT_UNREADABLE, open_app, read_input, say_error
 from deckhub.games import game_slugs
 
 @click.group("collection")
@@ -33,43 +33,43 @@ def import_command(username: str, dry_run: bool, game: str | None, file: str) ->
     want_quantity,trade_quantity). Each row sets its printing's quantities; cards not in the file
     are left alone. All rows are checked first; if any has a problem nothing is written."""
     from deckhub.services import collection as service
-    from deckhub.importers.collection_csv import CollectionFileError
+    from deckhub.services.accounts import NoSuchUser
 
     data = read_input(file)
     name = "<stdin>" if file == "-" else file
-    user = open_site_user(username)
+    open_app()
     try:
-        try:
-            preview = service.preview_import(user, data, game)
-        except CollectionFileError as exc:
-            click.echo(f"{name}: {exc}", err=True)
-            sys.exit(EXIT_UNREADABLE)
-        for warning in preview.plan.warnings:
-            click.echo(f"{name}: warning: {warning}", err=True)
-        for row in preview.plan.problem_rows:
-            for problem in row.problems:
-                click.echo(f"{name}:{row.row.line}: {problem.kind}: {problem}", err=True)
-        summary = (f"{len(preview.rows)} rows, {len(preview.plan.targets)} printings, "
-                   f"{preview.changed_count} to change ({preview.new_count} new)")
-        if not preview.ok:
-            click.echo(f"{name}: {preview.problem_count} rows rejected; nothing was imported ({summary})", err=True)
-            sys.exit(EXIT_REJECTED)
-        if dry_run:
-            for row in preview.rows:
-                change = preview.change_for(row)
-                if change and change.changed:
-                    click.echo(f"{name}:{row.row.line}: {preview.label(row)}: {change.describe()}")
-            click.echo(f"dry run: {summary}; nothing was written")
-            return
-        try:
-            result = service.commit_import(user, data, game)
-        except service.ImportRejected as exc:  # the catalogue changed between the check and the write
-            click.echo(f"{name}: {exc}", err=True)
-            sys.exit(EXIT_REJECTED)
-        click.echo(f"imported {name} for {user.username}: {result.rows} rows, {result.printings} printings, "
-                   f"{result.changed} changed ({result.seconds:.2f} s)")
-    finally:
-        close_site()
+        done = service.import_file(username, data, game, dry_run=dry_run)
+    except NoSuchUser as exc:
+        say_error(f"error: {exc}")
+        sys.exit(EXIT_UNREADABLE)
+    except service.CollectionFileError as exc:
+        click.echo(f"{name}: {exc}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    except service.ImportRejected as exc:  # the catalogue changed between the check and the write
+        click.echo(f"{name}: {exc}", err=True)
+        sys.exit(EXIT_REJECTED)
+    preview = done.preview
+    for warning in preview.plan.warnings:
+        click.echo(f"{name}: warning: {warning}", err=True)
+    for row in preview.plan.problem_rows:
+        for problem in row.problems:
+            click.echo(f"{name}:{row.row.line}: {problem.kind}: {problem}", err=True)
+    summary = (f"{len(preview.rows)} rows, {len(preview.plan.targets)} printings, "
+               f"{preview.changed_count} to change ({preview.new_count} new)")
+    if not preview.ok:
+        click.echo(f"{name}: {preview.problem_count} rows rejected; nothing was imported ({summary})", err=True)
+        sys.exit(EXIT_REJECTED)
+    if done.result is None:
+        for row in preview.rows:
+            change = preview.change_for(row)
+            if change and change.changed:
+                click.echo(f"{name}:{row.row.line}: {preview.label(row)}: {change.describe()}")
+        click.echo(f"dry run: {summary}; nothing was written")
+        return
+    result = done.result
+    click.echo(f"imported {name} for {done.user.username}: {result.rows} rows, {result.printings} printings, "
+               f"{result.changed} changed ({result.seconds:.2f} s)")
 
 
 @collection.command("export")
@@ -79,20 +79,22 @@ def import_command(username: str, dry_run: bool, game: str | None, file: str) ->
 def export_command(username: str, game: str | None, file: str) -> None:
     """Write the collection as CSV (`-` for standard output); `collection import` reads it back exactly."""
     from deckhub.services import collection as service
+    from deckhub.services.accounts import NoSuchUser
 
-    user = open_site_user(username)
+    open_app()
     try:
-        rows = service.export_rows(user, game)
-    finally:
-        close_site()
+        user, text, rows = service.export_file(username, game, bom=file != "-")
+    except NoSuchUser as exc:
+        say_error(f"error: {exc}")
+        sys.exit(EXIT_UNREADABLE)
     if file == "-":
-        sys.stdout.write(service.write_collection_csv(rows, bom=False))
+        sys.stdout.write(text)
         sys.stdout.flush()
         return
     try:
         with open(file, "w", encoding="utf-8", newline="") as fh:
-            fh.write(service.write_collection_csv(rows, bom=True))
+            fh.write(text)
     except OSError as exc:
         click.echo(f"{file}: cannot be written: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_UNREADABLE)
-    click.echo(f"exported {len(rows)} rows of {user.username}'s collection to {file}", err=True)
+    click.echo(f"exported {rows} rows of {user.username}'s collection to {file}", err=True)

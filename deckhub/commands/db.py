@@ -6,13 +6,7 @@ import sys
 
 import click
 
-from deckhub.commands.site import open_app, say_error
-
-
-def _database():
-    from deckhub.store.db import database
-    open_app(current_schema=False)
-    return database.obj
+from deckhub.commands.site import say_error, site_database
 
 
 @click.group("db")
@@ -26,7 +20,7 @@ def status(as_json: bool) -> None:
     """The schema steps applied and pending (exits 0 whenever the database answers)."""
     from deckhub.services.upgrades import UpgradeError, status as schema_status
     try:
-        doc = schema_status(_database())
+        doc = schema_status(site_database())
     except UpgradeError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
@@ -50,6 +44,6 @@ def upgrade(dry_run: bool) -> None:
     the shipped catalogues as `deckhub load-cards` does (contributed facts are kept)."""
     from deckhub.services.upgrades import UpgradeError, apply_upgrade
     try:
-        sys.exit(apply_upgrade(_database(), click.echo, dry_run=dry_run, errors=say_error))
+        sys.exit(apply_upgrade(site_database(), click.echo, dry_run=dry_run, errors=say_error))
     except UpgradeError as exc:
         raise click.ClickException(str(exc)) from None

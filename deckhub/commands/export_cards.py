@@ -26,14 +26,12 @@ def export_cards(game: str, directory: Path) -> None:
     """Write GAME's catalogue, community contributions included, to DIRECTORY/GAME/cards.json."""
     from deckhub.services.community.errors import CommunityError
     from deckhub.services.community.export import export_cards as export
-    from deckhub.store.db import database
 
     open_app()
-    with database.connection_context():
-        try:
-            path, data = export(game, directory)
-        except CommunityError as exc:
-            raise click.ClickException(str(exc)) from None
+    try:
+        path, data = export(game, directory)
+    except CommunityError as exc:
+        raise click.ClickException(str(exc)) from None
     contributed = sum(1 for c in data.cards if "contributed" in c.provenance.values())
     printings = sum(len(c.printings) for c in data.cards)
     click.echo(f"{game}: {len(data.cards)} cards, {printings} printings, {len(data.sets)} sets "

@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from deckhub.commands.site import EXIT_REJECTED, EXIT_UNREADABLE, close_site, open_site_user, open_app, read_input
+from deckhub.commands.site import EXIT_REJECTED, EXIT_UNREADABLE, open_app, read_input, say_error
 from deckhub.games import game_slugs
 
 
@@ -37,46 +37,47 @@ def import_command(username: str, dry_run: bool, file: str) -> None:
     source). Each row with a value the catalogue lacks or differs from becomes a proposal with the
     row's source. All rows are checked first; if any has a problem nothing is written."""
     from deckhub.services import facts as service
+    from deckhub.services.accounts import NoSuchUser
 
     data = read_input(file)
     name = "<stdin>" if file == "-" else file
-    user = open_site_user(username)
+    open_app()
     try:
-        try:
-            preview = service.preview_import(data)
-        except service.FactsFileError as exc:
-            click.echo(f"{name}: {exc}", err=True)
-            sys.exit(EXIT_UNREADABLE)
-        for error in preview.errors:
-            click.echo(f"{name}: {error}", err=True)
-        for row in preview.problem_rows:
-            for problem in row.problems:
-                click.echo(f"{name}:{row.row.line}: {problem.kind}: {problem}", err=True)
-        summary = (f"{_n(len(preview.rows), 'row')}, {_n(len(preview.changed_rows), 'card')} to propose, "
-                   f"{_n(preview.change_count, 'value')}")
-        if dry_run:  # every change too, beside the problems
-            for row in preview.changed_rows:
-                changes = "; ".join(c.describe() for c in row.changes)
-                click.echo(f"{name}:{row.row.line}: {row.label}: {changes} (source: {row.source})")
-        if not preview.ok:
-            click.echo(f"{name}: {_n(preview.problem_count, 'row')} rejected; nothing was proposed ({summary})", err=True)
-            sys.exit(EXIT_REJECTED)
-        if dry_run:
-            click.echo(f"dry run: {summary}; nothing was written")
-            return
-        try:
-            made = service.commit_import(user, data)
-        except service.ImportRejected as exc:
-            click.echo(f"{name}: {exc}", err=True)
-            sys.exit(EXIT_REJECTED)
-        if not made:
-            click.echo(f"nothing to propose: every value in {name} is what the catalogue has already ({summary})")
-            return
-        first = f" (#{made[0].id}–#{made[-1].id})" if len(made) > 1 else f" (#{made[0].id})"
-        click.echo(f"proposed {name} for {user.username}: {_n(len(made), 'proposal')}{first}, "
-                   f"{_n(preview.change_count, 'value')}, waiting for a curator")
-    finally:
-        close_site()
+        done = service.import_file(username, data, dry_run=dry_run)
+    except NoSuchUser as exc:
+        say_error(f"error: {exc}")
+        sys.exit(EXIT_UNREADABLE)
+    except service.FactsFileError as exc:
+        click.echo(f"{name}: {exc}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    except service.ImportRejected as exc:
+        click.echo(f"{name}: {exc}", err=True)
+        sys.exit(EXIT_REJECTED)
+    preview = done.preview
+    for error in preview.errors:
+        click.echo(f"{name}: {error}", err=True)
+    for row in preview.problem_rows:
+        for problem in row.problems:
+            click.echo(f"{name}:{row.row.line}: {problem.kind}: {problem}", err=True)
+    summary = (f"{_n(len(preview.rows), 'row')}, {_n(len(preview.changed_rows), 'card')} to propose, "
+               f"{_n(preview.change_count, 'value')}")
+    if dry_run:  # every change too, beside the problems
+        for row in preview.changed_rows:
+            changes = "; ".join(c.describe() for c in row.changes)
+            click.echo(f"{name}:{row.row.line}: {row.label}: {changes} (source: {row.source})")
+    if not preview.ok:
+        click.echo(f"{name}: {_n(preview.problem_count, 'row')} rejected; nothing was proposed ({summary})", err=True)
+        sys.exit(EXIT_REJECTED)
+    if dry_run:
+        click.echo(f"dry run: {summary}; nothing was written")
+        return
+    made = done.made
+    if not made:
+        click.echo(f"nothing to propose: every value in {name} is what the catalogue has already ({summary})")
+        return
+    first = f" (#{made[0].id}–#{made[-1].id})" if len(made) > 1 else f" (#{made[0].id})"
+    click.echo(f"proposed {name} for {done.user.username}: {_n(len(made), 'proposal')}{first}, "
+               f"{_n(preview.change_count, 'value')}, waiting for a curator")
 
 
 @facts.command("export")
@@ -87,16 +88,13 @@ def export_command(game: str, file: str, set_code: str | None) -> None:
     """Write what the catalogue knows of GAME's cards as a facts CSV (`-`: standard output);
     `facts import` reads it back, proposing only the cells that were changed."""
     from deckhub.services import facts as service
-    from deckhub.store.db import database
 
     open_app()
-    with database.connection_context():
-        try:
-            rows = service.export_rows(game, set_code)
-        except service.UnknownSet as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_UNREADABLE)
-        text = service.write_facts_csv(service.field_keys(game), rows, bom=file != "-")
+    try:
+        text, rows = service.export_file(game, set_code, bom=file != "-")
+    except service.UnknownSet as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_UNREADABLE)
     if file == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -107,4 +105,4 @@ def export_command(game: str, file: str, set_code: str | None) -> None:
     except OSError as exc:
         click.echo(f"{file}: cannot be written: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_UNREADABLE)
-    click.echo(f"exported {len(rows)} {game} cards to {file}", err=True)
+    click.echo(f"exported {rows} {game} cards to {file}", err=True)

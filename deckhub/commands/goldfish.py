@@ -24,7 +24,7 @@ from typing import Any, Mapping
 
 import click
 
-from deckhub.commands.site import command_catalogue, open_site_user
+from deckhub.commands.site import open_app, site_database_url
 
 EXIT_BAD_INPUT = 2
 
@@ -32,17 +32,6 @@ EXIT_BAD_INPUT = 2
 def _fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
     raise click.exceptions.Exit(EXIT_BAD_INPUT)
-
-
-def _engine(slug: str):
-    from deckhub.core.engine import EngineError, get_engine
-    from deckhub.games import UnknownGame, get_game
-
-    try:
-        spec = get_game(slug)
-        return spec, get_engine(spec)
-    except (UnknownGame, EngineError) as exc:
-        _fail(str(exc.args[0] if exc.args else exc))
 
 
 def game_options(first: bool | None, pairs: tuple[str, ...], game_flags: Mapping[str, Any]) -> dict[str, Any]:
@@ -83,32 +72,20 @@ def with_game_flags(command: click.Command) -> click.Command:
     return command
 
 
-def read_deck_file(spec, catalogue, deck_path: str):
-    """The deck in a file (or '-'), or exit 2 naming every line that cannot be read."""
-    from deckhub.games import all_games
-    from deckhub.importers.decklists import read_decklist
-
+def read_file(path: str) -> bytes:
+    """The bytes of a file named on the command line ('-': standard input), or exit 2."""
     try:
-        with click.open_file(deck_path, "rb") as fh:
-            data = fh.read()
+        with click.open_file(path, "rb") as fh:
+            return fh.read()
     except OSError as exc:
-        _fail(f"cannot read {deck_path}: {exc.strerror or exc}")
-    parsed = read_decklist(data, spec, catalogue, filename=deck_path, games=all_games())
-    if parsed.errors:
-        for error in parsed.errors:
-            click.echo(f"{deck_path}: {error}", err=True)
-        _fail(f"{deck_path} names cards or lines that cannot be read; no game played")
-    return parsed.deck
+        _fail(f"cannot read {path}: {exc.strerror or exc}")
 
 
 def read_values_file(path: str) -> dict:
     """The `--values` file: the `values` mapping of a `PUT /api/card-values` body (the whole body is
     accepted too), `{card key or name: {field: value}}`; exit 2 when it cannot be read."""
     try:
-        with click.open_file(path, "rb") as fh:
-            data = json.loads(fh.read())
-    except OSError as exc:
-        _fail(f"cannot read {path}: {exc.strerror or exc}")
+        data = json.loads(read_file(path))
     except ValueError as exc:
         _fail(f"{path} is not JSON: {exc}")
     if isinstance(data, dict) and isinstance(data.get("values"), dict) and set(data) <= {"game", "values"}:
@@ -118,43 +95,26 @@ def read_values_file(path: str) -> dict:
     return data
 
 
-def with_card_values(spec, engine, catalogue, deck, options: dict, values_path: str | None,
-                     username: str | None) -> tuple[dict, dict]:
-    """(options, missing): the game options with the card values to play with — the `--values` file's,
-    over the values of `--user` (whose own values the file's then become) — and the values the engine
-    still lacks for the deck, `{card key: [field, ...]}`. Exit 2 on a bad value or an unknown user."""
-    from deckhub.services import card_values
-    from deckhub.core.engine import EngineError
-    from deckhub.core.session_values import CARD_VALUES
+def deck_file(game_slug: str, deck_path: str, options: dict, values_path: str | None, username: str | None):
+    """What the command line names for a play of a deck: the deck file read, the `--values` file
+    read, and (with `--user`) the site's database opened for that user's own values."""
+    from deckhub.services.playing import DeckFile
 
-    typed = dict(read_values_file(values_path)) if values_path else {}
-    if not engine.option(CARD_VALUES):
-        if typed:
-            _fail(f"{spec.name} has no card values a player can set")
-        return options, {}
-    if isinstance(options.get(CARD_VALUES), str):
-        try:
-            typed = {**engine.option(CARD_VALUES).coerce(options.pop(CARD_VALUES)), **typed}
-        except EngineError as exc:
-            _fail(str(exc))
-    user_id = site_user_id(username) if username else None
+    if username:
+        open_app()
+    return DeckFile(game_slug, read_file(deck_path), deck_path, site_database_url(), options,
+                    read_values_file(values_path) if values_path else None, values_path, username)
+
+
+def play(use_case, *args, **kwargs):
+    """`use_case(*args, **kwargs)` of the playing service, or exit 2 with its error and lines."""
+    from deckhub.services.playing import PlayError
     try:
-        values, missing = card_values.play_values(engine, catalogue, deck, typed, user_id)
-    except card_values.CardValuesError as exc:
-        _fail(f"{values_path or '--option card_values'}: {exc}")
-    except EngineError as exc:
+        return use_case(*args, **kwargs)
+    except PlayError as exc:
+        for line in exc.lines:
+            click.echo(line, err=True)
         _fail(str(exc))
-    return ({**options, CARD_VALUES: values} if values else options), missing
-
-
-def site_user_id(username: str) -> int:
-    """The id of the site's user called `username` (the site database is opened); exit 2 if none."""
-    return open_site_user(username.strip()).id  # the exact name, whatever its case (never a LIKE pattern)
-
-
-def missing_words(spec, engine, catalogue, missing: dict) -> str:
-    from deckhub.services.card_values import describe_missing
-    return describe_missing(catalogue, engine, missing)
 
 
 _VALUES_HELP = ("card values for this game, a JSON file {\"card key or name\": {\"field\": value}} "
@@ -175,17 +135,11 @@ _USER_HELP = "use this site user's own card values too, and keep the --values gi
 @click.option("--user", "username", default=None, help=_USER_HELP)
 def goldfish(game_slug, deck_path, seed, first, as_json, pairs, values_path, username, **game_flags):
     """Play one automated goldfish game with the game's built-in policy."""
-    from deckhub.core.engine import EngineError, IllegalAction, new_game, play_out
+    from deckhub.services import playing
 
-    spec, engine = _engine(game_slug)
-    options = game_options(first, pairs, game_flags)
-    catalogue = command_catalogue(spec.slug)
-    deck = read_deck_file(spec, catalogue, deck_path)
-    options, missing = with_card_values(spec, engine, catalogue, deck, options, values_path, username)
-    try:
-        state = play_out(new_game(spec.slug, deck, catalogue, seed, options))
-    except (EngineError, IllegalAction) as exc:
-        _fail(str(exc))
+    source = deck_file(game_slug, deck_path, game_options(first, pairs, game_flags), values_path, username)
+    ready, state = play(playing.goldfish, source, seed)
+    spec, missing = ready.spec, ready.missing
     outcome = state.outcome
     if as_json:
         doc = {"game": spec.slug, "seed": seed, "result": outcome.result, "turn": outcome.turn,
@@ -199,7 +153,7 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, values_path, use
     unit = "round" if state.view().get("round_based") else "turn"
     click.echo(f"Result: {outcome.result} on {unit} {outcome.turn}: {outcome.reason} (seed {seed})")
     if missing:
-        click.echo(f"played without their values: {len(missing)} cards ({missing_words(spec, engine, catalogue, missing)})")
+        click.echo(f"played without their values: {len(missing)} cards ({ready.missing_words})")
 
 
 @click.command("coverage")
@@ -208,8 +162,9 @@ def goldfish(game_slug, deck_path, seed, first, as_json, pairs, values_path, use
 @click.option("--top", default=15, show_default=True, help="how many unautomated phrases to list")
 def coverage(game_slug, as_json, top):
     """How many distinct cards the engine automates fully, partly or not at all."""
-    spec, engine = _engine(game_slug)
-    report = engine.coverage(command_catalogue(spec.slug))
+    from deckhub.services import playing
+
+    spec, report = play(playing.coverage, game_slug, site_database_url())
     if as_json:
         click.echo(json.dumps(report))
         return

@@ -20,9 +20,7 @@ import sys
 
 import click
 
-from deckhub.commands.goldfish import (_USER_HELP, _VALUES_HELP, _engine, _fail, game_options, missing_words,
-                                       read_deck_file, with_card_values, with_game_flags)
-from deckhub.commands.site import command_catalogue
+from deckhub.commands.goldfish import _USER_HELP, _VALUES_HELP, deck_file, game_options, play, with_game_flags
 
 
 @with_game_flags
@@ -44,18 +42,9 @@ from deckhub.commands.site import command_catalogue
 def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, values_path, username,
              allow_unknown, **game_flags):
     """Play many automated games of a deck and report win rate, losses and the winning turn."""
-    from deckhub.core.engine import EngineError, IllegalAction
-    from deckhub.core.simulate import simulate as run
+    from deckhub.services import playing
 
-    spec, engine = _engine(game_slug)
-    options = game_options(first, pairs, game_flags)
-    catalogue = command_catalogue(spec.slug)
-    deck = read_deck_file(spec, catalogue, deck_path)
-    options, missing = with_card_values(spec, engine, catalogue, deck, options, values_path, username)
-    unknown = missing_words(spec, engine, catalogue, missing) if missing else ""
-    if missing and not allow_unknown:
-        _fail(f"the engine needs values nobody gave for {len(missing)} cards: {unknown}; give them with "
-              "--values FILE.json, or play anyway with --allow-unknown; no game played")
+    source = deck_file(game_slug, deck_path, game_options(first, pairs, game_flags), values_path, username)
     workers = min(workers, os.cpu_count() or 1)
     bar = None
     if sys.stderr.isatty() and not as_json:
@@ -68,12 +57,12 @@ def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, 
             bar.update(done - last[0])
             last[0] = done
     try:
-        summary = run(spec.slug, deck, catalogue, games, seed, options, workers, progress)
-    except (EngineError, IllegalAction, ValueError) as exc:
-        _fail(str(exc))
+        ready, summary = play(playing.simulation, source, games, seed, workers, allow_unknown=allow_unknown,
+                              progress=progress)
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
+    spec, catalogue, missing = ready.spec, ready.catalogue, ready.missing
     data = summary.to_json()
     if missing:  # (only then: the JSON of a fully known deck keeps its documented keys)
         data["unknown_values"] = {"cards": len(missing), "values": missing}
@@ -84,7 +73,8 @@ def simulate(game_slug, deck_path, games, seed, workers, as_json, first, pairs, 
     without = f"; {len(missing)} cards played without their values" if missing else ""
     click.echo(f"{spec.name}: {summary.wins} of {games} games won ({summary.win_rate:.1%}), seed {seed}{without}")
     if missing:
-        click.echo(f"played without their values ({len(missing)} cards): {unknown}; these are not the deck's real odds")
+        click.echo(f"played without their values ({len(missing)} cards): {ready.missing_words}; "
+                   "these are not the deck's real odds")
     if summary.wins:
         click.echo(f"winning {spec.extras.get('turn_unit', 'turn')}: mean {turn['mean']:.2f}, median {turn['median']}, 10th percentile {turn['p10']}, "
                    f"90th percentile {turn['p90']}")

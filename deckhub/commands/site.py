@@ -22,7 +22,8 @@ def say_error(line: str) -> None:
 
 
 def open_app(config=None, *, current_schema: bool = True):
-    """The app with its database initialised (commands share the site's database).
+    """The app with its database initialised and connected for the rest of the command's run
+    (commands share the site's database; the connection closes when the command ends).
 
     With `current_schema` (every command but `serve`, `backup` and `db`) a database with schema
     steps pending stops the command with a message naming `deckhub db upgrade`: no command but
@@ -38,7 +39,19 @@ def open_app(config=None, *, current_schema: bool = True):
             require_current(database.obj)
         except UpgradeError as exc:
             raise click.ClickException(str(exc)) from None
+    database.connect(reuse_if_open=True)
+    command = click.get_current_context(silent=True)
+    if command is not None:
+        command.call_on_close(close_site)
     return app
+
+
+def site_database():
+    """The site's database itself (opened as `open_app` opens it, whatever its schema), for the
+    commands that read or change the schema."""
+    from deckhub.store.db import database
+    open_app(current_schema=False)
+    return database.obj
 
 
 def site_database_url() -> str | None:
@@ -53,20 +66,6 @@ def command_catalogue(game: str):
     facts) when this machine has a site database, else the shipped `data/` files."""
     from deckhub.services.catalogue_store import site_catalogue
     return site_catalogue(game, site_database_url())
-
-
-def open_site_user(username: str):
-    """The site's database (as `deckhub serve` uses it), connected, and the named user, or exit 2."""
-    from deckhub.services.accounts import find_user
-    from deckhub.store.db import database
-
-    open_app()
-    database.connect(reuse_if_open=True)
-    user = find_user(username)
-    if user is None:
-        say_error(f"error: there is no user named {username!r} (create one with `deckhub user add`)")
-        sys.exit(EXIT_UNREADABLE)
-    return user
 
 
 def close_site() -> None:

@@ -17,14 +17,11 @@ Exit status: 0 tuned (whether or not a swap beats the noise), 2 unusable input.
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import click
 
-from deckhub.commands.goldfish import (_USER_HELP, _engine, _fail, game_options, read_deck_file, site_user_id,
-                                      with_card_values, with_game_flags)
-from deckhub.commands.site import command_catalogue
+from deckhub.commands.goldfish import _USER_HELP, deck_file, game_options, play, read_file, with_game_flags
 
 
 @with_game_flags
@@ -49,26 +46,10 @@ from deckhub.commands.site import command_catalogue
 def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, pairs, values_path,
          allow_unknown, workers, top, as_json, **game_flags):
     """Suggest one-for-one swaps that make a deck win faster, each with a paired 95% interval."""
-    from deckhub.services.checks import CheckError, choose_format
-    from deckhub.services.tunings import TuningStartError, UnplayableDeck, tune_here
+    from deckhub.services import playing
 
-    spec, engine = _engine(game_slug)
-    base_catalogue = command_catalogue(spec.slug)
-    deck = read_deck_file(spec, base_catalogue, deck_path)
-    deck.name = deck.name or os.path.basename(deck_path)
-    try:
-        fmt = choose_format(spec, format_name, None)
-    except CheckError as exc:
-        _fail(str(exc))
-    options = game_options(None, pairs, game_flags)
-    options, _missing = with_card_values(spec, engine, base_catalogue, deck, options, values_path, username)
-    owner_id = keys = None
-    if candidates == "collection":
-        if not username:
-            _fail("--candidates collection takes the cards of a site user: give --user NAME")
-        owner_id = site_user_id(username)
-    elif candidates != "catalogue":
-        keys = [key for _s, key, _q in read_deck_file(spec, base_catalogue, candidates).entries()]
+    source = deck_file(game_slug, deck_path, game_options(None, pairs, game_flags), values_path, username)
+    listed = None if candidates in ("catalogue", "collection") else (read_file(candidates), candidates)
     bar = None
     if sys.stderr.isatty() and not as_json:
         bar = click.progressbar(length=budget, label="tuning", file=sys.stderr)
@@ -81,18 +62,12 @@ def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, 
             bar.update(done - last[0])
             last[0] = done
     try:
-        result, unknown = tune_here(deck, base_catalogue, options, fmt, candidates, keys=keys, owner_id=owner_id,
-                                    allow_unknown=allow_unknown, budget=budget, seed=seed, workers=workers, top=top,
-                                    progress=progress)
-    except UnplayableDeck as exc:
-        for name, fields in exc.unknown:
-            click.echo(f"unknown: {name}: {', '.join(fields)}", err=True)
-        _fail(f"{exc}; give them with --values FILE or tune anyway with --allow-unknown")
-    except TuningStartError as exc:
-        _fail(str(exc))
+        tuned = play(playing.tuning, source, candidates, listed, format_name, allow_unknown=allow_unknown,
+                     budget=budget, seed=seed, workers=workers, top=top, progress=progress)
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
+    result, unknown, deck, fmt, spec = tuned.result, tuned.unknown, tuned.deck, tuned.format, tuned.spec
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return

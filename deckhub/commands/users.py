@@ -20,18 +20,16 @@ def user() -> None:
 def user_add(name: str, password_stdin: bool, curator: bool) -> None:
     """Create an account from the command line."""
     from deckhub.services.accounts import AccountError, create_user
-    from deckhub.store.db import database
 
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
     else:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     open_app()
-    with database.connection_context():
-        try:
-            account = create_user(name, password, curator=curator)
-        except AccountError as exc:
-            raise click.ClickException(str(exc)) from None
+    try:
+        account = create_user(name, password, curator=curator)
+    except AccountError as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(f"created {account.username}" + (" (curator)" if account.is_curator else ""))
 
 
@@ -41,16 +39,14 @@ def user_add(name: str, password_stdin: bool, curator: bool) -> None:
 def user_password(name: str, password_stdin: bool) -> None:
     """Set an account's password (an account imported without one cannot log in until then)."""
     from deckhub.services.accounts import AccountError, set_password_of
-    from deckhub.store.db import database
 
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
     else:
         password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
     open_app()
-    with database.connection_context():
-        try:
-            account = set_password_of(name, password)
-        except AccountError as exc:
-            raise click.ClickException(str(exc)) from None
+    try:
+        account = set_password_of(name, password)
+    except AccountError as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(f"password set for {account.username}; their other sessions were signed out")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 
 from deckhub.core.caches import LRU
+from deckhub.core.reading import overriding
 
 T = TypeVar("T")
 _MISSING = object()
@@ -128,10 +129,16 @@ class Catalogue:
     derived from one (compiled card programs, dealt decks, search indexes, legality tables) is
     kept on it with `memo`, lives as long as it does and is never stale (a family keyed by what
     users send keeps its most recently used values: `memo_each`).
+
+    `manual` is the curators' overrides (card key -> texts of abilities set to manual): every
+    program compiled through the catalogue (`compiled`, `overriding`) leaves them to manual moves.
+    A changed override is a new catalogue, like a corrected card.
     """
 
-    def __init__(self, game: str, cards: Iterable[Card], sets: Iterable[CardSet] = ()):
+    def __init__(self, game: str, cards: Iterable[Card], sets: Iterable[CardSet] = (),
+                 manual: Mapping[str, frozenset[str]] | None = None):
         self.game = game
+        self.manual: Mapping[str, frozenset[str]] = dict(manual or {})
         self.cards: dict[str, Card] = {}
         self.sets: dict[str, CardSet] = {s.code: s for s in sets}
         self._by_name: dict[str, list[Card]] = {}
@@ -189,14 +196,18 @@ class Catalogue:
         """`compile(card)` once per card of this catalogue (an engine's card programs). A card that
         is not this catalogue's own value is compiled afresh: its facts may differ."""
         if self.cards.get(card.key) is not card:
-            return compile(card)
+            return self.overriding(compile)(card)
         entries = self._memo.get(compile) if self._memo_of is self else None  # (once per card dealt)
         if entries is None:
             entries = self.memo_table(compile)
         value = entries.get(card.key, _MISSING)
         if value is _MISSING:
-            value = entries[card.key] = compile(card)
+            value = entries[card.key] = self.overriding(compile)(card)
         return value
+
+    def overriding(self, compile: Callable[[Card], T]) -> Callable[[Card], T]:
+        """`compile` with this catalogue's manual overrides applied (what coverage compiles with)."""
+        return overriding(compile, self.manual)
 
     def __len__(self) -> int:
         return len(self.cards)

@@ -23,6 +23,12 @@ class DeckStats:
     breakdown_label: str | None = None
     breakdown: Counter = field(default_factory=Counter)
 
+    def curve_steps(self) -> list[tuple[int | str, int]]:
+        """(cost, copies) from the lowest cost up, unknown costs last: the curve holds numbers and
+        the word UNKNOWN, which do not sort together."""
+        known = sorted(k for k in self.curve if k != UNKNOWN)
+        return [(k, self.curve[k]) for k in known + ([UNKNOWN] if UNKNOWN in self.curve else [])]
+
 
 def deck_stats(deck: Deck, catalogue: Catalogue, extras: dict) -> DeckStats:
     curve_field, curve_label = extras.get("curve", (None, None))

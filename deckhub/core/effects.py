@@ -242,6 +242,8 @@ def coverage(game: str, catalogue: Iterable[Any], compile: Callable[[Any], Progr
     `compile` is the game's card compiler, `rate` how a card counts (default: its program's own
     statuses), `phrase` how a manual text is grouped."""
     report = CoverageReport(game, notes=list(notes))
+    if hasattr(catalogue, "overriding"):  # a catalogue's curators set some abilities to manual
+        compile = catalogue.overriding(compile)
     phrases: Counter = Counter()
     failed: Counter = Counter()
     with counting(tables) as counts:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 from statistics import NormalDist
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -26,7 +27,8 @@ from deckhub.core.decklist import Deck
 from deckhub.core.engine import get_engine
 from deckhub.core.simulate import play_one
 
-MIN_GAMES = 8          # games every variant plays in the first round (a paired spread needs a few)
+MIN_GAMES = 8          # games every variant plays in the first round when the budget affords it
+MIN_BUDGET = 100       # fewer games than this tell nothing about any swap
 MAX_BUDGET = 1_000_000
 Z_95 = 1.959964        # two-sided 95% normal quantile: the paired means are of dozens to thousands of games
 
@@ -89,11 +91,14 @@ class TuningResult:
     @property
     def verdict(self) -> str:
         best = [s for s in self.suggestions if s.better]
+        found = self.settings.get("swaps_found", self.variants)
+        drawn = (f" ({self.variants:,} of the {found:,} legal swaps, drawn by the seed: a larger budget tries more)"
+                 if found > self.variants else "")
         if not best:
-            return "no swap beats the noise: none of the variants tried is faster than the deck beyond chance"
+            return f"no swap beats the noise: none of the variants tried{drawn} is faster than the deck beyond chance"
         s = best[0]
         return (f"best swap: {s.out_name} -> {s.in_name}, {-s.delta:.2f} turns faster on average "
-                f"(95% interval {-s.ci[1]:.2f} to {-s.ci[0]:.2f}) over {s.games} paired games")
+                f"(95% interval {-s.ci[1]:.2f} to {-s.ci[0]:.2f}) over {s.games} paired games{drawn}")
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "deck": self.deck, "seed": self.seed,
@@ -150,7 +155,11 @@ def schedule(variant_count: int, budget: int) -> list[tuple[int, int]]:
     """Successive halving: [(arms left, games each has played by the end of the round), ...].
 
     Each round spends about the same share of the budget; the deck's own games are shared by
-    every variant (same seeds) and are counted once, in the budget too."""
+    every variant (same seeds) and are counted once, in the budget too. When a round's share
+    cannot give every arm left MIN_GAMES games, the round is cheaper (a game or two each: a
+    screening that keeps the swaps that won fastest) rather than eating the later rounds' share,
+    and no round is planned that the budget cannot pay for: the plan never spends more than
+    `budget` (the Tuner keeps the variants to what a budget affords, `affordable`)."""
     if variant_count < 1:
         return []
     rounds = max(1, math.ceil(math.log2(variant_count)) + 1) if variant_count > 1 else 1
@@ -159,18 +168,25 @@ def schedule(variant_count: int, budget: int) -> list[tuple[int, int]]:
     for r in range(rounds):
         share = (budget - spent) // (rounds - r)
         extra = max(1, share // (left + 1))  # +1: the deck's own games for the new seeds
-        target = max(MIN_GAMES, played + extra)
-        spent += (target - played) * (left + 1)
-        plan.append((left, target))
-        played = target
+        if r == 0 and share // (left + 1) >= MIN_GAMES:
+            extra = max(extra, MIN_GAMES)
+        extra = min(extra, (budget - spent) // (left + 1))
+        if extra < 1:
+            break
+        spent += extra * (left + 1)
+        played += extra
+        plan.append((left, played))
         left = max(1, math.ceil(left / 2))
         if len(plan) > 1 and plan[-1][0] == 1 and plan[-2][0] == 1:
             break
     return plan
 
 
-def minimum_budget(variant_count: int) -> int:
-    return MIN_GAMES * (variant_count + 1)
+def affordable(budget: int) -> int:
+    """The most variants a budget tunes: their cheap first rounds (a game each, then half of
+    them a game more, ...) take at most about half of it, leaving the rest for the swaps that
+    survive them."""
+    return max(1, budget // 4 - 1)
 
 
 _worker: dict[str, Any] = {}
@@ -227,14 +243,16 @@ class Tuner:
             raise TuningError(f"{game}'s engine declares no turn or round limit to score losses by")
         if not 1 <= budget <= MAX_BUDGET:
             raise TuningError(f"a tuning budget is 1 to {MAX_BUDGET:,} games, not {budget}")
+        if budget < MIN_BUDGET:
+            raise TuningError(f"tuning runs need a budget of at least {MIN_BUDGET} games, not {budget}")
         if not is_legal(deck):
             raise TuningError("the deck is not legal in its format: fix it before tuning it")
         variants_ = variants(deck, candidates, is_legal)
         if not variants_:
             raise TuningError("no candidate card can replace a card of this deck and keep it legal")
-        if budget < minimum_budget(len(variants_)):
-            raise TuningError(f"{len(variants_):,} variants need a budget of at least "
-                              f"{minimum_budget(len(variants_)):,} games: give a larger budget or fewer candidates")
+        self.swaps_found = len(variants_)
+        variants_ = _sample(variants_, affordable(budget), seed)
+        self.order = _tie_order(len(variants_), seed)
         self.arms: list[Arm] = [Arm(None, deck), *variants_]
         self.plan = schedule(len(variants_), budget) if halving else [(len(variants_), budget // (len(variants_) + 1))]
         self.total = sum((t - p) * (left + 1) for (left, t), p in zip(self.plan, [0] + [t for _, t in self.plan]))
@@ -255,7 +273,7 @@ class Tuner:
             return list(range(1, len(self.arms)))[:left]
         previous = self.alive(round_no - 1)
         base, games = self.base, self.plan[round_no - 1][1]  # only the games of the rounds before
-        previous.sort(key=lambda i: (paired(self.arms[i], base, games=games)[0], self.arms[i].swap))
+        previous.sort(key=lambda i: (paired(self.arms[i], base, games=games)[0], self.order[i]))
         return previous[:left]
 
     def tasks(self, round_no: int) -> list[tuple[int, int, int]]:
@@ -283,10 +301,28 @@ class Tuner:
                             {"options": {k: v for k, v in self.options.items() if k != "card_values"},
                              "games_per_variant": {"first_round": self.plan[0][1], "last_round": self.plan[-1][1]},
                              "rounds": len(self.plan),
+                             "swaps_found": self.swaps_found,
                              "score": f"winning turn; a game not won scores {self.limit + 1}",
                              "better_means": f"faster at 95% confidence for all {len(variants_)} variants "
                                              f"together (z {z_family:.2f})",
                              **(settings or {})})
+
+
+def _sample(arms: list[Arm], most: int, seed: int) -> list[Arm]:
+    """At most `most` of the variants, drawn by the seed (in their own order): when the candidates
+    give more swaps than the budget can screen, a fair draw of them rather than a refusal."""
+    if len(arms) <= most:
+        return arms
+    kept = sorted(random.Random(seed).sample(range(len(arms)), most))
+    return [arms[i] for i in kept]
+
+
+def _tie_order(count: int, seed: int) -> dict[int, int]:
+    """Arm index -> its place among arms whose paired means tie (common after a cheap round of a
+    game or two): drawn by the seed, so no card wins a tie by its name."""
+    places = list(range(count))
+    random.Random(seed).shuffle(places)
+    return {arm: place for arm, place in zip(range(1, count + 1), places)}
 
 
 def play_range(game: str, deck: Deck, catalogue: Catalogue, options: dict, seed: int, limit: int,

@@ -133,6 +133,12 @@ def find_octgn_reader(spec: GameSpec) -> Any:
     return module.read_card if module is not None else None
 
 
+def find_reading(spec: GameSpec) -> Any:
+    """How the game says its compiled programs in plain words (its package's `reading` module, with
+    `WORDS` and `compiler(catalogue)`), or None for a game without one."""
+    return _own_module(spec, "reading")
+
+
 @lru_cache(maxsize=None)
 def _octgn_reader_of(slug: str) -> Any:
     return find_octgn_reader(get_game(slug))

@@ -80,6 +80,18 @@ def find_user(username: str) -> models.User | None:
     return models.User.get_or_none(models.User.name_key == models.name_key(username))
 
 
+class NoSuchUser(AccountError):
+    """A command named a user this site does not have."""
+
+
+def named_user(username: str) -> models.User:
+    """The account a command names (`--user NAME`), or NoSuchUser saying how to make one."""
+    user = find_user(username.strip())
+    if user is None:
+        raise NoSuchUser(f"there is no user named {username!r} (create one with `deckhub user add`)")
+    return user
+
+
 def create_user(username: str, password: str, curator: bool = False,
                 signup_address: str | None = None, signup_limit: int = SIGNUP_LIMIT) -> models.User:
     """Create an account; the first account of a new site is a curator (it reviews card facts).

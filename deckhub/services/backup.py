@@ -70,6 +70,12 @@ def _user(username: str) -> models.User:
     return user
 
 
+def export_user_file(username: str, with_password: bool = False) -> tuple[dict[str, Any], int]:
+    """`deckhub export-user`: (the user's document, how many of their runs were left out because
+    they were still queued or playing)."""
+    return export_user(username, with_password), active_runs(username)
+
+
 def active_runs(username: str) -> int:
     """The user's simulations and tuning runs still queued or playing: an export leaves them out."""
     user = _user(username)

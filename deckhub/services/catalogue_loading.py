@@ -93,3 +93,21 @@ def ensure_catalogues(echo: Echo, errors: Echo | None = None) -> int:
     line; returns the loading's exit status."""
     missing = [slug for slug in game_slugs() if not catalogue_is_loaded(slug)]
     return load_games(missing, echo, one_line=True, errors=errors) if missing else 0
+
+
+def load_cards(games: list[str], octgn_files: tuple[Path, ...], echo: Echo, errors: Echo,
+               verbose: bool = False) -> int:
+    """`deckhub load-cards`: the OCTGN set files into the one game named, or else the shipped
+    catalogues of `games`; returns the exit status."""
+    if octgn_files:
+        (game,) = games
+        return load_octgn(game, octgn_files, echo, errors, verbose=verbose)
+    return load_games(games, echo, verbose=verbose, errors=errors)
+
+
+def build_data(shared: Path, out: Path | None = None) -> dict[str, list[str]]:
+    """`deckhub build-data`: the raw card facts in `shared` converted into the project's data/
+    catalogues (into `out`, default the shipped data folder); {game: warnings}."""
+    from deckhub.importers.catalogue import data_root
+    from deckhub.importers.sources import build_data as build
+    return build(shared, out or data_root())

@@ -198,7 +198,19 @@ def _build(game: str) -> core.Catalogue:
             key=row.key, game=game, name=row.name, version=row.version, type=row.type, text=row.text,
             attrs=d.get("attrs", {}), provenance=d.get("provenance", {}), sources=tuple(d.get("sources", ())),
             aliases=tuple(d.get("aliases", ())), printings=tuple(printings.get(row.id, ()))))
-    return core.Catalogue(game, cards, [core.CardSet(s.code, s.name, s.size, s.position, s.booster) for s in sets])
+    return core.Catalogue(game, cards, [core.CardSet(s.code, s.name, s.size, s.position, s.booster) for s in sets],
+                          manual=manual_overrides(game))
+
+
+def manual_overrides(game: str) -> dict[str, frozenset[str]]:
+    """card key -> the ability texts curators set to manual (deckhub.services.community.readings)."""
+    found: dict[str, set[str]] = {}
+    if not database.table_exists(models.ManualOverride._meta.table_name):
+        return {}  # a command reading the cards of a database not upgraded yet
+    for row in (models.ManualOverride.select(models.ManualOverride.card_key, models.ManualOverride.ability)
+                .where((models.ManualOverride.game == game) & models.ManualOverride.cleared_at.is_null())):
+        found.setdefault(row.card_key, set()).add(row.ability)
+    return {k: frozenset(v) for k, v in found.items()}
 
 
 def get_catalogue(game: str) -> core.Catalogue:

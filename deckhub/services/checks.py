@@ -103,4 +103,15 @@ def check_stored(stored, catalogue: Catalogue | None = None, user_id: int | None
     report = check_deck(stored.deck, spec, spec.format(stored.row.format), checked, packs=stored.row.packs)
     report.yours = len(getattr(checked, "values", None) or ()) if checked is not base else 0
     report.enterable = card_values.enterable(spec.slug)
+    report.fits = other_formats_fitting(stored.deck, spec, report, checked)
     return report
+
+
+def other_formats_fitting(deck, spec, report: Report, catalogue: Catalogue) -> list:
+    """The game's other formats a deck that is not legal in its own is legal in (the Neopets TCG's
+    starter decks as sold are legal as Starter Set, not under the advanced rules), so its page can
+    say which format the deck was built for. Formats that need a pack count are left out."""
+    if report.legal:
+        return []
+    return [fmt for fmt in spec.formats if fmt.id != report.format and not fmt.needs_packs
+            and check_deck(deck, spec, fmt, catalogue).legal]

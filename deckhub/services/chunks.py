@@ -236,14 +236,20 @@ class ChunkRuns(ABC):
                 (R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute()
             C.update(state="cancelled").where((C.run == run_id) & C.state.in_(UNSTARTED)).execute()
 
+    def own(self, owner_id: int, run_id: int, deck_id: int | None = None):
+        """The owner's run with that id (of that deck, when `deck_id` is given), or None: another
+        user's run is as absent as one that never was."""
+        R = self.run_model
+        run = R.get_or_none((R.id == run_id) & (R.owner == owner_id))
+        return None if run is None or (deck_id is not None and run.deck_id != deck_id) else run
+
     def cancel(self, owner_id: int, run_id: int, deck_id: int | None = None):
         """Stop a queued or running run of the owner's (chunks not yet started are dropped).
 
         Returns the run (also when it had already ended: cancelling twice is harmless), or None when
         the owner has no such run (of that deck, when `deck_id` is given)."""
         C, R = self.chunk_model, self.run_model
-        run = R.get_or_none((R.id == run_id) & (R.owner == owner_id))
-        if run is None or (deck_id is not None and run.deck_id != deck_id):
+        if self.own(owner_id, run_id, deck_id) is None:
             return None
         with database.atomic():
             changed = R.update(status="cancelled", updated_at=models.utcnow()).where(

@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Mapping, NamedTuple
 from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
 
 from deckhub.store import models
+from deckhub.services.accounts import named_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Catalogue
 from deckhub.store.db import database, write_transaction
@@ -531,6 +532,32 @@ def export_rows(user, game: str | None = None) -> list[ExportRow]:
 
 def export_csv(user, game: str | None = None, bom: bool = True) -> str:
     return write_collection_csv(export_rows(user, game), bom=bom)
+
+
+@dataclass
+class FileImport:
+    """`deckhub collection import`: the user, the dry run, and what was written (None: nothing)."""
+
+    user: models.User
+    preview: ImportPreview
+    result: ImportResult | None
+
+
+def import_file(username: str, data: bytes, game: str | None = None, *, dry_run: bool = False) -> FileImport:
+    """The command line's import: the named user's dry run, then (unless `dry_run`, and only when no
+    row has a problem) the import itself. NoSuchUser, CollectionFileError and ImportRejected as the
+    parts raise them; nothing is written on any of them."""
+    user = named_user(username)
+    preview = preview_import(user, data, game)
+    result = commit_import(user, data, game) if preview.ok and not dry_run else None
+    return FileImport(user, preview, result)
+
+
+def export_file(username: str, game: str | None = None, *, bom: bool = True) -> tuple[models.User, str, int]:
+    """The command line's export: (the named user, the CSV, its row count)."""
+    user = named_user(username)
+    rows = export_rows(user, game)
+    return user, write_collection_csv(rows, bom=bom), len(rows)
 
 
 # --------------------------------------------------------------------------- checklists

@@ -39,7 +39,7 @@ PAGE_ROWS = 200  # rows a stored page holds (the preview's page size, so a page 
 STREAMS = {"all": "all", "problems": "problem", "changes": "changed"}  # what a preview shows -> stored stream
 PENDING = ("queued", "planning", "ready", "committing")
 log = logging.getLogger(__name__)
-_LOCK_KEY = 18_002
+_LOCK_KEY = 18_004
 _COMMIT_LOCKS = 1 << 40  # + the upload's id: one commit of an upload at a time (PostgreSQL advisory lock)
 
 

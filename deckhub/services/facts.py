@@ -29,6 +29,7 @@ from deckhub.services.community.fields import (current_value, fields_by_key, pro
                                                validate_values)
 from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW, take_rate
 from deckhub.store import models
+from deckhub.services.accounts import named_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.services.collection import all_indexes
 from deckhub.core import completeness as core_completeness
@@ -300,7 +301,32 @@ def export_rows(slug: str, set_code: str | None = None) -> list[list[Any]]:
 
 
 def export_csv(slug: str, set_code: str | None = None, bom: bool = True) -> str:
-    return write_facts_csv(field_keys(get_game(slug).slug), export_rows(slug, set_code), bom=bom)
+    return export_file(slug, set_code, bom=bom)[0]
+
+
+def export_file(slug: str, set_code: str | None = None, *, bom: bool = True) -> tuple[str, int]:
+    """(the facts CSV, its card rows); UnknownSet as `export_rows`."""
+    rows = export_rows(slug, set_code)
+    return write_facts_csv(field_keys(get_game(slug).slug), rows, bom=bom), len(rows)
+
+
+@dataclass
+class FileImport:
+    """`deckhub facts import`: the proposer, the dry run, and the proposals made (None: not written)."""
+
+    user: models.User
+    preview: FactsPreview
+    made: list[models.Proposal] | None
+
+
+def import_file(username: str, data: bytes | str, *, dry_run: bool = False) -> FileImport:
+    """The command line's import: the named user's dry run, then (unless `dry_run`, and only when no
+    row has a problem) the proposals. NoSuchUser, FactsFileError and ImportRejected as the parts
+    raise them; nothing is written on any of them."""
+    user = named_user(username)
+    preview = preview_import(data)
+    made = commit_import(user, data) if preview.ok and not dry_run else None
+    return FileImport(user, preview, made)
 
 
 # --------------------------------------------------------------------------- completeness

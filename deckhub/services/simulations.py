@@ -135,6 +135,7 @@ class _Simulations(chunks.ChunkRuns):
 
 _RUNS = _Simulations()
 cancel = _RUNS.cancel
+own_run = _RUNS.own
 
 
 @jobs.task
@@ -164,9 +165,6 @@ def finish(run_id: int) -> bool:
                 .where((R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute())
 
 
-def own_run(owner_id: int, run_id: int) -> models.SimulationRun | None:
-    """The owner's run with that id, or None."""
-    return models.SimulationRun.get_or_none((models.SimulationRun.id == run_id) & (models.SimulationRun.owner == owner_id))
 
 
 def runs_for(deck_row: models.Deck, limit: int = 20) -> list[models.SimulationRun]:

@@ -253,6 +253,7 @@ class _Tunings(chunks.ChunkRuns):
 
 _RUNS = _Tunings()
 cancel = _RUNS.cancel
+own_run = _RUNS.own
 
 
 @jobs.task
@@ -294,12 +295,6 @@ def advance(run_id: int) -> bool:
 def _settings(run: models.TuningRun) -> dict[str, Any]:
     return {"format": run.format, "candidates": run.candidate_source, "candidate_cards": len(run.candidates),
             "cards_without_values": run.unknown_cards}
-
-
-def own_run(owner_id: int, run_id: int, deck_id: int | None = None) -> models.TuningRun | None:
-    """The owner's run with that id (of that deck, when `deck_id` is given), or None."""
-    run = models.TuningRun.get_or_none((models.TuningRun.id == run_id) & (models.TuningRun.owner == owner_id))
-    return None if run is None or (deck_id is not None and run.deck_id != deck_id) else run
 
 
 @jobs.recoverer

@@ -246,6 +246,39 @@ class FactChange(BaseModel):
         indexes = ((("game", "card_key"), False),)
 
 
+
+class ReadingFlag(BaseModel):
+    """A player's word that the engine reads one ability of a card wrongly, with a rule or card
+    reference, waiting for a curator. `reading` is the reading the player saw. Status: pending,
+    manual (a curator set the ability to manual), dismissed."""
+
+    game = CharField(max_length=40, index=True)
+    card_key = CharField(max_length=200)
+    ability = TextField()
+    reading = TextField()
+    sentence = CharField(max_length=1000)
+    reference = CharField(max_length=500)
+    flagger = ForeignKeyField(User, backref="reading_flags", on_delete="CASCADE")
+    status = CharField(max_length=10, default="pending", index=True)
+    reviewer = ForeignKeyField(User, null=True, backref="reading_reviews", on_delete="SET NULL")
+    created_at = DateTimeField(default=utcnow)
+    reviewed_at = DateTimeField(null=True)
+
+
+class ManualOverride(BaseModel):
+    """A curator's order that every engine leave one ability of a card to manual moves, until it
+    is cleared (`cleared_at`). Each change is also a `FactChange` of the card (its audit trail)."""
+
+    game = CharField(max_length=40, index=True)
+    card_key = CharField(max_length=200)
+    ability = TextField()
+    reason = CharField(max_length=500, default="")
+    flag = ForeignKeyField(ReadingFlag, null=True, backref="overrides", on_delete="SET NULL")
+    set_by = ForeignKeyField(User, null=True, backref="manual_overrides", on_delete="SET NULL")
+    created_at = DateTimeField(default=utcnow)
+    cleared_by = ForeignKeyField(User, null=True, backref="cleared_overrides", on_delete="SET NULL")
+    cleared_at = DateTimeField(null=True, index=True)
+
 class ApiToken(BaseModel):
     """A personal API token: only its hash is stored; the token itself is shown once."""
 
@@ -475,4 +508,4 @@ ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
-              FactsUpload]
+              FactsUpload, ReadingFlag, ManualOverride]

@@ -78,16 +78,25 @@ def _known_facts(slug: str) -> dict:
 
 @bp.route("/games/<slug>/cards/<path:key>")
 def card(slug: str, key: str):
+    return render_card(slug, key)
+
+
+def render_card(slug: str, key: str, flag_form=None, flag_index: int | None = None, status: int = 200):
+    """The card page; `flag_form` is a player's flag on the reading at `flag_index` sent back with
+    its errors (nothing they typed lost)."""
     spec = game_or_404(slug)
     catalogue = get_catalogue(spec.slug)
     card = _card_or_404(spec, catalogue, key)
     from deckhub.services.card_values import card_rows
     from deckhub.services.community.audit import field_origins
+    from deckhub.services.community.readings import card_readings
     from deckhub.services.trading import card_traders
     mine = card_rows(current_user.id, spec.slug, card) if current_user.is_authenticated else []
     traders = card_traders(spec.slug, card.key, current_user.id if current_user.is_authenticated else None)
     return render_template("catalog/card.html", game=spec, catalogue=catalogue, card=card,
-                           origins=field_origins(card), mine=mine, traders=traders)
+                           origins=field_origins(card), mine=mine, traders=traders,
+                           readings=card_readings(spec.slug, card.key), flag_form=flag_form,
+                           flag_index=flag_index), status
 
 
 SEARCHES_KEPT = 256  # rendered searches per catalogue version (typed by visitors: a bounded family)

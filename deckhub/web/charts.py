@@ -49,9 +49,8 @@ def deck_chart(stats: DeckStats, kind: str, colours: dict[str, str] | None = Non
         labels = sorted(stats.types, key=lambda t: -stats.types[t])
         return bar("Card types", labels, [stats.types[t] for t in labels], horizontal=True)
     if kind == "curve" and stats.curve_label:
-        known = sorted(k for k in stats.curve if k != UNKNOWN)
-        keys = known + ([UNKNOWN] if UNKNOWN in stats.curve else [])
-        return bar(f"Curve ({stats.curve_label})", [str(k) for k in keys], [stats.curve[k] for k in keys])
+        steps = stats.curve_steps()
+        return bar(f"Curve ({stats.curve_label})", [str(k) for k, _ in steps], [n for _, n in steps])
     if kind == "breakdown" and stats.breakdown_label:
         slices = [(str(label), count) for label, count in stats.breakdown.most_common()]
         chart = pygal.Pie(**{**_options(stats.breakdown_label, inner_radius=0.4),

@@ -18,7 +18,7 @@ from wtforms import RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional
 
-from deckhub.services.community import proposing, reverting, review_queue, reviewing
+from deckhub.services.community import proposing, readings, reverting, review_queue, reviewing
 from deckhub.services.community.audit import card_history, reverted_ids
 from deckhub.services.community.errors import CommunityError, NotFound, ProposalInvalid, RateLimited
 from deckhub.services.community.fields import (MAX_LIST_ITEM, MAX_LIST_ITEMS, MAX_NAME, MAX_NUMBER, MAX_RARITY, MAX_SOURCE,
@@ -27,7 +27,7 @@ from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
 from deckhub.services.community.set_editor import SetGrid, set_grid
 from deckhub.services import scans as service_scans
 from deckhub.services.catalogue_store import get_catalogue
-from deckhub.web.catalog import card_url
+from deckhub.web.catalog import card_url, render_card
 from deckhub.web.lookups import game_or_404
 from deckhub.web.redirects import safe_next
 
@@ -44,6 +44,11 @@ SOURCE_CHOICES = [SelectChoice("url", "A web page"), SelectChoice("printed", "A 
 
 class ReasonForm(FlaskForm):
     reason = StringField("Reason", validators=[Optional(), Length(max=reviewing.MAX_REASON)])
+
+
+class FlagForm(FlaskForm):
+    sentence = TextAreaField("What the engine gets wrong", validators=[Length(max=readings.MAX_SENTENCE)])
+    reference = StringField("Rule or card that shows it", validators=[Length(max=readings.MAX_REFERENCE)])
 
 
 class SourceForm(FlaskForm):
@@ -247,7 +252,8 @@ def review():
     return render_template("community/review.html", items=items, rows=rows, errors=errors, total=total, page=page,
                            pages=max(1, -(-total // per_page)), game_slug=slug,
                            recent=review_queue.reviewed(slug, limit=15), batches=review_queue.pending_batches(slug),
-                           scans=review_queue.scans_of(p.id for p in items))
+                           scans=review_queue.scans_of(p.id for p in items),
+                           flags=readings.pending_flags(slug), flag_count=readings.pending_flag_count(slug))
 
 
 @bp.route("/review/<int:proposal_id>/approve", methods=["POST"])
@@ -298,6 +304,89 @@ def revert(proposal_id: int):
     else:
         flash(f"Reverted proposal #{p.id}: the old values and their provenance are back.", "success")
     return redirect(url_for("community.proposal", proposal_id=p.id))
+
+
+# ---------------------------------------------------------------------------------- readings
+
+@bp.route("/games/<slug>/cards/<path:key>/readings/<int:index>/flag", methods=["POST"])
+@login_required
+def flag_reading(slug: str, key: str, index: int):
+    """A player's flag on one reading of the card page; errors come back on the page, text kept."""
+    spec = game_or_404(slug)
+    form = FlagForm()
+    if form.validate_on_submit():
+        try:
+            readings.flag_reading(current_user, spec.slug, key, readings.FlagInput(
+                index, form.sentence.data or "", form.reference.data or ""), **_limits())
+        except NotFound:
+            abort(404)
+        except ProposalInvalid as exc:
+            for name, message in exc.errors.items():
+                getattr(form, name).errors = [*getattr(form, name).errors, message]
+        except CommunityError as exc:
+            form.sentence.errors = [*form.sentence.errors, str(exc)]
+        else:
+            flash("Thank you: your flag is with the curators.", "success")
+            return redirect(url_for("catalog.card", slug=spec.slug, key=key) + "#readings-h")
+    return render_card(spec.slug, key, flag_form=form, flag_index=index, status=400)
+
+
+@bp.route("/games/<slug>/cards/<path:key>/readings/<int:index>/manual", methods=["POST"])
+@curator_required
+def set_manual(slug: str, key: str, index: int):
+    spec = game_or_404(slug)
+    try:
+        readings.set_manual(current_user, spec.slug, key, index=index, reason=_reason())
+    except NotFound:
+        abort(404)
+    except CommunityError as exc:
+        flash(str(exc), "error")
+    else:
+        flash("Set to manual: every engine leaves this ability to manual moves from now on.", "success")
+    return redirect(url_for("catalog.card", slug=spec.slug, key=key) + "#readings-h")
+
+
+@bp.route("/games/<slug>/cards/<path:key>/readings/<int:index>/clear", methods=["POST"])
+@curator_required
+def clear_manual(slug: str, key: str, index: int):
+    spec = game_or_404(slug)
+    try:
+        readings.clear_manual(current_user, spec.slug, key, index, reason=_reason())
+    except NotFound:
+        abort(404)
+    except CommunityError as exc:
+        flash(str(exc), "error")
+    else:
+        flash("Cleared: the engines read this ability as the compiler does again.", "success")
+    return redirect(url_for("catalog.card", slug=spec.slug, key=key) + "#readings-h")
+
+
+@bp.route("/review/flags/<int:flag_id>/manual", methods=["POST"])
+@curator_required
+def flag_manual(flag_id: int):
+    try:
+        done = readings.set_manual(current_user, "", "", reason=_reason(), flag_id=flag_id)
+    except NotFound:
+        abort(404)
+    except CommunityError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("community.review"))
+    flash(f"Flag #{flag_id}: the ability is set to manual for every engine.", "success")
+    return redirect(safe_next(url_for("catalog.card", slug=done.game, key=done.card_key)))
+
+
+@bp.route("/review/flags/<int:flag_id>/dismiss", methods=["POST"])
+@curator_required
+def flag_dismiss(flag_id: int):
+    try:
+        readings.dismiss_flag(current_user, flag_id, reason=_reason())
+    except NotFound:
+        abort(404)
+    except CommunityError as exc:
+        flash(str(exc), "error")
+    else:
+        flash(f"Dismissed flag #{flag_id}; the reading is unchanged.", "success")
+    return redirect(url_for("community.review"))
 
 
 # ---------------------------------------------------------------------------------- history

@@ -211,7 +211,7 @@ def edit(deck_id: int):
     token = request.args.get("s") or ""
     return render_template("decks/edit.html", stored=stored, spec=spec, report=report, query=query,
                            results=results, sections=_rows(stored.deck, catalogue, spec, report),
-                           fmt=spec.format(stored.row.format), paste_form=PasteForm(),
+                           fmt=spec.format(stored.row.format), paste_form=PasteForm(), owner=True,
                            edit_session=token if store.valid_session_token(token) else secrets.token_urlsafe(12))
 
 
@@ -273,7 +273,7 @@ def paste(deck_id: int):
     report = _report(stored, catalogue)
     return render_template("decks/edit.html", stored=stored, spec=spec, report=report, query="", results=[],
                            sections=_rows(stored.deck, catalogue, spec, report), fmt=spec.format(stored.row.format),
-                           paste_form=form, parse=parse, edit_session=secrets.token_urlsafe(12)), 400
+                           paste_form=form, parse=parse, owner=True, edit_session=secrets.token_urlsafe(12)), 400
 
 
 @bp.route("/<int:deck_id>/settings", methods=["GET", "POST"])

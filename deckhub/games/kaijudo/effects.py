@@ -1,7 +1,8 @@
 """Kaijudo card text -> a compiled `Program` the engine runs (keywords, statics, triggers, spell ops).
 
 Card data stays in the catalogue; behaviour is derived from the printed rules text by a table of
-patterns (GUIDE §3, "card behaviour in a separate table"). Every ability of a card gets one
+patterns (GUIDE §3, "card behaviour in a separate table"). Effects are read sentence by sentence in
+`sentences`; this module reads abilities (keywords, statics, triggers) and fills the program. Every ability of a card gets one
 `deckhub.core.effects.Status`:
 
 - automated: the engine carries it out;
@@ -21,8 +22,9 @@ from typing import Any, Callable, Iterable, NamedTuple
 
 from deckhub.core import effects as core_effects
 from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT, PASS, Rules, contains, exact, full, starts
-from deckhub.games.kaijudo.text import (_KEYWORDS, NOOP, _boost_items, _boost_ops, _condition, _cost_condition, _enemy_only, _filter_from,
-                                       _group_filter, group_matcher, _is_noop, _look_ops, _num, phrase_of, split_abilities)
+from deckhub.games.kaijudo.sentences import EFFECTS, OPTIONAL_COSTS, SENTENCES, about_the_trigger, effect_ops, sentences
+from deckhub.games.kaijudo.text import (_KEYWORDS, NOOP, _boost_items, _condition, _cost_condition, _enemy_only,
+                                       _group_filter, group_matcher, _is_noop, _num, phrase_of, split_abilities)
 
 
 @dataclass
@@ -62,9 +64,10 @@ class Program(core_effects.Program):
     triggers: dict[str, tuple] = field(default_factory=dict)  # etb/attack/end_turn/start_turn/banished/cast_spell -> ops
     ally_attack: tuple = ()  # ((filter, others_only, ops), ...)
     other_etb: tuple = ()  # ((filter, ops), ...)
+    ally_banished: tuple = ()  # ((others_only, ops), ...): "whenever one of your (other) creatures is banished"
     spell: tuple = ()  # ops of a spell
     abilities: tuple = ()  # ((text, Status), ...)
-    useful: bool = True  # a spell whose automated effect does something for you
+    useful: bool = True  # a spell whose automated effect does something for you (`helps`)
     has_text: bool = False
     unknown_names: tuple = ()  # races / civilizations no catalogue card has, named by manual abilities
 
@@ -105,222 +108,6 @@ def matches(prog: Program, pair: tuple) -> bool:
 
 def match_all(prog: Program, filt: tuple) -> bool:
     return all(matches(prog, pair) for pair in filt)
-
-
-# --- splitting text into abilities -------------------------------------------------------------
-
-
-# --- effect bodies -> ops -----------------------------------------------------------------------
-
-# One sentence of an effect -> ops, NOOP-only ops, or None (not automated): the first row that reads it.
-SENTENCES = Rules("kaijudo sentences")
-
-
-def _sentence_ops(s: str) -> tuple | None:
-    """One sentence of an effect -> ops, NOOP-only ops, or None (not automated)."""
-    s = s.strip().rstrip(".").strip()
-    if not s:
-        return ()
-    return SENTENCES.apply(s)
-
-
-def _may(ops: tuple, label: str) -> tuple:
-    return (("may", label, ops),)
-
-
-def _inner(text: str, wrap: Callable[[tuple], tuple]) -> tuple | None:
-    """The ops of a clause inside a condition, wrapped; None when the clause is not automated."""
-    inner = _sentence_ops(text)
-    return None if inner is None else wrap(inner)
-
-
-SENTENCES.row("enemy or opponent only", contains(
-    r"^(you may )?(banish|tap|untap|destroy) .*enemy creature",
-    r"^(you may )?(return|put) (up to \d+ )?target enemy creature",
-    r"^(up to \d+ )?target enemy creatures? ",
-    r"^each enemy creature",
-    r"^(then )?your opponent ",
-    r"^you opponent ",
-    r"^(you may )?(have|choose one of your creatures\. )?(this creature|it) battles? target enemy creature",
-    r"^look at the top card of (your opponent's|each player's) deck",
-    r"^choose (one|up to \d+) of your (other )?creatures\. (it|they) can't be blocked",
-    r"^(choose )?(one|up to \d+) of your (other )?creatures\. (it|they) can't be blocked",
-    r"^(choose )?(one of your (other )?creatures\. it|one of your creatures|it) gets \"slayer\"",
-    r"^all your creatures get \"blocker\"",
-    r"^it gets \"blocker\" until",
-    r"^choose a shield and look at it",
-    r"^it doesn't untap",
-    r"^choose one of your creatures\. target enemy creature",
-    r"^your attacking creatures can attack it",
-    r"^choose target untapped enemy creature",
-    r"^this creature can attack untapped creatures",
-))(lambda m: (NOOP,))
-
-
-@SENTENCES.row("you may", full(r"you may (.*)", re.S))
-def _(m):
-    inner = _sentence_ops(m.group(1))
-    if inner is None:
-        return None
-    if all(op == NOOP for op in inner):
-        return inner
-    return _may(inner, m.group(1))
-
-
-SENTENCES.row("draw", full(r"(?:then )?draw (a|one|two|three|\d+) cards?"))(lambda m: (("draw", _num(m.group(1))),))
-SENTENCES.row("draw up to", full(r"draw up to (\d+|one|two|three) cards?"))(lambda m: (("draw_upto", _num(m.group(1))),))
-SENTENCES.row("draw another", full(r"draw another (\d+|one|two|three|a) cards?"))(lambda m: (("draw", _num(m.group(1))),))
-SENTENCES.row("untap a weaker creature", full(r"(?:you may )?choose one of your creatures that has less power than this creature and untap it"))(
-    lambda m: (("untap", "choose_weaker", ()),))
-SENTENCES.row("if other creatures of a group", full(r"if you have at least (\d+) other (\w+) creatures in (?:your|the) battle zone, (.+)"))(
-    lambda m: _inner(m.group(3), lambda ops: (("if", ("count_other", (group_matcher(m.group(2)),), int(m.group(1))), ops),)))
-SENTENCES.row("you discard a card", exact("you discard a card"))(lambda m: (("pick", "hand", "discard", (), 1, False, ()),))
-
-
-@SENTENCES.row("whenever one of your creatures attacks this turn", full(r"whenever one of your creatures attacks this turn, (.+)"))
-def _(m):
-    inner = effect_ops(m.group(1))
-    if inner is None:
-        return None
-    return (NOOP,) if _is_noop(inner) else (("this_turn", "ally_attack", inner),)
-
-
-SENTENCES.row("untap all at the end of the turn", exact(
-    "untap all your creatures at the end of the turn", "at the end of the turn, untap all your creatures"))(lambda m: (NOOP,))
-SENTENCES.row("untap all your creatures", exact("untap all your creatures"))(lambda m: (("untap", "all", ()),))
-SENTENCES.row("they get blocker", exact("they get \"blocker\" until the start of your next turn"))(lambda m: (NOOP,))
-
-
-@SENTENCES.row("top of deck to a zone", full(r"(?:then )?put the top (card|\d+ cards?) of your deck into your (mana zone|discard pile|shield zone face down as a new shield)"))
-def _(m):
-    n = 1 if m.group(1) == "card" else int(m.group(1).split()[0])
-    dest = {"mana zone": "mana", "discard pile": "discard"}.get(m.group(2), "shields")
-    return (("top_to", dest, n),)
-
-
-SENTENCES.row("hand card to mana or shields", full(r"(?:then )?put a card from your hand into your (mana zone|shield zone face down as a new shield)"))(
-    lambda m: (("pick", "hand", "mana" if m.group(1) == "mana zone" else "shields", (), 1, False, ()),))
-
-
-@SENTENCES.row("discard pile card to hand", full(r"(?:then )?(?:return an? (.+?) from your discard pile to your hand|choose an? (.+?) in your discard pile(?: that is level (\d+) or less)? and return it to your hand)"))
-def _(m):
-    filt = _filter_from(m.group(1) or m.group(2))
-    if filt is None:
-        return None
-    if m.group(3):
-        filt = filt + (("max_level", int(m.group(3))),)
-    return (("pick", "discard", "hand", filt, 1, False, ()),)
-
-
-SENTENCES.row("all of a group from discard pile to hand", full(r"return all (\w+?)s? from your discard pile to your hand"))(
-    lambda m: (("all_to", "discard", "hand", (("creature", True), group_matcher(m.group(1)))),))
-SENTENCES.row("discard pile card to mana", full(r"choose an? (creature|card|spell) in your discard pile and put it into your mana zone"))(
-    lambda m: (("pick", "discard", "mana", _filter_from(m.group(1)), 1, False, ()),))
-SENTENCES.row("discard cards", full(r"(?:then )?discard (a|one|two|\d+) cards?"))(lambda m: (("pick", "hand", "discard", (), _num(m.group(1)), False, ()),))
-SENTENCES.row("each player discards a card", exact("each player chooses and discards a card", "each player discards a card"))(
-    lambda m: (("pick", "hand", "discard", (), 1, False, ()),))
-SENTENCES.row("discard your hand", exact("each player discards his or her hand", "discard your hand"))(lambda m: (("discard_hand",),))
-SENTENCES.row("shuffle your deck", full(r"(?:then )?shuffle your deck"))(lambda m: (("shuffle",),))
-SENTENCES.row("boost", lambda s: _boost_ops(s))(lambda ops: ops)
-
-
-@SENTENCES.row("put a non-evolution creature into the battle zone", full(r"(?:then )?(?:put|choose) (an?|up to \d+) (non-evolution .+?) (?:from your (hand|discard pile|mana zone) into the battle zone|in your (discard pile|mana zone) and put (?:it|them) into the battle zone)"))
-def _(m):
-    filt = _filter_from(m.group(2))
-    if filt is None:
-        return None
-    src = {"hand": "hand", "discard pile": "discard", "mana zone": "mana"}[m.group(3) or m.group(4)]
-    count = 1 if not m.group(1).startswith("up to") else int(m.group(1).split()[-1])
-    return (("put_battle", src, filt, count, count > 1),)
-
-
-@SENTENCES.row("put a low-level creature into the battle zone", full(r"(?:then )?choose an? (non-evolution creature) in your (discard pile|mana zone) that is level (\d+) or less and put it into the battle zone"))
-def _(m):
-    src = "discard" if m.group(2) == "discard pile" else "mana"
-    return (("put_battle", src, (("creature", True), ("non_evo", True), ("max_level", int(m.group(3)))), 1, False),)
-
-
-SENTENCES.row("untap one of your creatures", full(r"(?:you may )?choose one of your creatures(?: that is level (\d+) or less)? and untap it"))(
-    lambda m: (("untap", "choose", (("max_level", int(m.group(1))),) if m.group(1) else ()),))
-SENTENCES.row("shield to hand", exact("choose one of your shields and put it into your hand"))(lambda m: (("pick", "shields", "hand", (), 1, False, ()),))
-SENTENCES.row("put a named creature into the battle zone", full(r"(?:then )?put a (creature named .+) from your hand into the battle zone"))(
-    lambda m: (("put_battle", "hand", _filter_from(m.group(1)), 1, False),))
-SENTENCES.row("return target creature to its owner's hand", full(r"(?:then )?return target creature(?: that (?:has power|is level) \d+ or less)?(?: from the battle zone)? to its owner's hand"))(
-    lambda m: (("bounce", False),))
-SENTENCES.row("return your creature to your hand", exact("choose one of your creatures in the battle zone and return it to your hand"))(lambda m: (("bounce", False),))
-SENTENCES.row("put your creature into the mana zone", exact(
-    "choose one of your creatures in the battle zone and put it into the mana zone",
-    "choose one of your creatures in the battle zone and put it into your mana zone"))(lambda m: (("bounce", False, "mana"),))
-
-
-@SENTENCES.row("return cards from discard pile or mana to hand", full(r"choose up to (\d+|two|three) (creatures|cards|spells) in your (discard pile|mana zone) and return them to your hand"))
-def _(m):
-    src = "discard" if m.group(3) == "discard pile" else "mana"
-    return (("pick", src, "hand", _filter_from(m.group(2)), _num(m.group(1)), True, ()),)
-
-
-SENTENCES.row("top of deck to mana, up to", full(r"put up to (\d+|two) cards from the top of your deck into your mana zone"))(
-    lambda m: (("top_to_upto", "mana", _num(m.group(1))),))
-SENTENCES.row("peek and bottom", full(r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck"))(lambda m: (("peek_bottom",),))
-SENTENCES.row("break shields", full(r"(?:then )?choose (one|\d+|two) of your opponent's shields and this creature breaks them"))(lambda m: (("break", _num(m.group(1))),))
-SENTENCES.row("untap at the end of the turn", starts(r"^at the end of (this|the) turn, untap"))(lambda m: (NOOP,))
-SENTENCES.row("if you have few shields", full(r"if you have (\d+) or fewer shields, (.+)"))(
-    lambda m: _inner(m.group(2), lambda ops: (("if", ("shields_le", int(m.group(1))), ops),)))
-SENTENCES.row("if you have an evolution creature", full(r"if you have an evolution creature in the battle zone, (.+)"))(
-    lambda m: _inner(m.group(1), lambda ops: (("if", ("evolution_in_play",), ops),)))
-SENTENCES.row("about enemies only", lambda s: s if _enemy_only(s) else None)(lambda m: (NOOP,))
-
-
-# Whole effects of several sentences read together, before they are read sentence by sentence.
-EFFECTS = Rules("kaijudo multi-sentence effects")
-EFFECTS.row("draw then discard, optional", full(r"you may draw a card\. if you do, discard a card"))(
-    lambda m: _may((("draw", 1), ("pick", "hand", "discard", (), 1, False, ())), "draw a card, then discard a card"))
-EFFECTS.row("discard to draw", full(r"you may discard a card\. if you do, draw (a|one|two|three|\d+) cards?"))(
-    lambda m: (("pick", "hand", "discard", (), 1, True, (("draw", _num(m.group(1))),)),))
-EFFECTS.row("all creatures get power and attack untapped", full(r"each of your creatures gets \+(\d+) power until the end of the turn\. while attacking, those creatures can attack untapped creatures this turn"))(
-    lambda m: (("boost", "all", (("power", int(m.group(1))),)),))
-EFFECTS.row("discard to banish an enemy", full(r"you may discard a card\. if you do, banish target enemy creature"))(lambda m: (NOOP,))
-EFFECTS.row("peek, bottom, draw", full(r"look at the top card of your deck\. you may put (?:it|that card) on the bottom of your deck\. then draw a card"))(
-    lambda m: (("peek_bottom",), ("draw", 1)))
-EFFECTS.row("top card to hand or mana", full(r"look at the top card of your deck\. put that card into your hand or into your mana zone"))(
-    lambda m: (("look", 1, (("hand", (), 1, True),), "mana"),))
-EFFECTS.row("draw then discard", full(r"draw (\d+|a|one|two|three) cards?(?:,|\.) then discard (a|one|two|\d+) cards?"))(
-    lambda m: (("draw", _num(m.group(1))), ("pick", "hand", "discard", (), _num(m.group(2)), False, ())))
-EFFECTS.row("swap a shield", full(r"you may choose one of your shields and put it into your hand\. if you do, put a card from your hand into your shield zone (face )?down as a? ?new shield"))(
-    lambda m: (("pick", "shields", "hand", (), 1, True, (("pick", "hand", "shields", (), 1, False, ()),)),))
-
-
-@EFFECTS.row("you may banish it, if you do", full(r"you may banish (?:it|this creature)\. if you do, (.+)"))
-def _(m):
-    """Meteor Rider: the choice to banish itself is offered even when what follows only hits enemies."""
-    inner = effect_ops(m.group(1))
-    if inner is None:
-        return None
-    return _may((("banish_self",),) + tuple(op for op in inner if op != NOOP), "banish this creature")
-
-
-EFFECTS.row("look at or search the deck", lambda body: _look_ops(body))(lambda ops: ops)
-
-
-def effect_ops(body: str) -> tuple | None:
-    """A whole effect (one or more sentences) -> ops; None when any part is not automated."""
-    body = body.strip().rstrip(".").replace('."', '".')
-    body = re.sub(r"(shields?)\. (this creature|that dragon|the creature) breaks (that|those) shields?", r"\1 and this creature breaks them", body)
-    if not body:
-        return ()
-    found = EFFECTS.apply(body)
-    if found is not None:
-        return found
-    whole = _sentence_ops(body)
-    if whole is not None and not _is_noop(whole):
-        return whole
-    ops: list[tuple] = []
-    for sentence in re.split(r"(?<=[.\"])\s+(?=[a-z])", body):
-        part = _sentence_ops(sentence)
-        if part is None:
-            return whole  # None, or "no effect" when the whole text reads as one enemy-only effect
-        ops.extend(part)
-    return tuple(ops)
 
 
 # --- abilities -> the program -------------------------------------------------------------------
@@ -379,7 +166,7 @@ STATICS.row("evolution wildcard", exact("this creature can be evolved on as thou
     _flag("evolution_wildcard"))
 
 
-@STATICS.row("replace banish", full(r"if this creature would be banished, (?:put it into your (mana zone)|return it to your (hand)|put it into your (shield zone) face down as a new shield) instead"))
+@STATICS.row("replace banish", full(r"if this creature would be banished, (?:put it in(?:to)? your (mana zone)|return it to your (hand)|put it into your (shield zone) face down as a new shield) instead"))
 def _(m, prog):
     prog.replace_banish = "mana" if m.group(1) else "hand" if m.group(2) else "shields"
     return AUTO
@@ -589,12 +376,13 @@ for _name, _pattern, _events in (
 ):
     TRIGGERS.row(_name, starts(_pattern))(_triggered(_events))
 
-TRIGGERS.row("about enemies only", lambda body: body if _enemy_only(body) else None)(lambda m, prog, modes: NO_EFFECT)
+TRIGGERS.row("about enemies only", lambda body: body if all(_enemy_only(unit) for unit in sentences(body)) else None)(
+    lambda m, prog, modes: NO_EFFECT)  # every sentence, not the text as a whole: "... then you may draw a card" is yours
 
 
 @TRIGGERS.row("one of your creatures attacks", starts(r"^whenever one of your (other )?(?:(\w+) )?creatures attacks, (.+)$"))
 def _(m, prog, modes):
-    ops = effect_ops(m.group(3))
+    ops = effect_ops(about_the_trigger(m.group(3)))
     if ops is None:
         return MANUAL
     if _is_noop(ops):
@@ -606,13 +394,26 @@ def _(m, prog, modes):
 
 @TRIGGERS.row("another creature enters", starts(r"^whenever one of your other creatures (?:that has \"(\w+)\" )?enters the battle zone, (.+)$"))
 def _(m, prog, modes):
-    ops = effect_ops(m.group(2))
+    ops = effect_ops(about_the_trigger(m.group(2)))
     if ops is None:
         return MANUAL
     if _is_noop(ops):
         return NO_EFFECT
     filt = (("has", m.group(1)),) if m.group(1) else ()
     prog.other_etb += ((filt, ops),)
+    return AUTO
+
+
+@TRIGGERS.row("one of your creatures is banished", full(
+    r"whenever (?:(this creature or )?one of your (other )?creatures|(another) creature) is banished, (.+)"))
+def _(m, prog, modes):
+    """Only a banishment: a creature a replacement effect sends elsewhere was not banished (Kaijudo 13)."""
+    ops = effect_ops(about_the_trigger(m.group(4)) if not m.group(1) else m.group(4))
+    if ops is None:
+        return MANUAL
+    if _is_noop(ops):
+        return NO_EFFECT
+    prog.ally_banished += ((bool(m.group(2) or m.group(3)), ops),)
     return AUTO
 
 
@@ -637,7 +438,7 @@ def _modal(modes: list[str]) -> tuple | None:
     return (("mode", tuple(options)),)
 
 
-TABLES = (STATICS, TRIGGERS, EFFECTS, SENTENCES)
+TABLES = (STATICS, TRIGGERS, EFFECTS, OPTIONAL_COSTS, SENTENCES)
 
 
 class Vocabulary(NamedTuple):
@@ -722,7 +523,7 @@ def compile_card(card: Any, words: Vocabulary | None = None) -> Program:
     prog.spell = tuple(spell_ops)
     prog.abilities = tuple(abilities)
     statuses = {s for _, s in abilities}
-    prog.useful = prog.creature or bool(prog.spell) or MANUAL in statuses
+    prog.useful = prog.creature or helps(prog.spell) or MANUAL in statuses
     return prog
 
 
@@ -753,6 +554,27 @@ def _ability(prog: Program, raw: str, body: str, modes: list[str], name: str,
     abilities.append((raw, status))
 
 
+def helps(ops: tuple) -> bool:
+    """Whether ops can do something for you against the dummy: returning one of your own creatures
+    (it has none to target) or paying an optional cost for an effect that cannot matter does not."""
+    for op in ops:
+        kind = op[0]
+        if kind in ("noop", "bounce"):
+            continue
+        if kind in ("may", "if", "this_turn", "sacrifice"):
+            if helps(op[2]):
+                return True
+        elif kind == "pick" and op[5] and op[1:3] == ("hand", "discard"):  # "you may discard a card. if you do, ..."
+            if helps(op[6]):
+                return True
+        elif kind == "mode":
+            if any(helps(mode_ops) for _, mode_ops in op[1]):
+                return True
+        else:
+            return True
+    return False
+
+
 def _checks(prog: Program) -> tuple[str, ...]:
     return ("unknown race or civilization",) if prog.unknown_names else ()
 
@@ -761,7 +583,7 @@ def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
     """Distinct cards fully / partly / not automated, abilities by status, the commonest gaps."""
     cards = list(catalogue)
     compile = partial(compile_card, words=vocabulary(cards))
-    return core_effects.coverage("kaijudo", cards, compile, phrase=phrase_of, tables=TABLES, checks=_checks, notes=(
+    return core_effects.coverage("kaijudo", catalogue, compile, phrase=phrase_of, tables=TABLES, checks=_checks, notes=(
         "an ability whose compiled form names a race or civilization that no card of the catalogue has is "
         "counted as manual (self_checks: the cards it happened to)",
         "full = every ability is automated or cannot matter against the dummy (it has no creatures and never acts); "

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from deckhub.games.kaijudo.common import _items_text
-from deckhub.games.kaijudo.effects import match_all
+from deckhub.games.kaijudo.effects import match_all, matches
 
 
 class KaijudoOps:
@@ -69,7 +69,7 @@ class KaijudoOps:
             if t != iid:
                 for filt, t_ops in self.progs[t].other_etb:
                     if match_all(prog, filt):
-                        ops.append((t_ops, t))
+                        ops.append((_bind(t_ops, iid), t))
         self._push_triggers(ops)
 
     def _push_triggers(self, queued: list[tuple[tuple, int]]) -> None:
@@ -126,10 +126,10 @@ class KaijudoOps:
                 if others_only and t == iid:
                     continue
                 if match_all(prog, filt):
-                    queued.append((ops, t))
+                    queued.append((_bind(ops, iid), t))
         for event, ops, t in self.turn_triggers:
             if event == "ally_attack":
-                queued.append((ops, t))
+                queued.append((_bind(ops, iid), t))
         self.push((("resolve_attack", iid), ("attack_end", iid)), iid)
         self._push_triggers(queued)
 
@@ -142,8 +142,12 @@ class KaijudoOps:
             return
         self.note(f"{self.names[iid]} is banished")
         self._leave(iid, "discard")
-        if "banished" in prog.triggers:
-            self.push(prog.triggers["banished"], iid)
+        queued = [(prog.triggers["banished"], iid)] if "banished" in prog.triggers else []
+        for t in self.creatures() + [iid]:
+            for others_only, ops in self.progs[t].ally_banished:
+                if t != iid or not others_only:
+                    queued.append((_bind(ops, iid), t))
+        self._push_triggers(queued)
 
     def on_draw(self, iid: int) -> None:
         if self.zones["battle"]:  # (no creature, no draw trigger: most draws)
@@ -201,7 +205,7 @@ class KaijudoOps:
         self.draw(value)
 
     def _op_top_to(self, op, source):
-        _, dest, n = op
+        dest, n = op[1], op[2]
         deck = self.zones["deck"]
         for _ in range(n):
             if not deck:
@@ -209,6 +213,8 @@ class KaijudoOps:
             iid = deck[-1]
             self.move(iid, dest)
             self._reset(iid, dest)
+            if op[3:] == ("tapped",):
+                self.tapped[iid] = True
             self.note(f"put {self.label(iid) if dest != 'shields' else 'the top card'} from the deck into the {self.zone_label(dest).lower()}")
 
     def _op_top_to_upto(self, op, source):
@@ -269,10 +275,12 @@ class KaijudoOps:
         for iid in list(self.zones["hand"]):
             self._put(iid, "discard", source)
 
-    def _who(self, who: str, source: int | None) -> list[int] | None:
-        """Fixed targets of a boost, or None when the player chooses."""
-        if who == "self":
-            return [source] if source is not None and self.where[source] == "battle" and source not in self.beneath else []
+    def _who(self, who: str | int, source: int | None) -> list[int] | None:
+        """Fixed targets of a boost, or None when the player chooses. A number is the creature a
+        trigger named ("it" of "whenever one of your other creatures enters the battle zone, it gets ...")."""
+        if who == "self" or who.__class__ is int:
+            iid = source if who == "self" else who
+            return [iid] if iid is not None and self.where[iid] == "battle" and iid not in self.beneath else []
         if who == "all":
             return self.creatures()
         if who == "all_other":
@@ -328,11 +336,22 @@ class KaijudoOps:
             self.tapped[value] = False
             self.note(f"untapped {self.label(value)}")
 
+    def fits(self, iid: int, filt: tuple) -> bool:
+        """A creature in the battle zone matches a filter; power limits count its power now."""
+        for pair in filt:
+            kind = pair[0]
+            if kind == "max_power_now":
+                if self.power(iid) > pair[1]:
+                    return False
+            elif not matches(self.progs[iid], pair):
+                return False
+        return True
+
     def _op_bounce(self, op, source):
-        optional = op[1]
-        dest = op[2] if len(op) > 2 else "hand"
-        found = self.creatures()
+        _, optional, dest, filt = op
+        found = [t for t in self.creatures() if self.fits(t, filt)]
         if not found:
+            self.note(self.prompt(source, "no creature fits the target: nothing returns"))
             return
         self.ask(self.prompt(source, f"choose one of your creatures to return to your {self.zone_label(dest).lower()}"),
                  [(t, self.label(t)) for t in found], op, source, optional)
@@ -340,7 +359,7 @@ class KaijudoOps:
     def _res_bounce(self, op, source, value):
         if value is None or self.where[value] != "battle" or value in self.beneath:
             return
-        dest = op[2] if len(op) > 2 else "hand"
+        dest = op[2]
         self.note(f"returned {self.label(value)} to the {self.zone_label(dest).lower()}")
         self._leave(value, dest)
 
@@ -493,15 +512,39 @@ class KaijudoOps:
         if self.progs[iid].banish_after_attack and self.where[iid] == "battle" and iid not in self.beneath:
             self.banish(iid)
 
-    def _op_banish_self(self, op, source):
-        """'you may banish it': the creature whose ability it is, if it is still in the battle zone."""
-        if source is not None and self.where[source] == "battle" and source not in self.beneath:
-            self.banish(source)
+    def _op_sacrifice(self, op, source):
+        """An optional cost "you may banish it / one of your (other) creatures. If you do, ...": the
+        creature is banished (a replacement effect may send it elsewhere) and what follows happens
+        because the cost was paid, whatever became of it (Kaijudo 13, "Replacement effects and 'if you do'")."""
+        _, who, then = op
+        if who == "self":
+            found = self._who("self", source)
+        else:
+            found = [t for t in self.creatures() if who != "choose_other" or t != source]
+        if found:
+            self.ask(self.prompt(source, "banish one of your creatures" + (" to pay for what follows" if then else "")),
+                     [(t, self.label(t)) for t in found], op, source, optional=True)
+
+    def _res_sacrifice(self, op, source, value):
+        if value is None or self.where[value] != "battle" or value in self.beneath:
+            return
+        self.banish(value)
+        if op[2]:
+            self.push(op[2], source)
 
     def _op_self_to(self, op, source):
         if source is not None and self.where[source] == "battle" and source not in self.beneath:
             self.note(f"{self.names[source]} returns to your {self.zone_label(op[1]).lower()}")
             self._leave(source, op[1])
+
+
+def _bind(ops: tuple, iid: int) -> tuple:
+    """A trigger's ops with "the triggering creature" bound to the creature that triggered it."""
+    if ops == "trigger":
+        return iid
+    if ops.__class__ is tuple:
+        return tuple(_bind(op, iid) for op in ops)
+    return ops
 
 
 def _ops_label(ops: tuple) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckhub.core.state import Action, Choice
-from deckhub.games.kaijudo.effects import NOOP
+from deckhub.games.kaijudo.effects import NOOP, helps
 from deckhub.games.kaijudo.state import KaijudoState
 
 
@@ -51,8 +51,8 @@ def _choice_value(state: KaijudoState, choice: Choice, value: Any) -> float:
         return card_value(state, value)
     if kind in ("put_battle", "look_pick", "search"):
         return card_value(state, value)
-    if kind == "bounce":
-        return -card_value(state, value)
+    if kind in ("bounce", "sacrifice"):
+        return _spare(state, value)
     if kind == "boost":
         return (0 if state.tapped[value] else 10) + (5 if state.sick(value) else 0) + state.progs[value].breaker
     if kind == "mode":
@@ -61,6 +61,18 @@ def _choice_value(state: KaijudoState, choice: Choice, value: Any) -> float:
     if kind in ("draw_upto", "top_to_upto"):
         return value if len(state.zones["deck"]) - value > 3 else -value
     return 0
+
+
+def _spare(state: KaijudoState, iid: int) -> float:
+    """How gladly one of your creatures leaves the battle zone: one that cannot attack this turn or
+    at all goes first, one a replacement effect saves (to hand, mana or shields) costs little."""
+    prog = state.progs[iid]
+    value = -card_value(state, iid)
+    if state.attack_block(iid) is not None:
+        value += 8
+    if prog.replace_banish or state.statics(iid, "replace_banish"):
+        value += 12
+    return value
 
 
 def _answer(state: KaijudoState, choice: Choice) -> Action:
@@ -74,12 +86,17 @@ def _answer(state: KaijudoState, choice: Choice) -> Action:
     if kind in ("may", "unleash"):
         if kind == "may" and deck_left <= 3 and any(o[0] in ("draw", "pick") for o in op[2]):
             return {"kind": "decline"}
-        if kind == "may" and any(o[0] == "banish_self" for o in op[2]):
-            return {"kind": "decline"}  # against the dummy, banishing your own creature gains nothing
+        if not helps(op[2] if kind == "may" else op[1]):
+            return {"kind": "decline"}  # returning your own creature, or a cost paid for nothing, gains nothing
         if kind == "may":
             return {"kind": "choose", "option": "yes"}
-    if kind == "pick" and choice.optional and op[2] == "discard" and deck_left <= 3:
+    if kind == "pick" and choice.optional and op[2] == "discard" and (deck_left <= 3 or not helps(op[6])):
         return {"kind": "decline"}
+    if kind == "sacrifice":  # only a creature that cannot attack now is worth paying with
+        idle = [v for v, _ in choice.options if state.attack_block(v) is not None]
+        if not helps(op[2]) or not idle:
+            return {"kind": "decline"}
+        return {"kind": "choose", "option": max(idle, key=lambda v: _spare(state, v))}
     if kind == "bounce" and choice.optional:
         return {"kind": "decline"}
     best = max(choice.options, key=lambda o: _choice_value(state, choice, o[0]))

@@ -16,7 +16,7 @@ _TYPOS = {
     "battle field": "battle zone", "quot;": '"', "can’t": "can't", "gains +": "gets +", " get +": " gets +",
     "end of turn": "end of the turn", "that turn": "the turn", "each or your": "each of your",
     "fast attackattack": "fast attack", "othercreatures": "other creatures", "a apell": "a spell",
-    "tap 1 less mana card": "tap 1 fewer mana cards", "all of your ": "all your ",
+    "tap 1 less mana card": "tap 1 fewer mana cards", "all of your ": "all your ", '"., ': '". ', "tap thos ": "tap those ",
 }
 
 
@@ -162,12 +162,13 @@ def _enemy_only(text: str) -> bool:
 
 _WHO = [
     (r"(?:choose )?one of your other creatures that has \"skirmisher\"\. it", "choose_skirmisher"),
-    (r"(?:choose )?one of your (?:other )?creatures(?: that is level \d+ or less)?\. (?:it|that creature)", None),
+    (r"(?:choose )?one of your (?:other )?creatures\. (?:it|that creature)", None),
     (r"(?:choose )?one of your other creatures", "choose_other"),
     (r"(?:choose )?one of your creatures", "choose"),
     (r"each of your other creatures|all your other creatures", "all_other"),
     (r"each of your creatures|all your creatures", "all"),
     (r"this creature|it", "self"),
+    (r"the triggering creature", "trigger"),
 ]
 
 
