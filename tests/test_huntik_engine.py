@@ -434,6 +434,100 @@ def test_furoji_draws_when_played_and_caliban_asks_for_a_discard_each_round():
     assert s.where[caliban] == "discard"  # "or you must eliminate me"
 
 
+def _stack_deck(s, *top_down: int) -> None:
+    """Put these cards on top of the deck, the first one on top."""
+    for iid in reversed(top_down):
+        act(s, "manual.move", card=iid, to="deck")
+
+
+def test_the_lead_player_orders_simultaneous_start_of_round_powers_702():
+    """Sophie (zone 1) and Grier (zone 3) both reveal the top card at the start of a round. Their
+    order is yours (Huntik 702), not the zones': Grier first puts the Suit into his zone, then
+    Sophie takes the action card into your hand."""
+    s = game({"sophie-casterwill-heir-to-the-casterwills": 1, "grier-loyal-to-the-core": 1, "strikemode": 1})
+    sophie = put(s, "sophie-casterwill-heir-to-the-casterwills", "z1")
+    grier = put(s, "grier-loyal-to-the-core", "z3")
+    suit, strike = put(s, "suit-ms-thorpe-venice-agent", "discard"), put(s, "strikemode", "discard")
+    keep(s)
+    _stack_deck(s, *s.zones["hand"][:2], suit, strike)  # round 2 draws two, then the powers reveal
+    act(s, "pass")
+    assert s.round == 2 and s.pending.op[0] == "order_triggers" and "702" in s.pending.prompt
+    labels = dict(s.pending.options)
+    assert len(labels) == 2 and "in zone 3" in labels[1] and "reveal the top card" in labels[1]
+    choose(s, 1)  # Grier's first
+    assert s.where[suit] == "z3" and s.where[strike] == "hand" and s.pending is None
+
+
+def test_the_built_in_player_reveals_before_caliban_discards_702():
+    """Sophie's reveal before Caliban's "discard a card or eliminate me", though Caliban is in zone 1:
+    an action card she reveals can pay Caliban's cost."""
+    s = game({"sophie-casterwill-heir-to-the-casterwills": 1, "caliban-dantes-titan": 1})
+    put(s, "caliban-dantes-titan", "z1")
+    put(s, "sophie-casterwill-heir-to-the-casterwills", "z2")
+    keep(s)
+    act(s, "pass")
+    assert s.pending.op[0] == "order_triggers"
+    answer = ENGINE.policy(s)
+    assert "Sophie" in dict(s.pending.options)[answer["option"]]
+
+
+def test_copies_in_one_zone_are_not_put_in_order_but_copies_in_two_zones_are_702():
+    s = game({"grier-loyal-to-the-core": 3})
+    a, b = put(s, "grier-loyal-to-the-core", "z1"), put(s, "grier-loyal-to-the-core", "z1")
+    keep(s)
+    act(s, "pass")
+    assert s.pending is None or s.pending.op[0] != "order_triggers"  # the same power twice, in the same zone
+    act(s, "manual.move", card=b, to="z4")
+    act(s, "pass")  # a Suit revealed goes into the zone of the Grier whose power reveals it: that order is yours
+    assert s.pending.op[0] == "order_triggers" and len(s.pending.options) == 2
+
+
+def test_venadek_triggers_only_if_other_minor_heroes_are_in_play_as_the_round_starts_702():
+    """"At the start of each round, if you have other minor heroes in play, eliminate me" (the
+    rulebook's own example of an if-condition, Huntik 702): read as the power triggers, so a Suit that
+    Grier's power puts into play afterwards does not eliminate Venadek."""
+    s = game({"venadek-scruffy-scrapper": 1, "grier-loyal-to-the-core": 1})
+    grier = put(s, "grier-loyal-to-the-core", "z1")
+    venadek = put(s, "venadek-scruffy-scrapper", "z2")
+    suit = put(s, "suit-ms-thorpe-venice-agent", "discard")
+    keep(s)
+    _stack_deck(s, *s.zones["hand"][:2], suit)
+    act(s, "pass")
+    assert s.where[suit] == "z1" and s.where[venadek] == "z2"
+    act(s, "pass")  # now a minor hero was in play as the round started: Venadek goes
+    if s.pending is not None and s.pending.op[0] == "order_triggers":
+        choose(s, next(v for v, label in s.pending.options if "Venadek" in label))
+    assert s.where[venadek] == "discard" and s.where[grier] == "z1"
+
+
+def test_sabriels_counter_stops_a_ko_by_combat_attacks_only_602():
+    """Supertough: "If I would be KO'd from combat attacks" — the attacks aimed at the combat's
+    conclusion (Huntik 602). Retaliation KOs her during a combat, which is not a KO by combat attacks."""
+    s = game({"sabriel-sophies-titan": 2, "retaliation": 1}, mission="defeat-ymir-frost-king-145")
+    sabriel = put(s, "sabriel-sophies-titan", "hand")
+    keep(s)
+    act(s, "play", card=sabriel)  # she comes into play with her Survival counter
+    act(s, "manual.move", card=sabriel, to="z4")
+    act(s, "fight", card=sabriel)
+    act(s, "pass")  # Ymir's 6 attacks at her (DEF 3): the counter comes off instead; her 5 KO Ymir (DEF 5)
+    assert s.where[sabriel] == "z4" and s.feature_counters[sabriel]["survival"] == 0
+    assert s.outcome.result == "win"
+
+    s = game({"sabriel-sophies-titan": 2, "retaliation": 1}, mission="defeat-ymir-frost-king-145")
+    sabriel = put(s, "sabriel-sophies-titan", "hand")
+    springer = put(s, "springer-trapspringer", "z4")
+    retaliation = put(s, "retaliation", "hand")
+    keep(s)
+    act(s, "play", card=sabriel)
+    act(s, "manual.move", card=sabriel, to="z4")
+    act(s, "fight", card=springer)
+    act(s, "play", card=retaliation)
+    choose(s, springer)  # eliminate a friendly hero in this combat ...
+    choose(s, sabriel)  # ... to KO another target hero in this combat
+    assert s.where[springer] == "discard" and s.where[sabriel] == "discard"
+    assert s.outcome is None and s.combat is None  # no hero of yours is left in the combat: it ends
+
+
 def test_texts_naming_cards_find_them_rassimov_lok_lambert_200():
     """"a Freelancer card", "a card not named Rassimov": a name, or a part of one (Huntik 200)."""
     s = game({"rassimov-dangerous-mind": 1, "lok-lambert-courageous-novice": 1, "freelancer-knightly-titan": 1},

@@ -133,3 +133,74 @@ def test_a_mission_defined_in_two_families_is_refused(extra_family):
                                               .replace('"test-marker"', '"test-marker-2"'))
     with pytest.raises(RuntimeError, match="corral-the-bulls.*defined twice"):
         registry._discover()
+
+
+# --- nobody wins by the end of round 7 (Huntik 102, 501) ----------------------------------------
+
+def _to_the_end(mission: str, mine: dict[str, str], theirs: dict[str, int] = {}):
+    """A game on `mission` with heroes put into play for you ({key: zone}) and for the defending
+    player ({key: zone}), passed to the end of round 7."""
+    deck = {"springer-trapspringer": 10, "janus-knight-dark-charger": 10, "bellona-lion-gladiator": 10,
+            "ammit-heart-eater-rassimovs-pet": 10}
+    s = new_game("huntik", Deck("huntik", {"Deck": deck}), CAT, 1, {"mission": mission})
+    for key, zone in list(mine.items()) + list(theirs.items()):
+        iid = next(i for i in s.zones["deck"] if s.cards[i].key == key and s.where[i] == "deck")
+        s.apply_action({"kind": "manual.move", "card": iid, "to": zone})
+        if key in theirs:
+            s.place_enemy_hero(iid, int(zone[1]))
+    s.apply_action({"kind": "mulligan"})
+    while s.outcome is None:
+        s.apply_action({"kind": "pass"})
+    return s
+
+
+def test_a_mutual_mission_tied_after_round_7_goes_to_more_major_and_legendary_heroes_102():
+    s = _to_the_end("get-the-argo-out-of-the-water", {"janus-knight-dark-charger": "z1"})
+    assert MISSIONS["get-the-argo-out-of-the-water"].kind == "mutual"
+    assert s.outcome.result == "win" and s.outcome.turn == 7 and "Huntik 102" in s.outcome.reason
+    assert "Get the Argo Out of the Water" in s.outcome.reason and "1 major and legendary heroes" in s.outcome.reason
+
+
+def test_the_tie_break_counts_major_heroes_then_minor_heroes_then_goes_to_the_defender_102():
+    argo = "get-the-argo-out-of-the-water"
+    # the defender's major hero outweighs your minor one
+    s = _to_the_end(argo, {"springer-trapspringer": "z1"}, {"janus-knight-dark-charger": "z5"})
+    assert s.outcome.result == "loss" and "tie-break goes to the defending player" in s.outcome.reason
+    # majors level (a stunned hero is still yours, in play): your minor hero decides
+    s = _to_the_end(argo, {"janus-knight-dark-charger": "z2", "springer-trapspringer": "z1"},
+                    {"ammit-heart-eater-rassimovs-pet": "z5"})
+    assert s.outcome.result == "win"
+    # level on both counts: the defending player wins
+    s = _to_the_end(argo, {"bellona-lion-gladiator": "z1"}, {"springer-trapspringer": "z5"})
+    assert s.outcome.result == "loss" and s.outcome.turn == 7
+
+
+def test_a_tie_break_on_a_mission_of_unknown_kind_is_a_loss_that_names_the_unknown_102():
+    """SAS 146's kind is not in the card data: the tie-break holds only if it is mutual, so a tie-break
+    in your favour is not counted as a win (GUIDE: a loss that says which unknown caused it)."""
+    assert MISSIONS["escape-the-mansion"].kind == "unknown"
+    s = _to_the_end("escape-the-mansion", {"janus-knight-dark-charger": "z1"})
+    assert s.outcome.result == "loss" and s.outcome.reason.startswith("unknown mission kind")
+    from deckhub.core.simulate import loss_reason
+    assert loss_reason(s.outcome.reason) == "unknown mission kind: the tie-break is not counted"
+    # a training mission: the defending player wins whatever the heroes (Huntik 102, 501)
+    s = _to_the_end("deliver-the-ring-of-art", {"janus-knight-dark-charger": "z1"})
+    assert s.outcome.result == "loss" and "defending player wins" in s.outcome.reason
+
+
+def test_the_built_in_player_keeps_its_hero_in_the_last_round_of_a_mutual_mission_102():
+    """Freelancer asks at the start of each round for a discard or his elimination. With only Dante
+    Vale cards in hand, each worth more than him, the built-in player lets him go, except at the start
+    of round 7 of a mutual mission, where he may decide the tie-break: then it discards."""
+    deck = {"freelancer-knightly-titan": 1, "dante-vale-private-investigator": 39}
+    s = new_game("huntik", Deck("huntik", {"Deck": deck}), CAT, 1, {"mission": "get-the-argo-out-of-the-water"})
+    freelancer = next(i for i in s.zones["deck"] if s.cards[i].key == "freelancer-knightly-titan")
+    s.apply_action({"kind": "manual.move", "card": freelancer, "to": "z1"})
+    s.apply_action({"kind": "mulligan"})
+    s.apply_action({"kind": "pass"})
+    assert s.pending.op[0] == "discard_or_elim" and policy.policy(s) == {"kind": "decline"}
+    for _ in range(5):  # rounds 2 to 6: you discard
+        s.apply_action({"kind": "choose", "option": s.pending.options[0][0]})
+        s.apply_action({"kind": "pass"})
+    assert s.round == 7 and s.pending.op[0] == "discard_or_elim"
+    assert policy.policy(s)["kind"] == "choose"

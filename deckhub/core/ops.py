@@ -16,7 +16,10 @@
   does (`search_missed`);
 - the turn's steps: `("turn_draw",)` (which the player going first may skip on turn 1:
   `FIRST_DRAW_SKIPPED`), `("phase", name)`;
-- the optional effect, `("may", what it does, ops)`: asks, and runs the ops on "yes".
+- the optional effect, `("may", what it does, ops)`: asks, and runs the ops on "yes";
+- abilities that trigger at once, `push_triggers`: the player chooses the order they resolve in
+  (`("order_triggers", queued)`), the game words the question (`ORDER_PROMPT`) and each
+  option (`trigger_label`).
 
 An engine overrides an op only where its game really differs; the random draws stay in the order
 these methods make them, so a game replays the same from its seed.
@@ -65,6 +68,7 @@ class CoreOps:
     # The log line when the player going first (the `first` option) skips the draw of turn 1; None:
     # every turn's draw is drawn.
     FIRST_DRAW_SKIPPED: str | None = None
+    ORDER_PROMPT = "Several abilities trigger at once: which resolves first?"  # the question of "order_triggers"
 
     # -- the deal plan --------------------------------------------------------------------------
     def new_instance(self, card: "Card", zone: str) -> int:
@@ -211,3 +215,31 @@ class CoreOps:
     def _res_may(self, op, source, value):
         if value == "yes":
             self.push(op[2], source)
+
+    # -- abilities that trigger at once -----------------------------------------------------------
+    def push_triggers(self, queued: list[tuple[tuple, int]]) -> None:
+        """Queue abilities that trigger at once, `[(ops, source), ...]` in the order they were found:
+        the player chooses which resolves first, then the next, and so on (Kaijudo 13, Huntik 702).
+        One alone, or copies of one card in one zone with the same ability, are queued as they are:
+        their order changes nothing, so nobody is asked."""
+        if not queued:  # (the usual case: it runs on every draw, attack and card entering play)
+            return
+        cards, where = self.cards, self.where
+        if len(queued) > 1 and len({(cards[src].display_name, where[src], ops) for ops, src in queued}) > 1:
+            self.push((("order_triggers", tuple(queued)),))
+        else:
+            for ops, src in reversed(queued):
+                self.push(ops, src)
+
+    def trigger_label(self, ops: tuple, source: int) -> str:
+        """One option of the choice of order: the card and what its ability does, in a few words."""
+        raise NotImplementedError(f"{type(self).__name__} orders triggers: define trigger_label")
+
+    def _op_order_triggers(self, op, source):
+        self.ask(self.ORDER_PROMPT, [(n, self.trigger_label(ops, src)) for n, (ops, src) in enumerate(op[1])], op)
+
+    def _res_order_triggers(self, op, source, value):
+        queued = list(op[1])
+        ops, src = queued.pop(value)
+        self.push_triggers(queued)  # the rest, after this one
+        self.push(ops, src)

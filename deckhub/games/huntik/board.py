@@ -15,6 +15,9 @@ NOTES = (
     "you pass only after the defender has passed (it always passes), so your pass ends the round (Huntik 500)",
     "a card that needs a target the passive defender cannot offer (an enemy hero) cannot be played (Huntik 704)",
     "an action card's effect resolves before the triggers its playing sets off (Dante Vale readies after Hyperstride's move)",
-    "a mutual mission not won by the end of round 7 is a loss here; the hero-count tie-break of Huntik 102 is not "
-    "counted as completing the mission",
+    "a mutual mission nobody has won by the end of round 7 goes to Huntik 102's tie-break (more major and legendary "
+    "heroes in play, then more minor heroes, then the defending player); on a mission whose kind the card data lacks "
+    "(SAS 145-148) a tie-break in your favour is a loss that says so, since it counts only if the mission is mutual",
+    "you order your start-of-round powers that trigger together (Huntik 702); an \"if\" after the trigger is read "
+    "as it triggers",
 )

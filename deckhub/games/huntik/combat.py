@@ -98,7 +98,7 @@ class HuntikCombat:
             self.note("the defending player's obstacles aim " + ", ".join(f"{k} at {self.label(t)}" for t, k in plan.items()))
         doomed = [t for t, k in mine.items() if k >= self.def_(t)] + [t for t, k in plan.items() if k >= self.def_(t)]
         for t in doomed:
-            self.ko(t, combat=True)
+            self.ko(t, by_attacks=True)
         self._finish_combat()
 
     def defender_aim(self, total: int) -> dict[int, int]:

@@ -68,6 +68,7 @@ class Program(core_effects.Program):
     on_play: tuple = ()  # "when you play me from your hand"
     on_enter: tuple = ()  # "when I come into play"
     start_round: tuple = ()  # "at the start of each round"
+    start_if: tuple = ()  # "at the start of each round, if ...": conditions read as it triggers (Huntik 702)
     round_start: dict = field(default_factory=dict)  # "at the start of round N" -> ops
     triggers: dict = field(default_factory=dict)  # event -> ops
     powers: tuple = ()
@@ -237,7 +238,7 @@ _TABLE: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         _p("inspiration", "Inspiration", "exhaust", ("target", ("hero", "minor"), ("boost", 1, 1), False), GO),))),
     "tremayne-tricky-fairy": ((AUTO,), dict(powers=(
         _p("pixie-dust", "Pixie Dust", "free", ("target", ("hero", "here", "ready"), "exhaust", False)),))),
-    "venadek-scruffy-scrapper": ((AUTO, AUTO), dict(unblockable=True, start_round=(("elim_if", "other_minors"),))),
+    "venadek-scruffy-scrapper": ((AUTO, AUTO), dict(unblockable=True, start_if=("other_minors",), start_round=(("elim_me",),))),
     # ---- Evil minor heroes
     "akamaru-incan-snake-spirit": ((AUTO,), dict(powers=(
         _p("poison-cloud", "Poison Cloud", "combat", ("elim_me",), ("end_combat",), cond=("me_in_combat",)),))),

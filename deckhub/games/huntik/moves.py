@@ -109,9 +109,13 @@ class HuntikMoves:
             del self.carrier[f]
             self.note(f"{self.fname(f)} is dropped in zone {self.zone_of(f)}")
 
-    def ko(self, iid: int, combat: bool = False) -> None:
+    def ko(self, iid: int, by_attacks: bool = False) -> None:
         """KO a hero (to its owner's discard pile) or an obstacle (removed from the map), with the
-        replacements the cards give (Huntik 400, 710)."""
+        replacements the cards give (Huntik 400, 710). Two events the cards tell apart: a KO during
+        a combat (any KO while one is fought: Gar-Ghoul's "can't be KO'd in that battle", Quick
+        Getaway's "would be KO'd this combat") and a KO by combat attacks (`by_attacks`: the attacks
+        aimed at the combat's conclusion, Huntik 602: Sabriel's Survival counter), so Retaliation's
+        KO during a combat is not one by combat attacks."""
         if self.where[iid] not in ZONE_NO:
             return
         if iid in self.feature_of:
@@ -132,12 +136,13 @@ class HuntikMoves:
             self.knocked_out_keys.add(self.cards[iid].key)
             self._leave_play(iid, "removed")
             return
-        if combat and any(m[0] == "no_ko" and m[1] == iid for m in self.combat_mods):
+        # "this combat" modifiers exist only while a combat is fought (begin and end clear them)
+        if any(m[0] == "no_ko" and m[1] == iid for m in self.combat_mods):
             self.note(f"{self.label(iid)} can't be KO'd in this combat")
             return
-        if combat and self.feature_counters.get(iid, {}).get("survival"):
+        if by_attacks and self.feature_counters.get(iid, {}).get("survival"):
             self.feature_counters[iid]["survival"] -= 1
-            self.note(f"{self.label(iid)} would be KO'd: its Survival counter comes off instead")
+            self.note(f"{self.label(iid)} would be KO'd by combat attacks: its Survival counter comes off instead")
             return
         if any(m[0] == "getaway" and m[1] == iid for m in self.combat_mods):
             self.note(f"{self.label(iid)} would be KO'd: Quick Getaway stuns it and puts it into zone 1 instead")

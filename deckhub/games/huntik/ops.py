@@ -9,6 +9,8 @@ from deckhub.games.huntik.views import _bonus, _verb_text
 class HuntikOps:
     """The round flow and the effect ops (`_op_<name>`, answers `_res_<name>`)."""
 
+    ORDER_PROMPT = "Several of your powers trigger at once: which resolves first? (Huntik 702)"
+
     # -- ops ----------------------------------------------------------------------------------
     def after_op(self) -> None:
         """Huntik 102: the mission is won the moment its terms are met, by any op."""
@@ -70,11 +72,33 @@ class HuntikOps:
                 self.note(f"you no longer control {self.fname(m[1])}")
         self.round_mods = []
         if self.round >= MAX_ROUNDS:
-            self.lose(f"the mission was not completed by the end of round {MAX_ROUNDS}: the defending player wins (Huntik 102, 501)")
+            self._no_winner_at_the_end()
             return
         self.round += 1
         self.turn = self.round
         self.push((("start_round",),))
+
+    def _no_winner_at_the_end(self) -> None:
+        """Nobody has won by the end of round 7: the defending player wins (Huntik 501), except in a
+        mutual mission, where the tie goes to whoever controls more major and legendary heroes in
+        play, then more minor heroes, then to the defending player (Huntik 102). A mission whose kind
+        the card data lacks (SAS 145-148) may or may not be mutual: a tie-break in your favour there
+        is not counted as a win, and the loss says why."""
+        mine, theirs = self.heroes_in_play("lead"), self.heroes_in_play("defender")
+        ahead = next((m > t for m, t in zip(mine, theirs) if m != t), False)
+        counts = (f"you control {mine[0]} major and legendary heroes and {mine[1]} minor heroes in play, "
+                  f"the defending player {theirs[0]} and {theirs[1]}")
+        if ahead and self.mission.kind == "mutual":
+            self.win(f"{self.mission.label}: tied at the end of round {MAX_ROUNDS}, and {counts} (Huntik 102)")
+        elif ahead and self.mission.kind == "unknown":
+            # (worded without "end of round": the simulation's summary files the loss under its unknown)
+            self.lose(f"unknown mission kind: the tie-break is not counted ({counts}; Huntik 102's tie-break after "
+                      f"round {MAX_ROUNDS} holds only in a mutual mission, and the card data lacks this mission's kind)")
+        elif self.mission.kind == "mutual":
+            self.lose(f"the mission was not completed by the end of round {MAX_ROUNDS} and the tie-break goes "
+                      f"to the defending player: {counts} (Huntik 102)")
+        else:
+            self.lose(f"the mission was not completed by the end of round {MAX_ROUNDS}: the defending player wins (Huntik 102, 501)")
 
     def _op_start_round(self, op, source):
         """Huntik 502: unstun, ready all heroes and features, each player draws two, then the
@@ -92,18 +116,18 @@ class HuntikOps:
         self.draw(2)
         if self.mission.start_round is not None:
             self.mission.start_round(self)
-        ops: list[tuple[tuple, int]] = []
+        queued: list[tuple[tuple, int]] = []
         for u in self.lead_units(heroes_only=True):
             if not self.text_on(u):
                 continue
             prog = self.progs[u]
-            if prog.start_round:
-                ops.append((prog.start_round, u))
+            # an if-condition after the trigger is read now, as the power triggers (Venadek, Huntik 702)
+            if prog.start_round and all(self.cond(c, u) for c in prog.start_if):
+                queued.append(((("if_in_play", prog.start_round),), u))
             if self.round in prog.round_start:
-                ops.append((prog.round_start[self.round], u))
+                queued.append(((("if_in_play", prog.round_start[self.round]),), u))
         self.push((("round_opening",),))
-        for t_ops, u in reversed(ops):
-            self.push((("if_in_play", t_ops),), u)
+        self.push_triggers(queued)  # the lead player (you) chooses their order (Huntik 702)
 
     def _op_round_opening(self, op, source):
         self._round_opening()
@@ -172,8 +196,7 @@ class HuntikOps:
 
     def _op_elim_if(self, op, source):
         if source is not None and self.where[source] in ZONE_NO and self.cond(op[1], source):
-            why = {"hand_nonempty": "you have cards in your hand", "round_1": "it is round 1",
-                   "other_minors": "you have other minor heroes in play"}.get(op[1], "")
+            why = {"hand_nonempty": "you have cards in your hand", "round_1": "it is round 1"}.get(op[1], "")
             self.eliminate(source, why)
 
     def _op_elim_friendly(self, op, source):
@@ -210,7 +233,7 @@ class HuntikOps:
     def apply_verb(self, verb, t: int, source: int | None) -> None:
         name = verb if isinstance(verb, str) else verb[0]
         if name == "ko":
-            self.ko(t, combat=self.combat is not None)
+            self.ko(t)
         elif name == "stun":
             self.stun(t)
         elif name == "ready":
@@ -601,7 +624,7 @@ class HuntikOps:
             return
         # "KO all heroes in my zone": stunned heroes too, they stay in their zone (Huntik 407)
         for t in [t for t in self.zones[self.where[source]] if self.is_hero(t)]:
-            self.ko(t, combat=self.combat is not None)
+            self.ko(t)
 
     def _op_start_combat_here(self, op, source):
         if source is not None and self.where[source] in ZONE_NO and self.enemies_in(self.zone_of(source)):

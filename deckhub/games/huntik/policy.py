@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from deckhub.core.state import Action, Choice
+from deckhub.games.huntik.board import MAX_ROUNDS
 
 if TYPE_CHECKING:  # pragma: no cover
     from deckhub.games.huntik.state import HuntikState
@@ -87,6 +88,12 @@ class _ZonePlan(_Plan):
 
     def power_score(self, u, power, feature):
         return self.powers.get(power, 0.0)
+
+
+def _heroes_break_the_tie(s: HuntikState) -> bool:
+    """The last round of a mutual mission: if nobody wins it, the heroes each player controls in play
+    decide (Huntik 102), so a hero kept in play is worth more than any card kept in hand."""
+    return s.round == MAX_ROUNDS and s.mission.kind == "mutual"
 
 
 def _plan(state: HuntikState) -> _Plan:
@@ -356,6 +363,18 @@ def _combat_policy(s: HuntikState, plan: _Plan, actions: list[Action]) -> Action
     return best or {"kind": "pass"}
 
 
+# Start-of-round powers the lead player puts in order (Huntik 702): first those that bring cards
+# (Sophie's and Grier's reveals, Numbers' and Hector's searches), then Caliban's "discard a card or
+# eliminate me" (a card just revealed into the hand can pay it), Ymir's "Ice Creatures from your
+# discard pile into play" last (one just revealed or discarded comes along); ties in zone order.
+_ORDER_RANK = {"reveal_top": 0, "search": 0, "discard_or_elim": 1, "ice_creatures": 2}
+
+
+def _order_rank(entry: tuple) -> int:
+    ((_, ops),), _ = entry  # ((("if_in_play", ops),), source): see HuntikOps._op_start_round
+    return _ORDER_RANK.get(ops[0][0], 1)
+
+
 def _choice(s: HuntikState, plan: _Plan) -> Action:
     choice = s.pending
     op = choice.op
@@ -366,6 +385,8 @@ def _choice(s: HuntikState, plan: _Plan) -> Action:
         return {"kind": "choose", "option": value}
 
     decline = {"kind": "decline"} if choice.optional else None
+    if kind == "order_triggers":
+        return pick(min(values, key=lambda n: (_order_rank(op[1][n]), n)))
     if kind == "combat_option":
         u = op[1]
         return pick("yes") if _fight_worth(s, plan, s.zone_of(u), u) else decline
@@ -388,7 +409,8 @@ def _choice(s: HuntikState, plan: _Plan) -> Action:
         if kind == "discard_or_elim" and op[1] and any(op[1].casefold() in s.progs[v].name.casefold() for v in values):
             return pick(next(v for v in values if op[1].casefold() in s.progs[v].name.casefold()))
         worst = min(values, key=lambda v: _card_value(s, v))
-        if kind == "discard_or_elim" and choice.source is not None and _card_value(s, worst) > _hero_value(s, choice.source) + 10:
+        if (kind == "discard_or_elim" and choice.source is not None and _card_value(s, worst) > _hero_value(s, choice.source) + 10
+                and not _heroes_break_the_tie(s)):
             return decline or pick(worst)
         return pick(worst)
     if kind == "elim_friendly":

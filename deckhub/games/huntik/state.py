@@ -255,6 +255,18 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         self.enemy_heroes.add(iid)
         self._units = None
 
+    def heroes_in_play(self, side: str) -> tuple[int, int]:
+        """(major and legendary, minor) heroes `side` controls in play, stunned ones too (a stunned
+        card keeps its controller, Huntik 407): the counts of Huntik 102's tie-break."""
+        big = small = 0
+        for z in MAP:
+            for i in self.zones[z]:
+                if self.is_hero(i) and self.controller(i) == side:
+                    kind = self.progs[i].kind
+                    big += kind in ("major", "legendary")
+                    small += kind == "minor"
+        return big, small
+
     def carried_by(self, hero: int) -> list[int]:
         return [f for f, h in self.carrier.items() if h == hero]
 

@@ -1,11 +1,14 @@
 """How a Huntik game shows itself: action texts, card views and the board view."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from deckhub.core.state import Action
 from deckhub.core.tiles import Flag, Stat, Tile
 from deckhub.games.huntik.board import MAP, MAX_ROUNDS, NOTES, ZONE_NO
+
+_START_OF = re.compile(r"\bat the start of (?:each \w+|round \d+),", re.I)  # (Ymir's text says "each rounf")
 
 
 class HuntikViews:
@@ -59,6 +62,11 @@ class HuntikViews:
                     return f"{name}: {power.label}" + (f" ({self.fname(feature)})" if feature is not None and feature != iid else "")
             return f"{name}: {action.get('power')}"
         return repr(action)
+
+    def trigger_label(self, ops: tuple, source: int) -> str:
+        """A start-of-round power in the choice of order (Huntik 702): the card, its zone and what it does."""
+        text = next((t for t, _ in self.progs[source].abilities if _START_OF.search(t)), "")
+        return f"{self.label(source)} in zone {self.zone_of(source)}: {_START_OF.split(text, 1)[-1].strip()}"
 
     def card_view(self, iid: int) -> dict[str, Any]:
         if iid in self.face_down:

@@ -9,6 +9,8 @@ class KaijudoOps:
     """The ops card text and the turn flow run as (`_op_<name>`, answers `_res_<name>`), and the
     primitives they move cards with; mixed into `KaijudoState`."""
 
+    ORDER_PROMPT = "Several abilities trigger at once: which resolves first? (Kaijudo 13)"
+
     # -- moving cards ---------------------------------------------------------------------------
     def _pay(self, cost: int) -> None:
         tapped = self.tapped
@@ -70,30 +72,10 @@ class KaijudoOps:
                 for filt, t_ops in self.progs[t].other_etb:
                     if match_all(prog, filt):
                         ops.append((_bind(t_ops, iid), t))
-        self._push_triggers(ops)
+        self.push_triggers(ops)
 
-    def _push_triggers(self, queued: list[tuple[tuple, int]]) -> None:
-        """Abilities that trigger at once: you choose the order they resolve in (Kaijudo 13, the
-        rulebook's Argus / Chief Thorn-Bringer example). One alone, or copies of one card with the same
-        ability, are queued as they are: their order changes nothing, so nobody is asked."""
-        if not queued:  # (the usual case: it runs on every draw, attack and creature entering)
-            return
-        if len(queued) > 1 and len({(self.names[src], ops) for ops, src in queued}) > 1:
-            self.push((("order_triggers", tuple(queued)),))
-        else:
-            for ops, src in reversed(queued):
-                self.push(ops, src)
-
-    def _op_order_triggers(self, op, source):
-        queued = op[1]
-        options = [(n, f"{self.names[src]}: {_ops_label(ops)}") for n, (ops, src) in enumerate(queued)]
-        self.ask("Several abilities trigger at once: which resolves first? (Kaijudo 13)", options, op)
-
-    def _res_order_triggers(self, op, source, value):
-        queued = list(op[1])
-        ops, src = queued.pop(value)
-        self._push_triggers(queued)  # the rest, after this one
-        self.push(ops, src)
+    def trigger_label(self, ops: tuple, source: int) -> str:
+        return f"{self.names[source]}: {_ops_label(ops)}"
 
     def _flag_manual(self, iid: int) -> None:
         prog = self.progs[iid]
@@ -103,7 +85,7 @@ class KaijudoOps:
     def _cast(self, iid: int) -> None:
         self._flag_manual(iid)
         triggers = [(self.progs[t].triggers["cast_spell"], t) for t in self.creatures() if "cast_spell" in self.progs[t].triggers]
-        self._push_triggers(triggers)  # after the spell, in the order you choose (Kaijudo 13)
+        self.push_triggers(triggers)  # after the spell, in the order you choose (Kaijudo 13)
         self.push(self.progs[iid].spell + (("spell_done", iid),), iid)
 
     def _attack(self, iid: int) -> None:
@@ -131,7 +113,7 @@ class KaijudoOps:
             if event == "ally_attack":
                 queued.append((_bind(ops, iid), t))
         self.push((("resolve_attack", iid), ("attack_end", iid)), iid)
-        self._push_triggers(queued)
+        self.push_triggers(queued)
 
     def banish(self, iid: int) -> None:
         prog = self.progs[iid]
@@ -147,12 +129,12 @@ class KaijudoOps:
             for others_only, ops in self.progs[t].ally_banished:
                 if t != iid or not others_only:
                     queued.append((_bind(ops, iid), t))
-        self._push_triggers(queued)
+        self.push_triggers(queued)
 
     def on_draw(self, iid: int) -> None:
         if self.zones["battle"]:  # (no creature, no draw trigger: most draws)
             progs = self.progs
-            self._push_triggers([(progs[t].triggers["draw"], t) for t in self.creatures() if "draw" in progs[t].triggers])
+            self.push_triggers([(progs[t].triggers["draw"], t) for t in self.creatures() if "draw" in progs[t].triggers])
 
     # phase flow
     def _op_begin_turn(self, op, source):
@@ -171,7 +153,7 @@ class KaijudoOps:
             self.phase = "mana"
             return
         self.push((("untap_all",), ("turn_draw",), ("phase", "mana")))
-        self._push_triggers(starts)
+        self.push_triggers(starts)
 
     def _op_untap_all(self, op, source):
         tapped = self.tapped
@@ -184,7 +166,7 @@ class KaijudoOps:
         self.attacking = None
         ends = [(self.progs[t].triggers["end_turn"], t) for t in self.creatures() if "end_turn" in self.progs[t].triggers]
         self.push((("cleanup",), ("begin_turn",)))
-        self._push_triggers(ends)
+        self.push_triggers(ends)
 
     def _op_cleanup(self, op, source):
         self.boosts.clear()

@@ -56,6 +56,8 @@ def _pair(pair: tuple) -> tuple[str, str]:
         return "", f"of level {value} or less"
     if kind in ("min_power", "min_power_now"):
         return "", f"with {value} power or more"
+    if kind == "max_power_now":
+        return "", f"with {value} power or less"
     if kind == "name":
         return "", f"named {value.title()}"
     if kind == "name_has":
@@ -129,10 +131,12 @@ def _items(items: tuple) -> str:
 
 _WHO = {"self": "it gets", "all": "each of your creatures gets", "all_other": "each of your other creatures gets",
         "choose": "one of your creatures gets", "choose_other": "one of your other creatures gets",
-        "choose_skirmisher": "one of your other creatures that has Skirmisher gets"}
+        "choose_skirmisher": "one of your other creatures that has Skirmisher gets",
+        "trigger": "the creature that set it off gets"}
 _UNTAP = {"self": "untap it", "all": "untap all your creatures", "choose": "untap one of your creatures",
           "choose_other": "untap one of your other creatures",
-          "choose_weaker": "untap one of your creatures that has less power than it"}
+          "choose_weaker": "untap one of your creatures that has less power than it",
+          "trigger": "untap the creature that set it off"}
 
 
 def _who(table: dict, who: str) -> str:
@@ -174,8 +178,8 @@ OPS = {
     "discard_hand": lambda op, r: "discard your hand",
     "boost": lambda op, r: f"{_who(_WHO, op[1])} {_items(op[2])} until the end of the turn",
     "untap": lambda op, r: _who(_UNTAP, op[1]) + (f" (only a {what(op[2], 'creature')})" if op[2] else ""),
-    "bounce": lambda op, r: (f"{'you may ' if op[1] else ''}return one creature to its owner's "
-                             f"{_zone(op[2] if len(op) > 2 else 'hand')}"),
+    "bounce": lambda op, r: (f"{'you may ' if op[1] else ''}return one {what(op[3] if len(op) > 3 else (), 'creature')} "
+                             f"to its owner's {_zone(op[2] if len(op) > 2 else 'hand')}"),
     "put_battle": lambda op, r: (f"{'you may ' if op[4] else ''}put {_count(op[3])} {what(op[2], 'creature')} from "
                                  f"your {_zone(op[1])} into the battle zone"),
     "look": _look,
@@ -189,7 +193,11 @@ OPS = {
     "this_turn": lambda op, r: f"this turn, {_event(op[1])}: {r.ops(op[2])}",
     "banish_self": lambda op, r: "banish it",
     "self_to": lambda op, r: f"return it to your {_zone(op[1])}",
+    "sacrifice": lambda op, r: (f"you may banish {_SACRIFICED.get(op[1], op[1])}"
+                                + (f"; if you do, {r.ops(op[2])}" if op[2] else "")),
 }
+
+_SACRIFICED = {"self": "it", "choose": "one of your creatures", "choose_other": "one of your other creatures"}
 
 
 def _triggers(value: dict, r: Reader) -> list[str]:
@@ -231,6 +239,8 @@ FIELDS = {
     "cond_breakers": lambda v, r: [f"with {power} power or more it breaks {_count(n)} shields" for power, n in v],
     "ally_attack": lambda v, r: [f"whenever one of your {'other ' if others else ''}{what(filt, 'creature')}s attacks: {r.ops(ops)}"
                                  for filt, others, ops in v],
+    "ally_banished": lambda v, r: [f"whenever one of your {'other ' if others else ''}creatures is banished: {r.ops(ops)}"
+                                   for others, ops in v],
     "other_etb": lambda v, r: [f"whenever another {what(filt, 'creature')} of yours enters the battle zone: {r.ops(ops)}"
                                for filt, ops in v],
     "unleash": lambda v, r: f"Unleash: when it attacks, you may put a card from under it into your discard pile to {r.ops(v)}",
