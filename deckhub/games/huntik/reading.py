@@ -265,6 +265,7 @@ FIELDS = {
     "on_enter": lambda v, r: f"When I come into play: {r.ops(v)}",
     "on_play": lambda v, r: f"When you play me from your hand: {r.ops(v)}",
     "start_round": lambda v, r: f"At the start of each round: {r.ops(v)}",
+    "start_if": lambda v, r: "My start-of-round power triggers only if " + " and ".join(_cond(c) for c in v),
     "round_start": lambda v, r: [f"At the start of round {n}: {r.ops(ops)}" for n, ops in v.items()],
     "statics": _statics,
     "move_max": lambda v, r: f"I can move up to {v} zone{'s' if v != 1 else ''}",
