@@ -181,11 +181,15 @@ def test_a_rewritten_text_is_read_where_its_replacement_is():
     assert "rewritten" in {kind for kind, _ in ledger.settle(AUTO)[1].left}
 
 
-def test_neopets_tcg_an_unread_clause_beside_an_opponent_clause_is_not_no_effect():
+def test_neopets_tcg_each_clause_is_settled_on_its_own_words():
+    """A clause of yours beside an opponent clause is played; one whose condition no pattern read
+    is manual on its own, and what it compiled to is not played."""
     from deckhub.games.neopets_tcg.effects import compile_card
 
     card = Card("x", "neopets-tcg", "X", type="Something Has Happened!", text="Draw 2 cards and your opponent discards a card.")
     prog = compile_card(card)
-    assert prog.abilities == [(card.text, MANUAL)] and prog.on_play == ()
-    played = compile_card(Card("y", "neopets-tcg", "Y", type="Something Has Happened!", text="Draw 2 cards."))
-    assert played.abilities[0][1] is AUTO and played.on_play == (("draw", 2),)
+    assert prog.abilities == [("Draw 2 cards", AUTO), ("your opponent discards a card", NO_EFFECT)]
+    assert prog.on_play == (("draw", 2),) and [a.left for a in prog.accounts] == [(), ()]
+    unread = compile_card(Card("y", "neopets-tcg", "Y", type="Something Has Happened!",
+                               text="Your opponent discards a card and draw 2 cards unless your Neopet is tapped."))
+    assert [s for _, s in unread.abilities] == [NO_EFFECT, MANUAL] and unread.on_play == ()

@@ -528,7 +528,7 @@ def test_text_patterns_and_compiled_values():
     assert read_sentence("+1 Attack and +1 Defence.") == [("bonus", ("attack", 1)), ("bonus", ("defence", 1))]
     assert read_sentence("Heal 2 damage from your Neopet.") == [("heal", 2)]
     assert read_sentence("Reduce the damage your Neopet would take by 2.") == [("ward", 2)]  # every hit (issue 17)
-    assert read_sentence("Reduce the next damage your Neopet would take by 2.") == [("reduce", 2)]
+    assert read_sentence("Reduce the next damage your Neopet would take by 2.") == [("shield", 2)]  # once (issue 31)
     assert read_sentence("Draw two cards.") == [("draw", 2)]
     assert read_sentence("Search your deck for a Codestone.") is None
     mau = compile_card(CAT.get("mau"))

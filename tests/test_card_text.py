@@ -9,7 +9,7 @@ import pytest
 
 from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
-from deckhub.core.effects import AUTO, MANUAL
+from deckhub.core.effects import AUTO, MANUAL, NO_EFFECT
 from deckhub.core.engine import new_game
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.effects import PAID_TYPES, compile_card as neo_compile
@@ -121,6 +121,14 @@ def _move(state, iid, zone):
     state.apply_action({"kind": "manual.move", "card": iid, "to": zone})
 
 
+def _take(state, key, zone):
+    """A copy of `key`, put into `zone` by a manual move unless it is there already."""
+    iid = ids(state, key)[0]
+    if state.where[iid] != zone:
+        _move(state, iid, zone)
+    return iid
+
+
 def test_an_items_tapping_cost_is_paid_in_a_villain_contest():
     """An Item that taps a Neopet to play is offered only with an untapped Neopet to tap, and taps it."""
     state = _neo_game(PETS, ["pet"] * 4, ["villain"] + ["taxing-item"] * 2 + ["filler"] * 10)
@@ -166,6 +174,101 @@ def test_move_one_of_your_neopets_taps_an_untapped_one():
     assert {v[0] for v, _ in state.pending.options} == {b}  # the tapped Neopet cannot move
     choose(state, [b, "agility"])
     assert state.where[b] == "agility" and state.tapped[b]
+
+
+# issue 31: text players type or propose, read clause by clause, with its costs and groups
+
+@pytest.mark.parametrize("type_, prefix", [("Something Has Happened!", ""), ("Equipment", "When you play this card, ")])
+def test_a_clause_about_the_opponent_is_no_effect_alone_and_yours_still_draws(type_, prefix):
+    """'Draw 2 cards and your opponent discards a card.': the dummy has no hand, so only that clause
+    is of no effect; your 2 cards are still drawn (never the whole sentence dropped)."""
+    prog = neo_compile(neo_card("mixed", type_, prefix + "Draw 2 cards and your opponent discards a card.", bank_value=1))
+    assert prog.on_play == (("draw", 2),) and prog.automation == "full"
+    assert [s for _, s in prog.abilities] == [AUTO, NO_EFFECT]
+    assert prog.abilities[0][0] == prefix + "Draw 2 cards"
+
+
+def test_a_clause_of_yours_no_pattern_reads_stays_manual_on_its_own():
+    prog = neo_compile(neo_card("part", "Something Has Happened!",
+                                "Draw a card and shuffle your discard pile into your deck."))
+    assert prog.on_play == (("draw", 1),)
+    assert prog.abilities == [("Draw a card", AUTO), ("shuffle your discard pile into your deck", MANUAL)]
+    assert prog.automation == "partial"
+    # a "you may" covers every clause after it: one choice, never a draw that is not optional
+    may = neo_compile(neo_card("may", "Something Has Happened!", "You may draw 2 cards and your opponent draws a card."))
+    assert may.on_play == (("may", "draw 2 cards and your opponent draws a card", (("draw", 2),)),)
+    doubtful = neo_compile(neo_card("may2", "Something Has Happened!", "You may draw a card and shuffle your hand into your deck."))
+    assert doubtful.on_play == () and doubtful.automation == "none"
+
+
+@pytest.mark.parametrize("text", ["Each player discards a card.", "You and your opponent each discard a card.",
+                                  "Return a Neopet to their owner's hand."])
+def test_a_clause_about_you_too_is_never_no_effect(text):
+    assert neo_compile(neo_card("both", "Something Has Happened!", text)).abilities == [(text, MANUAL)]
+
+
+def test_playing_a_mixed_card_draws_your_cards():
+    mixed = neo_card("mixed", "Something Has Happened!", "Draw 2 cards and your opponent discards a card.")
+    state = _neo_game(PETS + [mixed], ["pet"] * 4, ["mixed"] * 2 + ["filler"] * 10)
+    card = ids(state, "mixed")[0]
+    _move(state, card, "hand")
+    hand = len(state.zones["hand"])
+    state.apply_action({"kind": "happen", "card": card})
+    assert len(state.zones["hand"]) == hand - 1 + 2 and state.where[card] == "discard"
+
+
+COSTLY = [neo_card("costly-villain", "Villain", "Tap 1 of your Neopets to play this.", strength=9, agility=9, magic=9,
+                   intelligence=9),
+          neo_card("costly-pro", "Experienced Neopet", "Tap a Fire Neopet to play this.", species="Blorb", strength=8,
+                   agility=8, magic=8, intelligence=8)]
+
+
+def test_a_villains_and_an_experienced_neopets_tapping_cost_is_paid():
+    """Every card kind played from the hand pays its own tapping cost, as Items and Equipment do."""
+    state = _neo_game(PETS + COSTLY, ["pet"] * 4, ["costly-villain", "costly-pro"] + ["filler"] * 10)
+    clear_arenas(state)
+    a, b = ids(state, "pet")[:2]
+    _move(state, a, "strength")
+    _move(state, b, "magic")
+    villain, pro = _take(state, "costly-villain", "hand"), _take(state, "costly-pro", "hand")
+    state.tapped[a], state.tapped[b] = False, True
+    offered = [x for x in state.legal_actions() if x["kind"] in ("villain", "replace")]
+    assert offered and all(x.get("tap") == a for x in offered)  # only the untapped Neopet pays
+    with pytest.raises(Exception):
+        state.apply_action({"kind": "villain", "card": villain, "arena": "agility"})  # unpaid: refused
+    state.apply_action({"kind": "villain", "card": villain, "arena": "agility", "tap": a})
+    assert state.tapped[a] and state.where[villain] == "agility"
+    assert not [x for x in state.legal_actions() if x["kind"] == "replace"]  # no untapped Fire Neopet left
+    state.apply_action({"kind": "manual.tap", "card": b})  # untapped by hand
+    state.apply_action({"kind": "replace", "card": pro, "onto": a, "tap": b})
+    assert state.tapped[b] and state.where[pro] == "strength"
+    unread = neo_card("odd-villain", "Villain", "Tap 2 of your Neopets to play this.")
+    assert neo_compile(unread).tap is None  # a cost no pattern read is unknown, never "none"
+
+
+HERO = neo_card("hero", "Hero", strength=6, agility=6, magic=6, intelligence=6)
+
+
+@pytest.mark.parametrize("text, op, movers", [
+    ("Move 1 of your Neopets or Heroes to another arena.", "move_one", {"pet", "hero"}),
+    ("Move 1 of your Heroes to another arena without tapping it.", "move_free", {"hero"}),
+    ("Untap 1 of your Neopets or Heroes.", "untap_one", {"pet", "hero"}),
+])
+def test_neopets_or_heroes_is_one_group_kept_whole(text, op, movers):
+    card = neo_card("group", "Something Has Happened!", text)
+    assert neo_compile(card).on_play[0][0] == op
+    state = _neo_game(PETS + [HERO, card], ["pet"] * 4, ["group", "hero"] + ["filler"] * 10)
+    clear_arenas(state)
+    pet, hero, group = _take(state, "pet", "strength"), _take(state, "hero", "magic"), _take(state, "group", "hand")
+    tapped = op == "untap_one"
+    state.tapped[pet] = state.tapped[hero] = tapped
+    state.apply_action({"kind": "happen", "card": group})
+    assert state.pending.op[0] == op
+    chosen = {v[0] if isinstance(v, list) else v for v, _ in state.pending.options}
+    assert {state.cards[i].key for i in chosen} == movers
+    choose(state, [hero, "agility"] if op != "untap_one" else hero)
+    assert state.where[hero] == ("agility" if op != "untap_one" else "magic")
+    assert state.tapped[hero] is (op == "move_one")
 
 
 # --------------------------------------------------------------------------- Kaijudo
@@ -614,6 +717,118 @@ def test_a_potions_prevent_1_damage_is_not_counted_as_automated():
     """It would expire with your turn, before the dummy's attack, its only use: manual, honestly."""
     prog = bd_compile(PREVENT)
     assert prog.automation != "full" and prog.manual_text == ("Prevent 1 damage.",) and prog.reduction == 0
+
+
+def _hit_by_the_dummy(state):
+    """From your Prep phase: attack, then let the dummy attack back; its battle's summary."""
+    bd.to_battle(state)
+    bd.step(state, "attack")
+    bd.answer_rerolls(state)
+    bd.step(state, "next")
+    bd.answer_rerolls(state)
+    assert state.last_battle["attacker"] == "dummy"
+    return state.last_battle
+
+
+def _armoured_game(card):
+    """Gelert with HP to spare and no defence dice against a dummy that hits back with 10 dice."""
+    state = _bd_game([card], pets=("gelert",), dummy_attacks=True, dummy_attack=10, dummy_hp=40, dummy_agility=0)
+    bd.step(state, "manual.counter", counter="defence_mod", delta=-2)
+    bd.step(state, "manual.counter", counter="hp_mod", delta=30)
+    iid = bd.put(state, card.key[3:])
+    bd.step(state, "next")
+    bd.step(state, "play", card=iid)
+    return state, iid
+
+
+def test_a_clause_about_the_opponents_cards_is_no_effect_alone_and_yours_still_draws():
+    """'Draw 2 cards and your opponent discards a card.': the training dummy has no inventory."""
+    card = bd_card("mixed", "Legend", "Draw 2 cards and your opponent discards a card.", level_requirement=0)
+    prog = bd_compile(card)
+    assert prog.draw == 2 and prog.automation == "full"
+    assert prog.abilities == (("Draw 2 cards", AUTO), ("your opponent discards a card", NO_EFFECT))
+    state = _bd_game([card])
+    iid = bd.put(state, "mixed")
+    bd.step(state, "next")
+    hand = len(state.zones["inventory"])
+    bd.step(state, "play", card=iid)
+    assert len(state.zones["inventory"]) == hand - 1 + 2
+    # the dummy's Neopet is real: a clause about it is never of no effect
+    assert bd_compile(bd_card("weaken", "Legend", "Draw a card and your opponent's Neopet gets -1 Defence.",
+                              level_requirement=0)).abilities[1][1] is MANUAL
+
+
+def test_this_turn_covers_every_clause_of_its_sentence():
+    """'+2 Attack and +1 Agility this turn.' on an Equipment: both expire, not only the last."""
+    card = bd_card("both", "Equipment", "+2 Attack and +1 Agility this turn.", level_requirement=0)
+    prog = bd_compile(card)
+    assert prog.bonus == () and prog.turn_bonus == (("attack", 2), ("agility", 1))
+    state = _bd_game([card])
+    iid = bd.put(state, "both")
+    attack, agility = state.stat("attack"), state.stat("agility")
+    bd.step(state, "next")
+    bd.step(state, "play", card=iid)
+    assert (state.stat("attack"), state.stat("agility")) == (attack + 2, agility + 1)
+    bd.play_turn(state)
+    assert state.where[iid] == "equipment" and (state.stat("attack"), state.stat("agility")) == (attack, agility)
+    for text in ("This turn, your Neopet gets +2 Attack, +1 Agility.", "+2 Attack, +1 Agility until end of turn."):
+        held = bd_compile(bd_card("held", "Equipment", text, level_requirement=0))
+        assert held.bonus == () and held.turn_bonus == (("attack", 2), ("agility", 1)), text
+    doubtful = bd_compile(bd_card("doubt", "Equipment", "+2 Attack this turn and +1 Agility.", level_requirement=0))
+    assert doubtful.automation != "full" and not doubtful.bonus and not doubtful.turn_bonus
+
+
+def test_a_this_turn_reduction_on_a_card_that_stays_expires_before_the_dummys_turn():
+    """It is not Red Scorchstone's cash-in: on the dummy's turn nothing is left of it."""
+    card = bd_card("turn-shield", "Equipment", "Reduce the damage your Neopet would take this turn by 2.",
+                   level_requirement=0)
+    prog = bd_compile(card)
+    assert prog.turn_reduction == 2 and prog.reduction == 0 and prog.automation == "full"
+    state, iid = _armoured_game(card)
+    battle = _hit_by_the_dummy(state)
+    assert battle["damage"] > 0 and battle["damage_taken"] == battle["damage"]
+    assert state.pending is None and state.where[iid] == "equipment"
+
+
+def test_reduce_the_next_damage_is_used_once_and_the_equipment_stays():
+    """Only what the text says is used up: the reduction, once; never the Equipment."""
+    card = bd_card("next-shield", "Equipment", "Reduce the next damage your Neopet would take by 2.",
+                   level_requirement=0)
+    prog = bd_compile(card)
+    assert prog.shield == 2 and prog.reduction == 0 and prog.automation == "full"
+    state, iid = _armoured_game(card)
+    first = _hit_by_the_dummy(state)
+    assert first["damage"] >= 2 and first["damage_taken"] == first["damage"] - 2
+    assert state.pending is None and state.where[iid] == "equipment"
+    bd.step(state, "next")  # a new turn: Train
+    bd.step(state, "next")
+    second = _hit_by_the_dummy(state)
+    assert second["turn"] != first["turn"] and second["damage_taken"] == second["damage"] > 0
+    assert state.where[iid] == "equipment"
+
+
+def test_a_potions_next_damage_reduction_waits_for_the_dummys_attack():
+    card = bd_card("next-potion", "Potion", "Reduce the next damage your Neopet would take by 2.", level_requirement=0)
+    state, iid = _armoured_game(card)
+    assert state.where[iid] == "discard"
+    battle = _hit_by_the_dummy(state)
+    assert battle["damage_taken"] == battle["damage"] - 2
+
+
+def test_a_card_the_engine_cannot_play_at_all_is_not_partly_automated():
+    """Without its level requirement no Prep card can be played, whatever its text reads."""
+    prog = bd_compile(bd_card("no-level", "Equipment", "+2 Attack."))
+    assert prog.missing == ("level_requirement",) and prog.automation == "none"
+    assert bd_compile(bd_card("some-stats", "Neopet", None, hp=5, attack=3)).automation == "partial"  # it can field
+
+
+def test_the_opponents_clause_first_and_yours_after_in_both_games():
+    text = "Your opponent discards a card and you draw a card."
+    neo = neo_compile(neo_card("after", "Something Has Happened!", text))
+    dome = bd_compile(bd_card("after", "Legend", text, level_requirement=0))
+    assert neo.on_play == (("draw", 1),) and dome.draw == 1
+    for prog in (neo, dome):
+        assert [s for _, s in prog.abilities] == [NO_EFFECT, AUTO] and prog.automation == "full"
 
 
 # --------------------------------------------------------------------------- every game: the coverage walk

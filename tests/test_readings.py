@@ -77,6 +77,10 @@ def test_every_card_of_every_game_gets_a_reading_with_words_for_every_ability(ga
      ["Your Neopet gets +2 Attack and +1 Agility for the turn it is played", "Remove 2 damage from your Neopet", PLAYED_BY_HAND]),
     ("neopets-battledome", "Equipment", "+1 Defence this turn. Reduce the damage your Neopet would take by 1.",
      ["Your Neopet gets +1 Defence the turn it is played", "Reduce every hit on your Neopet by 1 while it is in play"]),
+    ("neopets-tcg", "Something Has Happened!", "Move 1 of your Neopets or Heroes to another arena.",
+     ["When you play it: tap one of your untapped Neopets or Heroes and move it to another arena"]),
+    ("neopets-battledome", "Equipment", "Reduce the next damage your Neopet would take by 2. Prevent 1 damage.",
+     ["Reduce the next damage your Neopet takes by 2, once", "Cash it in when your Neopet is hit to take 1 less damage"]),
 ])
 def test_text_a_player_supplies_is_read_back_in_plain_words(game, kind, text, expected):
     """The Neopets catalogues hold no rules text: the readings say what the engine made of a player's."""

@@ -70,6 +70,11 @@ def _send_reject(app, w, target):
     return w.curator.post(f"/review/{pid}/reject", data={"reason": "no", "next": target}), f"/proposals/{pid}"
 
 
+def _send_flag_manual(app, w, target):
+    return (w.curator.post(f"/review/flags/{w.new_flag()}/manual", data={"reason": "wrong", "next": target}),
+            "/games/kaijudo/cards/spy-mission")
+
+
 # (endpoint, method) -> a request carrying `next` and the route's own default page
 NEXT_ROUTES = {
     ("auth.login", "POST"): _send_login,
@@ -79,6 +84,7 @@ NEXT_ROUTES = {
     ("card_values.deck_form", "POST"): _send_values_form,
     ("community.approve", "POST"): _send_approve,
     ("community.reject", "POST"): _send_reject,
+    ("community.flag_manual", "POST"): _send_flag_manual,
 }
 
 

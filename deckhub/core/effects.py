@@ -197,11 +197,15 @@ class Ledger:
             return [(at + a, at + b) for a, b in spans]
         return [(chars[a][0], chars[b - 1][1]) for a, b in spans if b > a]
 
-    def account(self, words: bool = True) -> Account:
-        """What each match read; with `words`, also the significant words none read."""
+    def account(self, words: bool = True, part: str | None = None) -> Account:
+        """What each match read; with `words`, also the significant words none read (only those
+        inside `part`, when a clause of the text is an ability of its own)."""
         spans = [self._spans(node) for node in self.nodes]
         reads = tuple((node[0], tuple(s)) for node, s in zip(self.nodes, spans) if s)
         found = list(self.words.finditer(self.text)) if words else ()
+        at = self.key.find(_fold(part)) if part is not None else -1
+        if at >= 0:
+            found = [m for m in found if at <= m.start() and m.end() <= at + len(part)]
         if not found and not (words and self.lost):
             return Account(self.text, reads, ())
         scopes: dict[tuple[int, int], list] = {}  # what the matches on one part of the text read
@@ -220,15 +224,24 @@ class Ledger:
             left.append(("rewritten", self.lost[0]))
         return Account(self.text, reads, tuple(left))
 
-    def settle(self, status: Status) -> tuple[Status, Account]:
-        """The ability's status once its words are counted: manual when a significant word is left.
-        Closes the ledger when it is the open one."""
+    def settle(self, status: Status, part: str | None = None) -> tuple[Status, Account]:
+        """The ability's status once its words are counted: manual when a significant word is left
+        (in `part` only, when the ability is that clause of the text). Closes the ledger when it is
+        the open one."""
         if _LEDGER.get() is self:
             _LEDGER.set(None)
-        account = self.account(words=status is not MANUAL)  # a manual ability's words are the player's anyway
+        account = self.account(status is not MANUAL, part)  # a manual ability's words are the player's anyway
         if account.left and status is not MANUAL:
             return MANUAL, account._replace(demoted=True)
         return status, account
+
+
+def read_all(text: str, name: str = "") -> None:
+    """In the open ledger, `text` read word for word by a reader that judged it as a whole (a
+    clause only about the opponent: none of it is the goldfish player's to play)."""
+    book = _LEDGER.get()
+    if book is not None:
+        book.whole(text, name)
 
 
 def read_whole(abilities: Iterable[tuple[str, Status]], name: str) -> tuple[Account, ...]:

@@ -74,12 +74,21 @@ class BattledomeOps:
             parts.append(f"{prog.ward} less damage from every hit")
         if prog.reduction and prog.role in ("food", "one_shot"):
             parts.append(f"{prog.reduction} less damage")
+        if prog.turn_reduction:
+            parts.append(f"{prog.turn_reduction} less damage this turn")
+        if prog.shield:
+            parts.append(f"{prog.shield} less of the next damage")
         return f": {', '.join(parts)}{when}" if parts else ""
 
     def _enter_effects(self, iid: int) -> None:
         prog = self.progs[iid]
+        mods = self.turn_mods
         for k, v in prog.turn_bonus:  # "this turn" on a card that stays in play
-            self.turn_mods[k] = self.turn_mods.get(k, 0) + v
+            mods[k] = mods.get(k, 0) + v
+        if prog.turn_reduction:
+            mods["reduction"] = mods.get("reduction", 0) + prog.turn_reduction
+        if prog.shield:
+            self.shields[iid] = prog.shield
         if prog.heal:
             self._heal(prog.heal, iid)
         if prog.draw:
@@ -92,6 +101,8 @@ class BattledomeOps:
             mods[k] = mods.get(k, 0) + v
         if prog.reduction:
             mods["reduction"] = mods.get("reduction", 0) + prog.reduction
+        if prog.shield:
+            self.shields[iid] = prog.shield  # lasts past this turn, until it reduces a damage
         if prog.heal:
             self._heal(prog.heal, iid)
         if prog.draw:
@@ -189,6 +200,7 @@ class BattledomeOps:
         for name in ("damage", "dummy_damage", "attack_mod", "defence_mod", "agility_mod", "hp_mod"):
             counters[name] = 0
         self.turn_mods.clear()
+        self.shields.clear()
         self.borrowed.clear()
         self.borrow_used.clear()
         self.round += 1
@@ -368,6 +380,7 @@ class BattledomeOps:
                 amount -= cut
                 self.turn_mods["reduction"] = shield - cut
                 self.note(f"this turn's cards reduce the damage by {cut}")
+            amount = self._shield(amount)
             cards = [i for z in ("equipment", "faerie", "play_area") for i in self.zones[z] if self.progs[i].reduction]
             if amount and cards:
                 fight["pending_damage"] = amount
@@ -376,6 +389,22 @@ class BattledomeOps:
                          ("cash_in",), optional=True)
                 return
         self._apply_damage(amount)
+
+    def _shield(self, amount: int) -> int:
+        """"Reduce the next damage": each such card's reduction is used up by the first damage it
+        reduces (the card itself stays); one on a card that has left play is gone with it."""
+        for src, cut in list(self.shields.items()):
+            if not amount:
+                break
+            if self.progs[src].role in ("equipment", "petpet", "slot", "play_area") \
+                    and self.where[src] not in ("equipment", "faerie", "play_area"):
+                del self.shields[src]
+                continue
+            cut = min(cut, amount)
+            amount -= cut
+            del self.shields[src]
+            self.note(f"{self.label(src)} reduces the next damage by {cut}")
+        return amount
 
     def _res_cash_in(self, op, source, value):
         amount = self.fight["pending_damage"]

@@ -19,7 +19,10 @@ def card_value(state: BattledomeState, iid: int) -> float:
         weights.update(defence=2, hp=2)
     value = sum(weights[k] * v for k, v in prog.bonus)
     if state.dummy_attacks or state.counters["damage"]:
-        value += prog.heal * (1 if state.counters["damage"] else 0) + prog.reduction * (1 if state.dummy_attacks else 0)
+        # a reduction of the next damage or a cash-in is worth its points against an attacking dummy;
+        # one of this turn only (on a card that stays in play) is over before the dummy's attack
+        value += prog.heal * (1 if state.counters["damage"] else 0) \
+            + (prog.reduction + prog.shield) * (1 if state.dummy_attacks else 0)
     value += prog.draw * 1.5
     return value
 
@@ -72,7 +75,7 @@ def policy(state: BattledomeState) -> Action:
                 continue
             if (prog.heal and state.counters["damage"] >= min(prog.heal, 2)) or \
                (phase == "battle" and (prog.bonus_of("attack") > 0 or prog.draw)) or \
-               (phase == "dummy" and (prog.reduction or prog.bonus_of("defence") > 0)):
+               (phase == "dummy" and (prog.reduction or prog.shield or prog.bonus_of("defence") > 0)):
                 return {"kind": "play", "card": iid}
     if phase == "train":
         if not state.trained:

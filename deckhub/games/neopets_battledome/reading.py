@@ -28,7 +28,11 @@ FIELDS = {
     "bonus": _bonus,
     "turn_bonus": lambda v, r: f"your Neopet gets {_stats(v)} the turn it is played" if _stats(v) else "",
     "heal": lambda v, r: f"remove {v} damage from your Neopet",
-    "reduction": lambda v, r: f"reduce the next damage your Neopet takes by {v}",
+    "reduction": lambda v, r: (f"reduce the damage your Neopet takes this turn by {v}"
+                               if r.prog is not None and r.prog.role in ("one_shot", "food") else
+                               f"cash it in when your Neopet is hit to take {v} less damage"),
+    "turn_reduction": lambda v, r: f"reduce the damage your Neopet takes by {v} the turn it is played",
+    "shield": lambda v, r: f"reduce the next damage your Neopet takes by {v}, once",
     "ward": lambda v, r: f"reduce every hit on your Neopet by {v} while it is in play",
     "draw": lambda v, r: f"draw {'a card' if v == 1 else f'{v} cards'}",
 }

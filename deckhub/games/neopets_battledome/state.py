@@ -34,6 +34,7 @@ class BattledomeTable:
     mulliganed: bool
     unresolved: int  # battles that could not be worked out for unknown values
     turn_mods: dict[str, int]  # this turn's modifiers (Potions, Legends, Food); "reduction" too
+    shields: dict[int, int]  # "reduce the next damage" not yet used: source card -> amount
     borrowed: dict[str, int]  # Petpet values taken for this battle
     borrow_used: set[str]  # stats borrowed this round (notes §2b)
     face_down: set[int]  # Round Results cards of rounds you lost
@@ -134,6 +135,7 @@ class BattledomeState(BattledomeOps, State):
         self.whose = ""
         self.trained = self.prepped = False
         self.turn_mods = {}
+        self.shields = {}
         self.borrowed = {}
         self.borrow_used = set()
         self.face_down = set()
@@ -475,7 +477,7 @@ class BattledomeState(BattledomeOps, State):
             view["species"] = prog.species
         if prog.bonus:
             view["bonus"] = dict(prog.bonus)
-        for name in ("heal", "reduction", "draw"):
+        for name in ("heal", "reduction", "turn_reduction", "shield", "ward", "draw"):
             if getattr(prog, name):
                 view[name] = getattr(prog, name)
         if not prog.behaviour_known:
@@ -501,7 +503,8 @@ class BattledomeState(BattledomeOps, State):
             "dice": {s: (None if self.stat(s) is None else dice.dice_pool(self.stat(s))) for s in ("attack", "defence")},
             "hp": hp, "damage": self.counters["damage"],
             "hp_left": None if hp is None else max(0, hp - self.counters["damage"]),
-            "this_turn": dict(self.turn_mods), "borrowed": dict(self.borrowed), "borrowed_this_round": sorted(self.borrow_used),
+            "this_turn": dict(self.turn_mods), "next_damage_reduced": sum(self.shields.values()),
+            "borrowed": dict(self.borrowed), "borrowed_this_round": sorted(self.borrow_used),
             "trained_this_turn": self.trained, "prep_card_played": self.prepped,
         }
         d = self.dummy

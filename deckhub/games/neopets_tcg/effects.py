@@ -15,12 +15,16 @@ value, so the same patterns work as soon as text is known):
                      your deck" (its value counts when known)
   movement effects   "move 1 of your Neopets to another arena" (the glossary's move: tap an untapped
                      Neopet and put it in a new arena), "... without tapping it" (any of them, left
-                     as it is), "untap 1 of your Neopets"
+                     as it is), "untap 1 of your Neopets"; a group is kept whole ("1 of your Neopets
+                     or Heroes" offers both)
   timing             "before your turn, ...", "when you bank this card, ...", "when this Neopet (or
                      Hero) wins a contest, ...", "when you play this card, ..." and plain sentences
                      of Something Has Happened! cards and Locations (on play); "you may ..." asks.
-  play costs         "tap 1 of your Neopets to play this", "tap a Fire Neopet to play this"
-  no effect          sentences about the opponent's cards or rivals: the dummy has none.
+  play costs         "tap 1 of your Neopets to play this", "tap a Fire Neopet to play this", on every
+                     card kind played from the hand (a Hero's cost is the rules' own)
+  mixed effects      a sentence is read clause by clause ("draw 2 cards and your opponent discards a
+                     card"): each clause is automated, of no effect or manual on its own
+  no effect          a clause only about the opponent's cards or rivals: the dummy has none.
 Anything else is left to manual moves and counted by `deckhub coverage`. A sentence that looks like a
 stat bonus or a tapping cost but that no pattern read leaves that bonus or cost unknown (None), never
 a silent 0 or "no cost".
@@ -41,7 +45,8 @@ TYPES = ("Basic Neopet", "Experienced Neopet", "Hero", "Villain", "Item", "Equip
          "Something Has Happened!", "Location")
 NEOPET_TYPES = ("Basic Neopet", "Experienced Neopet")
 TAP_CHOICES = ("none", "any") + FAERIES
-PAID_TYPES = ("Equipment", "Item", "Something Has Happened!", "Location")  # a card's own text may give a tapping cost
+# the kinds played from the hand whose own text may give a tapping cost (a Hero's is the rules')
+PAID_TYPES = ("Experienced Neopet", "Villain", "Equipment", "Item", "Something Has Happened!", "Location")
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "1": 1, "two": 2, "2": 2, "three": 3, "3": 3, "four": 4, "4": 4, "five": 5, "5": 5}
 _N = r"(a|an|one|two|three|four|five|\d)"
@@ -106,14 +111,15 @@ def _sentences(text: str) -> list[str]:
 
 _BONUS_FRONT = pattern(r"^(?:(?:this neopet or hero|this neopet|this hero|it|you) (?:gets|get|has|have) )?([+-]\d+) (?:to )?(all stats|strength|agility|magic|intelligence)(?: (?:in|for) (?:this|the) contest)?\.?$", re.I)
 _BONUS_BACK = pattern(r"^(?:(?:this neopet or hero|this neopet|this hero|it) (?:gets|has) )?(all stats|strength|agility|magic|intelligence)\s*([+-]\d+)\.?$", re.I)
-_DRAW = pattern(rf"^(?:you and your opponent each )?draw {_N} cards?\.?$", re.I)
+_DRAW = pattern(rf"^(?:you and your opponent each |you )?draw {_N} cards?\.?$", re.I)
 _BANK_HAND = pattern(r"^(?:put|bank) (?:1|one|an|a) item or equipment(?: card)? from your hand(?: into your bank)?\.?$", re.I)
 _BANK_TOP = pattern(rf"^(?:put|bank) the top {_N}? ?cards? of your deck(?: into your bank)?\.?$", re.I)
-_MOVE = pattern(r"^move (?:1|one) of your (untapped )?neopets(?: or heroes)? (?:to|into) (?:another|any other|a different|any|a new) arena( without tapping it)?\.?$", re.I)
+_GROUP = r"(neopets or heroes|heroes or neopets|neopets|heroes)"  # kept whole: "Neopets or Heroes" offers both
+_MOVE = pattern(rf"^move (?:1|one) of your (?:untapped )?{_GROUP} (?:to|into) (?:another|any other|a different|any|a new) arena( without tapping it)?\.?$", re.I)
 # what a bonus or a tapping cost looks like, to tell "no pattern read it" from "the card has none"
 _BONUS_HINT = re.compile(r"[+-]\d|\b(?:strength|agility|magic|intelligence|all stats)\b", re.I)
 _TAP_HINT = re.compile(r"\btap\b.*\bto play\b|\bto play this\b.*\btap\b", re.I)
-_UNTAP = pattern(r"^untap (?:1|one) of your neopets\.?$", re.I)
+_UNTAP = pattern(rf"^untap (?:1|one) of your {_GROUP}\.?$", re.I)
 _TAP_COST = pattern(r"^(?:to play this(?: card)?, )?tap (?:1|one|a|an) (?:of your )?(?:untapped )?(air |dark |earth |fire |light |water )?neopets?(?: to play this(?: card)?)?\.?$", re.I)
 _MAY = pattern(r"^you may (.+)$", re.I)
 _TRIGGERS = (
@@ -122,9 +128,19 @@ _TRIGGERS = (
     ("on_win", pattern(r"^(?:when|whenever) this (?:neopet or hero|neopet|hero)(?: or hero)? wins a contest(?: on your turn)?,\s*(.+)$", re.I)),
     ("on_play", pattern(r"^(?:when|whenever) you (?:play|attach) this(?: card| item| equipment)?,\s*(.+)$", re.I)),
 )
+_OPPONENT = re.compile(r"\b(?:your opponent(?:'s|s')?|opponents?(?:'s|')?|rivals?(?:'s|')?)(?=\W|$)", re.I)
 # the core's significant words, and the verbs of what a sentence can do for you: left unread, it is not played
 WORDS = core_effects.significant(("effect", r"\b(?:draw|bank|move|untap)s?\b"))
-_NO_EFFECT = pattern(r"\b(?:your opponent|opponent's|opponents'|rivals?|their)\b", re.I)
+_YOU = re.compile(r"\byou(?:r|rs)?\b", re.I)
+# where a sentence splits into clauses: "then", or "and" before a new subject or command
+_CLAUSE = re.compile(r"(?:,? and)? then |; |,? and (?=(?:your opponent|each player|you|draw|bank|put|move|untap|tap|"
+                     r"discard|shuffle|return|search|look|reveal|flip|play|trade)\b)", re.I)
+
+
+def group_of(text: str) -> str:
+    """The cards a group names, as the ops take it: "neopets", "heroes" or "both"."""
+    text = text.lower()
+    return "both" if " or " in text else text
 
 
 def _effect(body: str) -> tuple | None:
@@ -145,10 +161,47 @@ def _effect(body: str) -> tuple | None:
         return ("bank_top", int(word) if word.isdigit() else _NUMBERS.get(word, 1))
     m = _MOVE.match(body)
     if m:
-        return ("move_free",) if m.group(2) else ("move_one",)
-    if _UNTAP.match(body):
-        return ("untap_one",)
+        return ("move_free" if m.group(2) else "move_one", group_of(m.group(1)))
+    m = _UNTAP.match(body)
+    if m:
+        return ("untap_one", group_of(m.group(1)))
     return None
+
+
+def _opponent_only(clause: str) -> bool:
+    """A clause only about the opponent's cards or rivals (no "you" or "your" of yours in it)."""
+    return bool(_OPPONENT.search(clause)) and not _YOU.search(_OPPONENT.sub(" ", clause))
+
+
+def _clause(text: str) -> tuple[tuple | None, Any]:
+    op = _effect(text)
+    if op is not None:
+        return op, AUTO
+    if _opponent_only(text):
+        core_effects.read_all(text, "about the opponent only")  # the whole clause is theirs
+        return None, NO_EFFECT
+    return None, MANUAL
+
+
+def read_body(body: str) -> list[tuple[str, tuple | None, Any]]:
+    """An effect read clause by clause: [(clause, op or None, status)]. The whole text is tried first
+    ("you and your opponent each draw 2 cards" is one clause); a "you may" covers every clause after
+    it, so it is one choice, automated only when no clause of it is manual."""
+    body = body.strip().rstrip(".").strip()
+    op = _effect(body)
+    if op is not None:
+        return [(body, op, AUTO)]
+    m = _MAY.match(body)
+    if m:
+        parts = read_body(m.group(1))
+        ops = tuple(op for _, op, _ in parts if op is not None)
+        if ops and all(s is not MANUAL for _, _, s in parts):
+            return [(body, ("may", m.group(1), ops), AUTO)]
+        return [(body, None, MANUAL)]
+    clauses = [c.strip(" ,") for c in _CLAUSE.split(body) if c.strip(" ,")]
+    if len(clauses) == 1 or any(" " not in c for c in clauses):  # one clause, or "You and your opponent each ..."
+        return [(body, *_clause(body))]
+    return [(c, *_clause(c)) for c in clauses]
 
 
 def _bonus(sentence: str) -> tuple[str, int] | None:
@@ -200,46 +253,34 @@ def _compile(card: Any) -> Program:
     unread_tap = False
     accounts = []
     for sentence in _sentences(card.text or ""):
-        status = MANUAL
-        saved, book = (dict(text_bonus), text_tap, {name: len(ops) for name, ops in triggers.items()}), open_ledger(sentence, WORDS)
+        book = open_ledger(sentence, WORDS)
         bonus = _bonus(sentence) if ctype in ("Equipment", "Item") else None
         tapm = _TAP_COST.match(sentence.rstrip(". "))
-        if bonus is not None:
-            arena, amount = bonus
-            for a in (ARENAS if arena == "all stats" else (arena,)):
-                text_bonus[a] = text_bonus.get(a, 0) + amount
-            status = AUTO
-        elif tapm is not None and ctype not in ("Hero",):
-            text_tap = (tapm.group(1) or "").strip().capitalize() or "any"
-            status = AUTO
+        if bonus is not None or (tapm is not None and ctype not in ("Hero",)):
+            when, read = None, [(sentence, (), AUTO)]  # a bonus, or a tapping cost
         else:
-            for name, trigger in _TRIGGERS:
-                m = trigger.match(sentence)
-                if m:
-                    op = _effect(m.group(1))
-                    if op is not None:
-                        triggers[name].append(op)
-                        status = AUTO
-                    break
+            when, read = _timed(sentence, plain_is_play)
+        parts = []
+        for text, ops, status in read:  # each ability settled on its own words: one left unread, it is played by hand
+            status, account = book.settle(status, part=text)
+            parts.append((text, status))
+            accounts.append(account)
+            if status is not AUTO:
+                continue
+            if bonus is not None:
+                arena, amount = bonus
+                for a in (ARENAS if arena == "all stats" else (arena,)):
+                    text_bonus[a] = text_bonus.get(a, 0) + amount
+            elif when is None:
+                text_tap = (tapm.group(1) or "").strip().capitalize() or "any"
             else:
-                op = _effect(sentence) if plain_is_play else None
-                if op is not None:
-                    triggers["on_play"].append(op)
-                    status = AUTO
-                elif _NO_EFFECT.search(sentence) and not re.search(r"\byour (neopets?|heroes?|hand|deck|bank)\b", sentence, re.I):
-                    status = NO_EFFECT
-        status, account = book.settle(status)
-        accounts.append(account)
-        if account.demoted:  # a word no pattern read: the sentence is played by hand, what it compiled to undone
-            text_bonus, text_tap = saved[0], saved[1]
-            for name, n in saved[2].items():
-                del triggers[name][n:]
-        if status is MANUAL and ctype in ("Equipment", "Item") and _BONUS_HINT.search(sentence):
-            unread_bonus.update(_unread_arenas(sentence))
-        if status is MANUAL and ctype in PAID_TYPES and _TAP_HINT.search(sentence):
-            unread_tap = True
-        prog.abilities.append((sentence, status))
-    prog.accounts = tuple(accounts)
+                triggers[when].extend(ops)
+        if any(s is MANUAL for _, s in parts):
+            if ctype in ("Equipment", "Item") and _BONUS_HINT.search(sentence):
+                unread_bonus.update(_unread_arenas(sentence))
+            if ctype in PAID_TYPES and _TAP_HINT.search(sentence):
+                unread_tap = True
+        prog.abilities.extend(parts)
     if ctype in ("Equipment", "Item"):
         # the whole text is known: an arena it names no bonus for gets none (attrs still win), unless
         # a sentence no pattern read may name one: that arena's bonus stays unknown
@@ -253,10 +294,59 @@ def _compile(card: Any) -> Program:
             prog.tap = text_tap
         elif ctype == "Equipment":
             prog.tap = "none"  # the whole text is known and names no tapping cost
+    prog.accounts = tuple(accounts)
     prog.unread = (("stat bonus",) if unread_bonus else ()) + (("tapping cost",) if unread_tap else ())
     prog.on_play, prog.on_bank = tuple(triggers["on_play"]), tuple(triggers["on_bank"])
     prog.on_win, prog.before_turn = tuple(triggers["on_win"]), tuple(triggers["before_turn"])
     return prog
+
+
+def _timed(sentence: str, plain_is_play: bool) -> tuple[str | None, list[tuple[str, tuple, Any]]]:
+    """A sentence's timing ("when you play this card, ...", or a plain sentence of a card played for
+    its effect) and its abilities with their ops: its body clause by clause. One ability when every
+    clause has the same status; else one per clause (the first keeps the timing words), so an
+    opponent-only clause is no effect on its own and a clause of yours no pattern read stays manual
+    on its own."""
+    when, body = None, sentence
+    for name, timing in _TRIGGERS:
+        m = timing.match(sentence)
+        if m:
+            when, body = name, m.group(1)
+            break
+    else:
+        if plain_is_play:
+            when = "on_play"
+    parts = read_body(body)
+    if when is None:  # an effect with no timing the engine knows: played by hand
+        parts = [(text, None, MANUAL if op is not None else status) for text, op, status in parts]
+    statuses = {status for _, _, status in parts}
+    if len(statuses) == 1:
+        return when, [(sentence, tuple(op for _, op, _ in parts if op is not None), statuses.pop())]
+    lead = sentence[:len(sentence) - len(body)]
+    return when, [((lead + text) if n == 0 else text, () if op is None else (op,), status)
+                  for n, (text, op, status) in enumerate(parts)]
+
+
+_VALUE_WORDS = {"type": "card type", "species": "species", "bank_value": "bank value", "tap_to_play": "tapping cost"}
+
+
+def missing(prog: Program) -> tuple[str, ...]:
+    """The values the engine needs to play this card at all that are unknown (see `needed`)."""
+    known = {"type": prog.type, "species": prog.species, "bank_value": prog.bank, "tap_to_play": prog.tap}
+    return tuple(f for f in needed(prog) if known[f] is None)
+
+
+def needed(prog: Program) -> tuple[str, ...]:
+    """What an automated goldfish needs to know about a card. Stats matter only in a contest
+    against a Villain (the dummy has no Neopets), so they are asked for there, not here."""
+    if prog.type is None:
+        return ("type",)
+    cost = () if prog.tap is not None else ("tap_to_play",)  # a cost its text has but no pattern read
+    if prog.type in NEOPET_TYPES:
+        return ("species",) + cost
+    if prog.type in ("Item", "Equipment"):
+        return ("bank_value",) + cost
+    return cost
 
 
 def phrase_of(sentence: str) -> str:
@@ -269,19 +359,23 @@ def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
     """Distinct cards by how much of them the engine automates, and what is missing (honestly: the
     catalogue holds no rules text, so no card is fully automated from the catalogue alone)."""
     known = Counter()
+    unplayable: Counter = Counter()  # cards of a known type the engine cannot play, by the values they lack
     cards = 0
 
     def rate(card, prog: Program) -> core_effects.Rated:
         nonlocal cards
         cards += 1
         gaps = []
+        lacks = missing(prog)  # a card the engine cannot play at all counts as none, whatever its text
         if prog.text_known:
             known["text"] += 1
-            rated = core_effects.Rated(prog.automation, tuple(prog.abilities), prog.abilities == [])
+            rated = core_effects.Rated("none" if lacks else prog.automation, tuple(prog.abilities), prog.abilities == [])
         else:
             gaps.append("(rules text not in the catalogue)")
-            # what the rules alone let the engine do with a card of a known type
-            rated = core_effects.Rated("partial" if prog.type is not None else "none", (), False)
+            # what the rules alone let the engine do with a card of a known type and the values it needs
+            rated = core_effects.Rated("none" if lacks else "partial", (), False)
+        if prog.type is not None and lacks:
+            unplayable[" and ".join(_VALUE_WORDS[f] for f in lacks)] += 1
         if prog.type is None:
             gaps.append("(card type unknown)")
         else:
@@ -309,8 +403,11 @@ def coverage(catalogue: Iterable[Any]) -> dict[str, Any]:
         f"a bank value for {known['bank']} of {known['bankable']} Items and Equipment, stats for {known['stats']}, "
         f"stat bonuses for {known['bonus']}",
         "full = text known and every sentence automated or of no effect against the dummy; partial = the card's type "
-        "is known, so the rules for its type are automated, but its text is not (or only partly); none = the type is "
-        "unknown, so only manual moves can play it",
+        "and the values the engine needs to play it are known, so the rules for its type are automated, but its text "
+        "is not (or only partly); none = the type is unknown, or a value the engine needs to play the card at all is "
+        "(an Item's or Equipment's bank value, an Experienced Neopet's species), so only manual moves can play it",
+        *(f"{n} card{'s' if n != 1 else ''} of a known type count as none: {what} unknown"
+          for what, n in sorted(unplayable.items())),
         "values and text a player supplies for a game (the card_values option) are compiled by the same patterns: "
         "stat bonuses, draw, bank and movement effects, before-your-turn, on-bank, on-win and on-play timing",
     ]

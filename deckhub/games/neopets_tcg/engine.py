@@ -3,6 +3,9 @@ follows the rules; the dummy's four arenas stay empty and it never plays a card,
 contest you start is won at once (rulebook "Contests": no rivals, you win automatically). Win at 21
 banked points; lose when you must draw from an empty deck, or when the turn limit passes.
 
+A card's own tapping cost ("tap 1 of your Neopets to play this") is paid by every kind played from
+the hand: the action names the Neopet it taps ("tap"), and is not offered while none can pay.
+
 Unknown card facts are never guessed (see deckhub.core.session_values): a card's type, species,
 stats, bank value or tapping cost the catalogue does not know must be supplied for the game with
 the `card_values` option; until then the rules actions that would need it are not offered (the
@@ -12,9 +15,9 @@ Rules actions (JSON), main phase:
   {"kind": "move", "card": n, "arena": a}         tap an untapped Neopet, move it with its Equipment
   {"kind": "trade_in", "card": n}                 tap it, discard its Equipment, Basic -> bottom of the
                                                   Neopet Stack / Experienced -> discard; flip a new one
-  {"kind": "replace", "card": e, "onto": n}       an Experienced Neopet onto one of the same species
+  {"kind": "replace", "card": e, "onto": n[, "tap": n]}  an Experienced Neopet onto one of the same species
   {"kind": "hero", "card": h, "tap": n}           tap a Neopet; the Hero enters its arena untapped
-  {"kind": "villain", "card": v, "arena": a}      into an arena without a Villain
+  {"kind": "villain", "card": v, "arena": a[, "tap": n]}  into an arena without a Villain
   {"kind": "equip", "card": q, "to": t[, "tap": n]}  Equipment onto a Neopet or Hero (tapping a Neopet
                                                   when the card requires it)
   {"kind": "happen", "card": s[, "tap": n]}       a Something Has Happened! card: resolve, discard

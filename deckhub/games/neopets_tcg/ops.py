@@ -314,11 +314,21 @@ class NeopetsOps:
             if self.outcome is not None:
                 return
 
+    def _group(self, group: str) -> tuple[list[int], str]:
+        """Your cards in play a text's group names ("neopets", "heroes", "both": kept whole), and its words."""
+        if group == "neopets":
+            return self.neopets(), "Neopets"
+        progs = self.progs
+        heroes = group == "heroes"
+        ids = [i for a in ARENAS for i in self.zones[a] if (progs[i].type == "Hero" if heroes else progs[i].contester)]
+        return ids, "Heroes" if heroes else "Neopets or Heroes"
+
     def _op_move_free(self, op, source):
-        options = [([i, a], f"move {self.names[i]} to the {a} arena") for i in self.neopets() for a in ARENAS
+        ids, words = self._group(op[1])
+        options = [([i, a], f"move {self.names[i]} to the {a} arena") for i in ids for a in ARENAS
                    if a != self.where[i]]
         if options:
-            self.ask(f"{self.names[source]}: move one of your Neopets (without tapping it)", options, op, source)
+            self.ask(f"{self.names[source]}: move one of your {words} (without tapping it)", options, op, source)
 
     def _res_move_free(self, op, source, value):
         iid, arena = value
@@ -329,27 +339,29 @@ class NeopetsOps:
         self._to_arena(iid, arena)
 
     def _op_move_one(self, op, source):
-        """Card text "move 1 of your Neopets": the glossary's move, tapping an untapped Neopet."""
+        """Card text "move 1 of your Neopets": the glossary's move, tapping an untapped one."""
         tapped = self.tapped
-        options = [([i, a], f"move {self.names[i]} to the {a} arena, tapping it") for i in self.neopets()
+        ids, words = self._group(op[1])
+        options = [([i, a], f"move {self.names[i]} to the {a} arena, tapping it") for i in ids
                    if not tapped[i] for a in ARENAS if a != self.where[i]]
         if options:
-            self.ask(f"{self.names[source]}: move one of your untapped Neopets (tapping it)", options, op, source)
+            self.ask(f"{self.names[source]}: move one of your untapped {words} (tapping it)", options, op, source)
         else:
-            self.note(f"{self.names[source]}: no untapped Neopet to move")
+            self.note(f"{self.names[source]}: none of your {words} is untapped to move")
 
     def _res_move_one(self, op, source, value):
         iid = value[0]
         if self.where[iid] not in ARENA_SET or self.tapped[iid]:
-            self.note(f"{self.label(iid)} is no longer an untapped Neopet in play: nothing happens")
+            self.note(f"{self.label(iid)} is no longer untapped in play: nothing happens")
             return
         self._res_move_free(op, source, value)
         self.tapped[iid] = True
 
     def _op_untap_one(self, op, source):
-        options = [(i, f"untap {self.names[i]}") for i in self.neopets() if self.tapped[i]]
+        ids, words = self._group(op[1])
+        options = [(i, f"untap {self.names[i]}") for i in ids if self.tapped[i]]
         if options:
-            self.ask(f"{self.names[source]}: untap one of your Neopets", options, op, source)
+            self.ask(f"{self.names[source]}: untap one of your {words}", options, op, source)
 
     def _res_untap_one(self, op, source, value):
         if self.where[value] not in ARENA_SET:

@@ -19,6 +19,21 @@ def _free_arena(state: NeopetsState, exclude: str | None = None) -> str | None:
     return best
 
 
+def _paid(state: NeopetsState, action: Action) -> Action | None:
+    """The action paying the card's own tapping cost with the Neopet whose tap loses least: one in an
+    arena contested already or with another untapped Neopet or Hero to contest (a contest the dummy
+    never answers needs only one); None when no Neopet can pay."""
+    ways = state.paying(state.progs[action["card"]], [action])
+    if not ways or "tap" not in ways[0]:
+        return ways[0] if ways else None
+
+    def loss(way: Action) -> tuple[int, int]:
+        arena = state.where[way["tap"]]
+        spare = sum(not state.tapped[i] for i in state.participants(arena)) > 1
+        return (0 if arena in state.contested or spare else 1, way["tap"])
+    return min(ways, key=loss)
+
+
 def _answer(state: NeopetsState, choice: Choice) -> Action:
     op = choice.op
     kind = op[0]
@@ -74,7 +89,9 @@ def policy(state: NeopetsState) -> Action:
         if prog.type == "Experienced Neopet" and prog.species is not None:
             for n in neopets:
                 if progs[n].species == prog.species and progs[n].type == "Basic Neopet":
-                    return {"kind": "replace", "card": h, "onto": n}
+                    action = _paid(state, {"kind": "replace", "card": h, "onto": n})
+                    if action is not None:
+                        return action
     # 2. a contest in every arena where one can start (against a Villain only when the numbers are known)
     for a in ARENAS:
         ready = sorted(i for i in state.participants(a) if not tapped[i])
@@ -105,9 +122,7 @@ def policy(state: NeopetsState) -> Action:
         for h in state.zones["hand"]:
             prog = progs[h]
             if prog.type == "Something Has Happened!" and prog.useful_play and prog.tap is not None:
-                payers = state.tappers(prog.tap)
-                if prog.tap == "none":
-                    return {"kind": "happen", "card": h}
-                if payers:
-                    return {"kind": "happen", "card": h, "tap": payers[0]}
+                action = _paid(state, {"kind": "happen", "card": h})
+                if action is not None:
+                    return action
     return {"kind": "end_turn"}

@@ -17,14 +17,18 @@ def _cards(n: int) -> str:
     return "a card" if n == 1 else f"{n} cards"
 
 
+def _group(group: str) -> str:
+    return {"neopets": "Neopets", "heroes": "Heroes", "both": "Neopets or Heroes"}[group]
+
+
 OPS = {
     "draw": lambda op, r: f"draw {_cards(op[1])}",
     "may": lambda op, r: f"you may {r.ops(op[2])}",
     "bank_from_hand": lambda op, r: "put an Item or Equipment from your hand into your bank",
     "bank_top": lambda op, r: f"put the top {_cards(op[1])} of your deck into your bank",
-    "move_one": lambda op, r: "tap one of your untapped Neopets and move it to another arena",
-    "move_free": lambda op, r: "move one of your Neopets to another arena without tapping it",
-    "untap_one": lambda op, r: "untap one of your Neopets",
+    "move_one": lambda op, r: f"tap one of your untapped {_group(op[1])} and move it to another arena",
+    "move_free": lambda op, r: f"move one of your {_group(op[1])} to another arena without tapping it",
+    "untap_one": lambda op, r: f"untap one of your {_group(op[1])}",
 }
 
 

@@ -13,7 +13,7 @@ from deckhub.core.tables import fixed
 from deckhub.core.tiles import Flag, Stat, Tile
 from deckhub.games.neopets_tcg.common import ARENA_SET, WIN_POINTS, _SUBSETS_UP_TO, _a, _arena, _dealable
 from deckhub.games.neopets_tcg.contest import ARENAS
-from deckhub.games.neopets_tcg.effects import FAERIES, TAP_CHOICES, TYPES, Program, compile_card
+from deckhub.games.neopets_tcg.effects import FAERIES, TAP_CHOICES, TYPES, Program, compile_card, needed
 from deckhub.games.neopets_tcg.ops import NeopetsOps
 
 
@@ -59,9 +59,9 @@ class NeopetsState(NeopetsOps, State):
     RULE_ACTIONS = (
         RuleAction("move", ("card", "arena"), **_MAIN, text="tap an untapped Neopet of yours to move it to another arena"),
         RuleAction("trade_in", ("card",), **_MAIN, text="trade in an untapped Neopet and flip the next one of your stack"),
-        RuleAction("replace", ("card", "onto"), **_MAIN, ids=("card", "onto"), text="play an Experienced Neopet replacing one of its species"),
+        RuleAction("replace", ("card", "onto"), ("tap",), **_MAIN, ids=("card", "onto", "tap"), text="play an Experienced Neopet replacing one of its species"),
         RuleAction("hero", ("card", "tap"), **_MAIN, ids=("card", "tap"), text="play a Hero, tapping an untapped Neopet"),
-        RuleAction("villain", ("card", "arena"), **_MAIN, text="play a Villain into an arena without one"),
+        RuleAction("villain", ("card", "arena"), ("tap",), **_MAIN, ids=("card", "tap"), text="play a Villain into an arena without one"),
         RuleAction("equip", ("card", "to"), ("tap",), **_MAIN, ids=("card", "to", "tap"), text="play an Equipment onto a Neopet or Hero"),
         RuleAction("happen", ("card",), ("tap",), **_MAIN, ids=("card", "tap"), text="play a Something Has Happened! card"),
         RuleAction("location", ("card", "arena"), ("tap",), **_MAIN, ids=("card", "tap"), text="play a Location into an arena"),
@@ -87,17 +87,7 @@ class NeopetsState(NeopetsOps, State):
 
     @classmethod
     def needed_values(cls, card) -> tuple[str, ...]:
-        """What an automated goldfish needs to know about a card. Stats matter only in a contest
-        against a Villain (the dummy has no Neopets), so they are asked for there, not here."""
-        prog = compile_card(card)
-        if prog.type is None:
-            return ("type",)
-        if prog.type in ("Basic Neopet", "Experienced Neopet"):
-            return ("species",)
-        cost = () if prog.tap is not None else ("tap_to_play",)  # a cost its text has but no pattern read
-        if prog.type in ("Item", "Equipment"):
-            return ("bank_value",) + cost
-        return cost
+        return needed(compile_card(card))
 
     # -- setup (rulebook: Setup) ------------------------------------------------------------------
     def setup(self, deck, catalogue) -> None:
@@ -192,6 +182,15 @@ class NeopetsState(NeopetsOps, State):
         tapped, progs = self.tapped, self.progs
         return [i for i in self.neopets() if not tapped[i] and (need == "any" or progs[i].faerie == need)]
 
+    def paying(self, prog: Program, actions: list[Action]) -> list[Action]:
+        """These ways to play a card from the hand, each once per Neopet that can pay its own tapping
+        cost (every kind but the Hero, whose cost is the rules' "tap" already); none while the cost
+        is unknown or no Neopet can pay it."""
+        if prog.type == "Hero" or prog.tap == "none":
+            return actions
+        payers = self.tappers(prog.tap)
+        return [dict(action, tap=n) for action in actions for n in payers or ()]
+
     def bankable(self) -> list[int]:
         """Items and Equipment in your hand whose bank value is known."""
         progs = self.progs
@@ -247,32 +246,21 @@ class NeopetsState(NeopetsOps, State):
             prog = progs[h]
             kind = prog.type
             if kind == "Experienced Neopet":
-                if prog.species is not None:
-                    for n in neopets:
-                        if progs[n].species == prog.species:
-                            actions.append({"kind": "replace", "card": h, "onto": n})
+                targets = [{"kind": "replace", "card": h, "onto": n} for n in neopets
+                           if prog.species is not None and progs[n].species == prog.species]
             elif kind == "Hero":
-                for n in untapped:
-                    actions.append({"kind": "hero", "card": h, "tap": n})
+                targets = [{"kind": "hero", "card": h, "tap": n} for n in untapped]
             elif kind == "Villain":
-                for a in ARENAS:
-                    if self.villain_in(a) is None:
-                        actions.append({"kind": "villain", "card": h, "arena": a})
-            elif kind in ("Equipment", "Something Has Happened!", "Location"):
-                payers = self.tappers(prog.tap)
-                if payers is None or (prog.tap != "none" and not payers):
-                    continue
-                if kind == "Equipment":
-                    targets = [{"kind": "equip", "card": h, "to": t} for t in hosts]
-                elif kind == "Location":
-                    targets = [{"kind": "location", "card": h, "arena": a} for a in ARENAS]
-                else:
-                    targets = [{"kind": "happen", "card": h}]
-                for action in targets:
-                    if payers:
-                        actions.extend(dict(action, tap=n) for n in payers)
-                    else:
-                        actions.append(action)
+                targets = [{"kind": "villain", "card": h, "arena": a} for a in ARENAS if self.villain_in(a) is None]
+            elif kind == "Equipment":
+                targets = [{"kind": "equip", "card": h, "to": t} for t in hosts]
+            elif kind == "Location":
+                targets = [{"kind": "location", "card": h, "arena": a} for a in ARENAS]
+            elif kind == "Something Has Happened!":
+                targets = [{"kind": "happen", "card": h}]
+            else:
+                continue
+            actions.extend(self.paying(prog, targets))
         for a in ARENAS:
             if self.villain_in(a) is None and a in self.contested:
                 continue
@@ -383,6 +371,9 @@ class NeopetsState(NeopetsOps, State):
             self._leave_play(iid, discard=True)
             self.push((("flip", "trade in"),))
         elif kind == "replace":
+            if "tap" in action:
+                self.tapped[action["tap"]] = True
+                self.note(f"tapped {self.label(action['tap'])} to play {self.label(iid)}")
             self._replace(iid, action["onto"])
         elif kind == "hero":
             payer = action["tap"]
@@ -399,7 +390,7 @@ class NeopetsState(NeopetsOps, State):
             if kind == "villain":
                 self.move(iid, action["arena"])
                 self.tapped[iid] = False
-                self.note(f"played the Villain {self.label(iid)} into the {action['arena']} arena")
+                self.note(f"played the Villain {self.label(iid)} into the {action['arena']} arena{paid}")
                 self._played(iid)
             elif kind == "equip":
                 target = action["to"]
@@ -495,11 +486,11 @@ class NeopetsState(NeopetsOps, State):
         if kind == "trade_in":
             return f"Trade in {name}"
         if kind == "replace":
-            return f"Play {name} replacing {self.label_of(action.get('onto'))}"
+            return f"Play {name} replacing {self.label_of(action.get('onto'))}{paying}"
         if kind == "hero":
             return f"Play the Hero {name}{paying}"
         if kind == "villain":
-            return f"Play the Villain {name} into the {action.get('arena')} arena"
+            return f"Play the Villain {name} into the {action.get('arena')} arena{paying}"
         if kind == "equip":
             return f"Play {name} onto {self.label_of(action.get('to'))}{paying}"
         if kind == "happen":
