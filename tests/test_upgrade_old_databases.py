@@ -1,5 +1,6 @@
 """Databases made by earlier DeckHub commits (tests/fixtures/old_databases) upgrade to today's schema
-with every old row kept, and their user's pages and API calls answer afterwards.
+with every old row kept, and afterwards the pages showing what each of their accounts made (decks,
+games, runs, proposals, card values, uploads...) and their user's API calls answer.
 
 Each fixture is restored on the backend under test (SQLite, or PostgreSQL with
 DECKHUB_TEST_DATABASE_URL, as in conftest.py), upgraded with `deckhub.store.schema.upgrade`, and
@@ -7,11 +8,12 @@ compared row by row on the old columns (an upgrade may add columns, never lose a
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
 
-from deckhub.services import collection_imports
+from deckhub.services import card_values, collection_imports, facts_uploads
 from deckhub.store import models
 from deckhub.store.db import database, make_database
 from tests.conftest import POSTGRES_URL, csrf_token, make_app
@@ -67,8 +69,54 @@ def _columns(db, table: str) -> set[str]:
     return {c.name for c in db.get_columns(table)}
 
 
+def _sign_in(app, name: str, password: str):
+    client = app.test_client()
+    login_page = client.get("/login").get_data(as_text=True)
+    signed_in = client.post("/login", data={"username": name, "password": password,
+                                            "csrf_token": csrf_token(login_page)})
+    assert signed_in.status_code == 302, (name, signed_in.get_data(as_text=True)[:2000])
+    return client
+
+
+def _pages_of(user) -> list[tuple[str, int]]:
+    """The pages showing what `user` made, with the status each should answer: their decks (with
+    statistics, versions and card values), goldfish games, simulation and tuning runs, proposals
+    (with batches and scans), card values, public lists, and the collection and facts uploads
+    waiting for them."""
+    M = models
+    pages = ["/", "/decks/", "/collection/", "/goldfish/", "/account/", "/proposals"]
+    for deck in M.Deck.select(M.Deck.id, M.Deck.game).where(M.Deck.owner == user):
+        pages += [f"/decks/{deck.id}", f"/decks/{deck.id}/stats/", f"/decks/{deck.id}/versions"]
+        if card_values.enterable(deck.game):  # the values the deck still needs, for a game that has some
+            pages.append(f"/card-values/decks/{deck.id}")
+    pages += [f"/goldfish/{g.id}" for g in M.GoldfishSession.select(M.GoldfishSession.id).where(
+        M.GoldfishSession.owner == user)]
+    pages += [f"/decks/{r.deck_id}/stats/simulations/{r.id}.json" for r in M.SimulationRun.select().where(
+        M.SimulationRun.owner == user)]
+    pages += [f"/decks/{r.deck_id}/stats/tunings/{r.id}.json" for r in M.TuningRun.select().where(
+        M.TuningRun.owner == user)]
+    pages += [f"/proposals/{p.id}" for p in M.Proposal.select(M.Proposal.id).where(M.Proposal.proposer == user)]
+    pages += [f"/batches/{b.id}" for b in M.ProposalBatch.select(M.ProposalBatch.id).where(
+        M.ProposalBatch.proposer == user)]
+    pages += [f"/scans/{s.id}" for s in M.Scan.select(M.Scan.id).where(M.Scan.uploader == user)]
+    pages += [f"/card-values/{game}" for (game,) in M.UserCardValue.select(M.UserCardValue.game).where(
+        M.UserCardValue.owner == user).distinct().tuples()]
+    if M.PublicLists.select().where(M.PublicLists.user == user).exists():
+        pages += [f"/users/{user.username}/wants", f"/users/{user.username}/trades"]
+    C, F = M.CollectionUpload, M.FactsUpload
+    pages += [f"/collection/import/{u.token}" for u in C.select(C.token).where((C.owner == user) & (C.state == "ready"))]
+    answers = [(page, 200) for page in pages]
+    # a checked facts file answers 400 while it has rows to correct
+    answers += [(f"/facts/import/{u.token}", 400 if u.summary["problems"] else 200)
+                for u in F.select().where((F.owner == user) & (F.state == "ready"))]
+    return answers
+
+
 @pytest.mark.parametrize("entry", FIXTURES, ids=[f["name"] for f in FIXTURES])
-def test_an_old_database_upgrades_keeping_every_row_and_its_pages_answer(entry, restore):
+def test_an_old_database_upgrades_keeping_every_row_and_its_pages_answer(entry, restore, monkeypatch):
+    # an upload's page answers for two hours after it was sent; a fixture's were sent long before
+    monkeypatch.setattr(collection_imports, "MAX_AGE", dt.timedelta(days=36500))
+    monkeypatch.setattr(facts_uploads, "MAX_AGE", dt.timedelta(days=36500))
     url = restore(entry)
     before, after = _upgrade(url)
     counts = entry.get("postgresql_rows", entry["rows"]) if POSTGRES_URL else entry["rows"]
@@ -78,26 +126,18 @@ def test_an_old_database_upgrades_keeping_every_row_and_its_pages_answer(entry, 
         f"{t}: {len(r)}" for t, r in lost.items())
 
     app = make_app(url)
-    client = app.test_client()
-    login_page = client.get("/login").get_data(as_text=True)
     user = entry["user"]
-    signed_in = client.post("/login", data={"username": user["name"], "password": user["password"],
-                                            "csrf_token": csrf_token(login_page)})
-    assert signed_in.status_code == 302, signed_in.get_data(as_text=True)[:2000]
     with app.app_context(), database.connection_context():
         me = models.User.get(models.User.username == user["name"])
         decks = [d.id for d in models.Deck.select().where(models.Deck.owner == me)]
-        games = [g.id for g in models.GoldfishSession.select().where(models.GoldfishSession.owner == me)]
-        runs = [(r.deck_id, r.id) for r in models.SimulationRun.select().where(models.SimulationRun.owner == me)]
-        U = models.CollectionUpload
-        uploads = [u.token for u in U.select(U.token).where((U.owner == me) & (U.state == "ready"))]
+        accounts = [(u.username, u.is_curator, _pages_of(u)) for u in models.User.select().order_by(models.User.id)]
     assert len(decks) == sum(1 for r in before["deck"] if dict(r)["owner_id"] == me.id)
-    pages = ["/", "/decks/", "/collection/", *(f"/goldfish/{g}" for g in games),
-             *(page for d in decks for page in (f"/decks/{d}", f"/decks/{d}/stats/")),
-             *(f"/decks/{d}/stats/simulations/{r}.json" for d, r in runs)]
-    for page in pages:
-        response = client.get(page)
-        assert response.status_code == 200, (page, response.get_data(as_text=True)[:2000])
+    for name, is_curator, pages in accounts:
+        # every account of a fixture has its user's password (make_fixture.py signs them all up with it)
+        client = _sign_in(app, name, user["password"])
+        for page, status in [*pages, *((("/review", 200),) if is_curator else ())]:
+            response = client.get(page)
+            assert response.status_code == status, (name, page, response.get_data(as_text=True)[:2000])
     # an import waiting for its owner's confirmation keeps its preview rows (moved into pages), in order
     waiting: dict[int, list[dict]] = {}
     for row in sorted((dict(r) for r in before.get("collection_upload_row", ())), key=lambda r: r["position"]):
@@ -108,14 +148,23 @@ def test_an_old_database_upgrades_keeping_every_row_and_its_pages_answer(entry, 
             shown, total = collection_imports.preview_rows(upload, "all", 1, len(rows))
             assert total == len(rows) and [(r["line"], r["kind"], r["text"]) for r in shown] == [
                 (r["line"], r["kind"], r["text"]) for r in rows]
-        if uploads:
-            assert client.get(f"/collection/import/{uploads[0]}").status_code == 200
 
     token = loader.api_token(entry, BACKEND)
     if token:
-        api = app.test_client().get("/api/decks", headers={"Authorization": f"Bearer {token}"})
-        assert api.status_code == 200, api.get_data(as_text=True)[:2000]
-        assert sorted(d["id"] for d in api.get_json()["decks"]) == sorted(decks)
+        api = app.test_client()
+        headers = {"Authorization": f"Bearer {token}"}
+        listed = api.get("/api/decks", headers=headers)
+        assert listed.status_code == 200, listed.get_data(as_text=True)[:2000]
+        assert sorted(d["id"] for d in listed.get_json()["decks"]) == sorted(decks)
+        with app.app_context(), database.connection_context():
+            calls = ["/api/me", "/api/collection", *(f"/api/decks/{d}/versions" for d in decks),
+                     *(f"/api/simulations/{r.id}" for r in models.SimulationRun.select().where(models.SimulationRun.owner == me)),
+                     *(f"/api/tunings/{r.id}" for r in models.TuningRun.select().where(models.TuningRun.owner == me)),
+                     *(f"/api/card-values?game={g}" for (g,) in models.UserCardValue.select(models.UserCardValue.game)
+                       .where(models.UserCardValue.owner == me).distinct().tuples())]
+        for call in calls:
+            answer = api.get(call, headers=headers)
+            assert answer.status_code == 200, (call, answer.get_data(as_text=True)[:2000])
 
 
 @pytest.mark.parametrize("commit, tables, columns", [
