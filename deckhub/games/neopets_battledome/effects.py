@@ -178,8 +178,8 @@ def _opponent_only(piece: str) -> bool:
 
 
 def _match(piece: str) -> tuple[str, re.Match] | None:
-    for pattern, kind in _PATTERNS:
-        m = pattern.match(piece)
+    for regex, kind in _PATTERNS:
+        m = regex.match(piece)
         if m:
             return ("bonus" if kind == "gain" else kind), m
     return None
