@@ -11,6 +11,7 @@ from deckhub.services import card_values, simulations, tunings
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.core.odds import DrawModel, group_predicate, odds_table
+from deckhub.core.tuning import MIN_BUDGET as MIN_TUNING_BUDGET
 from deckhub.games import get_game
 from deckhub.services.limits import MAX_SEED
 from deckhub.web import charts
@@ -76,7 +77,7 @@ def show(deck_id: int):
                            kind=kind, value=value, k=k, first=first, table=table, sample=sample, owner=owner,
                            runs=runs, compare=compare, others=others, running=running, job_status=simulations.job_status,
                            run_settings=simulations.settings,
-                           tuning_runs=tuning_runs, tuning_status=tunings.job_status, default_budget=tunings.DEFAULT_BUDGET,
+                           tuning_runs=tuning_runs, tuning_status=tunings.job_status, default_budget=tunings.DEFAULT_BUDGET, min_budget=MIN_TUNING_BUDGET,
                            label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
 
 
