@@ -24,6 +24,7 @@ from deckhub.app import create_app
 from deckhub.services.catalogue_store import clear_cache
 
 CHROMIUM = "/usr/bin/chromium"
+expect.set_options(timeout=20_000)  # as the pages' own timeout below: waiting longer on a busy machine, never failing sooner
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
 
@@ -89,9 +90,12 @@ def _live_server(databases, tmp_path_factory):
 @pytest.fixture
 def live_server(_live_server):
     from deckhub.services import jobs
+    from deckhub.services.catalogue_store import warm_catalogues
     from deckhub.store.db import database
     database.initialize(_live_server.db)  # another fixture may have pointed the proxy elsewhere
     jobs.configure(_live_server.app.config["QUEUE_URL"], _live_server.app.config["QUEUE_NAME"])  # and the queue
+    with database.connection_context():  # as `deckhub serve` does before it listens (another test may have
+        warm_catalogues()                # emptied the catalogue cache): no page waits for the first load
     return _live_server
 
 
@@ -108,7 +112,7 @@ def browser():
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(20_000)  # a 2-core CI machine runs two test workers: speed is measured in benchmarks/, not here
     page = context.new_page()
     try:
         yield page

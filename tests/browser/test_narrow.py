@@ -45,7 +45,7 @@ OUTSIDE = """width => {
 @pytest.fixture
 def phone(browser):
     context = browser.new_context(viewport={"width": WIDTH, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(20_000)
     page = context.new_page()
     try:
         yield page
