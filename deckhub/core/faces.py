@@ -203,7 +203,7 @@ def layout(card: Card, spec: FaceSpec, palette: Mapping[str, str] | None, sets: 
                           PAPER if colours[0] != UNKNOWN_COLOUR else INK, bold=True, anchor="middle"))
 
     name_size, name_lines = fit(card.display_name, (30, 24, 20, 16) if thumb else (19, 16, 13),
-                                WIDTH - 36 - disc, 110 if thumb else 44)
+                                (WIDTH - 36 - disc) * 0.9, 110 if thumb else 44)  # bold letters are wider
     top = 18 + name_size
     items.append(Text(18, top, tuple(name_lines), name_size, bold=True))
     top = max(top + name_size * 1.2 * (len(name_lines) - 1) + 8, 14 + disc)  # below the disc
