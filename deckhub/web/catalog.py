@@ -115,7 +115,7 @@ def picture(slug: str, key: str):
     response = current_app.response_class(shown.body, mimetype=shown.content_type)
     response.set_etag(f"{slug}-{shown.stamp}-{size}-{set_code or ''}-{len(shown.body)}")
     response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response.headers["Content-Security-Policy"] = "default-src 'none'"
     response.cache_control.public = True
     response.cache_control.max_age = 86400 if request.args.get("v") == str(shown.stamp) else 300
     return response.make_conditional(request)
