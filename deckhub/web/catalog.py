@@ -99,6 +99,28 @@ def render_card(slug: str, key: str, flag_form=None, flag_index: int | None = No
                            flag_index=flag_index), status
 
 
+@bp.route("/games/<slug>/cards/<path:key>/picture")
+def picture(slug: str, key: str):
+    """A card's picture (?size=card or thumb): its approved scan or loaded image, else its drawn
+    face. Cached by browsers until the catalogue changes (the ETag is its version)."""
+    from deckhub.services import card_images
+    size = request.args.get("size", "card")
+    if size not in card_images.SIZES:
+        abort(404, description="A card picture's size is “card” or “thumb”.")
+    set_code = request.args.get("set") or None
+    try:
+        shown = card_images.picture(slug, key, size, set_code)
+    except card_images.NoSuchPicture as exc:
+        abort(404, description=str(exc))
+    response = current_app.response_class(shown.body, mimetype=shown.content_type)
+    response.set_etag(f"{slug}-{shown.stamp}-{size}-{set_code or ''}-{len(shown.body)}")
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'"
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400 if request.args.get("v") == str(shown.stamp) else 300
+    return response.make_conditional(request)
+
+
 SEARCHES_KEPT = 256  # rendered searches per catalogue version (typed by visitors: a bounded family)
 
 
@@ -195,6 +217,22 @@ def card_url(card) -> str:
     if prefix is None:
         prefix = prefixes[card.game] = url_for("catalog.card", slug=card.game, key="~")[:-1]
     return prefix + quote(card.key, safe="/")
+
+
+@bp.app_template_global()
+def picture_url(game_slug: str, key: str, size: str = "thumb", set_code: str | None = None) -> str:
+    """The address of a card's picture (`catalog.picture`); it names the catalogue version, so a
+    newly approved scan or loaded image is fetched at once and an unchanged picture comes from cache."""
+    stamps = g.setdefault("_picture_stamps", {})
+    stamp = stamps.get(game_slug)
+    if stamp is None:
+        stamp = stamps[game_slug] = getattr(get_catalogue(game_slug), "stamp", 0)
+    prefixes = g.setdefault("_card_url_prefixes", {})
+    prefix = prefixes.get(game_slug)
+    if prefix is None:
+        prefix = prefixes[game_slug] = url_for("catalog.card", slug=game_slug, key="~")[:-1]
+    query = f"?size={size}&v={stamp}" + (f"&set={quote(set_code, safe='')}" if set_code else "")
+    return f"{prefix}{quote(key, safe='/')}/picture{query}"
 
 
 @bp.app_template_global()
