@@ -15,6 +15,7 @@ from deckhub.commands.db import db
 from deckhub.commands.export_cards import export_cards
 from deckhub.commands.facts import facts
 from deckhub.commands.goldfish import coverage, goldfish
+from deckhub.commands.images import load_images
 from deckhub.commands.serve import serve, worker
 from deckhub.commands.simulate import simulate
 from deckhub.commands.tune import tune
@@ -28,7 +29,7 @@ def main() -> None:
 
 
 for command in (serve, worker, user, load_cards, build_data, check, collection, goldfish, coverage, simulate, tune,
-                export_user, import_user, backup, export_cards, facts, db):
+                export_user, import_user, backup, export_cards, facts, db, load_images):
     main.add_command(command)
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from deckhub.core.cards import Card, normalize_name
+from deckhub.core.faces import FaceSpec
 
 if TYPE_CHECKING:  # legality imports this module; only the accessors below use legality
     from deckhub.core.legality import CheckFunc, Format
@@ -100,6 +101,7 @@ class GameSpec:
     engine: str | None = None  # the goldfish engine's module, when not `<package>.engine`
     command_options: tuple[CommandOption, ...] = ()  # its own flags of the game-playing commands
     extras: dict[str, Any] = field(default_factory=dict)  # other, game-specific facts (see `__post_init__`)
+    face: FaceSpec = FaceSpec()  # what its drawn card faces show (deckhub.core.faces)
 
     def __post_init__(self) -> None:
         # `extras` also shows the typed fields in their old dict shape, for readers of the dict

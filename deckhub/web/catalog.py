@@ -99,6 +99,28 @@ def render_card(slug: str, key: str, flag_form=None, flag_index: int | None = No
                            flag_index=flag_index), status
 
 
+@bp.route("/games/<slug>/cards/<path:key>/picture")
+def picture(slug: str, key: str):
+    """A card's picture (?size=card or thumb): its approved scan or loaded image, else its drawn
+    face. Cached by browsers until the catalogue changes (the ETag is its version)."""
+    from deckhub.services import card_images
+    size = request.args.get("size", "card")
+    if size not in card_images.SIZES:
+        abort(404, description="A card picture's size is “card” or “thumb”.")
+    set_code = request.args.get("set") or None
+    try:
+        shown = card_images.picture(slug, key, size, set_code)
+    except card_images.NoSuchPicture as exc:
+        abort(404, description=str(exc))
+    response = current_app.response_class(shown.body, mimetype=shown.content_type)
+    response.set_etag(f"{slug}-{shown.stamp}-{size}-{set_code or ''}-{len(shown.body)}")
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response.cache_control.public = True
+    response.cache_control.max_age = 3600
+    return response.make_conditional(request)
+
+
 SEARCHES_KEPT = 256  # rendered searches per catalogue version (typed by visitors: a bounded family)
 
 

@@ -1,11 +1,14 @@
 """The Huntik TCG (Upper Deck, 2009): a card is its name plus its version (Huntik 201)."""
 from deckhub.core.cards import Card, normalize_name
+from deckhub.core.faces import FaceSpec, FaceStat
 from deckhub.core.spec import CommandOption, DrawSpec, FieldSpec, GameSpec, SectionSpec
 
 
 def count_by_name_and_version(card: Card) -> str:
     return normalize_name(card.display_name)
 
+
+_HEROES = ("major hero", "minor hero", "legendary hero")
 
 GAME = GameSpec(
     slug="huntik",
@@ -27,5 +30,7 @@ GAME = GameSpec(
     breakdown=("team", "Team"),
     turn_unit="round",
     command_options=(CommandOption("--mission", "mission", "the mission to play"),),
+    face=FaceSpec(colour="team", beside_type=("subtype",),
+                  stats=(FaceStat("atk", "ATK", _HEROES), FaceStat("def", "DEF", _HEROES))),
     extras={"colours": {"Good": "#1f6fd6", "Evil": "#a3192b"}},
 )

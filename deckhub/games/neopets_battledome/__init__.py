@@ -1,5 +1,8 @@
 """The Neopets Battledome TCG (Upper Deck, 2023-2025)."""
+from deckhub.core.faces import FaceSpec, FaceStat
 from deckhub.core.spec import CommandOption, DrawSpec, FieldSpec, GameSpec, SectionSpec
+
+_NEOPETS = ("Neopet", "Rainbow Pool Neopet")
 
 GAME = GameSpec(
     slug="neopets-battledome",
@@ -30,5 +33,9 @@ GAME = GameSpec(
     command_options=(CommandOption("--dummy-hp", "dummy_hp", "the training dummy's HP", "int"),
                      CommandOption("--dummy-defence", "dummy_defence", "the training dummy's Defence", "int"),
                      CommandOption("--dummy-agility", "dummy_agility", "the training dummy's Agility", "int")),
+    face=FaceSpec(cost=FaceStat("level_requirement", "Level", None), colour="faerie", beside_type=("species",),
+                  stats=(*(FaceStat(key, label, _NEOPETS) for key, label in
+                           (("hp", "HP"), ("attack", "ATK"), ("defence", "DEF"), ("agility", "AGI"))),
+                         FaceStat("attack_bonus", "+ATK", None), FaceStat("level_requirement_at_most", "Lv ≤", None))),
     extras={"colours": {"Air": "#7cc6e8", "Dark": "#5b2a86", "Earth": "#7a5230", "Fire": "#d6401f", "Light": "#e8c21f", "Water": "#1f6fd6"}},
 )

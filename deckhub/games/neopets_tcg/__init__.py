@@ -1,5 +1,9 @@
 """The Neopets TCG (Wizards of the Coast, 2003-2005)."""
+from deckhub.core.faces import FaceSpec, FaceStat
 from deckhub.core.spec import DrawSpec, FieldSpec, GameSpec, SectionSpec
+
+_NEOPETS = ("Basic Neopet", "Experienced Neopet")
+_STATS = (("strength", "STR"), ("agility", "AGI"), ("magic", "MAG"), ("intelligence", "INT"))
 
 GAME = GameSpec(
     slug="neopets-tcg",
@@ -25,5 +29,9 @@ GAME = GameSpec(
            "Something Has Happened!", "Location"),
     draws=DrawSpec("Deck", hand=4, per_turn=1, first_skips=True),
     breakdown=("faerie", "Faerie"),
+    face=FaceSpec(colour="faerie", beside_type=("species", "subtype"),
+                  stats=(*(FaceStat(key, label, _NEOPETS) for key, label in _STATS),
+                         *(FaceStat(f"{key}_bonus", f"+{label}", None) for key, label in _STATS),
+                         FaceStat("bank_value", "Bank", None))),
     extras={"colours": {"Air": "#7cc6e8", "Dark": "#5b2a86", "Earth": "#7a5230", "Fire": "#d6401f", "Light": "#e8c21f", "Water": "#1f6fd6"}},
 )
