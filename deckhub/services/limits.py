@@ -37,6 +37,7 @@ MAX_ACTIVE_RUNS = 3         # simulations and tuning runs of one user queued or 
 MAX_OPPONENT = 200          # characters of a logged game's opponent (their deck, or game notes)
 MAX_GAME_NOTE = 2000        # characters of a logged game's free note
 MAX_PLAYED_GAMES = 5000     # real games logged on one deck
+MAX_PROXY_CARDS = 540       # cards of one proxy sheet (60 pages)
 
 
 def seed_problem(seed) -> str | None:

@@ -320,7 +320,8 @@ def export(deck_id: int, fmt: str | None = None):
     stored = _visible(deck_id)
     name = request.args.get("format") or {"txt": "text"}.get(fmt, fmt) or ""
     try:
-        chosen, body = table_exports.export(stored, name, request.url_root)
+        chosen, body = table_exports.export(stored, name, request.url_root,
+                                            store.owns(current_user, stored.row))
     except ExportError as exc:
         abort(404, str(exc))
     filename = "".join(ch if ch.isalnum() or ch in "-_ " else "_" for ch in stored.row.name).strip() or "deck"

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import DateField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from deckhub.core import proxies as proxy_layout
 from deckhub.games import get_game
-from deckhub.services import limits, played_games
+from deckhub.services import limits, played_games, table_pictures
 from deckhub.services import decks as store
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.web.lookups import deck_or_404
@@ -136,3 +137,72 @@ def print_sheet(deck_id: int):
     return render_template("decks/print.html", stored=stored, spec=spec, sections=sections,
                            fmt=spec.format(stored.row.format), player=player, event=event, day=day,
                            total=sum(s["count"] for s in sections))
+
+
+# --------------------------------------------------------------------------- proxies and online tables
+
+def _paper() -> proxy_layout.Sheet:
+    paper = request.args.get("paper") or "a4"
+    if paper not in proxy_layout.PAPERS:
+        abort(400, "Proxy sheets print on A4 (?paper=a4) or Letter (?paper=letter).")
+    return proxy_layout.sheet(paper)
+
+
+@bp.route("/proxies.css")
+def proxy_css():
+    """Where the proxy sheet's cards and crop marks go, for A4 and Letter (from the one layout the PDF uses)."""
+    return Response(proxy_layout.stylesheet(), mimetype="text/css", headers={"Cache-Control": "public, max-age=3600"})
+
+
+@bp.route("/<int:deck_id>/proxies")
+def proxy_sheet(deck_id: int):
+    stored = deck_or_404(deck_id)
+    layout = _paper()
+    try:
+        cards = table_pictures.proxy_cards(stored.deck)
+    except table_pictures.TableError as exc:
+        abort(400, str(exc))
+    catalogue = get_catalogue(stored.row.game)
+    names = {key: (catalogue.get(key).display_name if catalogue.get(key) else key) for key in set(cards)}
+    return render_template("decks/proxies.html", stored=stored, layout=layout, papers=proxy_layout.PAPERS,
+                           pages=proxy_layout.pages(cards), names=names, total=len(cards),
+                           marks=len(layout.crop_marks()))
+
+
+@bp.route("/<int:deck_id>/proxies.pdf")
+def proxy_pdf(deck_id: int):
+    stored = deck_or_404(deck_id)
+    layout = _paper()
+    try:
+        body = table_pictures.proxy_pdf(stored, layout.paper)
+    except table_pictures.TableError as exc:
+        abort(400, str(exc))
+    return Response(body, mimetype="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="proxies-{deck_id}-{layout.paper}.pdf"'})
+
+
+def _sheet_deck(deck_id: int) -> store.StoredDeck:
+    """The deck of a Tabletop Simulator picture: one the visitor may read, or any deck whose link
+    token the address carries (Tabletop Simulator fetches the pictures without the player's session)."""
+    shared = table_pictures.shared_deck(deck_id, request.args.get("t") or "")
+    return shared or deck_or_404(deck_id)
+
+
+@bp.route("/<int:deck_id>/tts/sheet-<int:number>.png")
+def tts_sheet(deck_id: int, number: int):
+    stored = _sheet_deck(deck_id)
+    version = limits.int_in_range(request.args["v"], 1, limits.MAX_ID) if request.args.get("v") else None
+    if request.args.get("v") and version is None:
+        abort(404, "?v= is a version number of the deck.")
+    try:
+        body = table_pictures.tts_sheet(stored, number, version)
+    except table_pictures.TableError as exc:
+        abort(404, str(exc))
+    return Response(body, mimetype="image/png", headers={"Cache-Control": "private, max-age=3600"})
+
+
+@bp.route("/<int:deck_id>/tts/back.png")
+def tts_back(deck_id: int):
+    stored = _sheet_deck(deck_id)
+    return Response(table_pictures.tts_back(stored.row.game), mimetype="image/png",
+                    headers={"Cache-Control": "private, max-age=86400"})
