@@ -117,6 +117,7 @@ MATRIX = [
     Row("catalog.formats", "GET", lambda w: "/games/neopets-battledome/formats", everyone()),
     Row("catalog.card_set", "GET", lambda w: "/games/kaijudo/sets/evo-fury", everyone()),
     Row("catalog.card", "GET", lambda w: "/games/kaijudo/cards/argus-vigilant-seer", everyone()),
+    Row("catalog.picture", "GET", lambda w: "/games/kaijudo/cards/argus-vigilant-seer/picture?size=thumb", everyone()),
     Row("facts.export", "GET", lambda w: "/games/neopets-tcg/facts.csv", everyone()),
     Row("facts.most_wanted", "GET", lambda w: "/most-wanted", everyone()),
     Row("community.history", "GET", lambda w: "/games/neopets-tcg/history/the-thieves-code", everyone()),

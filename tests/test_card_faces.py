@@ -6,6 +6,7 @@ The pictures are drawn by the tests; the proposed values are made up, not facts 
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -111,3 +112,39 @@ def test_an_approved_scan_replaces_the_face_on_the_picture_route(app):
                                  "/games/neopets-tcg/cards/aisha-myriad/picture?size=huge"])
 def test_a_picture_of_nothing_is_a_404(app, url):
     assert app.test_client().get(url).status_code == 404
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in all_games()])
+def test_a_deck_has_a_visual_view_by_type_and_by_cost_beside_its_table(client, auth, slug):
+    from tests.test_goldfish_web import deck_for
+    auth.signup()
+    deck_id = deck_for(client, slug)
+    game = get_game(slug)
+    table = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert "deck-visual" not in table and 'aria-current="page">Table<' in table
+    assert 'class="face-pop"' in table  # each name shows its picture on hover
+    grid = client.get(f"/decks/{deck_id}?view=grid&by=type").get_data(as_text=True)
+    assert "deck-visual" in grid and "face-grid" in grid and f"/games/{slug}/cards/" in grid
+    with client.application.app_context(), database.connection_context():
+        types = {c.type for c in get_catalogue(slug) if c.type}
+    headings = re.findall(r"<h4>([^<]+) <small>", grid)
+    assert headings and all(h in {t.title() if t.islower() else t for t in types} | {"Type unknown"} for h in headings)
+    stacks = client.get(f"/decks/{deck_id}?view=stacks&by=cost").get_data(as_text=True)
+    assert "face-stack" in stacks
+    if game.face.cost:
+        assert re.search(rf"<h4>{game.face.cost.label} (\d+|unknown) <small>", stacks)
+        assert f"Grid by {game.face.cost.label.lower()}" in stacks
+    else:
+        assert "by level" not in stacks and "Grid by type" in stacks
+    odd = client.get(f"/decks/{deck_id}?view=<script>&by=nonsense")
+    assert odd.status_code == 200 and "deck-visual" not in odd.get_data(as_text=True)
+
+
+def test_search_results_and_the_printings_table_show_each_cards_picture(client):
+    found = client.get("/cards?game=kaijudo&q=dragon").get_data(as_text=True)
+    assert re.search(r'<img class="result-face" src="/games/kaijudo/cards/[^"]+/picture\?size=thumb&amp;v=\d+"', found)
+    card = client.get("/games/huntik/cards/icarus-master-aerialist")
+    page = card.get_data(as_text=True)
+    assert card.status_code == 200 and "none yet" not in page
+    assert "picture?size=thumb&amp;v=" in page and "&amp;set=SAS" in page and "drawn from its facts" in page
+    assert 'class="card-face card-face-card"' in page  # the card's own face beside its facts

@@ -200,7 +200,9 @@ def test_approved_scans_show_on_goldfish_tiles(app, users):
             approve(proposal.id, curie)
         assert get_catalogue("kaijudo").get(keys[0]) is not None
     board = player.get(start(player, deck_id)).get_data(as_text=True)
-    assert re.search(r'<img class="tile-scan" src="/scans/\d+" alt="" title="Scan by pat"', board)
+    shown = re.search(r'<img class="tile-scan" src="(/games/kaijudo/cards/[^"]+/picture\?size=thumb&amp;v=\d+)" alt="" '
+                      r'title="Scan by pat"', board)
+    assert shown and player.get(shown.group(1).replace("&amp;", "&")).mimetype == "image/png"  # the scan, not the drawn face
 
 
 def test_huntik_new_rows_take_a_version(app, users):

@@ -203,7 +203,7 @@ def layout(card: Card, spec: FaceSpec, palette: Mapping[str, str] | None, sets: 
                           PAPER if colours[0] != UNKNOWN_COLOUR else INK, bold=True, anchor="middle"))
 
     name_size, name_lines = fit(card.display_name, (30, 24, 20, 16) if thumb else (19, 16, 13),
-                                WIDTH - 36 - disc, 110 if thumb else 44)
+                                (WIDTH - 36 - disc) * 0.9, 110 if thumb else 44)  # bold letters are wider
     top = 18 + name_size
     items.append(Text(18, top, tuple(name_lines), name_size, bold=True))
     top = max(top + name_size * 1.2 * (len(name_lines) - 1) + 8, 14 + disc)  # below the disc
@@ -261,3 +261,29 @@ def to_svg(face: Face, width_px: int) -> str:
                        f'text-anchor="{item.anchor}"{style}>{lines}</text>')
     out.append("</g></svg>")
     return "".join(out)
+
+
+def _pile(card: Card | None, by: str, cost: FaceStat | None) -> tuple[tuple, str]:
+    """(sort key, label) of the pile a card goes to in the visual deck view."""
+    if by == "cost" and cost is not None:
+        value = card.get(cost.key) if card is not None else None
+        if value in (None, ""):
+            return (2, 0, ""), f"{cost.label} unknown"
+        if isinstance(value, (int, float)):
+            return (0, value, ""), f"{cost.label} {value}"
+        return (1, 0, str(value)), f"{cost.label} {value}"
+    kind = card.type if card is not None else None
+    if not kind:
+        return (2, 0, ""), "Type unknown"
+    return (0, 0, kind.casefold()), kind.title() if kind.islower() else kind
+
+
+def group_cards(rows: list, card_of, by: str, cost: FaceStat | None) -> list[tuple[str, list]]:
+    """A deck's rows in piles for the visual view: by type (alphabetically) or by the game's cost
+    (lowest first); a card whose type or cost is unknown (or that is not in the catalogue) goes
+    to a last pile that says so. Without a cost (`cost` None) the piles are by type."""
+    piles: dict[tuple, tuple[str, list]] = {}
+    for row in rows:
+        order, label = _pile(card_of(row), by, cost)
+        piles.setdefault(order, (label, []))[1].append(row)
+    return [piles[order] for order in sorted(piles)]

@@ -18,7 +18,7 @@ from deckhub.core import faces
 from deckhub.core.cards import Card, Catalogue
 from deckhub.games import UnknownGame, get_game
 from deckhub.services.catalogue_store import get_catalogue
-from deckhub.services.scans import CardImage, card_image
+from deckhub.services.scans import CardImage, card_images, pick_image
 from deckhub.store import models
 
 SIZES = {"card": 250, "thumb": 125}   # the drawn face's width in CSS pixels
@@ -59,19 +59,28 @@ def face_of(catalogue: Catalogue, card: Card, size: str = "card", set_code: str 
     return faces.layout(card, game.face, game.extras.get("colours"), catalogue.sets, size, set_code)
 
 
+def _image(catalogue: Catalogue, card: Card, set_code: str | None) -> CardImage | None:
+    """The card's approved picture (its newest), or with `set_code` that printing's own only: a
+    printing without one shows its own drawn face, with its own set and number."""
+    images = card_images(catalogue.game).get(card.key)
+    if set_code is None:
+        return pick_image(images)
+    return next((i for i in images or () if i.set_code == set_code), None)
+
+
 def _scan_bytes(image: CardImage) -> tuple[str, bytes]:
     row = models.Scan.select(models.Scan.mime, models.Scan.data).where(models.Scan.id == image.scan_id).get()
     return row.mime, bytes(row.data)
 
 
 def picture(game_slug: str, card_key: str, size: str = "card", set_code: str | None = None) -> Picture:
-    """The picture of a card (of its printing in `set_code` when that has its own): the approved
-    scan or loaded image, a thumbnail of it for "thumb", else the drawn face as SVG."""
+    """The picture of a card (of its printing in `set_code`): the approved scan or loaded image, a
+    thumbnail of it for "thumb", else the drawn face as SVG."""
     if size not in SIZES:
         raise ValueError(f"size is one of {', '.join(SIZES)}")
     catalogue, card = _card(game_slug, card_key)
     stamp = getattr(catalogue, "stamp", 0)
-    image = card_image(catalogue.game, card.key, set_code)
+    image = _image(catalogue, card, set_code)
     if image is not None and (size == "card" or image.width <= THUMB_SCAN_WIDTH):
         return Picture(*_scan_bytes(image), stamp)  # read as sent: a scan is too large to keep in memory
 
@@ -91,7 +100,7 @@ def raster(game_slug: str, card_key: str, width_px: int, set_code: str | None = 
     if not 1 <= width_px <= MAX_RASTER_WIDTH:
         raise ValueError(f"width_px is between 1 and {MAX_RASTER_WIDTH}")
     catalogue, card = _card(game_slug, card_key)
-    image = card_image(catalogue.game, card.key, set_code)
+    image = _image(catalogue, card, set_code)
     if image is not None:
         return _scaled(_decoded(_scan_bytes(image)[1]), width_px)
     return draw(face_of(catalogue, card, "card" if width_px >= 160 else "thumb", set_code), width_px)

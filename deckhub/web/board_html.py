@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.services.scans import pick_image
 from deckhub.core.tiles import Flag
-from deckhub.web.catalog import card_text, request_card_images
+from deckhub.web.catalog import card_text, picture_url, request_card_images
 
 
 def _unknown(value) -> str:
@@ -69,10 +69,11 @@ def write_tile(context, card: dict, actions=(), small: bool = False, images: dic
     key = card.get("key")
     if images is None:
         images = request_card_images(context["game"].session.game)
-    pic = pick_image(images.get(key)) if key else None
-    if pic:
-        out.append(f'<img class="tile-scan" src="{escape(url_for("community.scan", scan_id=pic.scan_id))}" alt="" '
-                   f'title="Scan by {escape(pic.by)}" loading="lazy">')
+    if key:  # its approved scan or loaded image, else its drawn face (the top of it: name, cost, type)
+        pic = pick_image(images.get(key))
+        title = f' title="Scan by {escape(pic.by)}"' if pic else ""
+        out.append(f'<img class="tile-scan" src="{escape(picture_url(context["game"].session.game, key))}" alt=""'
+                   f'{title} loading="lazy">')
     badges = "".join(f' <span class="{_classes("badge", f.css)}">{_words(f, card)}</span>' for f in flags if not f.line)
     out.append(f'<div class="tile-head"><strong>{escape(card.get("name", ""))}</strong>{badges}</div>')
     beside = "".join(f" · {escape(v)}" for key in declared.beside_type for v in card.get(key) or ())

@@ -115,9 +115,9 @@ def picture(slug: str, key: str):
     response = current_app.response_class(shown.body, mimetype=shown.content_type)
     response.set_etag(f"{slug}-{shown.stamp}-{size}-{set_code or ''}-{len(shown.body)}")
     response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response.headers["Content-Security-Policy"] = "default-src 'none'"
     response.cache_control.public = True
-    response.cache_control.max_age = 3600
+    response.cache_control.max_age = 86400 if request.args.get("v") == str(shown.stamp) else 300
     return response.make_conditional(request)
 
 
@@ -217,6 +217,22 @@ def card_url(card) -> str:
     if prefix is None:
         prefix = prefixes[card.game] = url_for("catalog.card", slug=card.game, key="~")[:-1]
     return prefix + quote(card.key, safe="/")
+
+
+@bp.app_template_global()
+def picture_url(game_slug: str, key: str, size: str = "thumb", set_code: str | None = None) -> str:
+    """The address of a card's picture (`catalog.picture`); it names the catalogue version, so a
+    newly approved scan or loaded image is fetched at once and an unchanged picture comes from cache."""
+    stamps = g.setdefault("_picture_stamps", {})
+    stamp = stamps.get(game_slug)
+    if stamp is None:
+        stamp = stamps[game_slug] = getattr(get_catalogue(game_slug), "stamp", 0)
+    prefixes = g.setdefault("_card_url_prefixes", {})
+    prefix = prefixes.get(game_slug)
+    if prefix is None:
+        prefix = prefixes[game_slug] = url_for("catalog.card", slug=game_slug, key="~")[:-1]
+    query = f"?size={size}&v={stamp}" + (f"&set={quote(set_code, safe='')}" if set_code else "")
+    return f"{prefix}{quote(key, safe='/')}/picture{query}"
 
 
 @bp.app_template_global()

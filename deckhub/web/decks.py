@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+from operator import itemgetter
 
 from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
                    url_for)
@@ -18,6 +19,7 @@ from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.deckdiff import diff_decks
 from deckhub.core.decklist import Deck
 from deckhub.core.deckstats import deck_stats
+from deckhub.core.faces import group_cards
 from deckhub.core.engine import find_engine
 from deckhub.core.search import search_cards
 from deckhub.games import all_games, get_game
@@ -167,14 +169,23 @@ def import_deck():
     return render_template("decks/import.html", form=form, parse=parse), status
 
 
-def _anonymous_page_key(stored: store.StoredDeck) -> tuple | None:
+def _anonymous_page_key(stored: store.StoredDeck, view: tuple[str, str]) -> tuple | None:
     """A public deck looks the same to every visitor who is not signed in (see `page_cache`) until
-    the deck or its settings change."""
+    the deck or its settings change (one page per view of it)."""
     if current_user.is_authenticated:
         return None
     row = stored.row
     return page_cache.page_key(row.id, stored.version.number, row.updated_at, row.name, row.format, row.packs,
-                               row.description, row.owner.username, *table.record_key(stored))
+                               row.description, row.owner.username, *view, *table.record_key(stored))
+
+
+VIEWS, PILES = ("table", "grid", "stacks"), ("type", "cost")
+
+
+def _view() -> tuple[str, str]:
+    """The deck page's view (`?view=table|grid|stacks&by=type|cost`); anything else is the table."""
+    view, by = request.args.get("view", "table"), request.args.get("by", "type")
+    return (view if view in VIEWS else "table", by if by in PILES else "type")
 
 
 @bp.route("/<int:deck_id>")
@@ -182,19 +193,23 @@ def show(deck_id: int):
     stored = _visible(deck_id)
     spec = get_game(stored.row.game)
     catalogue = get_catalogue(spec.slug)
-    key = _anonymous_page_key(stored)
+    view = _view()
+    key = _anonymous_page_key(stored, view)
     return (page_cache.kept(catalogue, "decks", key)
-            or page_cache.keep(catalogue, "decks", key, _render_show(stored, spec, catalogue)))
+            or page_cache.keep(catalogue, "decks", key, _render_show(stored, spec, catalogue, view)))
 
 
-def _render_show(stored: store.StoredDeck, spec, catalogue) -> str:
+def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str]) -> str:
     report = _report(stored, catalogue)
     stats = deck_stats(stored.deck, catalogue, spec.extras)
     needs = (deck_needs.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
              if current_user.is_authenticated else None)
     owner = store.owns(current_user, stored.row)
+    sections = _rows(stored.deck, catalogue, spec, report)
+    visual = ([(section, group_cards(section["rows"], itemgetter("card"), view[1], spec.face.cost))
+               for section in sections] if view[0] != "table" else None)
     return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
-                           sections=_rows(stored.deck, catalogue, spec, report),
+                           sections=sections, view=view[0], by=view[1], visual=visual,
                            fmt=spec.format(stored.row.format), owner=owner,
                            has_engine=find_engine(spec) is not None, needs=needs,
                            suppliers=trading.who_has_cards(spec.slug, {r.card_key: r.missing for r in needs},
