@@ -13,6 +13,7 @@ from deckhub.commands.check import check
 from deckhub.commands.collection import collection
 from deckhub.commands.db import db
 from deckhub.commands.export_cards import export_cards
+from deckhub.commands.export_deck import export_deck
 from deckhub.commands.facts import facts
 from deckhub.commands.goldfish import coverage, goldfish
 from deckhub.commands.images import load_images
@@ -29,7 +30,7 @@ def main() -> None:
 
 
 for command in (serve, worker, user, load_cards, build_data, check, collection, goldfish, coverage, simulate, tune,
-                export_user, import_user, backup, export_cards, facts, db, load_images):
+                export_user, import_user, backup, export_cards, export_deck, facts, db, load_images):
     main.add_command(command)
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from deckhub.services import api_tokens, card_values, simulations, tunings
+from deckhub.services import api_tokens, card_values, played_games, simulations, tunings
 from deckhub.services.community.proposing import propose_batch, propose_facts
 from deckhub.services.community.reviewing import approve
 from deckhub.store import models
@@ -37,7 +37,7 @@ from deckhub.services import collection_imports, facts_uploads
 from deckhub.services.collection import adjust
 from deckhub.core.decklist import Deck
 from deckhub.store.db import database
-from deckhub.services.decks import create_deck
+from deckhub.services.decks import create_deck, load
 from deckhub.games import all_games, get_game
 from deckhub.importers.decklists import read_decklist
 
@@ -104,6 +104,8 @@ def api_own(status=200, other=404) -> dict:
 
 REDIRECT = (302, 303)
 DECK_FORM = {"section": "Deck", "card": "argus-vigilant-seer", "delta": "1"}
+GAME_FORM = {"played_on": "2026-11-28", "version": "1", "result": "win", "order": "first"}
+GAME_JSON = {"result": "loss", "played_at": "2026-11-28"}
 
 MATRIX = [
     # ------------------------------------------------------------------ public pages and assets
@@ -180,6 +182,16 @@ MATRIX = [
     Row("decks.versions", "GET", lambda w: f"/decks/{w.private}/versions", alices(anon=404)),
     Row("decks.chart", "GET", lambda w: f"/decks/{w.private}/charts/types.svg", alices(anon=404)),
     Row("decks.export", "GET", lambda w: f"/decks/{w.private}/export.txt", alices(anon=404)),
+    Row("decks.export", "GET", lambda w: f"/decks/{w.private}/export?format=untap", alices(anon=404)),
+    Row("table.print_sheet", "GET", lambda w: f"/decks/{w.private}/print", alices(anon=404)),
+    Row("table.games", "GET", lambda w: f"/decks/{w.private}/games", alices(anon=404)),
+    Row("table.proxy_sheet", "GET", lambda w: f"/decks/{w.private}/proxies?paper=letter", alices(anon=404)),
+    Row("table.proxy_pdf", "GET", lambda w: f"/decks/{w.private}/proxies.pdf", alices(anon=404)),
+    Row("table.tts_sheet", "GET", lambda w: f"/decks/{w.private}/tts/sheet-1.png?v=1", alices(anon=404)),
+    Row("table.tts_sheet", "GET", lambda w: f"/decks/{w.private}/tts/sheet-1.png?t=guessed", alices(anon=404)),
+    Row("table.tts_back", "GET", lambda w: f"/decks/{w.private}/tts/back.png", alices(anon=404)),
+    Row("table.log_game", "POST", lambda w: f"/decks/{w.private}/games", alices(303), data=GAME_FORM),
+    Row("table.delete_game", "POST", lambda w: f"/decks/{w.private}/games/{w.new_game()}/delete", alices(303)),
     Row("stats.show", "GET", lambda w: f"/decks/{w.private}/stats/", alices(anon=404)),
     Row("decks.edit", "GET", lambda w: f"/decks/{w.private}/edit", alices()),
     Row("decks.settings", "GET", lambda w: f"/decks/{w.private}/settings", alices()),
@@ -214,6 +226,15 @@ MATRIX = [
     Row("decks.versions", "GET", lambda w: f"/decks/{w.public}/versions", everyone()),
     Row("decks.chart", "GET", lambda w: f"/decks/{w.public}/charts/types.svg", everyone()),
     Row("decks.export", "GET", lambda w: f"/decks/{w.public}/export.o8d", everyone()),
+    Row("decks.export", "GET", lambda w: f"/decks/{w.public}/export?format=tts", everyone()),
+    Row("table.print_sheet", "GET", lambda w: f"/decks/{w.public}/print", everyone()),
+    Row("table.proxy_sheet", "GET", lambda w: f"/decks/{w.public}/proxies", everyone()),
+    Row("table.proxy_css", "GET", lambda w: "/decks/proxies.css", everyone()),
+    Row("table.proxy_pdf", "GET", lambda w: f"/decks/{w.public}/proxies.pdf?paper=letter", everyone()),
+    Row("table.tts_sheet", "GET", lambda w: f"/decks/{w.public}/tts/sheet-1.png", everyone()),
+    Row("table.tts_back", "GET", lambda w: f"/decks/{w.public}/tts/back.png", everyone()),
+    Row("table.games", "GET", lambda w: f"/decks/{w.public}/games", alices(anon=404)),  # her record is not shown
+    Row("table.log_game", "POST", lambda w: f"/decks/{w.public}/games", alices(303), data=GAME_FORM),
     Row("stats.show", "GET", lambda w: f"/decks/{w.public}/stats/", everyone()),
     Row("decks.edit", "GET", lambda w: f"/decks/{w.public}/edit", alices()),
     Row("decks.settings", "POST", lambda w: f"/decks/{w.public}/settings", alices(302),
@@ -301,6 +322,14 @@ MATRIX = [
     Row("api_v1.deck_version", "GET", lambda w: f"/api/decks/{w.public}/versions/1", everyone()),
     Row("api_v1.check_stored_deck", "GET", lambda w: f"/api/decks/{w.private}/check", alices(anon=404)),
     Row("api_v1.check_stored_deck", "GET", lambda w: f"/api/decks/{w.public}/check", everyone()),
+    Row("api_v1.deck_games", "GET", lambda w: f"/api/decks/{w.private}/games", alices(anon=404)),
+    Row("api_v1.deck_games", "GET", lambda w: f"/api/decks/{w.public}/games", alices(anon=403, other=403)),
+    Row("api_v1.deck_games", "POST", lambda w: f"/api/decks/{w.private}/games", api_own(201), json=GAME_JSON),
+    Row("api_v1.deck_games", "POST", lambda w: f"/api/decks/{w.public}/games", api_own(201, other=403),
+        json=GAME_JSON),
+    Row("api_v1.delete_game", "DELETE", lambda w: f"/api/decks/{w.private}/games/{w.new_game()}", api_own(204)),
+    Row("api_v1.export_deck", "GET", lambda w: f"/api/decks/{w.private}/export?format=o8d", alices(anon=404)),
+    Row("api_v1.export_deck", "GET", lambda w: f"/api/decks/{w.public}/export?format=untap", everyone()),
     Row("api_v1.deck_simulations", "GET", lambda w: f"/api/decks/{w.private}/simulations", api_own()),
     Row("api_v1.deck_simulations", "GET", lambda w: f"/api/decks/{w.public}/simulations", api_own(other=403)),
     Row("api_v1.deck_simulations", "POST", lambda w: f"/api/decks/{w.private}/simulations", api_own(202),
@@ -381,6 +410,10 @@ def _world(app) -> SimpleNamespace:
         row = create_deck(w.alice, "kaijudo", "standard", f"Doomed deck {next(counter)}").row
         models.Deck.update(is_public=public).where(models.Deck.id == row.id).execute()
         return row.id
+
+    @in_db
+    def new_game():
+        return played_games.record(load(models.Deck.get_by_id(w.private)), "win", "2026-11-01").id
 
     @in_db
     def new_session():
@@ -476,6 +509,7 @@ def _world(app) -> SimpleNamespace:
         return run.id
 
     w.new_deck, w.new_session, w.new_upload, w.new_run = new_deck, new_session, new_upload, new_run
+    w.new_game = new_game
     w.new_tuning = new_tuning
     w.new_token, w.new_proposal, w.approved_proposal = new_token, new_proposal, approved_proposal
     w.new_batch, w.new_flag, w.flag_form = new_batch, new_flag, flag_form

@@ -86,7 +86,8 @@ def _pages_of(user) -> list[tuple[str, int]]:
     M = models
     pages = ["/", "/decks/", "/collection/", "/goldfish/", "/account/", "/proposals"]
     for deck in M.Deck.select(M.Deck.id, M.Deck.game).where(M.Deck.owner == user):
-        pages += [f"/decks/{deck.id}", f"/decks/{deck.id}/stats/", f"/decks/{deck.id}/versions"]
+        pages += [f"/decks/{deck.id}", f"/decks/{deck.id}/stats/", f"/decks/{deck.id}/versions",
+                  f"/decks/{deck.id}/games", f"/decks/{deck.id}/print"]
         if card_values.enterable(deck.game):  # the values the deck still needs, for a game that has some
             pages.append(f"/card-values/decks/{deck.id}")
     pages += [f"/goldfish/{g.id}" for g in M.GoldfishSession.select(M.GoldfishSession.id).where(
@@ -199,3 +200,25 @@ def test_upgrading_twice_changes_nothing_the_second_time(commit, restore):
         assert {t: _columns(db, t) for t in db.get_tables()} == tables
     finally:
         db.close()
+
+
+def test_decks_of_the_previous_release_log_real_games_after_step_23(restore):
+    """Step 23 adds the games played and the "show my record" setting: an old deck shows no record
+    until its owner says so, and its owner logs a game on it at once."""
+    entry = FIXTURES[-1]  # the newest fixture: a database of the release before step 23
+    url = restore(entry)
+    _upgrade(url)
+    app = make_app(url)
+    with app.app_context(), database.connection_context():
+        deck = models.Deck.select().order_by(models.Deck.id).first()
+        owner = deck.owner.username
+        assert not models.Deck.select().where(models.Deck.show_record).exists()
+    client = _sign_in(app, owner, entry["user"]["password"])
+    page = client.get(f"/decks/{deck.id}").get_data(as_text=True)
+    assert "Games played" in page
+    logged = client.post(f"/decks/{deck.id}/games", data={"played_on": "2026-11-30", "version": "1", "result": "loss",
+                                                           "order": "second", "opponent": "", "note": "",
+                                                           "csrf_token": csrf_token(page)})
+    assert logged.status_code == 303, logged.get_data(as_text=True)[:2000]
+    with app.app_context(), database.connection_context():
+        assert [g.result for g in models.PlayedGame.select().where(models.PlayedGame.deck == deck.id)] == ["loss"]

@@ -3,7 +3,7 @@
 `export_user` writes everything a user owns as one JSON document: the account (its password hash
 only when asked), decks with every version and the records of copies made of them or by them,
 the collection, goldfish games, finished simulations and tuning runs (with the card values they
-played without), the user's own card values, the public-lists opt-in, and their card-fact
+played without), the real games each deck played, the user's own card values, the public-lists opt-in, and their card-fact
 proposals with their batches, scans and the fact changes they caused. Cards and printings are
 named by catalogue keys, other rows by their place in the file, so `import_user` restores it into
 another installation (SQLite or PostgreSQL) with new ids, in one transaction: all of it or nothing.
@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from deckhub.services import jobs
+from deckhub.services import jobs, played_games
 from deckhub.store import models
 from deckhub.store.db import database
 
@@ -93,12 +93,13 @@ def export_user(username: str, with_password: bool = False) -> dict[str, Any]:
     for d in decks:
         out_decks.append({
             "name": d.name, "game": d.game, "format": d.format, "packs": d.packs, "description": d.description,
-            "is_public": d.is_public, "share_token": d.share_token,
+            "is_public": d.is_public, "show_record": d.show_record, "share_token": d.share_token,
             "created_at": _time(d.created_at), "updated_at": _time(d.updated_at),
             "versions": [{"number": v.number, "created_at": _time(v.created_at), "data": v.data, "note": v.note}
                          for v in V.select().where(V.deck == d).order_by(V.number)],
             "simulations": [_run(r) for r in S.select().where((S.deck == d) & S.status.not_in(jobs.ACTIVE)).order_by(S.id)],
             "tunings": [_tuning(t) for t in T.select().where((T.deck == d) & T.status.not_in(jobs.ACTIVE)).order_by(T.id)],
+            "games_played": played_games.export_rows(d),
         })
     C = models.DeckCopy
     ids = list(deck_index)
@@ -240,7 +241,8 @@ class _Importer:
     def write_deck(self, d: dict[str, Any]) -> models.Deck:
         row = models.Deck.create(owner=self.user, game=d["game"], format=d["format"], packs=d.get("packs"),
                                  name=d["name"], description=d.get("description") or "",
-                                 is_public=bool(d.get("is_public")), share_token=self.token(models.Deck, d.get("share_token")),
+                                 is_public=bool(d.get("is_public")), show_record=bool(d.get("show_record")),
+                                 share_token=self.token(models.Deck, d.get("share_token")),
                                  created_at=_parse_time(d.get("created_at")), updated_at=_parse_time(d.get("updated_at")))
         for v in d.get("versions") or []:
             models.DeckVersion.create(deck=row, number=int(v["number"]), data=v["data"], note=v.get("note") or "",
@@ -260,6 +262,7 @@ class _Importer:
                 raise ValueError(f"a tuning run that is still {t['status']} cannot be moved")
             models.TuningRun.create(deck=row, owner=self.user, **{f: t[f] for f in _TUNING_FIELDS},
                                     created_at=_parse_time(t.get("created_at")), updated_at=_parse_time(t.get("updated_at")))
+        played_games.import_rows(row, d.get("games_played") or [])
         return row
 
     def write_copy(self, c: dict[str, Any], what: str) -> None:

@@ -259,7 +259,7 @@ def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int,
     return _apply(stored, change, f"{verb} {abs(delta)} × {card_key} ({section})")
 
 
-SETTINGS = ("name", "description", "format", "packs", "is_public")
+SETTINGS = ("name", "description", "format", "packs", "is_public", "show_record")
 
 
 def _clean_settings(game: str, changes: dict) -> dict:
@@ -273,8 +273,9 @@ def _clean_settings(game: str, changes: dict) -> dict:
         clean["description"] = (clean["description"] or "")[:MAX_DESCRIPTION]
     if "format" in clean:
         clean["format"] = get_game(game).format(clean["format"]).id
-    if "is_public" in clean:
-        clean["is_public"] = bool(clean["is_public"])
+    for flag in ("is_public", "show_record"):
+        if flag in clean:
+            clean[flag] = bool(clean[flag])
     return clean
 
 

@@ -34,6 +34,10 @@ PUBLIC_DECKS_PER_PAGE = 20   # the public deck list: a page's decks unless asked
 MAX_PUBLIC_DECKS_PER_PAGE = 100  # the public deck list: the most decks a page may ask for
 MAX_DECK_QUERY = 200        # characters of the public deck list's card or name filter
 MAX_ACTIVE_RUNS = 3         # simulations and tuning runs of one user queued or running at once
+MAX_OPPONENT = 200          # characters of a logged game's opponent (their deck, or game notes)
+MAX_GAME_NOTE = 2000        # characters of a logged game's free note
+MAX_PLAYED_GAMES = 5000     # real games logged on one deck
+MAX_PROXY_CARDS = 540       # cards of one proxy sheet (60 pages)
 
 
 def seed_problem(seed) -> str | None:

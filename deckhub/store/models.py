@@ -11,8 +11,8 @@ import secrets
 import unicodedata
 
 from flask_login import UserMixin
-from peewee import (BlobField, BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, Model,
-                    TextField)
+from peewee import (BlobField, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField,
+                    Model, TextField)
 
 from deckhub.store.db import JSONText, database
 
@@ -112,6 +112,7 @@ class Deck(BaseModel):
     share_token = CharField(max_length=40, unique=True, default=new_share_token)
     created_at = DateTimeField(default=utcnow)
     updated_at = DateTimeField(default=utcnow)
+    show_record = BooleanField(default=False)  # a public deck shows its games played (step 23)
 
 
 class DeckVersion(BaseModel):
@@ -504,8 +505,25 @@ class SiteIdentity(BaseModel):
         return secrets.token_hex(16)
 
 
+class PlayedGame(BaseModel):
+    """A real game a deck played at a table (step 23), logged by its owner: what goldfishing cannot
+    tell, set beside the simulated figures of the same version."""
+
+    deck = ForeignKeyField(Deck, backref="played_games", on_delete="CASCADE")
+    version = IntegerField()
+    played_on = DateField()
+    result = CharField(max_length=4)  # win, loss, draw
+    play_order = CharField(max_length=6, null=True)  # first, second; None: not noted
+    opponent = CharField(max_length=200, default="")
+    note = TextField(default="")
+    created_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("deck", "played_on"), False),)
+
+
 ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
-              FactsUpload, ReadingFlag, ManualOverride]
+              FactsUpload, ReadingFlag, ManualOverride, PlayedGame]

@@ -11,6 +11,7 @@ AREAS = [
     ("deckhub.web.auth", "bp"),
     ("deckhub.web.catalog", "bp"),
     ("deckhub.web.decks", "bp"),
+    ("deckhub.web.table", "bp"),
     ("deckhub.web.collection", "bp"),
     ("deckhub.web.goldfish", "bp"),
     ("deckhub.web.stats", "bp"),

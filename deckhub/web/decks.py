@@ -11,9 +11,9 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from deckhub.services import checks, deck_needs, limits, trading
+from deckhub.services import checks, deck_needs, limits, table_exports, trading
 from deckhub.services import decks as store
-from deckhub.web import charts, page_cache
+from deckhub.web import charts, page_cache, table
 from deckhub.web.lookups import deck_or_404
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.deckdiff import diff_decks
@@ -23,7 +23,8 @@ from deckhub.core.faces import group_cards
 from deckhub.core.engine import find_engine
 from deckhub.core.search import search_cards
 from deckhub.games import all_games, get_game
-from deckhub.importers.decklists import read_decklist, write_json, write_o8d, write_text
+from deckhub.importers.deck_exports import EXPORTS, ExportError
+from deckhub.importers.decklists import read_decklist
 
 bp = Blueprint("decks", __name__, url_prefix="/decks")
 
@@ -61,6 +62,7 @@ class SettingsForm(FlaskForm):
     format = SelectField("Format", validate_choice=False)
     packs = IntegerField("Packs (Limited only)", validators=[Optional(), NumberRange(1, 60)])
     is_public = BooleanField("Public: anyone with the link can view (read-only) and copy it")
+    show_record = BooleanField("Show my record: visitors of the public deck see its games played (never your notes)")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -174,7 +176,7 @@ def _anonymous_page_key(stored: store.StoredDeck, view: tuple[str, str]) -> tupl
         return None
     row = stored.row
     return page_cache.page_key(row.id, stored.version.number, row.updated_at, row.name, row.format, row.packs,
-                               row.description, row.owner.username, *view)
+                               row.description, row.owner.username, *view, *table.record_key(stored))
 
 
 VIEWS, PILES = ("table", "grid", "stacks"), ("type", "cost")
@@ -211,7 +213,8 @@ def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str
                            fmt=spec.format(stored.row.format), owner=owner,
                            has_engine=find_engine(spec) is not None, needs=needs,
                            suppliers=trading.who_has_cards(spec.slug, {r.card_key: r.missing for r in needs},
-                                                           current_user.id) if owner else None)
+                                                           current_user.id) if owner else None,
+                           exports=EXPORTS, **table.record_context(stored))
 
 
 @bp.route("/<int:deck_id>/edit")
@@ -301,7 +304,7 @@ def settings(deck_id: int):
     if form.validate_on_submit():
         fmt, packs = _format_and_packs(spec, form.format.data, form.packs.data)
         store.edit_settings(stored, name=form.name.data, description=form.description.data, format=fmt.id, packs=packs,
-                            is_public=form.is_public.data)
+                            is_public=form.is_public.data, show_record=form.show_record.data)
         flash("Deck settings saved.", "success")
         return redirect(url_for("decks.show", deck_id=deck_id))
     return render_template("decks/settings.html", stored=stored, form=form, spec=spec), (400 if form.errors else 200)
@@ -325,28 +328,20 @@ def delete(deck_id: int):
     return redirect(url_for("decks.index"))
 
 
-EXPORTS = {"txt": ("text/plain; charset=utf-8", "txt"), "o8d": ("application/xml", "o8d"),
-           "json": ("application/json", "json")}
-
-
+@bp.route("/<int:deck_id>/export")
 @bp.route("/<int:deck_id>/export.<fmt>")
-def export(deck_id: int, fmt: str):
-    if fmt not in EXPORTS:
-        abort(404, "Decks export as .txt, .o8d or .json.")
+def export(deck_id: int, fmt: str | None = None):
+    """`?format=` one of the exporter table's (or the older `export.txt`/`.o8d`/`.json`)."""
     stored = _visible(deck_id)
-    spec = get_game(stored.row.game)
-    catalogue = get_catalogue(spec.slug)
-    deck = stored.deck
-    if fmt == "txt":
-        body = write_text(deck, catalogue)
-    elif fmt == "o8d":
-        body = write_o8d(deck, catalogue, spec)
-    else:
-        body = write_json(deck)
-    mimetype, ext = EXPORTS[fmt]
+    name = request.args.get("format") or {"txt": "text"}.get(fmt, fmt) or ""
+    try:
+        chosen, body = table_exports.export(stored, name, request.url_root,
+                                            store.owns(current_user, stored.row))
+    except ExportError as exc:
+        abort(404, str(exc))
     filename = "".join(ch if ch.isalnum() or ch in "-_ " else "_" for ch in stored.row.name).strip() or "deck"
-    return Response(body, mimetype=mimetype,
-                    headers={"Content-Disposition": f'attachment; filename="{filename}.{ext}"'})
+    return Response(body, mimetype=chosen.mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}.{chosen.extension}"'})
 
 
 @bp.route("/<int:deck_id>/versions")

@@ -1,7 +1,7 @@
 """DeckHub's JSON API: everything under `/api/`, described by `openapi.py` (served at
 `GET /api/openapi.json`; a test keeps the document and the routes in step).
 
-One module per resource (`cards`, `completeness`, `checks`, `decks`, `versions`, `collection`,
+One module per resource (`cards`, `completeness`, `checks`, `decks`, `versions`, `games`, `exports`, `collection`,
 `card_values`, `simulations`, `tunings`, `me`, `document`), on the blueprints of `routes`; the rest
 is shared by all of them:
 - `errors`: every 4xx and 5xx under `/api/` is `{"error": message, "status": code}` JSON (with
@@ -36,8 +36,8 @@ import importlib
 
 from flask import Flask
 
-RESOURCES = ("cards", "completeness", "checks", "decks", "versions", "collection", "card_values",
-             "simulations", "tunings", "me", "document")
+RESOURCES = ("cards", "completeness", "checks", "decks", "versions", "games", "exports", "collection",
+             "card_values", "simulations", "tunings", "me", "document")
 
 
 def register(app: Flask) -> None:

@@ -17,7 +17,7 @@ from deckhub.services.limits import (CARDS_PER_PAGE, DEFAULT_GAMES, DEFAULT_TUNI
                             MAX_BODY, MAX_CARD_KEY, MAX_CARDS_PER_PAGE, MAX_COLLECTION_CHANGES, MAX_COPIES_PER_ENTRY,
                             MAX_DECK_NAME, MAX_DECKLIST, MAX_DESCRIPTION, MAX_ENTRIES_PER_PAGE, MAX_GAMES, MAX_ID,
                             MAX_DECK_QUERY, MAX_PACKS, MAX_PAGE, MAX_PUBLIC_DECKS_PER_PAGE, MAX_QUANTITY, MAX_SEED,
-                            MAX_TUNING_BUDGET, PUBLIC_DECKS_PER_PAGE)
+                            MAX_TUNING_BUDGET, PUBLIC_DECKS_PER_PAGE, MAX_GAME_NOTE, MAX_OPPONENT)
 
 JSON = "application/json"
 BODY_MIB = MAX_BODY // 1024 // 1024
@@ -92,6 +92,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
     from deckhub.services.collection import FIELDS
     from deckhub.games import all_games
     from deckhub.services.tunings import CANDIDATE_SOURCES
+    from deckhub.importers.deck_exports import EXPORTS
 
     games = [g.slug for g in all_games()]
     formats = sorted({f.id for g in all_games() for f in g.formats})
@@ -467,6 +468,49 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                                "type": ["integer", "string", "null"]}}},
             },
         },
+        "PlayedGameCreate": {
+            "type": "object", "additionalProperties": False, "required": ["result", "played_at"],
+            "properties": {
+                "result": {"type": "string", "enum": ["win", "loss", "draw"]},
+                "played_at": {"type": "string", "format": "date", "maxLength": 10, "description": "The day, YYYY-MM-DD."},
+                "version": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
+                            "description": "The deck version played (absent: the latest)."},
+                "order": {"type": ["string", "null"], "enum": ["first", "second", None], "default": None},
+                "opponent": {"type": "string", "maxLength": MAX_OPPONENT, "default": "",
+                             "description": "The opponent's deck, or game notes."},
+                "note": {"type": "string", "maxLength": MAX_GAME_NOTE, "default": "", "description": "The owner's alone."},
+            },
+        },
+        "PlayedGame": {
+            "type": "object", "required": ["id", "played_at", "version", "result", "order", "opponent", "note", "created_at"],
+            "properties": {"id": {"type": "integer"}, "played_at": {"type": "string", "format": "date"},
+                           "version": {"type": "integer"}, "result": {"type": "string", "enum": ["win", "loss", "draw"]},
+                           "order": {"type": ["string", "null"]}, "opponent": {"type": "string"},
+                           "note": {"type": ["string", "null"], "description": "null for anyone but the owner."},
+                           "created_at": timestamp},
+        },
+        "GameTally": {
+            "type": "object", "required": ["games", "wins", "losses", "draws", "win_rate"],
+            "properties": {"games": {"type": "integer"}, "wins": {"type": "integer"}, "losses": {"type": "integer"},
+                           "draws": {"type": "integer"},
+                           "win_rate": {"type": ["number", "null"], "description": "Wins over games (a draw is no win)."}},
+        },
+        "PlayedGames": {
+            "type": "object", "required": ["games", "total", "by_version", "by_opponent"],
+            "properties": {
+                "games": {"type": "array", "items": _ref("PlayedGame"), "description": "Newest first."},
+                "total": _ref("GameTally"),
+                "by_version": {"type": "array", "items": {"allOf": [_ref("GameTally"), {
+                    "type": "object", "required": ["version", "simulated"],
+                    "properties": {"version": {"type": "integer"}, "simulated": {
+                        "type": ["object", "null"], "description": "The newest finished simulation of that version.",
+                        "properties": {"simulation": {"type": "integer"}, "games": {"type": "integer"},
+                                       "win_rate": {"type": "number"},
+                                       "median_win_turn": {"type": ["number", "null"]}}}}}]}},
+                "by_opponent": {"type": "array", "items": {"allOf": [_ref("GameTally"), {
+                    "type": "object", "required": ["opponent"], "properties": {"opponent": {"type": "string"}}}]}},
+            },
+        },
         "SimulationList": {"type": "object", "required": ["simulations"],
                            "properties": {"simulations": {"type": "array", "items": _ref("Simulation")}}},
     }
@@ -575,6 +619,34 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
             "get": op("One version of a visible deck, with its cards.",
                       _responses("200", _json(_ref("Deck"), "The deck as it was in that version."), "401", "404"),
                       OPTIONAL_AUTH, "decks"),
+        },
+        "/api/decks/{deck_id}/games": {
+            "parameters": [DECK_ID],
+            "get": op("The real games a deck played, with the win rate per deck version (beside its simulated "
+                      "figures) and per opponent: a deck of mine, or a public deck whose owner shows its record.",
+                      _responses("200", _json(_ref("PlayedGames"), "The games."), "401", "403", "404"),
+                      OPTIONAL_AUTH, "decks"),
+            "post": op("Log a real game a deck of mine played.",
+                       _responses("201", _json(_ref("PlayedGame"), "The game logged."), "400", "401", "403", "404", "413"),
+                       tag="decks", requestBody=body("PlayedGameCreate")),
+        },
+        "/api/decks/{deck_id}/games/{game_id}": {
+            "parameters": [DECK_ID, _id_param("game_id", "The logged game's number.")],
+            "delete": op("Delete a game logged on a deck of mine.",
+                         {"204": {"description": "Deleted."},
+                          **{c: _error(ERRORS[c]) for c in ("401", "403", "404")}}, tag="decks"),
+        },
+        "/api/decks/{deck_id}/export": {
+            "parameters": [DECK_ID],
+            "get": op("A visible deck's latest version as a file for another site or an online table: DeckHub's "
+                      "text list, OCTGN .o8d, DeckHub JSON, Untap's plain list, or a Tabletop Simulator saved "
+                      "object whose card sheets this site serves.",
+                      _responses("200", {"description": "The file.", "content": {
+                          "text/plain": {"schema": {"type": "string"}}, "application/xml": {"schema": {"type": "string"}},
+                          JSON: {"schema": {"type": "object"}}}}, "400", "401", "404"),
+                      OPTIONAL_AUTH, "decks",
+                      parameters=[{"name": "format", "in": "query", "required": True,
+                                   "schema": {"type": "string", "enum": list(EXPORTS)}}]),
         },
         "/api/decks/{deck_id}/check": {
             "parameters": [DECK_ID],
