@@ -213,3 +213,33 @@ def test_huntik_new_rows_take_a_version(app, users):
     assert sent.status_code == 302
     with app.app_context(), database.connection_context():
         assert models.Proposal.get().new_card["version"] == "Test Version"
+
+
+
+
+def test_batch_review_gives_each_card_its_own_reason(app, users):
+    curator, player = users
+    location = player.post(EDITOR, data={"c:aisha-myriad:strength": "3", "c:commander-garoo:strength": "5",
+                                         "c:the-ensorcellator:magic": "2", "source_kind": "url",
+                                         "source_url": URL}).location
+    with app.app_context(), database.connection_context():
+        ids = [p.id for p in models.Proposal.select().order_by(models.Proposal.id)]
+    assert 'aria-label="Reason for Aisha Myriad (the proposer sees it)"' in curator.get(location).get_data(as_text=True)
+    done = curator.post(location, data={f"d:{ids[0]}": "approve", f"d:{ids[1]}": "reject", f"d:{ids[2]}": "reject",
+                                        f"r:{ids[1]}": "my copy says 6", f"r:{ids[2]}": "that is its agility"})
+    assert done.status_code == 302
+    with app.app_context(), database.connection_context():
+        assert [(p.status, p.reason) for p in models.Proposal.select().order_by(models.Proposal.id)] == [
+            ("approved", ""), ("rejected", "my copy says 6"), ("rejected", "that is its agility")]
+    page = text(player.get(location))
+    assert "rejected my copy says 6" in page and "rejected that is its agility" in page
+
+
+def test_a_self_approved_proposal_is_marked_in_review_and_history(app, users):
+    curator, _ = users
+    location = curator.post(EDITOR, data={"c:aisha-myriad:strength": "3", "source_kind": "url",
+                                          "source_url": URL}).location
+    assert curator.post(location, data={"all": "approve"}).status_code == 302  # the site's only curator
+    assert "approved self-approved" in text(curator.get(location))
+    assert "self-approved" in text(curator.get("/review"))
+    assert "approved by curie self-approved" in text(curator.get(f"/games/{NEO}/history/aisha-myriad"))

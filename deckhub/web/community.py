@@ -568,6 +568,24 @@ def _visible_batch(batch_id: int):
     return batch
 
 
+_PER_CARD = re.compile(r"^([dr]):(\d{1,12})$")
+
+
+def _batch_decisions(posted) -> tuple[dict[int, str], dict[int, str]]:
+    """({proposal id: "approve" | "reject"}, {proposal id: its own reason}) from a batch review form."""
+    decisions: dict[int, str] = {}
+    reasons: dict[int, str] = {}
+    for name, value in posted.items():
+        match = _PER_CARD.match(name)
+        if match is None:
+            continue
+        if match.group(1) == "d" and value in ("approve", "reject"):
+            decisions[int(match.group(2))] = value
+        elif match.group(1) == "r" and value.strip():
+            reasons[int(match.group(2))] = value
+    return decisions, reasons
+
+
 @bp.route("/batches/<int:batch_id>", methods=["GET", "POST"])
 @login_required
 def batch(batch_id: int):
@@ -580,14 +598,12 @@ def batch(batch_id: int):
         form = ReasonForm()
         if not form.validate_on_submit():
             abort(400, description="A reason is at most 500 characters long.")
-        decisions = {}
-        for name, value in request.form.items():
-            if name.startswith("d:") and name[2:].isdecimal() and len(name) < 14 and value in ("approve", "reject"):
-                decisions[int(name[2:])] = value
+        decisions, reasons = _batch_decisions(request.form)
         if request.form.get("all") in ("approve", "reject"):
             decisions = {p.id: request.form["all"] for p in review_queue.batch_proposals(b.id) if p.status == "pending"}
+        reasons = {pid: text for pid, text in reasons.items() if pid in decisions}  # a later card's draft reason waits
         try:
-            done = reviewing.review_batch(b.id, current_user, decisions, form.reason.data or "")
+            done = reviewing.review_batch(b.id, current_user, decisions, form.reason.data or "", reasons)
         except CommunityError as exc:
             flash(str(exc), "error")
             status = 400

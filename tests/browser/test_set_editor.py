@@ -75,7 +75,7 @@ def test_five_cards_entered_by_keyboard_become_one_batch_that_a_curator_partly_a
     for _key, name, _typed, _type, _strength in CARDS[:4]:
         page.get_by_label(f"Approve {name}").check()
     page.get_by_label(f"Reject {CARDS[4][1]}").check()
-    page.get_by_label("Reason (the proposer sees it; needed to reject)").fill("the strength is unreadable on the scan")
+    page.get_by_label(f"Reason for {CARDS[4][1]} (the proposer sees it)").fill("the strength is unreadable on the scan")
     page.get_by_role("button", name="Send decisions").click()
     expect(page.get_by_text(re.compile(r"Batch #\d+: 4 approved, 1 rejected\."))).to_be_visible()
     expect(page.locator("table.cm-batch")).to_contain_text("the strength is unreadable on the scan")
