@@ -215,6 +215,31 @@ def test_huntik_new_rows_take_a_version(app, users):
         assert models.Proposal.get().new_card["version"] == "Test Version"
 
 
+def test_the_source_is_a_required_choice_then_the_last_batchs_source_is_offered(app, users):
+    _, player = users
+    html = player.get(EDITOR).get_data(as_text=True)
+    assert not re.search(r'name="source_kind"[^>]*checked', html)  # no default that would be refused
+    refused = player.post(EDITOR, data={"c:aisha-myriad:strength": "3", "source_url": ""})
+    assert refused.status_code == 400 and "Choose where these facts come from" in text(refused)
+    assert '<input name="c:aisha-myriad:strength" value="3"' in refused.get_data(as_text=True)  # what was typed is kept
+    assert counts(app) == (0, 0, 0, 0)
+    assert player.post(EDITOR, data={"c:aisha-myriad:strength": "3", "source_kind": "url", "source_url": URL}).status_code == 302
+    html = player.get(EDITOR).get_data(as_text=True)
+    assert re.search(r'<input[^>]*name="source_kind"[^>]*value="url"[^>]*checked|<input[^>]*checked[^>]*value="url"', html)
+    assert f'value="{URL}"' in html
+    player.post(EDITOR, data={"c:commander-garoo:strength": "5", "source_kind": "printed"})
+    html = player.get(EDITOR).get_data(as_text=True)
+    assert re.search(r'<input[^>]*checked[^>]*value="printed"|<input[^>]*value="printed"[^>]*checked', html)
+
+
+def test_go_to_number_jumps_to_the_cards_row_without_javascript(users):
+    _, player = users
+    html = player.get(EDITOR).get_data(as_text=True)
+    assert '<label for="se-goto">Go to number</label>' in html and '<tr id="no-12">' in html
+    jump = player.get(EDITOR + "?goto=012")
+    assert jump.status_code == 302 and jump.location.endswith(EDITOR + "#no-12")
+    missing = player.get(EDITOR + "?goto=9999")
+    assert missing.status_code == 404 and "No card of First Edition has the number “9999”" in text(missing)
 
 
 def test_batch_review_gives_each_card_its_own_reason(app, users):
