@@ -55,7 +55,7 @@ class SetGrid:
 
 def _number_key(number: str) -> str:
     text = str(number).strip().casefold()
-    return text.lstrip("0") or text if text.isdecimal() else text
+    return (text.lstrip("0") or text) if text.isdecimal() else text
 
 
 def row_anchor(number: str | None) -> str | None:
