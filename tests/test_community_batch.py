@@ -233,3 +233,71 @@ def test_a_batch_review_is_one_catalogue_change_and_a_failing_card_leaves_the_ot
     catalogue = get_catalogue(NEO)
     assert catalogue.get("aisha-myriad").attrs["strength"] == 3 and catalogue.get("the-ensorcellator").attrs["magic"] == 2
     assert models.FactChange.select().where(models.FactChange.proposal == ids[1]).count() == 0
+
+
+# ---------------------------------------------------------------------------------- per-card reasons, self-approval
+
+def test_each_rejected_card_keeps_its_own_reason_and_approved_cards_get_none_they_were_not_given(people):
+    curator, player = people
+    batch = propose_batch(player, NEO, [
+        ("aisha-myriad", "strength", "3"), ("commander-garoo", "strength", "5"), ("the-ensorcellator", "magic", "2"),
+        ("the-darkest-faerie", "magic", "4")], URL, set_code=SET)
+    ids = [p.id for p in batch_proposals(batch.id)]
+    with pytest.raises(ProposalInvalid, match="every card you reject"):  # the third rejection has no reason
+        review_batch(batch.id, curator, {ids[0]: "reject", ids[1]: "reject"}, reasons={ids[0]: "blurred scan"})
+    done = review_batch(batch.id, curator, {ids[0]: "approve", ids[1]: "reject", ids[2]: "reject", ids[3]: "reject"},
+                        "not on the checklist", {ids[1]: "the strength is 6 on my copy", ids[2]: "that is its agility"})
+    assert done == {"approved": [ids[0]], "rejected": ids[1:], "failed": []}
+    reasons = {p.id: p.reason for p in batch_proposals(batch.id)}
+    assert reasons == {ids[0]: "", ids[1]: "the strength is 6 on my copy", ids[2]: "that is its agility",
+                       ids[3]: "not on the checklist"}
+
+
+def test_a_reason_given_with_an_approval_stays_on_that_card(people):
+    curator, player = people
+    batch = propose_batch(player, NEO, [("aisha-myriad", "strength", "3"), ("commander-garoo", "strength", "5")],
+                          URL, set_code=SET)
+    ids = [p.id for p in batch_proposals(batch.id)]
+    review_batch(batch.id, curator, {ids[0]: "approve", ids[1]: "reject"}, "unreadable", {ids[0]: "matches my copy"})
+    assert [(p.status, p.reason) for p in batch_proposals(batch.id)] == [("approved", "matches my copy"),
+                                                                         ("rejected", "unreadable")]
+
+
+def test_a_curators_own_proposal_needs_another_curator(people):
+    curator, _ = people
+    second = create_user("marie", "a long password", curator=True)
+    own = propose_facts(curator, NEO, "aisha-myriad", {"strength": "3"}, URL)
+    with pytest.raises(NotAllowed, match="another curator"):
+        approve(own.id, curator)
+    batch = propose_batch(curator, NEO, [("commander-garoo", "strength", "5"), ("the-ensorcellator", "magic", "2")],
+                          URL, set_code=SET)
+    ids = [p.id for p in batch_proposals(batch.id)]
+    with pytest.raises(NotAllowed, match="another curator"):
+        review_batch(batch.id, curator, {ids[0]: "approve"})
+    assert review_batch(batch.id, curator, {ids[1]: "reject"}, "I misread it")["rejected"] == [ids[1]]  # withdrawing is fine
+    assert approve(own.id, second).self_approved is False
+    assert review_batch(batch.id, second, {ids[0]: "approve"})["approved"] == [ids[0]]
+    assert get_catalogue(NEO).get("aisha-myriad").attrs["strength"] == 3
+
+
+def test_the_only_curator_may_approve_their_own_proposal_which_is_marked_self_approved(people):
+    curator, player = people
+    own = propose_facts(curator, NEO, "aisha-myriad", {"strength": "3"}, URL)
+    done = approve(own.id, curator)
+    assert done.status == "approved" and done.self_approved
+    batch = propose_batch(curator, NEO, [("commander-garoo", "strength", "5")], URL, set_code=SET)
+    review_batch(batch.id, curator, {p.id: "approve" for p in batch_proposals(batch.id)})
+    assert [p.self_approved for p in batch_proposals(batch.id)] == [True]
+    theirs = propose_facts(player, NEO, "the-ensorcellator", {"magic": "2"}, URL)
+    assert approve(theirs.id, curator).self_approved is False
+
+
+def test_the_set_editor_offers_the_source_of_the_players_last_batch_in_that_game(people):
+    from deckhub.services.community.fields import PRINTED
+    from deckhub.services.community.proposing import last_batch_source
+    _, player = people
+    assert last_batch_source(player, NEO) is None
+    propose_batch(player, NEO, [("aisha-myriad", "strength", "3")], URL, set_code=SET)
+    propose_batch(player, NEO, [("commander-garoo", "strength", "5")], PRINTED, set_code=SET)
+    assert last_batch_source(player, NEO) == PRINTED
+    assert last_batch_source(player, "kaijudo") is None

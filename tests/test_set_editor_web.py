@@ -215,3 +215,58 @@ def test_huntik_new_rows_take_a_version(app, users):
     assert sent.status_code == 302
     with app.app_context(), database.connection_context():
         assert models.Proposal.get().new_card["version"] == "Test Version"
+
+
+def test_the_source_is_a_required_choice_then_the_last_batchs_source_is_offered(app, users):
+    _, player = users
+    html = player.get(EDITOR).get_data(as_text=True)
+    assert not re.search(r'name="source_kind"[^>]*checked', html)  # no default that would be refused
+    refused = player.post(EDITOR, data={"c:aisha-myriad:strength": "3", "source_url": ""})
+    assert refused.status_code == 400 and "Choose where these facts come from" in text(refused)
+    assert '<input name="c:aisha-myriad:strength" value="3"' in refused.get_data(as_text=True)  # what was typed is kept
+    assert counts(app) == (0, 0, 0, 0)
+    assert player.post(EDITOR, data={"c:aisha-myriad:strength": "3", "source_kind": "url", "source_url": URL}).status_code == 302
+    html = player.get(EDITOR).get_data(as_text=True)
+    assert re.search(r'<input[^>]*name="source_kind"[^>]*value="url"[^>]*checked|<input[^>]*checked[^>]*value="url"', html)
+    assert f'value="{URL}"' in html
+    player.post(EDITOR, data={"c:commander-garoo:strength": "5", "source_kind": "printed"})
+    html = player.get(EDITOR).get_data(as_text=True)
+    assert re.search(r'<input[^>]*checked[^>]*value="printed"|<input[^>]*value="printed"[^>]*checked', html)
+
+
+def test_go_to_number_jumps_to_the_cards_row_without_javascript(users):
+    _, player = users
+    html = player.get(EDITOR).get_data(as_text=True)
+    assert '<label for="se-goto">Go to number</label>' in html and '<tr id="no-12">' in html
+    jump = player.get(EDITOR + "?goto=012")
+    assert jump.status_code == 302 and jump.location.endswith(EDITOR + "#no-12")
+    missing = player.get(EDITOR + "?goto=9999")
+    assert missing.status_code == 404 and "No card of First Edition has the number “9999”" in text(missing)
+
+
+def test_batch_review_gives_each_card_its_own_reason(app, users):
+    curator, player = users
+    location = player.post(EDITOR, data={"c:aisha-myriad:strength": "3", "c:commander-garoo:strength": "5",
+                                         "c:the-ensorcellator:magic": "2", "source_kind": "url",
+                                         "source_url": URL}).location
+    with app.app_context(), database.connection_context():
+        ids = [p.id for p in models.Proposal.select().order_by(models.Proposal.id)]
+    assert 'aria-label="Reason for Aisha Myriad (the proposer sees it)"' in curator.get(location).get_data(as_text=True)
+    done = curator.post(location, data={f"d:{ids[0]}": "approve", f"d:{ids[1]}": "reject", f"d:{ids[2]}": "reject",
+                                        f"r:{ids[1]}": "my copy says 6", f"r:{ids[2]}": "that is its agility"})
+    assert done.status_code == 302
+    with app.app_context(), database.connection_context():
+        assert [(p.status, p.reason) for p in models.Proposal.select().order_by(models.Proposal.id)] == [
+            ("approved", ""), ("rejected", "my copy says 6"), ("rejected", "that is its agility")]
+    page = text(player.get(location))
+    assert "rejected my copy says 6" in page and "rejected that is its agility" in page
+
+
+def test_a_self_approved_proposal_is_marked_in_review_and_history(app, users):
+    curator, _ = users
+    location = curator.post(EDITOR, data={"c:aisha-myriad:strength": "3", "source_kind": "url",
+                                          "source_url": URL}).location
+    assert curator.post(location, data={"all": "approve"}).status_code == 302  # the site's only curator
+    assert "approved self-approved" in text(curator.get(location))
+    assert "self-approved" in text(curator.get("/review"))
+    assert "approved by curie self-approved" in text(curator.get(f"/games/{NEO}/history/aisha-myriad"))

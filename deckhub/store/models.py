@@ -199,6 +199,11 @@ class Proposal(BaseModel):
     reviewed_at = DateTimeField(null=True)
     batch_id = IntegerField(null=True, index=True)  # its ProposalBatch, if sent in one (step 5)
 
+    @property
+    def self_approved(self) -> bool:
+        """Approved by the curator who proposed it (allowed only while no other curator could)."""
+        return self.status == "approved" and self.reviewer_id is not None and self.reviewer_id == self.proposer_id
+
 
 class ProposalBatch(BaseModel):
     """Proposals sent together (a set editor save, a facts file): one source, one rate-limit hit."""

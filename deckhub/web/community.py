@@ -16,7 +16,7 @@ from markupsafe import Markup
 from markupsafe import escape as _escape
 from wtforms import RadioField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import Length, Optional
+from wtforms.validators import InputRequired, Length, Optional
 
 from deckhub.services.community import proposing, readings, reverting, review_queue, reviewing
 from deckhub.services.community.audit import card_history, reverted_ids
@@ -24,7 +24,7 @@ from deckhub.services.community.errors import CommunityError, NotFound, Proposal
 from deckhub.services.community.fields import (MAX_LIST_ITEM, MAX_LIST_ITEMS, MAX_NAME, MAX_NUMBER, MAX_RARITY, MAX_SOURCE,
                                                PRINTED, ProposableField, current_value, field_label, proposable_fields)
 from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
-from deckhub.services.community.set_editor import SetGrid, set_grid
+from deckhub.services.community.set_editor import SetGrid, row_anchor, set_grid
 from deckhub.services import scans as service_scans
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.web.catalog import card_url, render_card
@@ -56,6 +56,15 @@ class SourceForm(FlaskForm):
 
     source_kind = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES, default="url")
     source_url = StringField("Web address of the source", validators=[Optional(), Length(max=MAX_SOURCE)])
+
+
+class BatchSourceForm(SourceForm):
+    """The set editor's source: no default (an empty web address would be refused); the page offers
+    the player's last batch's source instead, when there is one."""
+
+    source_kind = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES,
+                             validators=[InputRequired("Choose where these facts come from: a web page "
+                                                       "(give its address) or a printed card you own.")])
 
 
 def _value_field(spec: ProposableField):
@@ -492,11 +501,15 @@ def _write_rows(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
         columns.append((spec.key, label, spec.kind == "text", extra))
     out: list[str] = []
     add = out.append
+    anchors: set[str | None] = {None}
     for row in grid.rows:
         card = row.card
         key = esc(card.key)
         name = esc(card.display_name)
-        add(f'<tr><td>{esc(row.number or "—")}</td><th scope="row"><a href="{esc(card_url(card))}" tabindex="-1">{name}</a>'
+        anchor = row_anchor(row.number)
+        add(f'<tr id="{esc(anchor)}">' if anchor not in anchors else "<tr>")
+        anchors.add(anchor)
+        add(f'<td>{esc(row.number or "—")}</td><th scope="row"><a href="{esc(card_url(card))}" tabindex="-1">{name}</a>'
             f'</th><td>{esc(row.rarity or "?")}</td>')
         for (field_key, label, multi, extra), (shown, how) in zip(columns, row.cells):
             cell = f"c:{card.key}:{field_key}"
@@ -518,6 +531,14 @@ def _write_rows(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
     return Markup("".join(out))
 
 
+def _offer_last_source(form: SourceForm, source: str | None) -> None:
+    """Preselect the source of the player's last batch (a set is often entered from one checklist)."""
+    if source == PRINTED:
+        form.source_kind.data = "printed"
+    elif source:
+        form.source_kind.data, form.source_url.data = "url", source
+
+
 @bp.route("/games/<slug>/sets/<code>/edit", methods=["GET", "POST"])
 @login_required
 def set_editor(slug: str, code: str):
@@ -527,12 +548,23 @@ def set_editor(slug: str, code: str):
         grid = set_grid(spec.slug, code)
     except NotFound:
         abort(404, description=f"{spec.name} has no set “{code[:80]}”. The game page lists its sets.")
-    form = SourceForm()
+    form = BatchSourceForm()
     status, problems, cell_errors, sent = 200, [], {}, {}
+    if request.method == "GET" and request.args.get("goto") is not None:
+        wanted = request.args["goto"][:40]
+        row = grid.row_numbered(wanted)
+        if row is not None:
+            return redirect(url_for("community.set_editor", slug=spec.slug, code=code, _anchor=row_anchor(row.number)))
+        status, problems = 404, [f"No card of {grid.name} has the number “{wanted.strip()}”."]
+    if request.method == "GET":
+        _offer_last_source(form, proposing.last_batch_source(current_user, spec.slug))
     if request.method == "POST":
         request.max_form_parts = proposing.MAX_BATCH_CELLS + 2 * MAX_NEW_ROWS * (len(grid.fields) + 5)
         if not form.validate_on_submit():
-            status, problems = 400, ["The source is too long, or this form has expired: reload the page."]
+            status = 400
+            problems = ([m for name in ("source_kind", "source_url") for m in getattr(form, name).errors]
+                        or ["This form has expired: reload the page."])
+            sent = request.form
         else:
             changes, scans, order = _grid_changes(grid, request.form, request.files)
             try:
@@ -568,6 +600,24 @@ def _visible_batch(batch_id: int):
     return batch
 
 
+_PER_CARD = re.compile(r"^([dr]):(\d{1,12})$")
+
+
+def _batch_decisions(posted) -> tuple[dict[int, str], dict[int, str]]:
+    """({proposal id: "approve" | "reject"}, {proposal id: its own reason}) from a batch review form."""
+    decisions: dict[int, str] = {}
+    reasons: dict[int, str] = {}
+    for name, value in posted.items():
+        match = _PER_CARD.match(name)
+        if match is None:
+            continue
+        if match.group(1) == "d" and value in ("approve", "reject"):
+            decisions[int(match.group(2))] = value
+        elif match.group(1) == "r" and value.strip():
+            reasons[int(match.group(2))] = value
+    return decisions, reasons
+
+
 @bp.route("/batches/<int:batch_id>", methods=["GET", "POST"])
 @login_required
 def batch(batch_id: int):
@@ -580,14 +630,12 @@ def batch(batch_id: int):
         form = ReasonForm()
         if not form.validate_on_submit():
             abort(400, description="A reason is at most 500 characters long.")
-        decisions = {}
-        for name, value in request.form.items():
-            if name.startswith("d:") and name[2:].isdecimal() and len(name) < 14 and value in ("approve", "reject"):
-                decisions[int(name[2:])] = value
+        decisions, reasons = _batch_decisions(request.form)
         if request.form.get("all") in ("approve", "reject"):
             decisions = {p.id: request.form["all"] for p in review_queue.batch_proposals(b.id) if p.status == "pending"}
+        reasons = {pid: text for pid, text in reasons.items() if pid in decisions}  # a later card's draft reason waits
         try:
-            done = reviewing.review_batch(b.id, current_user, decisions, form.reason.data or "")
+            done = reviewing.review_batch(b.id, current_user, decisions, form.reason.data or "", reasons)
         except CommunityError as exc:
             flash(str(exc), "error")
             status = 400

@@ -194,6 +194,14 @@ def _card_ref(card: Any, set_code: str | None) -> str | NewCard:
     return card
 
 
+def last_batch_source(user: models.User, game_slug: str) -> str | None:
+    """The source of the user's latest batch for a game (the set editor offers it again), None if none."""
+    batch = (models.ProposalBatch.select(models.ProposalBatch.source)
+             .where((models.ProposalBatch.proposer == user.id) & (models.ProposalBatch.game == game_slug))
+             .order_by(models.ProposalBatch.id.desc()).first())
+    return batch.source if batch is not None else None
+
+
 def propose_batch(user: models.User, game_slug: str, changes: Iterable[tuple[Any, str, Any]], source: str,
                   scan: bytes | None = None, *, scans: Mapping[Any, bytes] | None = None, set_code: str | None = None,
                   rate_limit: int = RATE_LIMIT, window: dt.timedelta = RATE_WINDOW) -> models.ProposalBatch:

@@ -7,6 +7,9 @@ game's `CatalogueStamp` so every worker's catalogue — pages, deck checks, gold
 simulations — uses the new values at once. A missing card becomes a `Card` (and a `Printing`
 when its set is given); the proposal's scans become its printing's image. `reject` records the
 reason and changes nothing else.
+
+A curator's own proposal needs another curator; on a site with a single curator that curator may
+approve it, and it shows as self-approved (`Proposal.self_approved`: reviewer and proposer are one).
 """
 from __future__ import annotations
 
@@ -36,6 +39,17 @@ def is_curator(user) -> bool:
 def require_curator(user) -> None:
     if not is_curator(user):
         raise NotAllowed("Only a curator may review proposals.")
+
+
+def other_curators(user: models.User) -> int:
+    """How many curators besides `user` could review a proposal of theirs."""
+    return models.User.select().where(models.User.is_curator & (models.User.id != user.id)).count()
+
+
+def check_not_own(proposal: models.Proposal, reviewer: models.User) -> None:
+    """NotAllowed when a curator would approve their own proposal while another curator could."""
+    if proposal.proposer_id == reviewer.id and other_curators(reviewer):
+        raise NotAllowed("Your own proposal needs another curator's review.")
 
 
 def _claim(proposal_id: int, reviewer: models.User, status: str, reason: str, card_key: str | None = None) -> None:
@@ -77,6 +91,7 @@ def approve(proposal_id: int, reviewer: models.User, reason: str = "") -> models
     require_curator(reviewer)
     reason = clean_reason(reason, required=False)
     proposal = get_proposal(proposal_id)
+    check_not_own(proposal, reviewer)
     _check_approvable(proposal)
     try:
         with database.atomic():
@@ -178,9 +193,11 @@ def _create_card(proposal: models.Proposal, new_card: Mapping[str, Any], values:
 
 
 def review_batch(batch_id: int, reviewer: models.User, decisions: Mapping[int, str],
-                 reason: str = "") -> dict[str, list[int]]:
+                 reason: str = "", reasons: Mapping[int, str] | None = None) -> dict[str, list[int]]:
     """Approve and reject a batch's waiting proposals: {proposal id: "approve" | "reject"}; ids not
-    named stay waiting; rejections need `reason`. One transaction and one catalogue change for the
+    named stay waiting. `reasons` gives a card its own reason ({proposal id: reason}), which goes to
+    that card alone; `reason` is for rejected cards given none of their own (every rejection needs
+    one) and never reaches an approved card. One transaction and one catalogue change for the
     whole review (a 234-card batch must not rebuild every worker's catalogue 234 times); a card
     whose approval fails its checks again is rolled back alone and reported, the others go on.
 
@@ -190,18 +207,20 @@ def review_batch(batch_id: int, reviewer: models.User, decisions: Mapping[int, s
     proposals = {p.id: p for p in batch_proposals(batch.id) if p.status == "pending"}
     if any(pid not in proposals or d not in ("approve", "reject") for pid, d in decisions.items()):
         raise CommunityError("Decide only on this batch's waiting proposals (approve or reject); nothing was changed.")
-    rejecting = [pid for pid, d in decisions.items() if d == "reject"]
-    reject_reason = clean_reason(reason, required=bool(rejecting))
-    approve_reason = clean_reason(reason, required=False)
+    if any(pid not in proposals for pid in (reasons or {})):
+        raise CommunityError("Give reasons only for this batch's waiting proposals; nothing was changed.")
+    card_reasons = _card_reasons(decisions, reason, reasons or {})
+    if any(d == "approve" for d in decisions.values()) and batch.proposer_id == reviewer.id:
+        check_not_own(next(iter(proposals.values())), reviewer)
     done: dict[str, list[int]] = {"approved": [], "rejected": [], "failed": []}
     with database.atomic():
         for pid, decision in sorted(decisions.items()):
             try:
                 with database.atomic():  # a savepoint: a failing card leaves the others standing
                     if decision == "approve":
-                        _approve_in(proposals[pid], reviewer, approve_reason)
+                        _approve_in(proposals[pid], reviewer, card_reasons[pid])
                     else:
-                        _claim(pid, reviewer, "rejected", reject_reason)
+                        _claim(pid, reviewer, "rejected", card_reasons[pid])
             except (CommunityError, IntegrityError):
                 done["failed"].append(pid)
             else:
@@ -209,3 +228,21 @@ def review_batch(batch_id: int, reviewer: models.User, decisions: Mapping[int, s
         if done["approved"]:
             bump_stamp(batch.game)
     return done
+
+
+def _card_reasons(decisions: Mapping[int, str], shared: str, own: Mapping[int, str]) -> dict[int, str]:
+    """Each decided card's reason: its own, else (for a rejection) the shared one; ProposalInvalid
+    naming the cards rejected without any."""
+    shared = clean_reason(shared, required=False)
+    out, missing = {}, []
+    for pid, decision in decisions.items():
+        text = clean_reason(own.get(pid), required=False)
+        if decision == "reject" and not text:
+            text = shared
+            if not text:
+                missing.append(pid)
+        out[pid] = text
+    if missing:
+        raise ProposalInvalid({f"reason:{pid}": "Give a reason: the proposer sees it." for pid in missing},
+                              "Give a reason for every card you reject: the proposer sees it.")
+    return out

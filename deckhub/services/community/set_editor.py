@@ -4,6 +4,7 @@ What the editor sends back is a batch (`proposing.propose_batch`).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,23 @@ class SetGrid:
 
     def row(self, key: str) -> GridRow | None:
         return next((r for r in self.rows if r.card.key == key), None)
+
+    def row_numbered(self, number: str) -> GridRow | None:
+        """The first row printed with a collector number ("7", "007" and " 7 " find 7), None if none."""
+        wanted = _number_key(number)
+        return next((r for r in self.rows if r.number and _number_key(r.number) == wanted), None) if wanted else None
+
+
+def _number_key(number: str) -> str:
+    text = str(number).strip().casefold()
+    return (text.lstrip("0") or text) if text.isdecimal() else text
+
+
+def row_anchor(number: str | None) -> str | None:
+    """The HTML id of a row printed with a number (the *Go to number* box jumps to it)."""
+    if not number:
+        return None
+    return "no-" + re.sub(r"[^a-z0-9_-]", "-", _number_key(number))
 
 
 def set_grid(slug: str, code: str) -> SetGrid:
