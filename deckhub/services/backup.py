@@ -218,6 +218,7 @@ class _Importer:
             values = {q: int(c.get(q) or 0) for q in _QTY}
             if any(v < 0 for v in values.values()):
                 raise BackupError(f"{what}: quantities cannot be negative")
+            values["trade_quantity"] = min(values["trade_quantity"], values["quantity"] + values["foil_quantity"])
             models.OwnedCard.create(owner=self.user, printing=self.printing(c, what), **values)
         for i, s in enumerate(self.doc.get("goldfish_sessions") or []):
             what = f"goldfish session {i + 1}"
