@@ -10,6 +10,7 @@ import json
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from markupsafe import Markup
 
 from deckhub.services import card_values
 from deckhub.services import goldfish as store
@@ -262,7 +263,14 @@ def undo(session_id: int):
         count = max(1, min(store.MAX_ACTIONS, int(request.form.get("count") or 1)))
     except ValueError:
         abort(400, "Undo takes a whole number of steps.")
-    return _change(session_id, lambda game: store.undo(game, count, _step()))
+    def undo_game(game):
+        new = store.undo(game, count, _step())
+        if new.session.id != game.session.id:
+            flash(Markup('This game was over; undoing continues it as a new game #{}. The finished game '
+                         '<a href="{}">#{}</a> stays as it ended.').format(
+                new.session.id, url_for("goldfish.board", session_id=game.session.id), game.session.id), "info")
+        return new
+    return _change(session_id, undo_game)
 
 
 @bp.route("/<int:session_id>/restart", methods=["POST"])
