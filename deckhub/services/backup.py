@@ -114,7 +114,7 @@ def export_user(username: str, with_password: bool = False) -> dict[str, Any]:
     G = models.GoldfishSession
     sessions = [{"game": s.game, "deck": deck_index.get(s.deck_id), "deck_data": s.deck_data, "seed": s.seed,
                  "options": s.options, "actions": s.actions, "result": s.result, "share_token": s.share_token,
-                 "created_at": _time(s.created_at), "updated_at": _time(s.updated_at)}
+                 "archived": s.archived, "created_at": _time(s.created_at), "updated_at": _time(s.updated_at)}
                 for s in G.select().where(G.owner == user).order_by(G.id)]
     U = models.UserCardValue
     values = [{"game": v.game, "card": v.card_key, "field": v.field, "value": v.value, "updated_at": _time(v.updated_at)}
@@ -227,7 +227,7 @@ class _Importer:
                     owner=self.user, deck=self.deck(s.get("deck"), what), game=s["game"], deck_data=s["deck_data"],
                     seed=int(s["seed"]), options=s.get("options") or {}, actions=s.get("actions") or [],
                     result=s.get("result"), share_token=self.token(models.GoldfishSession, s.get("share_token")),
-                    created_at=_parse_time(s.get("created_at")), updated_at=_parse_time(s.get("updated_at")))
+                    archived=bool(s.get("archived")), created_at=_parse_time(s.get("created_at")), updated_at=_parse_time(s.get("updated_at")))
             except (KeyError, TypeError, ValueError) as exc:
                 raise BackupError(f"{what}: {exc}") from None
         for i, v in enumerate(self.doc.get("card_values") or []):
