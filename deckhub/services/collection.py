@@ -460,6 +460,10 @@ class ImportPreview:
                    if c.after.trade_quantity < self.plan.targets[pid].get("trade_quantity", 0))
 
     @property
+    def trade_capped_note(self) -> str | None:
+        return trade_capped_message(self.trade_capped_count) if self.trade_capped_count else None
+
+    @property
     def new_count(self) -> int:
         return sum(1 for c in self.changes.values() if c.before.empty and not c.after.empty)
 
