@@ -132,7 +132,7 @@ def option_variants(engine) -> list[dict]:
     for option in engine.options:
         if option.kind == "bool":
             values = [not base[option.name]]
-        elif option.kind == "choice":
+        elif option.kind in ("choice", "turn_order"):
             values = [c for c in option.choices if c != base[option.name]]
         else:
             continue

@@ -391,17 +391,16 @@ def test_collection_pages(app, alice, users):
 
 def test_simulations_start_report_and_are_private(alice, bob, anon):
     deck_id = _deck(alice, decklist="40 Argus, Vigilant Seer")["id"]
-    started = alice("POST", f"/api/decks/{deck_id}/simulations", {"games": 20, "seed": 7, "options": {"first": False}})
+    started = alice("POST", f"/api/decks/{deck_id}/simulations", {"games": 20, "seed": 7, "options": {"first": "second"}})
     assert started.status_code == 202, started.get_json()
     run = started.get_json()
-    assert run["games"] == 20 and run["seed"] == 7 and run["version"] == 1 and run["options"]["first"] is False
+    assert run["games"] == 20 and run["seed"] == 7 and run["version"] == 1 and run["options"]["first"] == "second"
     done = alice("GET", f"/api/simulations/{run['id']}").get_json()
     assert done["status"] == "done" and done["done"] == 20
     assert done["result"]["wins"] + sum(done["result"]["losses"].values()) == 20
     settings = done["settings"]  # what it played with, in the forms' words
     assert (settings["deck_version"], settings["games"], settings["seed"]) == (1, 20, 7)
-    assert {"name": "first", "label": "go first (no draw on turn 1) or second (Kaijudo 3)", "value": False,
-            "shown": "no"} in settings["options"]
+    assert {"name": "first", "label": "Who goes first", "value": "second", "shown": "Go second"} in settings["options"]
     assert [r["id"] for r in alice("GET", f"/api/decks/{deck_id}/simulations").get_json()["simulations"]] == [run["id"]]
     assert bob("GET", f"/api/simulations/{run['id']}").status_code == 404
     assert anon("GET", f"/api/simulations/{run['id']}").status_code == 401

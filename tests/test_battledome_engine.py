@@ -69,6 +69,7 @@ FILLER = {"atk-stone": 20, "agi-stone": 5, "sword": 2, "helm": 2, "scorch": 2, "
 
 def game(main=None, pets=("kougra",), pool=(), seed=1, **options):
     options.setdefault("opening_hand", 0)
+    options.setdefault("first", "first")  # the tests' positions are those of the player going first
     return new_game(GAME, fixture_deck(main or FILLER, pets, pool), FX, seed, options)
 
 

@@ -48,7 +48,7 @@ def test_adjust_adds_and_never_goes_below_zero(alice):
     assert col.adjust(alice, pid, "foil_quantity", 1) == col.Owned(3, 1, 0, 0)
     assert col.adjust(alice, pid, "quantity", -5).quantity == 0
     assert col.adjust(alice, pid, "want_quantity", -1).want_quantity == 0
-    assert col.adjust(alice, pid, "trade_quantity", 2) == col.Owned(0, 1, 0, 2)
+    assert col.adjust(alice, pid, "trade_quantity", 2) == col.Owned(0, 1, 0, 1)  # one copy owned: one to trade
     assert models.OwnedCard.select().count() == 1
 
 

@@ -108,3 +108,12 @@ def test_a_missing_file_or_user_exits_2(cli, tmp_path):
     result = cli("import", "--user", "nobody", str(source))
     assert result.exit_code == 2 and "no user named 'nobody'" in result.stderr
     assert cli("export", "--user", "alice", str(tmp_path / "no-such-dir" / "out.csv")).exit_code == 2
+
+
+def test_import_warns_of_trade_quantities_capped_at_the_copies_owned(cli, tmp_path):
+    source = tmp_path / "in.csv"
+    source.write_text("game,set,number,name,quantity,trade_quantity\nkaijudo,evo-fury,1,,2,5\n", encoding="utf-8")
+    result = cli("import", "--user", "alice", str(source))
+    assert result.exit_code == 0, result.output
+    assert "warning: 1 printing: the trade quantity was above the copies owned and is capped at them." in result.output
+    assert [(o.quantity, o.trade_quantity) for o in snapshot("alice").values()] == [(2, 2)]

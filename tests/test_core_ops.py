@@ -10,9 +10,9 @@ import pytest
 from deckhub.core.cards import Card, Catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import Engine
-from deckhub.core.options import OptionSpec
+from deckhub.core.options import OptionSpec, turn_order_option
 from deckhub.core.ops import shuffle
-from deckhub.core.state import State, ZoneSpec
+from deckhub.core.state import EngineError, State, ZoneSpec
 
 CARDS = [Card(key, "pile-game", key.title(), type=kind) for key, kind in
          (("ant", "bug"), ("bee", "bug"), ("cat", "pet"), ("dog", "pet"), ("elk", "beast"))]
@@ -31,6 +31,7 @@ class PileState(State):
         self.new_instances(cards, ["stack" if c.type == "beast" else "deck" for c in cards])
         self.deal(2, "shields")
         self.deal(self.options["hand"])
+        self.first = self.draw_turn_order()
         self.turn, self.phase = 1, "main"
 
     def rule_actions(self):
@@ -47,7 +48,7 @@ class PileState(State):
 
 
 ENGINE = Engine("pile-game", PileState, policy=lambda s: {"kind": "concede"}, coverage=lambda c: {},
-                options=(OptionSpec("first", "bool", True), OptionSpec("hand", "int", 3)))
+                options=(turn_order_option("a coin"), OptionSpec("hand", "int", 3)))
 
 
 def game(seed=0, copies=2, **options):
@@ -125,3 +126,16 @@ def test_a_search_that_finds_nothing_still_shuffles_and_a_game_may_let_every_sea
     assert lenient.pending.optional
     lenient.apply_action({"kind": "decline"})
     assert lenient.zones["hand"] == [] and lenient.log[-1][2] == "shuffled the deck"
+
+
+def test_who_goes_first_is_chosen_or_drawn_from_the_seed():
+    assert [game(first=value).first for value in ("first", "second", True, "false")] == [True, False, True, False]
+    assert {game(first="first").first_drawn, game(first="second").first_drawn} == {False}
+    drawn = [game(seed=seed).first for seed in range(40)]  # the default: drawn, as the rules draw it
+    assert set(drawn) == {True, False}
+    assert all(game(seed=seed).first_drawn for seed in range(3))
+    assert [game(seed=seed).first for seed in range(40)] == drawn  # a replay of a seed draws the same
+    view = game(seed=1, first="second").view()
+    assert view["turn_order"] == "you go second" and game(seed=1).view()["turn_order"].endswith("(drawn at random)")
+    with pytest.raises(EngineError, match="option 'first' must be one of random, first, second"):
+        game(first="third")

@@ -71,7 +71,7 @@ def _reference(app, games: int, seed: int, options: dict) -> dict:
     instance folder's database, which the README's site command makes on a fresh clone)."""
     args = ["simulate", "--game", "kaijudo", "--deck", str(DECKS / "[2ED]Bull_Rush.o8d"), "--games", str(games),
             "--seed", str(seed), "--workers", "2", "--json"]
-    args.append("--first" if options.get("first") else "--second")
+    args.append({"first": "--first", "second": "--second", "random": "--random-order"}[options["first"]])
     from deckhub.cli import main
     env = {"DATABASE_URL": app.config["DATABASE_URL"], "DECKHUB_SECRET_KEY": "test"}
     result = CliRunner().invoke(main, args, env=env, catch_exceptions=False)

@@ -83,13 +83,13 @@ def test_a_run_shows_the_settings_it_used_in_the_forms_words_and_in_its_json(cli
     settings = status["settings"]
     assert (settings["deck_version"], settings["games"], settings["seed"]) == (1, 30, 7)
     options = {o["name"]: o for o in settings["options"]}
-    assert options["first"]["value"] is False and options["first"]["shown"] == "no"  # an unticked box: second
-    assert options["first"]["label"] == "go first (no draw on turn 1) or second (Kaijudo 3)"
+    assert options["first"]["value"] == "random" and options["first"]["shown"] == "Random"  # none chosen: the rules' draw
+    assert options["first"]["label"] == "Who goes first"
     assert options["turn_limit"] == {"name": "turn_limit", "label": "Turn limit", "value": 12, "shown": "12"}
     assert settings["card_values"] == []
     page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
     panel = page.split('id="results"')[1]
-    assert "<dt>Go first (no draw on turn 1) or second (Kaijudo 3)</dt><dd>no</dd>" in panel
+    assert "<dt>Who goes first</dt><dd>Random</dd>" in panel
     assert "<dt>Turn limit</dt><dd>12</dd>" in panel and "<dt>Seed</dt><dd>7</dd>" in panel
     assert "<dt>Deck version</dt><dd>1</dd>" in panel and "<dt>Games</dt><dd>30</dd>" in panel
     assert "<summary>Settings of #1</summary>" in page  # each run of the table too

@@ -57,6 +57,8 @@ def import_command(username: str, dry_run: bool, game: str | None, file: str) ->
             click.echo(f"{name}:{row.row.line}: {problem.kind}: {problem}", err=True)
     summary = (f"{len(preview.rows)} rows, {len(preview.plan.targets)} printings, "
                f"{preview.changed_count} to change ({preview.new_count} new)")
+    if preview.trade_capped_note:
+        click.echo(f"{name}: warning: {preview.trade_capped_note}", err=True)
     if not preview.ok:
         click.echo(f"{name}: {preview.problem_count} rows rejected; nothing was imported ({summary})", err=True)
         sys.exit(EXIT_REJECTED)

@@ -34,9 +34,18 @@ def _fail(message: str) -> None:
     raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 
-def game_options(first: bool | None, pairs: tuple[str, ...], game_flags: Mapping[str, Any]) -> dict[str, Any]:
+def turn_order_flags(command: click.Command) -> click.Command:
+    """`--first`, `--second` or `--random-order` (the `first` option: go first, go second, or drawn
+    from each game's seed); none given: the game's default, drawn at random as its rules do."""
+    for flag, value, words in (("--random-order", "random", "who goes first is drawn at random (the rules' way)"),
+                               ("--second", "second", "go second"), ("--first", "first", "go first")):
+        command = click.option(flag, "first", flag_value=value, default=None, help=words)(command)
+    return command
+
+
+def game_options(first: str | None, pairs: tuple[str, ...], game_flags: Mapping[str, Any]) -> dict[str, Any]:
     """The options the command line names, as the engine's option names (the engine checks them):
-    `--option` pairs, then `--first/--second` and the games' own flags (`with_game_flags`)."""
+    `--option` pairs, then `--first/--second/--random-order` and the games' own flags (`with_game_flags`)."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -128,7 +137,7 @@ _USER_HELP = "use this site user's own card values too, and keep the --values gi
 @click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="deck list: text, OCTGN .o8d or JSON ('-' reads standard input)")
 @click.option("--seed", type=int, default=0, show_default=True, help="shuffle seed; the same seed replays the same game")
-@click.option("--first/--second", "first", default=None, help="go first (no draw on turn 1) or second")
+@turn_order_flags
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 @click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="any other game option")
 @click.option("--values", "values_path", default=None, type=click.Path(dir_okay=False, allow_dash=True), help=_VALUES_HELP)

@@ -20,7 +20,8 @@ import sys
 
 import click
 
-from deckhub.commands.goldfish import _USER_HELP, _VALUES_HELP, deck_file, game_options, play, with_game_flags
+from deckhub.commands.goldfish import (_USER_HELP, _VALUES_HELP, deck_file, game_options, play, turn_order_flags,
+                                       with_game_flags)
 
 
 @with_game_flags
@@ -33,7 +34,7 @@ from deckhub.commands.goldfish import _USER_HELP, _VALUES_HELP, deck_file, game_
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="processes to share the games (at most the machine's cores)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
-@click.option("--first/--second", "first", default=None, help="go first or second in every game")
+@turn_order_flags
 @click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="any other game option")
 @click.option("--values", "values_path", default=None, type=click.Path(dir_okay=False, allow_dash=True), help=_VALUES_HELP)
 @click.option("--user", "username", default=None, help=_USER_HELP)

@@ -164,6 +164,15 @@ class TypeRule:
         return cls(d["rule"], _types(allowed), _types(forbidden) or frozenset(), d.get("exempt_attr"),
                    tuple(allowed or ()), tuple(forbidden), d.get("cite", cite))
 
+    def status(self, card: Card) -> int:
+        """Whether the card breaks this rule: _YES, _NO, or _UNKNOWN (its type is not known)."""
+        if self.exempt_attr and card.attrs.get(self.exempt_attr):
+            return _NO
+        if not card.type:
+            return _UNKNOWN
+        t = card.type.casefold()
+        return _YES if (self.allowed is not None and t not in self.allowed) or t in self.forbidden else _NO
+
 
 @dataclass(frozen=True)
 class SectionRules:
@@ -285,6 +294,15 @@ class Format:
 _NO, _YES, _UNKNOWN = 0, 1, 2  # per-card answers a format's rules precompute
 
 
+def allowed_sections(game: "GameSpec", fmt: Format, card: Card) -> tuple[str, ...]:
+    """The game's sections this card may go in under `fmt`, in the game's order: those whose type
+    rule it does not break (a Huntik action only in the Deck, a Battledome Equipment only in the
+    Main Deck). A card of unknown type breaks no rule here: it stays unverified, never refused on a guess."""
+    rules = {s.section: s.types for s in fmt.sections}
+    return tuple(s.name for s in game.sections
+                 if (rule := rules.get(s.name)) is None or rule.status(card) != _YES)
+
+
 class CardFacts:
     """What a format needs to know of one card, worked out once per (catalogue, format).
 
@@ -319,16 +337,8 @@ class CardFacts:
                     counted.append(_UNKNOWN)
                 else:
                     counted.append(_YES if t in limit.types else _NO)
-            rule = srules.types
-            if rule is not None:
-                if rule.exempt_attr and attrs.get(rule.exempt_attr):
-                    statuses.append(_NO)
-                elif t is None:
-                    statuses.append(_UNKNOWN)
-                elif (rule.allowed is not None and t not in rule.allowed) or t in rule.forbidden:
-                    statuses.append(_YES)
-                else:
-                    statuses.append(_NO)
+            if srules.types is not None:
+                statuses.append(srules.types.status(card))
         self.type_status = tuple(statuses)
         self.counted = tuple(counted)
 

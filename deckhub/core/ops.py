@@ -144,7 +144,7 @@ class CoreOps:
 
     def _op_turn_draw(self, op, source):
         """The turn's draw of one card (skipped on turn 1 by the player going first, where the game says so)."""
-        if self.FIRST_DRAW_SKIPPED is not None and self.turn == 1 and self.options["first"]:
+        if self.FIRST_DRAW_SKIPPED is not None and self.turn == 1 and self.first:
             self.note(self.FIRST_DRAW_SKIPPED)
             return
         self.draw(1)

@@ -15,7 +15,8 @@ from deckhub.core.state import EngineError
 class OptionSpec:
     """A game option the player picks before a game (go first, mission, dummy stats...).
 
-    kind: "bool", "int", "str" or "choice". Values typed on a command line ("true", "12") are
+    kind: "bool", "int", "str", "choice" or "turn_order" (a choice of TURN_ORDERS that also takes
+    the yes/no of the old go-first box). Values typed on a command line ("true", "12") are
     coerced; anything else is refused with a message naming the option.
     """
 
@@ -49,7 +50,9 @@ class OptionSpec:
             if self.maximum is not None and number > self.maximum:
                 raise EngineError(f"option {self.name!r} must be at most {self.maximum}, not {number}")
             return number
-        if self.kind == "choice":
+        if self.kind == "turn_order" and str(value).strip().lower() in _YES_NO:
+            return "first" if _YES_NO[str(value).strip().lower()] else "second"
+        if self.kind in ("choice", "turn_order"):
             for choice in self.choices:
                 if str(choice).casefold() == str(value).strip().casefold():
                     return choice
@@ -67,7 +70,21 @@ class OptionSpec:
         """The option's label on the forms: a box's sentence, or the name in words ("Turn limit")."""
         if self.kind == "bool" and self.help:
             return self.help
+        if self.kind == "turn_order":
+            return "Who goes first"
         return self.name.replace("_", " ").capitalize()
+
+
+TURN_ORDERS = ("random", "first", "second")
+TURN_ORDER_WORDS = {"random": "Random", "first": "Go first", "second": "Go second"}
+_YES_NO = {"true": True, "yes": True, "on": True, "1": True, "y": True,
+           "false": False, "no": False, "off": False, "0": False, "n": False}
+
+
+def turn_order_option(rule: str) -> OptionSpec:
+    """The `first` option: go first, go second, or drawn at random (`rule` says how the game's own
+    rules choose the first player). A drawn order comes from the game's seed, so a replay draws the same."""
+    return OptionSpec("first", "turn_order", "random", rule, choices=TURN_ORDERS)
 
 
 def turn_limit_option(what: str = "game", default: int = 40) -> OptionSpec:

@@ -156,6 +156,7 @@ class State(CoreOps, ABC):
     RULE_ACTIONS: tuple[RuleAction, ...] = ()
     TILE = Tile()  # what a card's tile on the board shows of its card view (deckhub.core.tiles)
     EXTRA_MANUAL: tuple[RuleAction, ...] = ()  # the game's own manual moves, kinds "manual.<name>"
+    first_drawn: bool | None = None  # None: no `first` option; else whether `draw_turn_order` drew it
     _OP_METHODS: dict[str, Callable] = {}
     _RES_METHODS: dict[str, Callable] = {}
 
@@ -316,6 +317,18 @@ class State(CoreOps, ABC):
         else:
             self.zones[to].append(iid)
         self.where[iid] = to
+
+    def draw_turn_order(self) -> bool:
+        """Whether you go first, by the `first` option (see `options.turn_order_option`): as chosen,
+        or drawn with the game's own random generator, so a replay of the seed draws the same.
+        Sets `first_drawn` so the board and the log say the order was drawn."""
+        choice = self.options["first"]
+        self.first_drawn = choice == "random"
+        return self.rng.random() < 0.5 if self.first_drawn else choice == "first"
+
+    def turn_order_words(self, first: bool) -> str:
+        """"you go first (drawn at random)": the turn order as the log and the board say it."""
+        return f"you go {'first' if first else 'second'}" + (" (drawn at random)" if self.first_drawn else "")
 
     def note(self, text: str, manual: bool = False) -> None:
         self.log.append((self.turn, self.phase, text, manual))
@@ -628,6 +641,7 @@ class State(CoreOps, ABC):
             zones[z.name] = {"label": z.label, "hidden": z.hidden, "count": len(ids), "cards": cards}
         return {
             "game": self.game, "seed": self.seed, "options": dict(self.options),
+            "turn_order": None if self.first_drawn is None else self.turn_order_words(self.first),
             "turn": self.turn, "phase": self.phase, "phases": list(self.PHASES),
             "terminal": self.outcome is not None,
             "outcome": self.outcome.to_json() if self.outcome else None,

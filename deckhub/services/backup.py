@@ -115,7 +115,7 @@ def export_user(username: str, with_password: bool = False) -> dict[str, Any]:
     G = models.GoldfishSession
     sessions = [{"game": s.game, "deck": deck_index.get(s.deck_id), "deck_data": s.deck_data, "seed": s.seed,
                  "options": s.options, "actions": s.actions, "result": s.result, "share_token": s.share_token,
-                 "created_at": _time(s.created_at), "updated_at": _time(s.updated_at)}
+                 "archived": s.archived, "created_at": _time(s.created_at), "updated_at": _time(s.updated_at)}
                 for s in G.select().where(G.owner == user).order_by(G.id)]
     U = models.UserCardValue
     values = [{"game": v.game, "card": v.card_key, "field": v.field, "value": v.value, "updated_at": _time(v.updated_at)}
@@ -219,6 +219,7 @@ class _Importer:
             values = {q: int(c.get(q) or 0) for q in _QTY}
             if any(v < 0 for v in values.values()):
                 raise BackupError(f"{what}: quantities cannot be negative")
+            values["trade_quantity"] = min(values["trade_quantity"], values["quantity"] + values["foil_quantity"])
             models.OwnedCard.create(owner=self.user, printing=self.printing(c, what), **values)
         for i, s in enumerate(self.doc.get("goldfish_sessions") or []):
             what = f"goldfish session {i + 1}"
@@ -227,7 +228,7 @@ class _Importer:
                     owner=self.user, deck=self.deck(s.get("deck"), what), game=s["game"], deck_data=s["deck_data"],
                     seed=int(s["seed"]), options=s.get("options") or {}, actions=s.get("actions") or [],
                     result=s.get("result"), share_token=self.token(models.GoldfishSession, s.get("share_token")),
-                    created_at=_parse_time(s.get("created_at")), updated_at=_parse_time(s.get("updated_at")))
+                    archived=bool(s.get("archived")), created_at=_parse_time(s.get("created_at")), updated_at=_parse_time(s.get("updated_at")))
             except (KeyError, TypeError, ValueError) as exc:
                 raise BackupError(f"{what}: {exc}") from None
         for i, v in enumerate(self.doc.get("card_values") or []):

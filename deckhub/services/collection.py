@@ -5,6 +5,10 @@ the database (`qty = CASE WHEN qty + n < 0 THEN 0 ... END`) after the row is cre
 `INSERT ... ON CONFLICT DO NOTHING`: two tabs or two workers never lose an update, and nothing
 reads a quantity into Python to write it back.
 
+Copies for trade never exceed the copies owned (plain and foil): every write ends, in the same
+transaction, with one UPDATE that lowers a trade quantity above them (`_cap_trades`), and the
+caller gets a note saying so, whichever way the quantity was set (± button, typed, CSV, API).
+
 CSV import *sets* quantities (see `deckhub.importers.collection_csv`): the rows of a file are
 resolved against the in-memory catalogue first, then written in one transaction with chunked
 multi-row upserts, so a file is imported whole or not at all.
@@ -89,45 +93,105 @@ def _read(uid: int, printing_id: int) -> Owned:
     return Owned(*row) if row else NOTHING
 
 
-def adjust(user, printing_id: int, field_name: str, delta: int) -> Owned:
-    """Add `delta` (may be negative) to one quantity, atomically, never below zero; returns the row after."""
-    uid = _uid(user)
-    column = _field(field_name)
+def _cap_trades(uid: int, printing_ids: Iterable[int] | None = None) -> list[int]:
+    """Lower every trade quantity above the copies owned to those copies (no one can trade a card
+    they do not have); the caller holds the write transaction. `printing_ids` narrows it to the
+    rows just written (None: the user's whole collection). Returns the printings lowered."""
+    O = models.OwnedCard
+    over = (O.owner == uid) & (O.trade_quantity > O.quantity + O.foil_quantity)
+    if printing_ids is None:
+        wheres = [over]
+    else:
+        ids = list(dict.fromkeys(printing_ids))
+        wheres = [over & O.printing.in_(ids[start:start + CHUNK]) for start in range(0, len(ids), CHUNK)]
+    lowered: list[int] = []
+    for where in wheres:
+        found = [pid for (pid,) in O.select(O.printing).where(where).tuples()]
+        if found:
+            O.update({O.trade_quantity: O.quantity + O.foil_quantity}).where(where).execute()
+            lowered += found
+    return lowered
+
+
+def trade_note(fields: Iterable[str], owned: Owned) -> str:
+    """What a player is told when the trade quantity they see is not the one the change implied."""
+    copies = f"{owned.total} cop{'y' if owned.total == 1 else 'ies'}"
+    if "trade_quantity" in fields:
+        return f"You have {copies} of this printing, so at most {owned.total} can be for trade."
+    return f"You now have {copies} of this printing, so its trade quantity was lowered to {owned.total}."
+
+
+def within_owned(owned: Owned) -> Owned:
+    """The row as the database keeps it: trade quantity at most the copies owned (for dry runs)."""
+    return owned._replace(trade_quantity=min(owned.trade_quantity, owned.total))
+
+
+def trade_capped_message(printings: int) -> str:
+    """An import's note on trade quantities set above the copies owned (the file's own number is not kept)."""
+    return (f"{printings} printing{'s' if printings != 1 else ''}: the trade quantity was above the copies "
+            f"owned and {'is' if printings == 1 else 'are'} capped at them.")
+
+
+class Changed(NamedTuple):
+    """One printing after a change, and why a quantity differs from what was asked (or None)."""
+
+    owned: Owned
+    note: str | None = None
+
+
+def _write_row(uid: int, printing_id: int, write: Callable[[], None], fields: Iterable[str]) -> Changed:
+    """Run one row's write and the trade cap in one transaction; LookupError for a missing printing."""
     if not models.Printing.select().where(models.Printing.id == printing_id).exists():
         raise LookupError(f"no printing {printing_id}")
     try:
         with write_transaction():
             _ensure_rows(uid, [printing_id])
-            (models.OwnedCard.update({column: _clamped(column + int(delta))})
-             .where((models.OwnedCard.owner == uid) & (models.OwnedCard.printing == printing_id)).execute())
-            return _read(uid, printing_id)
+            write()
+            lowered = _cap_trades(uid, [printing_id])
+            owned = _read(uid, printing_id)
     except IntegrityError:  # the printing vanished between the check and the write
         raise LookupError(f"no printing {printing_id}") from None
+    return Changed(owned, trade_note(fields, owned) if lowered else None)
+
+
+def _add(uid: int, printing_id: int, field_name: str, delta: int) -> None:
+    """Add to one quantity of an existing row in SQL, kept within 0..MAX_QUANTITY."""
+    column = _field(field_name)
+    O = models.OwnedCard
+    O.update({column: _clamped(column + int(delta))}).where((O.owner == uid) & (O.printing == printing_id)).execute()
+
+
+def _adjust(uid: int, printing_id: int, field_name: str, delta: int) -> Changed:
+    _field(field_name)
+    return _write_row(uid, printing_id, lambda: _add(uid, printing_id, field_name, delta), [field_name])
+
+
+def _set(uid: int, printing_id: int, values: Mapping[str, int]) -> Changed:
+    for name in values:
+        _field(name)
+    return _write_row(uid, printing_id, lambda: _upsert(uid, [(printing_id, dict(values))], tuple(values)), values)
+
+
+def adjust(user, printing_id: int, field_name: str, delta: int) -> Owned:
+    """Add `delta` (may be negative) to one quantity, atomically, never below zero (and trade never
+    above the copies owned); returns the row after."""
+    return _adjust(_uid(user), printing_id, field_name, delta).owned
 
 
 def set_quantities(user, printing_id: int, **values: int) -> Owned:
     """Set some quantities of one printing to given values (what an import does for one row, and
     what a quantity typed on a page does); LookupError for a printing that does not exist."""
-    uid = _uid(user)
-    for name in values:
-        _field(name)
-    if not models.Printing.select().where(models.Printing.id == printing_id).exists():
-        raise LookupError(f"no printing {printing_id}")
-    try:
-        with write_transaction():
-            _upsert(uid, [(printing_id, values)], tuple(values))
-            return _read(uid, printing_id)
-    except IntegrityError:  # the printing vanished between the check and the write
-        raise LookupError(f"no printing {printing_id}") from None
+    return _set(_uid(user), printing_id, values).owned
 
 
 def change_printing(user, printing_id: int, set_to: Mapping[str, int] | None = None,
-                    add: tuple[str, int] | None = None) -> Owned:
+                    add: tuple[str, int] | None = None) -> Changed:
     """One printing changed on a page: the quantities typed into its boxes (`set_to`), or one ±
-    button (`add`: field and delta); LookupError for a printing that does not exist."""
+    button (`add`: field and delta); LookupError for a printing that does not exist. The note says
+    when the trade quantity was capped at the copies owned."""
     if set_to is not None:
-        return set_quantities(user, printing_id, **set_to)
-    return adjust(user, printing_id, *add)
+        return _set(_uid(user), printing_id, set_to)
+    return _adjust(_uid(user), printing_id, *add)
 
 
 class UnknownPrintings(LookupError):
@@ -138,9 +202,10 @@ class UnknownPrintings(LookupError):
         self.missing = missing
 
 
-def apply_changes(user, changes: list[tuple[int, str, int]]) -> list[tuple[PrintingRef, Owned]]:
+def apply_changes(user, changes: list[tuple[int, str, int]]) -> list[tuple[PrintingRef, Changed]]:
     """Add (printing id, field, delta) changes to quantities, all in one transaction or none; returns
-    each printing changed with its row after, in printing order.
+    each printing changed with its row after (and a note when its trade quantity was capped at the
+    copies owned), in printing order.
 
     UnknownPrintings when one is named that does not exist; LookupError when one vanished (a
     catalogue reload) while the changes were written. Rows are changed in printing order (a stable
@@ -150,11 +215,24 @@ def apply_changes(user, changes: list[tuple[int, str, int]]) -> list[tuple[Print
     missing = sorted({pid for pid, _, _ in changes if pid not in refs})
     if missing:
         raise UnknownPrintings(missing)
-    after: dict[int, Owned] = {}
-    with write_transaction():
-        for pid, field_name, delta in sorted(changes, key=lambda change: change[0]):
-            after[pid] = adjust(user, pid, field_name, delta)
-    return [(refs[pid], owned) for pid, owned in after.items()]
+    uid = _uid(user)
+    fields: dict[int, set[str]] = defaultdict(set)
+    for pid, field_name, _ in changes:
+        _field(field_name)
+        fields[pid].add(field_name)
+    ordered = sorted(fields)
+    try:
+        with write_transaction():
+            _ensure_rows(uid, ordered)
+            for pid, field_name, delta in sorted(changes, key=lambda change: change[0]):
+                _add(uid, pid, field_name, delta)
+            # capped once all the changes are in: "trade +2, quantity +2" in one batch keeps both
+            lowered = set(_cap_trades(uid, ordered))
+            after = owned_for(uid, ordered)
+    except IntegrityError:  # a printing vanished between the check and the write
+        raise LookupError("a printing vanished while the changes were written") from None
+    return [(refs[pid], Changed(after[pid], trade_note(fields[pid], after[pid]) if pid in lowered else None))
+            for pid in ordered]
 
 
 def printing_refs(ids: Iterable[int]) -> dict[int, PrintingRef]:
@@ -376,6 +454,16 @@ class ImportPreview:
         return sum(1 for c in self.changes.values() if c.changed)
 
     @property
+    def trade_capped_count(self) -> int:
+        """Printings whose trade quantity this file would set above the copies owned (capped)."""
+        return sum(1 for pid, c in self.changes.items()
+                   if c.after.trade_quantity < self.plan.targets[pid].get("trade_quantity", 0))
+
+    @property
+    def trade_capped_note(self) -> str | None:
+        return trade_capped_message(self.trade_capped_count) if self.trade_capped_count else None
+
+    @property
     def new_count(self) -> int:
         return sum(1 for c in self.changes.values() if c.before.empty and not c.after.empty)
 
@@ -392,6 +480,7 @@ class ImportResult:
     printings: int
     changed: int
     seconds: float
+    trade_capped: int = 0  # printings whose trade quantity was lowered to the copies owned
 
 
 class ImportRejected(Exception):
@@ -426,7 +515,7 @@ def _changes(uid: int, plan: ImportPlan) -> dict[int, RowChange]:
     changes = {}
     for pid, target in plan.targets.items():
         before = current.get(pid, NOTHING)
-        changes[pid] = RowChange(before, before._replace(**target))
+        changes[pid] = RowChange(before, within_owned(before._replace(**target)))
     return changes
 
 
@@ -450,15 +539,16 @@ def commit_import(user, data: bytes, default_game: str | None = None,
     if not plan.ok:
         raise ImportRejected(ImportPreview(plan, indexes, {}))
     with write_transaction():
-        changed = write_targets(uid, plan.targets, progress)
+        changed, capped = write_targets(uid, plan.targets, progress)
     if progress:
         progress("done", len(plan.targets), len(plan.targets))
-    return ImportResult(len(plan.rows), len(plan.targets), changed, time.perf_counter() - started)
+    return ImportResult(len(plan.rows), len(plan.targets), changed, time.perf_counter() - started, capped)
 
 
-def write_targets(user, targets: dict[int, dict[str, int]], progress: Progress | None = None) -> int:
-    """Set the quantities of a checked plan with chunked multi-row upserts; returns how many
-    printings changed. The caller holds the write transaction, so it is all or nothing."""
+def write_targets(user, targets: dict[int, dict[str, int]], progress: Progress | None = None) -> tuple[int, int]:
+    """Set the quantities of a checked plan with chunked multi-row upserts, then cap trade
+    quantities at the copies owned; returns how many printings changed and how many had their
+    trade quantity capped. The caller holds the write transaction, so it is all or nothing."""
     uid = _uid(user)
     groups: dict[tuple[str, ...], list[tuple[int, dict[str, int]]]] = defaultdict(list)
     for pid, target in targets.items():
@@ -473,11 +563,12 @@ def write_targets(user, targets: dict[int, dict[str, int]], progress: Progress |
             done += len(items[start:start + step])
             if progress:
                 progress("writing", done, total)
+    capped = len(_cap_trades(uid, targets))
     changed = 0
     for pid, target in targets.items():
         old = before.get(pid, NOTHING)
         changed += any(getattr(old, c) != v for c, v in target.items())
-    return changed
+    return changed, capped
 
 
 # --------------------------------------------------------------------------- lists and decks as an import

@@ -26,7 +26,8 @@ from peewee import IntegrityError, fn
 
 from deckhub.services import chunks, jobs
 from deckhub.store import models
-from deckhub.services.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, write_targets)
+from deckhub.services.collection import (NOTHING, CollectionFileError, _current, _plan, _uid, within_owned,
+                                        write_targets)
 from deckhub.store.db import database
 from deckhub.importers.collection_csv import QTY_COLUMNS, QTY_LABELS, fix_options
 from deckhub.services.jobs import huey  # the periodic expiry task
@@ -105,12 +106,14 @@ def plan_upload(upload_id: int) -> None:
     except CollectionFileError as exc:
         _set(upload_id, state="failed", error=str(exc), data=None)
         return
-    rows, changed, new = [], 0, 0
+    rows, changed, new, capped = [], 0, 0, 0
     for r in plan.rows:
         change = None
         if r.printing and r.first_line is None and r.ok:
             before = current.get(r.printing.id, NOTHING)
-            after = before._replace(**plan.targets[r.printing.id])
+            target = plan.targets[r.printing.id]
+            after = within_owned(before._replace(**target))
+            capped += after.trade_quantity < target.get("trade_quantity", 0)
             if before != after:
                 change = ", ".join(f"{QTY_LABELS[c]} {getattr(before, c)} → {getattr(after, c)}"
                                    for c in QTY_COLUMNS if getattr(before, c) != getattr(after, c))
@@ -126,7 +129,7 @@ def plan_upload(upload_id: int) -> None:
                               "fixed": r.row.line in fixes, "first_line": r.first_line,
                               "change": change or ("no change" if kind == "same" and r.ok and r.first_line is None else None)}))
     summary = {"rows": len(plan.rows), "problems": len(plan.problem_rows), "printings": len(plan.targets),
-               "changed": changed, "new": new, "warnings": list(plan.warnings)}
+               "changed": changed, "new": new, "trade_capped": capped, "warnings": list(plan.warnings)}
     with database.atomic():
         for stream, kinds in (("all", None), ("problem", "problem"), ("changed", "changed")):
             chosen = rows if kinds is None else [r for r in rows if r["kind"] == kinds]
@@ -263,8 +266,9 @@ def commit_upload(upload_id: int) -> None:
             # waits here for the first and then finds it done
             if U.select(U.state).where(U.id == upload_id).scalar() != "committing":
                 return
-            changed = write_targets(upload.owner_id, targets)
+            changed, capped = write_targets(upload.owner_id, targets)
             result = {"rows": upload.summary["rows"], "printings": len(targets), "changed": changed,
+                      "trade_capped": capped,
                       "seconds": round(time.perf_counter() - started, 2)}
             U.update(state="done", phase="", done=len(targets), result=result, targets=None, data=None, fixes=None,
                      updated_at=models.utcnow()).where(U.id == upload_id).execute()

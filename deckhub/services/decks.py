@@ -17,6 +17,7 @@ from peewee import fn
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
+from deckhub.core.legality import allowed_sections
 from deckhub.store.db import PreparedSelect, lock, write_transaction
 from deckhub.games import get_game
 from deckhub.services.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_NAME as MAX_NAME, MAX_DESCRIPTION
@@ -230,18 +231,39 @@ def paste_list(stored: StoredDeck, deck: Deck, replace: bool) -> StoredDeck:
     return add_cards(stored, list(deck.entries()), "pasted a list")
 
 
+def sections_for(stored: StoredDeck, card) -> tuple[str, ...]:
+    """The sections of this deck (its game and format) the card may be added to: the editor offers
+    only these, and `change_quantity` refuses the others."""
+    spec = get_game(stored.row.game)
+    return allowed_sections(spec, spec.format(stored.row.format), card)
+
+
+def _refuse_wrong_section(stored: StoredDeck, card, section: str) -> None:
+    allowed = sections_for(stored, card)
+    if section in allowed:
+        return
+    spec = get_game(stored.row.game)
+    what = f"{card.display_name} ({card.type})" if card.type else card.display_name
+    where = (f"it may go in the {' or the '.join(allowed)}." if allowed
+             else f"no section of a {spec.format(stored.row.format).name} deck may hold it.")
+    raise DeckError(f"{what} cannot go in the {section}: {where}")
+
+
 def change_quantity(stored: StoredDeck, section: str, card_key: str, delta: int,
                     session: str | None = None) -> StoredDeck:
     """Add `delta` copies (negative: remove) to the latest version, within 0..MAX_COPIES_PER_ENTRY.
     Without an editing `session` every click is a version; with one, a session is one version.
-    DeckError for a section the game's decks lack, a card its catalogue lacks, or a `delta` of 0
-    or over MAX_COPIES_PER_ENTRY."""
+    DeckError for a section the game's decks lack, a card its catalogue lacks, a card added to a
+    section its format keeps it out of, or a `delta` of 0 or over MAX_COPIES_PER_ENTRY."""
     spec = get_game(stored.row.game)
     if spec.section(section) is None:
         raise DeckError(f"{spec.name} decks have no section {section!r}.")
     section = spec.section(section).name
-    if get_catalogue(spec.slug).get(card_key) is None:
+    card = get_catalogue(spec.slug).get(card_key)
+    if card is None:
         raise DeckError(f"There is no {spec.name} card {card_key!r}.")
+    if delta > 0:  # taking a card out of a wrong section is always allowed: that is how it gets fixed
+        _refuse_wrong_section(stored, card, section)
     if not -MAX_COPIES_PER_ENTRY <= delta <= MAX_COPIES_PER_ENTRY or delta == 0:
         raise DeckError(f"Change a quantity by 1 to {MAX_COPIES_PER_ENTRY} copies at a time.")
 

@@ -107,9 +107,29 @@ def session_deck(session: models.GoldfishSession) -> DeckLink | None:
     return None if name is None else DeckLink(session.deck_id, name)
 
 
-def user_sessions(user, limit: int = 50) -> list[models.GoldfishSession]:
-    return list(models.GoldfishSession.select().where(models.GoldfishSession.owner == user)
-                .order_by(models.GoldfishSession.updated_at.desc()).limit(limit))
+def user_sessions(user, archived: bool = False, limit: int = 50) -> list[models.GoldfishSession]:
+    """The player's games, last played first: those in the list, or (`archived`) those put away."""
+    G = models.GoldfishSession
+    return list(G.select().where((G.owner == user) & (G.archived == archived))
+                .order_by(G.updated_at.desc(), G.id.desc()).limit(limit))
+
+
+def archived_count(user) -> int:
+    """How many of the player's games are archived (the list's "Show archived (N)")."""
+    G = models.GoldfishSession
+    return G.select().where((G.owner == user) & (G.archived == True)).count()  # noqa: E712 — SQL, not Python
+
+
+def set_archived(session: models.GoldfishSession, archived: bool) -> None:
+    """Put a game away from the list (or back): it keeps its moves, its replay and its share link."""
+    G = models.GoldfishSession
+    G.update(archived=archived).where(G.id == session.id).execute()
+    session.archived = archived
+
+
+def delete_session(session: models.GoldfishSession) -> None:
+    """Delete a game for good: its moves and replay go with it (the deck it was played from stays)."""
+    models.GoldfishSession.delete().where(models.GoldfishSession.id == session.id).execute()
 
 
 def rebuild(session: models.GoldfishSession, upto: int | None = None) -> State:

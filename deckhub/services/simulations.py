@@ -18,6 +18,7 @@ from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine, value_words
+from deckhub.core.options import TURN_ORDER_WORDS
 from deckhub.core.session_values import CARD_VALUES, value_field
 from deckhub.core.simulate import MAX_GAMES, merge, play_games
 from deckhub.services.limits import MAX_ACTIVE_RUNS, seed_problem
@@ -187,8 +188,9 @@ def settings(run: models.SimulationRun) -> dict:
     engine = get_engine(run.game)
     catalogue = get_catalogue(run.game)
     chosen = run.options or {}
-    options = [{"name": o.name, "label": o.label, "value": chosen.get(o.name, o.default),
-                "shown": value_words(chosen.get(o.name, o.default))}
+    options = [{"name": o.name, "label": o.label, "value": (value := chosen.get(o.name, o.default)),
+                # a run of before the three turn orders kept the go-first box's yes/no: read as go first/second
+                "shown": TURN_ORDER_WORDS[o.coerce(value)] if o.kind == "turn_order" else value_words(value)}
                for o in engine.options if o.name != CARD_VALUES]
     values = []
     for key, fields in sorted((chosen.get(CARD_VALUES) or {}).items()):

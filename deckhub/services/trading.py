@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from peewee import fn
+from peewee import Case, fn
 
 from deckhub.store import models
 from deckhub.core.paging import Paged
@@ -73,9 +73,19 @@ class ListPage(Paged):
     per_page: int
 
 
+def _listed(column_name: str):
+    """A row's copies on a list as SQL: the trade quantity counts only copies owned (plain and foil),
+    so a row written before trade was capped never offers cards that do not exist."""
+    O = models.OwnedCard
+    if column_name != "trade_quantity":
+        return getattr(O, column_name)
+    owned = O.quantity + O.foil_quantity
+    return Case(None, [(O.trade_quantity > owned, owned)], O.trade_quantity)
+
+
 def public_list(user: models.User, kind: str, page: int = 1, per_page: int = LIST_PER_PAGE) -> ListPage:
     """One page of a user's wants or trades ("wants"/"trades"), per printing, by game and card name."""
-    column = getattr(models.OwnedCard, KINDS[kind])
+    column = _listed(KINDS[kind])
     O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
     query = (O.select(C.game, C.key, C.name, C.version, S.code, S.name, P.number, column)
              .join(P).join(C).switch(P).join(S)
@@ -128,7 +138,7 @@ def _offers(their_column: str, exclude_uid: int | None, *extra):
     (username, game, key, name, version, copies, *extra) rows, to be narrowed to the cards wanted
     (the join from a card to its printings and their owners uses the foreign-key indexes)."""
     O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
-    column = getattr(O, their_column)
+    column = _listed(their_column)
     query = (O.select(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), *extra)
              .join(P, on=(O.printing == P.id)).join(C, on=(P.card == C.id))
              .switch(O).join(U, on=(O.owner == U.id))
@@ -157,8 +167,9 @@ def match_my_list(user, kind: str) -> Matches:
     uid = user if isinstance(user, int) else user.id
     my_column = KINDS[kind]
     O, P = models.OwnedCard, models.Printing
-    mine = (O.select(P.card.alias("card_id"), fn.SUM(getattr(O, my_column)).alias("qty")).join(P)
-            .where((O.owner == uid) & (getattr(O, my_column) > 0)).group_by(P.card).alias("mine"))
+    listed = _listed(my_column)
+    mine = (O.select(P.card.alias("card_id"), fn.SUM(listed).alias("qty")).join(P)
+            .where((O.owner == uid) & (listed > 0)).group_by(P.card).alias("mine"))
     rows = (_offers(OTHER[my_column], uid, mine.c.qty)
             .join(mine, on=(mine.c.card_id == P.card)).tuples())
     return _grouped(rows, None)
@@ -185,10 +196,11 @@ class CardTraders:
 def card_traders(game: str, key: str, exclude_uid: int | None = None) -> CardTraders:
     """Who has this card for trade and who wants it (only users who opted in), in one statement."""
     O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
-    query = (O.select(U.username, fn.SUM(O.trade_quantity), fn.SUM(O.want_quantity))
+    trade = _listed("trade_quantity")
+    query = (O.select(U.username, fn.SUM(trade), fn.SUM(O.want_quantity))
              .join(P).join(C).switch(O).join(U, on=(U.id == O.owner))
              .join(models.PublicLists, on=(models.PublicLists.user == U.id))
-             .where((C.game == game) & (C.key == key) & ((O.trade_quantity > 0) | (O.want_quantity > 0)))
+             .where((C.game == game) & (C.key == key) & ((trade > 0) | (O.want_quantity > 0)))
              .group_by(U.id, U.username))
     if exclude_uid is not None:
         query = query.where(U.id != exclude_uid)

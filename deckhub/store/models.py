@@ -158,6 +158,7 @@ class GoldfishSession(BaseModel):
     created_at = DateTimeField(default=utcnow)
     updated_at = DateTimeField(default=utcnow)
     revision = IntegerField(default=0)  # bumped by every change of `actions`: moves are compare-and-set on it
+    archived = BooleanField(default=False)  # hidden from the list of games unless asked for (step 021)
 
 
 class SimulationRun(BaseModel):

@@ -115,7 +115,8 @@ def collection_printing_id(card, printing) -> int | None:
 
 @bp.app_context_processor
 def _collection_globals():
-    return {"QTY_LABELS": QTY_LABELS, "NO_CARDS_OWNED": service.NOTHING, "MAX_QUANTITY": MAX_QUANTITY}
+    return {"QTY_LABELS": QTY_LABELS, "NO_CARDS_OWNED": service.NOTHING, "MAX_QUANTITY": MAX_QUANTITY,
+            "trade_capped_message": service.trade_capped_message}
 
 
 # --------------------------------------------------------------------------- overview and checklists
@@ -178,12 +179,14 @@ def adjust():
         abort(400, description=(f"Type a whole number from 0 to {MAX_QUANTITY:,} in each box." if typing else
                                 "That change could not be read. Reload the page and try again."))
     try:
-        owned = service.change_printing(current_user, form.printing.data, set_to=change if typing else None,
-                                        add=None if typing else change)
+        owned, note = service.change_printing(current_user, form.printing.data, set_to=change if typing else None,
+                                              add=None if typing else change)
     except LookupError:
         abort(404, description="There is no such printing.")
     if wants_json:
-        return jsonify({"printing": form.printing.data, **owned._asdict()})
+        return jsonify({"printing": form.printing.data, **owned._asdict(), **({"note": note} if note else {})})
+    if note:
+        flash(note, "warning")
     target = safe_next(url_for(".overview"))
     return redirect(f"{target.split('#', 1)[0]}#p{form.printing.data}", code=303)
 

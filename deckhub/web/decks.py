@@ -228,7 +228,8 @@ def edit(deck_id: int):
     results = search_cards(catalogue, spec, query, {})[:20] if query else []
     token = request.args.get("s") or ""
     return render_template("decks/edit.html", stored=stored, spec=spec, report=report, query=query,
-                           results=results, sections=_rows(stored.deck, catalogue, spec, report),
+                           results=[(card, store.sections_for(stored, card)) for card in results],
+                           sections=_rows(stored.deck, catalogue, spec, report),
                            fmt=spec.format(stored.row.format), paste_form=PasteForm(), owner=True,
                            edit_session=token if store.valid_session_token(token) else secrets.token_urlsafe(12))
 

@@ -7,6 +7,7 @@ URLS_KEPT = 8192  # links a worker keeps written (a page links the same routes o
 
 from deckhub.core.caches import LRU
 from deckhub.core.engine import value_words
+from deckhub.core.options import TURN_ORDER_WORDS
 from deckhub.games import all_games, get_game
 
 
@@ -17,6 +18,7 @@ def register(app: Flask) -> None:
 
     app.add_template_filter(value_words, "words")
     app.jinja_env.globals["url_for"] = app_url_for(app)
+    app.jinja_env.globals["turn_order_words"] = TURN_ORDER_WORDS  # the Go first / Go second / Random radios
 
     @app.template_filter("unknown")
     def _unknown(value, label: str = "unknown"):

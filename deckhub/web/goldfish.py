@@ -10,6 +10,7 @@ import json
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
+from markupsafe import Markup
 
 from deckhub.services import card_values
 from deckhub.services import goldfish as store
@@ -67,7 +68,34 @@ def options_from_form(engine) -> dict:
 @bp.route("/")
 @login_required
 def index():
-    return render_template("goldfish/index.html", sessions=store.user_sessions(current_user))
+    """The player's games; archived ones only with `?archived=1` (the list links them with their count)."""
+    archived = request.args.get("archived") == "1"
+    return render_template("goldfish/index.html", sessions=store.user_sessions(current_user, archived),
+                           archived=archived, archived_count=store.archived_count(current_user))
+
+
+@bp.route("/<int:session_id>/archive", methods=["POST"])
+@login_required
+def archive(session_id: int):
+    """Archive a game (`archived` = "1") or put it back in the list ("0")."""
+    session = _session(session_id)
+    archived = request.form.get("archived", "1") == "1"
+    store.set_archived(session, archived)
+    flash(f"Game #{session.id} " + ("archived: it is kept, out of the list." if archived else "is back in the list."),
+          "info")
+    return redirect(url_for("goldfish.index", archived="1" if not archived else None), code=303)
+
+
+@bp.route("/<int:session_id>/delete", methods=["GET", "POST"])
+@login_required
+def delete(session_id: int):
+    """GET asks to confirm (a page, so it works without JavaScript); POST deletes the game for good."""
+    session = _session(session_id)
+    if request.method == "GET":
+        return render_template("goldfish/delete.html", session=session)
+    store.delete_session(session)
+    flash(f"Game #{session.id} deleted.", "info")
+    return redirect(url_for("goldfish.index", archived="1" if session.archived else None), code=303)
 
 
 @bp.route("/decks/<int:deck_id>", methods=["GET", "POST"])
@@ -262,7 +290,14 @@ def undo(session_id: int):
         count = max(1, min(store.MAX_ACTIONS, int(request.form.get("count") or 1)))
     except ValueError:
         abort(400, "Undo takes a whole number of steps.")
-    return _change(session_id, lambda game: store.undo(game, count, _step()))
+    def undo_game(game):
+        new = store.undo(game, count, _step())
+        if new.session.id != game.session.id:
+            flash(Markup('This game was over; undoing continues it as a new game #{}. The finished game '
+                         '<a href="{}">#{}</a> stays as it ended.').format(
+                new.session.id, url_for("goldfish.board", session_id=game.session.id), game.session.id), "info")
+        return new
+    return _change(session_id, undo_game)
 
 
 @bp.route("/<int:session_id>/restart", methods=["POST"])

@@ -14,7 +14,7 @@ card in the battle or mana zone).
 from __future__ import annotations
 
 from deckhub.core.engine import Engine
-from deckhub.core.options import OptionSpec, turn_limit_option
+from deckhub.core.options import OptionSpec, turn_limit_option, turn_order_option
 from deckhub.games.kaijudo.effects import coverage
 from deckhub.games.kaijudo.policy import policy
 from deckhub.games.kaijudo.state import KaijudoState
@@ -26,7 +26,7 @@ ENGINE = Engine(
     policy=policy,
     coverage=coverage,
     options=(
-        OptionSpec("first", "bool", True, "go first (no draw on turn 1) or second (Kaijudo 3)"),
+        turn_order_option("a random player chooses; whoever goes first skips the draw on turn 1 (Kaijudo 3)"),
         turn_limit_option(),
     ),
     description="Kaijudo against a dummy with 5 shields that never acts",

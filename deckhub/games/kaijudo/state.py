@@ -23,6 +23,7 @@ class KaijudoTable:
     progs: list[Program] = fixed()  # each instance's compiled card
     names: list[str] = fixed()
     first: bool
+    first_drawn: bool  # the turn order was drawn at random (the `first` option)
     turn_limit: int
     granters: int  # how many cards granting abilities are in the battle zone (a cheap "none" test)
     reducers: int  # how many cards making creatures cost less are in the battle zone (the same)
@@ -91,11 +92,11 @@ class KaijudoState(KaijudoOps, State):
         self.attacking = None
         self.charged = False
         self.unlocked_civs = None
-        self.first = bool(self.options["first"])
+        self.first = self.draw_turn_order()
         self.turn_limit = int(self.options["turn_limit"])
         self.deal(5, "shields")  # 5 shields from the top, then a hand of 5 (Kaijudo 3)
         self.deal(5)
-        self.note(f"shuffled {n} cards, set 5 shields, drew {len(self.zones['hand'])}; you go {'first' if self.first else 'second'}")
+        self.note(f"shuffled {n} cards, set 5 shields, drew {len(self.zones['hand'])}; {self.turn_order_words(self.first)}")
         self.push((("begin_turn",),))
 
     # -- queries --------------------------------------------------------------------------------

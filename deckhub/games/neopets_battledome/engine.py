@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckhub.core.engine import Engine
-from deckhub.core.options import OptionSpec, turn_limit_option
+from deckhub.core.options import OptionSpec, turn_limit_option, turn_order_option
 from deckhub.core.session_values import card_values_option
 from deckhub.games.neopets_battledome.common import DUMMY_DEFAULTS
 from deckhub.games.neopets_battledome.effects import coverage
@@ -109,7 +109,7 @@ ENGINE = Engine(
         OptionSpec("dummy_attack", "int", DUMMY_DEFAULTS["attack"], "the training dummy's Attack, used when it attacks back", minimum=0, maximum=30),
         OptionSpec("dummy_attacks", "bool", False, "the dummy attacks back on its turns (off: pure goldfish)"),
         OptionSpec("dummy_neopet", "str", "", "a Neopet from the catalogue (key or name) as the dummy; its stats replace the dummy_* values"),
-        OptionSpec("first", "bool", True, "you take the first turn (RB 1.4: the winner of a random draw chooses)"),
+        turn_order_option("the winner of a random draw chooses who takes the first turn (RB 1.4)"),
         OptionSpec("opening_hand", "int", 5, "cards in your opening inventory (the rules do not say; a setting)", minimum=0, maximum=20),
         OptionSpec("mulligan", "bool", False, "offer one mulligan of the opening inventory (the rules do not say)"),
         OptionSpec("deck_out", "choice", "skip", "drawing from an empty Main Deck (the rules do not say): skip the draw, take 1 damage, "

@@ -25,6 +25,7 @@ class BattledomeTable:
     dummy: dict[str, Any] = fixed()  # the training dummy's name and stats
     hp_can_drop: bool  # HP can reach 0 without damage only through negative HP modifiers
     first: bool
+    first_drawn: bool  # the turn order was drawn at random (the `first` option)
     turn_limit: int
     dummy_attacks: bool
     round: int
@@ -128,7 +129,7 @@ class BattledomeState(BattledomeOps, State):
         self.bonuses = [dict(p.bonus) for p in self.progs]
         self.hp_can_drop = any(b.get("hp", 0) < 0 for b in self.bonuses)
         self.dummy = self._make_dummy(catalogue)
-        self.first = bool(opts["first"])
+        self.first = self.draw_turn_order()
         self.turn_limit = int(opts["turn_limit"])
         self.dummy_attacks = bool(opts["dummy_attacks"])
         self.round = 1
@@ -146,7 +147,7 @@ class BattledomeState(BattledomeOps, State):
         hand = self.deal(int(opts["opening_hand"]))
         self.note(f"shuffled the Main Deck ({len(main_cards)} cards), set aside the Neopet Deck ({len(pet_cards)}) and "
                   f"Rainbow Pool ({len(pool_cards)}); opening inventory of {hand} (option; notes §3.5); "
-                  f"the dummy: {self._dummy_text()}; you go {'first' if self.first else 'second'}")
+                  f"the dummy: {self._dummy_text()}; {self.turn_order_words(self.first)}")
         unknown: dict[str, tuple] = {}
         for card, prog in (*main_cards, *pet_cards, *pool_cards):
             if prog.missing:

@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckhub.core.engine import Engine
-from deckhub.core.options import OptionSpec, turn_limit_option
+from deckhub.core.options import OptionSpec, turn_limit_option, turn_order_option
 from deckhub.core.session_values import card_values_option
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.effects import coverage
@@ -99,7 +99,7 @@ ENGINE = Engine(
     policy=policy,
     coverage=coverage,
     options=(
-        OptionSpec("first", "bool", True, "go first (no draw on your first turn) or second (rulebook: On Your Turn)"),
+        turn_order_option("the higher die roll goes first and does not draw on the first turn (rulebook: Setup, On Your Turn)"),
         turn_limit_option(),
         card_values_option("values for cards whose facts the catalogue lacks, for this game only, e.g. "
                            '{"tomatoes": {"type": "Item", "bank_value": 2}}'),

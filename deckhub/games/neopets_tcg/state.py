@@ -26,6 +26,7 @@ class NeopetsTable:
     names: list[str] = fixed()
     missing: list[tuple[str, ...]] = fixed()  # needed values still unknown (fixed for a game)
     first: bool
+    first_drawn: bool  # the turn order was drawn at random (the `first` option)
     turn_limit: int
     tapped: list[bool]
     host: list[int]  # the Neopet or Hero an Equipment is attached to (-1: none)
@@ -104,11 +105,11 @@ class NeopetsState(NeopetsOps, State):
         self.host = [-1] * n
         self.attached = {}
         self.contested = set()
-        self.first = bool(self.options["first"])
+        self.first = self.draw_turn_order()
         self.turn_limit = int(self.options["turn_limit"])
         drawn = self.deal(4)
         self.note(f"shuffled a Neopet Stack of {len(self.zones['stack'])} and a deck of {len(self.zones['deck']) + drawn}, "
-                  f"drew {len(self.zones['hand'])}; you go {'first' if self.first else 'second'}"
+                  f"drew {len(self.zones['hand'])}; {self.turn_order_words(self.first)}"
                   + ("; one-section list: its Basic Neopets form the Neopet Stack" if split else ""))
         missing = sorted({self.names[i] for i in range(n) if self.missing[i]})
         if missing:

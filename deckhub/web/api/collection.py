@@ -1,5 +1,6 @@
 """My collection: read a page of it (`GET /api/collection`) and change quantities
-(`POST /api/collection/changes`: all the changes or none, each quantity kept within 0..MAX_QUANTITY)."""
+(`POST /api/collection/changes`: all the changes or none, each quantity kept within 0..MAX_QUANTITY and
+the trade quantity at most the copies owned; an entry whose trade quantity was capped carries a `note`)."""
 from __future__ import annotations
 
 from flask import jsonify
@@ -13,9 +14,9 @@ from deckhub.web.api.inputs import json_body, page_args, query
 from deckhub.web.api.routes import own as bp
 
 
-def _entry(ref, owned: collection.Owned) -> dict:
+def _entry(ref, owned: collection.Owned, note: str | None = None) -> dict:
     return {"printing": ref.id, "game": ref.game, "card": ref.card_key, "set": ref.set_code,
-            "number": ref.number, **owned._asdict()}
+            "number": ref.number, **owned._asdict(), **({"note": note} if note else {})}
 
 
 @bp.route("/collection")
@@ -67,4 +68,4 @@ def change_collection():
         fail(400, f"No printing(s) {', '.join(map(str, exc.missing[:20]))}.")
     except LookupError:  # a printing vanished (catalogue reload) between the check and the write
         fail(409, "A printing disappeared while the changes were written; nothing was changed. Try again.")
-    return jsonify({"entries": [_entry(ref, owned) for ref, owned in after]})
+    return jsonify({"entries": [_entry(ref, *changed) for ref, changed in after]})

@@ -322,6 +322,8 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                 "game": {"type": "string"}, "card": {"type": "string"}, "set": {"type": "string"},
                 "number": {"type": ["string", "null"]},
                 **{f: {"type": "integer", "minimum": 0} for f in fields},
+                "note": {"type": "string", "description": "Only when a change asked for more copies for trade "
+                                                          "than are owned: the trade quantity was capped at them."},
             },
         },
         "CollectionPage": {
@@ -709,7 +711,8 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                                   *_page_params(ENTRIES_PER_PAGE, MAX_ENTRIES_PER_PAGE)]),
         },
         "/api/collection/changes": {
-            "post": op(f"Add to or take from quantities: all the changes or none, each kept within 0 and {MAX_QUANTITY:,}.",
+            "post": op(f"Add to or take from quantities: all the changes or none, each kept within 0 and {MAX_QUANTITY:,}, "
+                       "and the trade quantity at most the copies owned (plain and foil).",
                        _responses("200", _json(_ref("CollectionChangeResult"), "The printings changed, after."),
                                   "400", "401", "409", "413"),
                        tag="collection", requestBody=body("CollectionChanges")),
