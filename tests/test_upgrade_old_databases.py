@@ -199,3 +199,25 @@ def test_upgrading_twice_changes_nothing_the_second_time(commit, restore):
         assert {t: _columns(db, t) for t in db.get_tables()} == tables
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("entry", FIXTURES[-2:], ids=[f["name"] for f in FIXTURES[-2:]])
+def test_an_upgrade_gives_every_deck_the_card_rows_of_its_latest_version(entry, restore):
+    """Step 022 fills `deck_card` from each deck's latest version, and `deck.copies` from its copies."""
+    from deckhub.services.decks import card_counts
+    url = restore(entry)
+    _upgrade(url)
+    db = make_database(url)
+    try:
+        with db.bind_ctx(models.ALL_MODELS), db.connection_context():
+            decks = list(models.Deck.select())
+            assert decks, "the fixture has decks"
+            for deck in decks:
+                latest = (models.DeckVersion.select().where(models.DeckVersion.deck == deck)
+                          .order_by(models.DeckVersion.number.desc()).first())
+                rows = {(r.game, r.card_key): r.qty for r in models.DeckCard.select().where(models.DeckCard.deck == deck)}
+                assert rows == {(deck.game, k): n for k, n in card_counts(latest.data).items()}, deck.id
+                assert deck.copies == models.DeckCopy.select().where(models.DeckCopy.source == deck).count()
+            assert models.DeckCard.select().count() > 0
+    finally:
+        db.close()
