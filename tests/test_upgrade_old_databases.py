@@ -223,3 +223,25 @@ def test_decks_of_the_previous_release_log_real_games_after_step_23(restore):
     assert logged.status_code == 303, logged.get_data(as_text=True)[:2000]
     with app.app_context(), database.connection_context():
         assert [g.result for g in models.PlayedGame.select().where(models.PlayedGame.deck == deck.id)] == ["loss"]
+
+
+@pytest.mark.parametrize("entry", FIXTURES[-2:], ids=[f["name"] for f in FIXTURES[-2:]])
+def test_an_upgrade_gives_every_deck_the_card_rows_of_its_latest_version(entry, restore):
+    """Step 022 fills `deck_card` from each deck's latest version, and `deck.copies` from its copies."""
+    from deckhub.services.decks import card_counts
+    url = restore(entry)
+    _upgrade(url)
+    db = make_database(url)
+    try:
+        with db.bind_ctx(models.ALL_MODELS), db.connection_context():
+            decks = list(models.Deck.select())
+            assert decks, "the fixture has decks"
+            for deck in decks:
+                latest = (models.DeckVersion.select().where(models.DeckVersion.deck == deck)
+                          .order_by(models.DeckVersion.number.desc()).first())
+                rows = {(r.game, r.card_key): r.qty for r in models.DeckCard.select().where(models.DeckCard.deck == deck)}
+                assert rows == {(deck.game, k): n for k, n in card_counts(latest.data).items()}, deck.id
+                assert deck.copies == models.DeckCopy.select().where(models.DeckCopy.source == deck).count()
+            assert models.DeckCard.select().count() > 0
+    finally:
+        db.close()

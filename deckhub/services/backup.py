@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from deckhub.services import jobs, played_games
+from deckhub.services.decks import keep_current_cards, record_copy
 from deckhub.store import models
 from deckhub.store.db import database
 
@@ -245,9 +246,14 @@ class _Importer:
                                  is_public=bool(d.get("is_public")), show_record=bool(d.get("show_record")),
                                  share_token=self.token(models.Deck, d.get("share_token")),
                                  created_at=_parse_time(d.get("created_at")), updated_at=_parse_time(d.get("updated_at")))
+        latest = None
         for v in d.get("versions") or []:
-            models.DeckVersion.create(deck=row, number=int(v["number"]), data=v["data"], note=v.get("note") or "",
-                                      created_at=_parse_time(v.get("created_at")))
+            version = models.DeckVersion.create(deck=row, number=int(v["number"]), data=v["data"],
+                                                note=v.get("note") or "", created_at=_parse_time(v.get("created_at")))
+            if latest is None or version.number > latest.number:
+                latest = version
+        if latest is not None:
+            keep_current_cards(row.id, row.game, latest.data)
         for r in d.get("simulations") or []:
             status = r.get("status") or "done"  # version 1 kept finished runs only
             if status in jobs.ACTIVE:
@@ -279,7 +285,7 @@ class _Importer:
             C = models.DeckCopy  # the source's owner moved first: their file kept this copy without its deck
             if C.update(copy=copy).where((C.source == source) & C.copy.is_null() & (C.created_at == created)).execute():
                 return
-        models.DeckCopy.create(source=source, copy=copy, created_at=created)
+        record_copy(source.id, copy.id if copy is not None else None, created)
 
     def write_proposals(self) -> None:
         batches = []

@@ -2,7 +2,6 @@
 owner's other decks, and the button that puts what is missing on the want list."""
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -11,6 +10,7 @@ from peewee import Case, fn
 
 from deckhub.core.cards import Catalogue
 from deckhub.importers.collection_csv import MAX_QUANTITY
+from deckhub.services.decks import card_counts
 from deckhub.services.collection import _ensure_rows, _uid, game_index, owned_for
 from deckhub.store import models
 from deckhub.store.db import write_transaction
@@ -69,9 +69,7 @@ def _deck_counts(deck_data: dict) -> tuple[dict[str, int], dict[str, dict[str, i
     return totals, sections
 
 
-def deck_counts(deck_data: dict) -> dict[str, int]:
-    """Copies of each card across a stored deck's sections."""
-    return _deck_counts(deck_data)[0]
+deck_counts = card_counts  # copies of each card across a stored deck's sections
 
 
 def _owned_by_card(uid: int, game: str, keys: Iterable[str]) -> dict[str, tuple[int, int]]:
@@ -90,21 +88,16 @@ def copies_in_other_decks(user, exclude_deck_id: int | None = None,
     """Card key -> the user's decks (their latest version) that use it, without `exclude_deck_id`.
 
     Give `game` (deck_needs does): card keys are unique within a game only."""
-    D, V = models.Deck, models.DeckVersion
-    latest = (V.select(V.deck.alias("deck_id"), fn.MAX(V.number).alias("number"))
-              .group_by(V.deck).alias("latest"))
-    query = (V.select(D.id, D.name, V.data).join(D)
-             .join(latest, on=((latest.c.deck_id == V.deck) & (latest.c.number == V.number)))
-             .where(D.owner == _uid(user)))
+    D, DC = models.Deck, models.DeckCard
+    query = (DC.select(D.id, D.name, DC.card_key, DC.qty).join(D, on=(DC.deck == D.id))
+             .where(D.owner == _uid(user)))  # the owner's decks (by the owner index), then their card rows
     if exclude_deck_id is not None:
         query = query.where(D.id != exclude_deck_id)
     if game:
         query = query.where(D.game == game)
     uses: dict[str, list[DeckUse]] = defaultdict(list)
-    for deck_id, name, data in query.order_by(D.name, D.id).tuples():
-        data = json.loads(data) if isinstance(data, str) else data
-        for key, qty in _deck_counts(data or {})[0].items():
-            uses[key].append(DeckUse(deck_id, name, qty))
+    for deck_id, name, key, qty in query.order_by(D.name, D.id).tuples():
+        uses[key].append(DeckUse(deck_id, name, qty))
     return dict(uses)
 
 

@@ -123,7 +123,37 @@ def create_deck(owner, game: str, format_id: str, name: str, packs: int | None =
         row = models.Deck.create(owner=owner, game=game, format=fmt.id, packs=packs,
                                  name=_clean_name(name), description=description or "", is_public=is_public)
         version = models.DeckVersion.create(deck=row, number=1, data=_data(deck, game), note=note[:200])
+        keep_current_cards(row.id, game, version.data)
     return StoredDeck(row, version)
+
+
+def card_counts(data: dict) -> dict[str, int]:
+    """Copies of each card over a stored version's sections; an entry without a card or copies counts nothing."""
+    counts: dict[str, int] = {}
+    for entries in ((data or {}).get("sections") or {}).values():
+        for entry in entries or ():
+            key, qty = entry.get("card"), int(entry.get("qty") or 0)
+            if key and qty > 0:
+                counts[key] = counts.get(key, 0) + qty
+    return counts
+
+
+def keep_current_cards(deck_id: int, game: str, data: dict) -> None:
+    """Make the deck's `DeckCard` rows those of `data`, its latest version, changing only the rows that
+    differ (a click changes one row). Call it inside the transaction that writes that version."""
+    DC = models.DeckCard
+    wanted = card_counts(data)
+    held = dict(DC.select(DC.card_key, DC.qty).where(DC.deck == deck_id).tuples())
+    gone = [key for key in held if key not in wanted]
+    if gone:
+        DC.delete().where((DC.deck == deck_id) & DC.card_key.in_(gone)).execute()
+    for key, qty in wanted.items():
+        if key in held and held[key] != qty:
+            DC.update(qty=qty).where((DC.deck == deck_id) & (DC.card_key == key)).execute()
+    new = [{"deck": deck_id, "game": game, "card_key": key, "qty": qty}
+           for key, qty in wanted.items() if key not in held]
+    if new:
+        DC.insert_many(new).execute()
 
 
 def _data(deck: Deck, game: str) -> dict:
@@ -186,6 +216,7 @@ def _apply(stored: StoredDeck, change: Callable[[Deck], Deck | None], note: str,
         else:
             version = models.DeckVersion.create(deck=row.id, number=latest.number + 1, data=data, note=note[:200],
                                                 created_at=now, edit_session=session)
+        keep_current_cards(row.id, row.game, version.data)
         models.Deck.update(updated_at=now).where(models.Deck.id == row.id).execute()
     return StoredDeck(models.Deck.get_by_id(row.id), version)
 
@@ -335,8 +366,14 @@ def copy_deck(stored: StoredDeck, owner) -> StoredDeck:
         new = create_deck(owner, stored.row.game, stored.row.format, f"Copy of {stored.row.name}",
                           stored.row.packs, stored.deck, note=f"copied from deck {stored.row.id}",
                           description=stored.row.description)
-        models.DeckCopy.create(source=stored.row.id, copy=new.row.id)
+        record_copy(stored.row.id, new.row.id)
     return new
+
+
+def record_copy(source_id: int, copy_id: int | None, created_at: dt.datetime | None = None) -> None:
+    """One copy made of deck `source_id`, counted on the deck too (the browser sorts by the count)."""
+    models.DeckCopy.create(source=source_id, copy=copy_id, created_at=created_at or models.utcnow())
+    models.Deck.update(copies=models.Deck.copies + 1).where(models.Deck.id == source_id).execute()
 
 
 def delete_deck(stored: StoredDeck) -> None:

@@ -17,6 +17,7 @@ catalogue knows, and which unknown facts hold the site's players back most.
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -391,85 +392,81 @@ def _card_keys(data: Any) -> set[str]:
         return set()
 
 
-def _site_state(slugs: list[str]) -> tuple:
-    """What the most-wanted ranking depends on, cheaply: the catalogues in use (compared by
-    identity) and, for decks and goldfish games, the highest row id and the number of rows (a save,
-    a new game or a deletion changes one of them)."""
+def _site_marks() -> tuple:
+    """Cheap marks of a new deck version or goldfish game: the highest row ids (primary-key lookups)."""
     V, S = models.DeckVersion, models.GoldfishSession
-    versions = V.select(fn.MAX(V.id), fn.COUNT(V.id)).tuples().first()
-    sessions = S.select(fn.MAX(S.id), fn.COUNT(S.id)).tuples().first()
-    return (tuple(get_catalogue(s) for s in slugs), tuple(versions or ()), tuple(sessions or ()))
+    return (V.select(fn.MAX(V.id)).scalar(), S.select(fn.MAX(S.id)).scalar())
 
 
 RANKINGS_KEPT = 64  # most-wanted rankings a worker keeps (per database, games asked and length)
-ROWS_KEPT = 500_000  # deck versions' or goldfish games' card keys a worker keeps, per database and kind
-_rankings: LRU[tuple[tuple, list["Wanted"]]] = LRU(RANKINGS_KEPT)
-_row_keys_kept: LRU[LRU[frozenset[str]]] = LRU(8)
+REFRESH_AFTER = 60.0  # seconds a ranking stands while decks and games change (a catalogue change: at once)
+READ_BATCH = 500  # card keys or goldfish games read at a time when ranking
+_rankings: LRU[tuple[tuple, tuple, float, list["Wanted"]]] = LRU(RANKINGS_KEPT)
 
 
 def most_wanted(slug: str | None = None, limit: int = 100) -> list[Wanted]:
     """Unknown facts that a game's engine needs to play a card (`session_values.unknown_values`),
-    most blocking first: counted over every deck's latest version and every goldfish game on the
-    site (counts only; no deck is named). Kept per worker until a deck, a game or a catalogue changes."""
+    most blocking first: counted over every deck's current cards and every goldfish game on the
+    site (counts only; no deck is named). A worker keeps a ranking until a catalogue changes, or
+    until decks or games changed and it is REFRESH_AFTER old: a save anywhere does not re-rank the site."""
     games = [get_game(slug)] if slug else list(all_games())
     slugs = [g.slug for g in games]
     key = (database_key(), tuple(slugs), limit)
-    state = _site_state(slugs)
-    cached = _rankings.get(key)
-    if cached is not None and cached[0] == state:
-        return cached[1]
+    catalogues, marks, now = tuple(get_catalogue(s) for s in slugs), _site_marks(), time.monotonic()
+    kept = _rankings.get(key)
+    if kept is not None and kept[0] == catalogues and (kept[1] == marks or now - kept[2] < REFRESH_AFTER):
+        return kept[3]
     ranked = _rank_wanted(games)[:limit]
-    _rankings.put(key, (state, ranked))
+    _rankings.put(key, (catalogues, marks, now, ranked))
     return ranked
 
 
-def _row_keys(kind: str, ids: list[int], fetch) -> dict[int, frozenset[str]]:
-    """The card keys of each deck version or goldfish game: read and parsed once per worker (neither
-    ever changes), so a new ranking reads only the rows made since the last one."""
-    kept = _row_keys_kept.get_or_build((database_key(), kind), lambda: LRU(ROWS_KEPT))
-    found = kept.get_many(ids)
-    missing = [i for i in ids if i not in found]
-    shared: dict[frozenset[str], frozenset[str]] = {}
-    for start in range(0, len(missing), 500):
-        for row_id, data in fetch(missing[start:start + 500]):
-            keys = frozenset(_card_keys(data))
-            found[row_id] = kept.put(row_id, shared.setdefault(keys, keys))
-    return found
+def _deck_counts(slug: str, keys: list[str]) -> Counter:
+    """Decks whose current cards hold each of `keys` (the deck-card index, never a version's JSON)."""
+    DC = models.DeckCard
+    counts: Counter = Counter()
+    for start in range(0, len(keys), READ_BATCH):
+        counts.update(dict(DC.select(DC.card_key, fn.COUNT(DC.id))
+                           .where((DC.game == slug) & DC.card_key.in_(keys[start:start + READ_BATCH]))
+                           .group_by(DC.card_key).tuples()))
+    return counts
+
+
+def _game_counts(slugs: list[str]) -> dict[str, Counter]:
+    """Goldfish games holding each card, per game, read a batch at a time (nothing is kept)."""
+    S = models.GoldfishSession
+    counts: dict[str, Counter] = defaultdict(Counter)
+    last = 0
+    while True:
+        rows = list(S.select(S.id, S.game, S.deck_data).where(S.game.in_(slugs) & (S.id > last))
+                    .order_by(S.id).limit(READ_BATCH).tuples())
+        for _, game, data in rows:
+            counts[game].update(_card_keys(data))
+        if len(rows) < READ_BATCH:
+            return counts
+        last = rows[-1][0]
 
 
 def _rank_wanted(games) -> list[Wanted]:
     from deckhub.core.engine import find_engine
     from deckhub.core.session_values import unknown_values
 
-    slugs = [g.slug for g in games]
-    V, S = models.DeckVersion, models.GoldfishSession
-    newest = (V.select(V.deck.alias("deck_id"), fn.MAX(V.number).alias("n"))
-              .join(models.Deck).where(models.Deck.game.in_(slugs)).group_by(V.deck))
-    latest = list(V.select(V.id, models.Deck.game).join(models.Deck)
-                  .join(newest, on=((V.deck == newest.c.deck_id) & (V.number == newest.c.n))).tuples())
-    played = list(S.select(S.id, S.game).where(S.game.in_(slugs)).tuples())
-    deck_keys = _row_keys("deck", [i for i, _ in latest],
-                          lambda ids: V.select(V.id, V.data).where(V.id.in_(ids)).tuples())
-    game_keys = _row_keys("game", [i for i, _ in played],
-                          lambda ids: S.select(S.id, S.deck_data).where(S.id.in_(ids)).tuples())
-    counts: dict[str, tuple[Counter, Counter]] = defaultdict(lambda: (Counter(), Counter()))
-    for row_id, game in latest:
-        counts[game][0].update(deck_keys.get(row_id, ()))
-    for row_id, game in played:
-        counts[game][1].update(game_keys.get(row_id, ()))
+    in_games = _game_counts([g.slug for g in games])
     found: dict[tuple[str, str, str], Wanted] = {}
     for game in games:
         engine = find_engine(game.slug)
-        if engine is None or game.slug not in counts:
+        if engine is None:
             continue
         catalogue = get_catalogue(game.slug)
         labels = fields_by_key(game.slug)
-        in_decks, in_games = counts[game.slug]
-        for key in in_decks.keys() | in_games.keys():
-            card = catalogue.get(key)
-            if card is None:
+        unknown = catalogue.memo("most wanted: unknown values", lambda: {  # per catalogue, not per site
+            card.key: names for card in catalogue if (names := unknown_values(engine, card))})
+        in_decks, played = _deck_counts(game.slug, sorted(unknown)), in_games.get(game.slug, Counter())
+        for key, names in unknown.items():
+            if not (in_decks[key] or played[key]):
                 continue
-            for name in unknown_values(engine, card):
+            card = catalogue.get(key)
+            for name in names:
                 label = labels[name].label if name in labels else name.replace("_", " ")
-                found[(game.slug, key, name)] = Wanted(game.slug, card, name, label, in_decks[key], in_games[key])
+                found[(game.slug, key, name)] = Wanted(game.slug, card, name, label, in_decks[key], played[key])
     return sorted(found.values(), key=lambda w: (-w.blocking, -w.decks, w.card.name.casefold(), w.field))

@@ -7,10 +7,9 @@ the card search page) and matches a deck whose latest version holds that card in
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
-from peewee import JOIN, Cast, fn
+from peewee import fn
 
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
@@ -69,12 +68,6 @@ def card_matches(card: str, game: str | None = None) -> list[Card]:
     return [c for c in found if normalize_name(c.name) == best][:MAX_CARD_MATCHES]
 
 
-def _contains(data_field, card: Card):
-    """A deck version's stored JSON holds this card in one of its sections (`{"card":"<key>",...}`)."""
-    text = Cast(data_field, "TEXT")  # the text itself: a JSON field would encode the pattern as JSON
-    return (models.Deck.game == card.game) & text.contains('"card":' + json.dumps(card.key, ensure_ascii=False))
-
-
 def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "newest",
            page: int = 1, per_page: int = PER_PAGE) -> PublicDeckPage:
     """One page of public decks matching every filter given; BrowseError for a filter that cannot be used."""
@@ -96,33 +89,54 @@ def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "ne
     if card and not out.cards:
         return out
 
-    D, V, U, C = models.Deck, models.DeckVersion, models.User, models.DeckCopy
-    newest = V.select(fn.MAX(V.number)).where(V.deck == D.id)
-    copies = C.select(C.source.alias("deck_id"), fn.COUNT(C.id).alias("n")).group_by(C.source).alias("copies")
-    n_copies = fn.COALESCE(copies.c.n, 0)
-    query = (D.select(D, U.username, V.number.alias("latest"), n_copies.alias("n_copies"))
-             .join(U, on=(D.owner == U.id))
-             .switch(D).join(V, on=((V.deck == D.id) & (V.number == newest)))
-             .switch(D).join(copies, JOIN.LEFT_OUTER, on=(copies.c.deck_id == D.id))
+    D, U, DC = models.Deck, models.User, models.DeckCard
+    query = (D.select(D, U.username).join(U, on=(D.owner == U.id))
              .where(D.is_public == True))  # noqa: E712 (a peewee expression)
     if game:
         query = query.where(D.game == game)
     if q:
         query = query.where(D.name.contains(q))
     if out.cards:
-        condition = _contains(V.data, out.cards[0])
-        for c in out.cards[1:]:
-            condition |= _contains(V.data, c)
-        query = query.where(condition)
+        # the decks holding one of the cards, through the card index of the current cards' rows
+        holding = (DC.select(DC.deck).distinct()
+                   .where(_any_card(out.cards)))
+        query = query.where(D.id.in_(holding))
     order = [D.created_at.desc(), D.id.desc()]
     if sort == "copied":
-        order = [n_copies.desc()] + order
+        order = [D.copies.desc()] + order
     out.total = query.count()
-    rows = query.order_by(*order).paginate(page, per_page).objects()
-    out.decks = [PublicDeck(r, r.username, r.latest, int(r.n_copies or 0)) for r in rows]
+    rows = list(query.order_by(*order).paginate(page, per_page).objects())
+    latest = _latest_numbers([r.id for r in rows])
+    out.decks = [PublicDeck(r, r.username, latest.get(r.id, 0), r.copies) for r in rows]
     return out
 
 
+def _any_card(cards: list[Card]):
+    """A `DeckCard` row of one of `cards` (each is a game's card: keys are unique within a game)."""
+    DC = models.DeckCard
+    condition = None
+    for game, keys in _keys_by_game(cards).items():
+        one = (DC.game == game) & DC.card_key.in_(keys)
+        condition = one if condition is None else (condition | one)
+    return condition
+
+
+def _keys_by_game(cards: list[Card]) -> dict[str, list[str]]:
+    by_game: dict[str, list[str]] = {}
+    for c in cards:
+        by_game.setdefault(c.game, []).append(c.key)
+    return by_game
+
+
+def _latest_numbers(deck_ids: list[int]) -> dict[int, int]:
+    """The latest version number of each of a page's decks (the (deck, number) index answers it)."""
+    if not deck_ids:
+        return {}
+    V = models.DeckVersion
+    return dict(V.select(V.deck, fn.MAX(V.number)).where(V.deck.in_(deck_ids)).group_by(V.deck).tuples())
+
+
 def copies_made(deck_id: int) -> int:
-    """How many copies have been made of a deck (the count the browser sorts by)."""
-    return models.DeckCopy.select().where(models.DeckCopy.source == deck_id).count()
+    """How many copies have been made of a deck (the count the browser sorts by, kept on the deck)."""
+    row = models.Deck.select(models.Deck.copies).where(models.Deck.id == deck_id).first()
+    return row.copies if row is not None else 0

@@ -3,8 +3,9 @@
 A user's want and trade quantities (`OwnedCard.want_quantity`, `trade_quantity`) stay private
 until they opt in (a `PublicLists` row); only then do they appear on their public pages and in
 anyone's matches. Matching is by card, whatever the printing: a want of one printing of a card
-is met by a trade of any printing of it. Each match is one SQL statement (grouped in the
-database), never a query per user or per card.
+is met by a trade of any printing of it. Each match reads the cards wanted first, then only
+the rows offering (or wanting) those cards' printings, through a partial index: never a query per
+user or per card, never every owner of a card.
 """
 from __future__ import annotations
 
@@ -133,28 +134,36 @@ class Matches:
     more: int = 0  # further matching users past MAX_MATCH_USERS
 
 
-def _offers(their_column: str, exclude_uid: int | None, *extra):
-    """Opted-in users' (not `exclude_uid`) copies in `their_column`, summed per user and card:
-    (username, game, key, name, version, copies, *extra) rows, to be narrowed to the cards wanted
-    (the join from a card to its printings and their owners uses the foreign-key indexes)."""
+MATCH_CHUNK = 500  # cards matched per statement (their printings go into one IN list)
+
+
+def _offers(their_column: str, exclude_uid: int | None, card_ids: dict[int, int] | None = None):
+    """Opted-in users' (not `exclude_uid`) copies in `their_column` of the cards `card_ids` (card id
+    -> my copies), summed per user and card: (username, game, key, name, version, copies, mine) rows.
+    The statement starts from the cards' printings, and the partial index of the rows offered (or
+    wanted) per printing finds their owners: it never reads a printing's other owners, nor the site."""
     O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
     column = _listed(their_column)
-    query = (O.select(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), *extra)
-             .join(P, on=(O.printing == P.id)).join(C, on=(P.card == C.id))
-             .switch(O).join(U, on=(O.owner == U.id))
-             .join(models.PublicLists, on=(models.PublicLists.user == U.id))
-             .where(column > 0))
-    if exclude_uid is not None:
-        query = query.where(O.owner != exclude_uid)
-    return query.group_by(U.id, U.username, C.id, C.game, C.key, C.name, C.version, *extra)
+    ids = list(card_ids or ())
+    for start in range(0, len(ids), MATCH_CHUNK):
+        printings = P.select(P.id).where(P.card.in_(ids[start:start + MATCH_CHUNK]))
+        query = (O.select(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), C.id)
+                 .join(P, on=(O.printing == P.id)).join(C, on=(P.card == C.id))
+                 .switch(O).join(U, on=(O.owner == U.id))
+                 .join(models.PublicLists, on=(models.PublicLists.user == U.id))
+                 .where(O.printing.in_(printings) & (getattr(O, their_column) > 0) & (column > 0)))
+        if exclude_uid is not None:
+            query = query.where(O.owner != exclude_uid)
+        for *row, card_id in query.group_by(U.id, U.username, C.id, C.game, C.key, C.name, C.version).tuples():
+            yield (*row, card_ids[card_id])
 
 
-def _grouped(rows: Iterable[tuple], mine_of) -> Matches:
-    """(username, game, key, name, version, theirs[, mine]) rows -> users with most cards matched first."""
+def _grouped(rows: Iterable[tuple]) -> Matches:
+    """(username, game, key, name, version, theirs, mine) rows -> users with most cards matched first."""
     by_user: dict[str, Match] = {}
-    for username, game, key, name, version, theirs, *mine in rows:
+    for username, game, key, name, version, theirs, mine in rows:
         by_user.setdefault(username, Match(username)).cards.append(
-            MatchCard(game, key, name, version, int(mine[0]) if mine else mine_of(game, key), int(theirs)))
+            MatchCard(game, key, name, version, int(mine), int(theirs)))
     users = sorted(by_user.values(), key=lambda m: (-len(m.cards), -m.copies, m.username.casefold()))
     for m in users:
         m.cards.sort(key=lambda c: (c.game, c.name.casefold(), c.version or ""))
@@ -163,16 +172,15 @@ def _grouped(rows: Iterable[tuple], mine_of) -> Matches:
 
 def match_my_list(user, kind: str) -> Matches:
     """"wants": opted-in users whose trade list holds cards I want; "trades": those who want cards I
-    have for trade. Mine need not be public: only I see this. One statement."""
+    have for trade. Mine need not be public: only I see this. My cards first (my rows, by the owner
+    index), then their offers of those cards only."""
     uid = user if isinstance(user, int) else user.id
     my_column = KINDS[kind]
     O, P = models.OwnedCard, models.Printing
     listed = _listed(my_column)
-    mine = (O.select(P.card.alias("card_id"), fn.SUM(listed).alias("qty")).join(P)
-            .where((O.owner == uid) & (listed > 0)).group_by(P.card).alias("mine"))
-    rows = (_offers(OTHER[my_column], uid, mine.c.qty)
-            .join(mine, on=(mine.c.card_id == P.card)).tuples())
-    return _grouped(rows, None)
+    mine = dict(O.select(P.card, fn.SUM(listed)).join(P)
+                .where((O.owner == uid) & (listed > 0)).group_by(P.card).tuples())
+    return _grouped(_offers(OTHER[my_column], uid, mine))
 
 
 def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) -> Matches:
@@ -181,8 +189,9 @@ def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) ->
     if not needed:
         return Matches([])
     C = models.Card
-    rows = _offers("trade_quantity", exclude_uid).where((C.game == game) & C.key.in_(list(needed))).tuples()
-    return _grouped(rows, lambda _game, key: needed[key])
+    cards = {card_id: needed[key] for card_id, key in
+             C.select(C.id, C.key).where((C.game == game) & C.key.in_(list(needed))).tuples()}
+    return _grouped(_offers("trade_quantity", exclude_uid, cards))
 
 
 @dataclass

@@ -113,6 +113,12 @@ class Deck(BaseModel):
     created_at = DateTimeField(default=utcnow)
     updated_at = DateTimeField(default=utcnow)
     show_record = BooleanField(default=False)  # a public deck shows its games played (step 23)
+    copies = IntegerField(default=0)  # copies made of it (its DeckCopy rows), kept for sorting by it
+
+    class Meta:
+        # the public deck browser pages through public decks newest (or most copied) first
+        indexes = ((("is_public", "created_at", "id"), False), (("game", "is_public", "created_at", "id"), False),
+                   (("is_public", "copies", "created_at", "id"), False))
 
 
 class DeckVersion(BaseModel):
@@ -129,6 +135,21 @@ class DeckVersion(BaseModel):
         indexes = ((("deck", "number"), True),)
 
 
+class DeckCard(BaseModel):
+    """A deck's current cards as rows: copies of each card over all sections of its latest version,
+    replaced by the deck service in the transaction that writes a version. What pages ask of many
+    decks (which decks hold a card, what a player's other decks use) is an indexed lookup here,
+    never a read of every version's JSON."""
+
+    deck = ForeignKeyField(Deck, backref="current_cards", on_delete="CASCADE", index=False)
+    game = CharField(max_length=40)
+    card_key = CharField(max_length=200)
+    qty = IntegerField()
+
+    class Meta:
+        indexes = ((("deck", "card_key"), True), (("game", "card_key"), False))
+
+
 class OwnedCard(BaseModel):
     """What a user has of one printing. Quantities change only as `qty = qty + n` in SQL."""
 
@@ -141,6 +162,13 @@ class OwnedCard(BaseModel):
 
     class Meta:
         indexes = ((("owner", "printing"), True),)
+
+
+# Matching reads only the rows of a printing that are offered or wanted, never all its owners.
+OwnedCard.add_index(OwnedCard.index(OwnedCard.printing, OwnedCard.owner, name="owned_card_trade_by_printing",
+                                    where=(OwnedCard.trade_quantity > 0)))
+OwnedCard.add_index(OwnedCard.index(OwnedCard.printing, OwnedCard.owner, name="owned_card_want_by_printing",
+                                    where=(OwnedCard.want_quantity > 0)))
 
 
 class GoldfishSession(BaseModel):
@@ -528,7 +556,7 @@ class PlayedGame(BaseModel):
         indexes = ((("deck", "played_on"), False),)
 
 
-ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion,
+ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion, DeckCard,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
