@@ -45,7 +45,8 @@ class Violation:
     """One problem with a deck, as the issue's JSON: rule, severity, section, message, cards, expected, actual.
 
     `cards` are display names; `keys` (not part of the JSON) are the same cards' catalogue keys, so
-    an editor can highlight them.
+    an editor can highlight them. `missing` (an unverified check's): the fact the catalogue lacks of
+    those cards ("type", "species"), so a page names each card once under what it lacks.
     """
 
     rule: str
@@ -56,6 +57,7 @@ class Violation:
     expected: Any = None
     actual: Any = None
     keys: tuple[str, ...] = field(default=(), compare=False)
+    missing: str = field(default="", compare=False)
 
     def to_json(self) -> dict[str, Any]:
         # copies of expected/actual: a Violation may be shared (worded once per catalogue and format)
@@ -102,6 +104,15 @@ class Report:
             if v.severity == UNVERIFIED:
                 seen.update(dict.fromkeys(v.cards))
         return list(seen)
+
+    def unverified_by_missing(self) -> list[tuple[str, list[str]]]:
+        """The cards the unverified checks name, grouped by the fact the catalogue lacks of them
+        ("type": [...]), each card once a group: one line a fact, not one badge a check and card."""
+        groups: dict[str, dict[str, None]] = {}
+        for v in self.violations:
+            if v.severity == UNVERIFIED and v.cards:
+                groups.setdefault(v.missing or "what the checks need", {}).update(dict.fromkeys(v.cards))
+        return [(missing, list(names)) for missing, names in groups.items()]
 
     def rules(self, severity: str | None = None) -> set[str]:
         return {v.rule for v in self.violations if severity is None or v.severity == severity}
@@ -515,7 +526,7 @@ def _check_count(out: list[Violation], section: str, rows: list[tuple[CardFacts,
         out.append(Violation(limit.rule, UNVERIFIED, section,
                              cited(f"The {section} must have {need}; it has {n} to {n_max}, depending on the "
                                    f"unknown types of: {', '.join(names)}.", limit.cite),
-                             names, expected, {"min": n, "max": n_max}, keys))
+                             names, expected, {"min": n, "max": n_max}, keys, missing="type"))
 
 
 def _check_types(out: list[Violation], section: str, rows: list[tuple[CardFacts, int]], index: int,
@@ -554,7 +565,7 @@ def _type_violations(section: str, rule: TypeRule, bad: list[CardFacts], unknown
         out.append(Violation(rule.rule, UNVERIFIED, section,
                              cited(f"The {section} may hold {what}; the catalogue does not know the type of: "
                                    f"{', '.join(names)}.", rule.cite),
-                             names, expected, None, keys))
+                             names, expected, None, keys, missing="type"))
     return tuple(out)
 
 
@@ -624,7 +635,7 @@ def _word_copies(limit: CopyLimit, index: int, where: str | None, over: list[str
             out.append(Violation(rule_low, UNVERIFIED, where,
                                  cited(f"{label}: {total} copies{across}; the limit may be {low}, and the catalogue "
                                        f"lacks what decides it (its type or flags).", limit.cite),
-                                 names, {"max": low}, total, keys))
+                                 names, {"max": low}, total, keys, missing="type or flags"))
     return tuple(out)
 
 

@@ -27,6 +27,8 @@ class OptionSpec:
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    title: str = ""  # the form's label when the name in words is not a player's ("Training dummy's HP")
+    more: bool = False  # a setting most players leave alone: the start page keeps it under "More settings"
 
     def coerce(self, value: Any) -> Any:
         if self.kind == "bool":

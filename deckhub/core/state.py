@@ -64,12 +64,14 @@ class Outcome:
 @dataclass(frozen=True)
 class ZoneSpec:
     """A zone of one player. `hidden`: face down, the view gives its size and ids, not the cards.
-    `manual_target`: a manual move may put a card here."""
+    `manual_target`: a manual move may put a card here. `pile`: the board shows its count, opening
+    to a list of its cards (a bank or discard pile of full tiles made a page thousands of pixels tall)."""
 
     name: str
     label: str
     hidden: bool = False
     manual_target: bool = True
+    pile: bool = False
 
 
 @dataclass(frozen=True)

@@ -48,4 +48,19 @@
     if (event.key === "e") button = document.querySelector("#board .general-actions button.primary");
     if (button) { event.preventDefault(); button.click(); }
   });
+  // a tile's text closes on a click or tap (it covered the next card and the phase buttons) and on
+  // Escape, and may open again once the pointer has left the tile
+  function tileOf(node) { return node && node.closest ? node.closest("#board .tile") : null; }
+  document.addEventListener("click", function (event) {
+    var tile = tileOf(event.target);
+    if (tile) tile.classList.add("quiet");
+  }, true);
+  document.addEventListener("pointerout", function (event) {
+    var tile = tileOf(event.target);
+    if (tile && !tile.contains(event.relatedTarget)) tile.classList.remove("quiet");
+  });
+  document.addEventListener("keydown", function (event) {
+    var tile = event.key === "Escape" ? tileOf(document.activeElement) : null;
+    if (tile) tile.classList.add("quiet");
+  });
 })();

@@ -78,15 +78,7 @@ def write_tile(context, card: dict, actions=(), small: bool = False, images: dic
     out.append(f'<div class="tile-head"><strong>{escape(card.get("name", ""))}</strong>{badges}</div>')
     beside = "".join(f" · {escape(v)}" for key in declared.beside_type for v in card.get(key) or ())
     out.append(f'<div class="tile-type">{escape(_unknown(card.get("type")))}{beside}</div>')
-    numbers = []
-    for stat in declared.stats:
-        if stat.key in card:
-            title, label, value = escape(stat.key.replace("_", " ")), escape(stat.label), card[stat.key]
-            if value is not None:
-                numbers.append(f'<span title="{title}">{label} {escape(value)}</span>')
-            else:
-                numbers.append(f'<span class="unknown" title="{title} unknown">{label} ?</span>')
-    out.append(f'<div class="tile-numbers">{"".join(numbers)}</div>')
+    out.append(f'<div class="tile-numbers">{_numbers(declared, card)}</div>')
     out.extend(f'<div class="tile-{escape(key)}">{escape(" · ".join(card[key]))}</div>'
                for key in declared.lines if card.get(key))
     out.extend(f'<div class="{_classes("tile-flag", f.css)}">{_words(f, card)}</div>' for f in flags if f.line)
@@ -107,8 +99,45 @@ def write_tile(context, card: dict, actions=(), small: bool = False, images: dic
     return "".join(out)
 
 
+def _numbers(declared, card: dict) -> str:
+    """The numbers a game's TILE declares, each after its label; an unknown one says so."""
+    numbers = []
+    for stat in declared.stats:
+        if stat.key in card:
+            title, label, value = escape(stat.key.replace("_", " ")), escape(stat.label), card[stat.key]
+            if value is not None:
+                numbers.append(f'<span title="{title}">{label} {escape(value)}</span>')
+            else:
+                numbers.append(f'<span class="unknown">{label} unknown</span>')
+    return "".join(numbers)
+
+
+def write_pile(context, z: dict, name: str) -> str:
+    """A pile (bank, discard, mana): its count, opening to a list of its cards by name with their
+    numbers, flags and actions; `<details>` opens it without JavaScript."""
+    label, count = escape(z.get("label")), z.get("count") or 0
+    declared = type(context["game"].state).TILE
+    by_card = context["by_card"]
+    items = []
+    for card in z.get("cards") or ():
+        badges = "".join(f' <span class="{_classes("badge", f.css)}">{_words(f, card)}</span>'
+                         for f in declared.flags if f.shown(card))
+        numbers = _numbers(declared, card)
+        buttons = "".join(write_act_button(context, entry[0], entry[1], "", entry[2])
+                          for entry in by_card.get(card.get("id"), []))
+        items.append(f'<li><strong>{escape(card.get("name", ""))}</strong>'
+                     f'{f" <small>{numbers}</small>" if numbers else ""}{badges}'
+                     f'{f" <span class=pile-actions>{buttons}</span>" if buttons else ""}</li>')
+    body = f'<ul class="pile-list">{"".join(items)}</ul>' if items else '<p class="pile empty-zone">empty</p>'
+    return (f'<section class="zone zone-{escape(name)} zone-pile" aria-label="{label}">'
+            f'<details><summary>{label}: {count} card{"" if count == 1 else "s"}</summary>{body}</details></section>')
+
+
 def write_zone(context, z: dict, name: str) -> str:
-    """A zone: its label and count, then its cards (a face-down zone as a pile)."""
+    """A zone: its label and count, then its cards (a face-down zone as a pile, a pile as a list)."""
+    spec = next((s for s in type(context["game"].state).ZONES if s.name == name), None)
+    if spec is not None and spec.pile and not z.get("hidden"):
+        return write_pile(context, z, name)
     label = escape(z.get("label"))
     head = (f'<section class="zone zone-{escape(name)}" aria-label="{label}">'
             f'<h3>{label} <small>({escape(z.get("count"))})</small></h3>')

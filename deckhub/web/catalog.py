@@ -189,6 +189,15 @@ def card_text(text: str | None) -> Markup:
     return Markup(_card_text_html(text)) if text else Markup("")
 
 
+@bp.app_template_filter("card_plain")
+def card_plain(text: str | None) -> str:
+    """Rules text without its emphasis tags, for a summary cut short (a cut could leave a tag open)."""
+    return _EMPHASIS.sub("", text) if text else ""
+
+
+_EMPHASIS = re.compile(r"</?(?:b|i|em|strong)>", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=4096)
 def _card_text_html(text: str) -> str:
     # a pure function of the text, asked for every tile of every board: kept for the texts in use

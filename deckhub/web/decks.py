@@ -20,6 +20,7 @@ from deckhub.core.deckdiff import diff_decks
 from deckhub.core.decklist import Deck
 from deckhub.core.deckstats import deck_stats
 from deckhub.core.faces import group_cards
+from deckhub.core.legality import UNVERIFIED
 from deckhub.core.engine import find_engine
 from deckhub.core.search import search_cards
 from deckhub.games import all_games, get_game
@@ -82,18 +83,24 @@ def _report(stored: store.StoredDeck, catalogue):
 
 
 def _rows(deck: Deck, catalogue, spec, report):
-    """Each section's cards, sorted by type then name, with the problems that name them."""
+    """Each section's cards, sorted by type then name, with the problems that name them and, once
+    each, the facts the catalogue lacks of them (an unverified check is not a badge a card)."""
     flagged: dict[str, list] = {}
+    lacking: dict[str, dict[str, None]] = {}
     for v in report.violations:
         for key in v.keys:
-            flagged.setdefault(key, []).append(v)
+            if v.severity == UNVERIFIED:
+                lacking.setdefault(key, {})[v.missing or "what the checks need"] = None
+            else:
+                flagged.setdefault(key, []).append(v)
     sections = []
     for section in spec.sections:
         entries = deck.sections.get(section.name, {})
         rows = []
         for key, qty in entries.items():
             card = catalogue.get(key)
-            rows.append({"key": key, "qty": qty, "card": card, "problems": flagged.get(key, [])})
+            rows.append({"key": key, "qty": qty, "card": card, "problems": flagged.get(key, []),
+                         "lacking": list(lacking.get(key, {}))})
         rows.sort(key=lambda r: ((r["card"].type or "~") if r["card"] else "~", r["card"].name if r["card"] else r["key"]))
         sections.append({"name": section.name, "rows": rows, "count": sum(entries.values())})
     return sections

@@ -1,14 +1,15 @@
 """Template helpers shared by every page."""
 from __future__ import annotations
 
-from flask import Flask, request, url_for
+from flask import Flask, g, request, url_for
 
 URLS_KEPT = 8192  # links a worker keeps written (a page links the same routes on every request)
 
 from deckhub.core.caches import LRU
 from deckhub.core.engine import value_words
 from deckhub.core.options import TURN_ORDER_WORDS
-from deckhub.games import all_games, get_game
+from deckhub.games import UnknownGame, all_games, get_game
+from deckhub.services.catalogue_store import get_catalogue
 
 
 def register(app: Flask) -> None:
@@ -19,6 +20,13 @@ def register(app: Flask) -> None:
     app.add_template_filter(value_words, "words")
     app.jinja_env.globals["url_for"] = app_url_for(app)
     app.jinja_env.globals["turn_order_words"] = TURN_ORDER_WORDS  # the Go first / Go second / Random radios
+    app.jinja_env.globals.update(set_name=set_name, card_name=card_name, format_name=format_name)  # macros see them too
+
+    @app.template_filter("counted")
+    def _counted(number, noun: str, plural: str | None = None) -> str:
+        """"1 set", "2 sets": a count and its noun, never "1 sets"."""
+        word = noun if number == 1 else (plural or noun + "s")
+        return f"{number:,} {word}" if isinstance(number, int) else f"{number} {word}"
 
     @app.template_filter("unknown")
     def _unknown(value, label: str = "unknown"):
@@ -51,3 +59,37 @@ def app_url_for(app: Flask):
         return url
 
     return cached_url_for
+
+
+def _request_catalogue(game: str):
+    """A game's catalogue, looked up once a request (a page names many cards and sets)."""
+    cache = g.setdefault("named_catalogues", {})
+    if game not in cache:
+        try:
+            cache[game] = get_catalogue(game)
+        except (UnknownGame, LookupError):
+            cache[game] = None
+    return cache[game]
+
+
+def set_name(game: str, code: str | None) -> str:
+    """A set as players call it ("Battle for Meridell"), never its code; the code only if the
+    catalogue no longer has the set."""
+    catalogue = _request_catalogue(game) if code else None
+    card_set = catalogue.sets.get(code) if catalogue else None
+    return card_set.name if card_set else (code or "")
+
+
+def card_name(game: str, key: str | None) -> str:
+    """A card as players call it ("Kaia, Brave Seeker"), never its key."""
+    catalogue = _request_catalogue(game) if key else None
+    card = catalogue.get(key) if catalogue else None
+    return card.display_name if card else (key or "")
+
+
+def format_name(game: str, format_id: str | None) -> str:
+    """A format as the game's rules call it ("Starter Set (basic game)"), never its id."""
+    try:
+        return get_game(game).format(format_id).name
+    except LookupError:
+        return format_id or ""

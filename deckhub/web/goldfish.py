@@ -7,6 +7,7 @@ asks for JSON (`Accept: application/json`) gets the step recorded, or 409 with t
 from __future__ import annotations
 
 import json
+import re
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -136,7 +137,8 @@ def values_rows(engine, deck, spec) -> tuple[list, int]:
 
 def _on_tile(label: str, name: str) -> str:
     """An action's label on its own card's tile, without the card's name ("Move to zone 4")."""
-    short = label.replace(f" with {name}", "").replace(f"{name}: ", "").replace(name, "").replace("  ", " ").strip(" :")
+    short = label.replace(f" with {name}", "").replace(f"{name}: ", "").replace(name, "")
+    short = re.sub(r"\s+(?=[,.;:])|(?<=\s)\s+", "", short).strip(" :,")  # "Play the Hero , tapping" -> "Play the Hero, tapping"
     return short[:1].upper() + short[1:] if short else label
 
 
@@ -156,6 +158,13 @@ def _move_groups(state) -> list[tuple[str, list[tuple[int, str]]]]:
         else:
             groups.append((f"{z.label} ({len(ids)})", [(i, state.cards[i].display_name) for i in reversed(ids)]))
     return groups
+
+
+def _changed(engine, options: dict) -> dict:
+    """The options a game was started with that differ from their defaults: the board's header
+    names those, not every setting of the start page."""
+    return {name: value for name, value in options.items()
+            if (spec := engine.option(name)) is None or value != spec.default}
 
 
 def _board_context(game, replay_step: int | None = None):
@@ -181,8 +190,10 @@ def _board_context(game, replay_step: int | None = None):
                 manual.append(entry)
     zones = [(z.name, z.label) for z in type(state).ZONES if z.manual_target]
     spec = get_game(game.session.game)
+    engine = find_engine(spec)
+    view["options"] = _changed(engine, view["options"])
     return {"game": game, "view": view, "by_card": by_card, "general": general, "manual": manual,
-            "move_groups": _move_groups(state), "move_zones": zones, "spec": spec, "engine": find_engine(spec),
+            "move_groups": _move_groups(state), "move_zones": zones, "spec": spec, "engine": engine,
             "step": game.step, "replay_step": replay_step,
             "deck_row": store.session_deck(game.session)}
 

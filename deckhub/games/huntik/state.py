@@ -65,9 +65,9 @@ class HuntikState(HuntikActions, HuntikMoves, HuntikOps, MissionOps, HuntikComba
         ZoneSpec("z3", "Zone 3"),
         ZoneSpec("z4", "Zone 4"),
         ZoneSpec("z5", "Zone 5"),
-        ZoneSpec("discard", "Discard pile"),
+        ZoneSpec("discard", "Discard pile", pile=True),
         ZoneSpec("legendary", "Legendary hero pile"),
-        ZoneSpec("removed", "Removed from the map"),
+        ZoneSpec("removed", "Removed from the map", pile=True),
         ZoneSpec("resolving", "Being played", manual_target=False),
     )
     COUNTERS = (CounterSpec("progress", "Mission progress"), CounterSpec("points", "Your mission points"))

@@ -46,10 +46,10 @@ class KaijudoState(KaijudoOps, State):
         ZoneSpec("deck", "Deck", hidden=True),
         ZoneSpec("hand", "Hand"),
         ZoneSpec("shields", "Shields", hidden=True),
-        ZoneSpec("mana", "Mana zone"),
+        ZoneSpec("mana", "Mana zone", pile=True),
         ZoneSpec("battle", "Battle zone"),
         ZoneSpec("casting", "Being cast", manual_target=False),
-        ZoneSpec("discard", "Discard pile"),
+        ZoneSpec("discard", "Discard pile", pile=True),
     )
     COUNTERS = (CounterSpec("dummy_shields", "Dummy's shields", initial=5, minimum=0),)
     PHASES = ("beginning", "mana", "main", "attack", "end")

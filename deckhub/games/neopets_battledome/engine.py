@@ -103,22 +103,31 @@ ENGINE = Engine(
     policy=policy,
     coverage=coverage,
     options=(
-        OptionSpec("dummy_hp", "int", DUMMY_DEFAULTS["hp"], "the training dummy's HP (default: Acara's 8)", minimum=1, maximum=50),
-        OptionSpec("dummy_defence", "int", DUMMY_DEFAULTS["defence"], "the training dummy's Defence: its defence dice (at most 10 are rolled)", minimum=0, maximum=30),
-        OptionSpec("dummy_agility", "int", DUMMY_DEFAULTS["agility"], "the training dummy's Agility (the higher Agility rerolls the difference)", minimum=0, maximum=30),
-        OptionSpec("dummy_attack", "int", DUMMY_DEFAULTS["attack"], "the training dummy's Attack, used when it attacks back", minimum=0, maximum=30),
-        OptionSpec("dummy_attacks", "bool", False, "the dummy attacks back on its turns (off: pure goldfish)"),
-        OptionSpec("dummy_neopet", "str", "", "a Neopet from the catalogue (key or name) as the dummy; its stats replace the dummy_* values"),
+        OptionSpec("dummy_hp", "int", DUMMY_DEFAULTS["hp"], "8 by default, an Acara's", minimum=1, maximum=50,
+                   title="Training dummy's HP"),
+        OptionSpec("dummy_defence", "int", DUMMY_DEFAULTS["defence"], "how many defence dice it rolls (at most 10)",
+                   minimum=0, maximum=30, title="Dummy's Defence", more=True),
+        OptionSpec("dummy_agility", "int", DUMMY_DEFAULTS["agility"], "the side with more Agility rerolls the difference",
+                   minimum=0, maximum=30, title="Dummy's Agility", more=True),
+        OptionSpec("dummy_attack", "int", DUMMY_DEFAULTS["attack"], "used when it attacks back", minimum=0, maximum=30,
+                   title="Dummy's Attack", more=True),
+        OptionSpec("dummy_attacks", "bool", False, "the dummy attacks back on its turns (off: it never acts)"),
+        OptionSpec("dummy_neopet", "str", "", "a Neopet's name: the dummy takes its stats instead of the ones above",
+                   title="Dummy Neopet", more=True),
         turn_order_option("the winner of a random draw chooses who takes the first turn (RB 1.4)"),
-        OptionSpec("opening_hand", "int", 5, "cards in your opening inventory (the rules do not say; a setting)", minimum=0, maximum=20),
-        OptionSpec("mulligan", "bool", False, "offer one mulligan of the opening inventory (the rules do not say)"),
-        OptionSpec("deck_out", "choice", "skip", "drawing from an empty Main Deck (the rules do not say): skip the draw, take 1 damage, "
-                   "lose the round, or lose the match", choices=("skip", "damage", "lose_round", "lose_match")),
-        OptionSpec("equipment_slots", "int", 3, "Equipment slots (3: SI.com only); a Petpet takes one", minimum=1, maximum=10),
-        OptionSpec("full_slot", "choice", "blocked", "a full Faerie or Equipment slot (the rules do not say): blocks the card, or the "
-                   "new card replaces the oldest", choices=("blocked", "replace")),
-        OptionSpec("painting", "choice", "same_species", "Paint Brushes (the rules give no procedure): choose a Rainbow Pool Neopet "
-                   "of your Neopet's species to cover it, or leave it to manual moves", choices=("same_species", "manual")),
+        OptionSpec("opening_hand", "int", 5, "cards in your opening inventory; the rulebook gives no number",
+                   minimum=0, maximum=20, more=True),
+        OptionSpec("mulligan", "bool", False, "offer one mulligan of the opening inventory (a house rule)", more=True),
+        OptionSpec("deck_out", "choice", "skip", "when you must draw from an empty Main Deck: skip the draw, take 1 "
+                   "damage, lose the round, or lose the match (the rulebook does not say)",
+                   choices=("skip", "damage", "lose_round", "lose_match"), title="Empty Main Deck", more=True),
+        OptionSpec("equipment_slots", "int", 3, "3 in the publisher's online rules; a Petpet takes one",
+                   minimum=1, maximum=10, more=True),
+        OptionSpec("full_slot", "choice", "blocked", "a new Faerie or Equipment card is blocked, or replaces the oldest "
+                   "(a house rule)", choices=("blocked", "replace"), title="When a slot is full", more=True),
+        OptionSpec("painting", "choice", "same_species", "cover your Neopet with a Rainbow Pool Neopet of its species, "
+                   "or play Paint Brushes with manual moves", choices=("same_species", "manual"),
+                   title="Paint Brushes", more=True),
         turn_limit_option("match"),
         card_values_option("values for cards the catalogue does not know, for this game only: "
                            '{"card-key": {"level_requirement": 2, "attack_bonus": 1}}; fields: hp, attack, defence, agility, '

@@ -50,7 +50,7 @@ def distinct_species(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
             out.append(Violation(spec.rule, UNVERIFIED, section,
                                  cited(f"The {section}'s Neopets must all be different species; the catalogue lacks "
                                        f"the species of: {', '.join(names)}.", spec.cite),
-                                 names, {"max": 1}, None, keys))
+                                 names, {"max": 1}, None, keys, missing="species"))
         return tuple(out)
     # worded once per catalogue and format for the cards that decide the messages (see CheckContext.remember)
     return ctx.remember((spec.rule, section, attr, shared, unsure), word)
@@ -211,7 +211,7 @@ def limited_brush_types(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violatio
                                  cited(f"The {section} may hold 1 Neopet of the {brush.title()} brush type; it "
                                        f"holds {total} cards of that name, and the catalogue does not know which "
                                        f"are Neopets: {', '.join(names)}.", fl.cite),
-                                 names, {"max": 1}, {"min": sure, "max": total}, keys))
+                                 names, {"max": 1}, {"min": sure, "max": total}, keys, missing="type"))
     return out
 
 
@@ -246,7 +246,7 @@ def max_level_requirement(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violat
             out.append(Violation(spec.rule, UNVERIFIED, section,
                                  cited(f"No card may have a level requirement above {cap}; the catalogue does not "
                                        f"know the level requirement of: {', '.join(names)}.", spec.cite),
-                                 names, {"max": cap}, None, keys))
+                                 names, {"max": cap}, None, keys, missing="level requirement"))
     return out
 
 
@@ -279,7 +279,7 @@ def rarities(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
             out.append(Violation(spec.rule, UNVERIFIED, section,
                                  cited(f"Only cards printed at {label} rarity are allowed; the catalogue does not "
                                        f"know the rarity of: {', '.join(names)}.", spec.cite),
-                                 names, {"rarities": list(spec.params["allowed"])}, None, keys))
+                                 names, {"rarities": list(spec.params["allowed"])}, None, keys, missing="rarity"))
     return out
 
 

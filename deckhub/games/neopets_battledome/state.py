@@ -55,9 +55,9 @@ class BattledomeState(BattledomeOps, State):
         ZoneSpec("play_area", "Play Area"),
         ZoneSpec("neopet_deck", "Neopet Deck"),
         ZoneSpec("rainbow_pool", "Rainbow Pool"),
-        ZoneSpec("round_results", "Round Results"),
-        ZoneSpec("discard", "Discard pile"),
-        ZoneSpec("void", "Void"),
+        ZoneSpec("round_results", "Round Results", pile=True),
+        ZoneSpec("discard", "Discard pile", pile=True),
+        ZoneSpec("void", "Void", pile=True),
     )
     COUNTERS = (
         CounterSpec("damage", "Damage on your Neopet"),
@@ -173,13 +173,13 @@ class BattledomeState(BattledomeOps, State):
             found = catalogue.lookup(key)
             card = found[0] if len(found) == 1 else None
         if card is None:
-            raise EngineError(f"dummy_neopet: no card {key!r} in the Neopets Battledome catalogue")
+            raise EngineError(f"Dummy Neopet: no card {key!r} in the Neopets Battledome catalogue")
         if card.type not in ("Neopet", "Rainbow Pool Neopet"):
-            raise EngineError(f"dummy_neopet: {card.display_name} is a {card.type or 'card of unknown type'}, not a Neopet")
+            raise EngineError(f"Dummy Neopet: {card.display_name} is a {card.type or 'card of unknown type'}, not a Neopet")
         wanted = ["hp", "defence", "agility"] + (["attack"] if opts["dummy_attacks"] else [])
         unknown = [s for s in wanted if not isinstance(card.attrs.get(s), int)]
         if unknown:
-            raise EngineError(f"dummy_neopet: {card.display_name}'s {', '.join(STAT_LABELS[s] for s in unknown)} "
+            raise EngineError(f"Dummy Neopet: {card.display_name}'s {', '.join(STAT_LABELS[s] for s in unknown)} "
                               f"unknown — set {'it' if len(unknown) == 1 else 'them'} for this game with card_values "
                               f"({{\"{card.key}\": {{\"{unknown[0]}\": N}}}})")
         return {"name": card.display_name, "key": card.key, "hp": card.attrs["hp"],

@@ -42,7 +42,7 @@ def bankable_half(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violation]:
                           cited(f"At least half the {section} should be cards you can bank ({kinds}): {known} to "
                                 f"{most} of {total} are, depending on the unknown types of: {', '.join(names)}.",
                                 spec.cite),
-                          names, {"min": need}, {"min": known, "max": most}, keys)]
+                          names, {"min": need}, {"min": known, "max": most}, keys, missing="type")]
 
     return ctx.remember((spec.rule, section, kinds, known, unknown_qty, total, tuple([f.key for f in unknown])), word)
 
@@ -88,7 +88,7 @@ def experienced_species(ctx: CheckContext, spec: CheckSpec) -> Iterable[Violatio
                              cited("Cannot tell whether the Neopet Stack holds Basic Neopets of the species of "
                                    f"{', '.join(names_keys(unknown)[0])}: the catalogue lacks the species of: "
                                    f"{', '.join(names)}.", spec.cite),
-                             names, "a Basic Neopet of the same species", None, keys))
+                             names, "a Basic Neopet of the same species", None, keys, missing="species"))
     return out
 
 

@@ -48,8 +48,8 @@ class NeopetsState(NeopetsOps, State):
         ZoneSpec("magic", "Magic arena"),
         ZoneSpec("intelligence", "Intelligence arena"),
         ZoneSpec("limbo", "Being played", manual_target=False),
-        ZoneSpec("discard", "Discard pile"),
-        ZoneSpec("bank", "Bank"),
+        ZoneSpec("discard", "Discard pile", pile=True),
+        ZoneSpec("bank", "Bank", pile=True),
     )
     COUNTERS = (CounterSpec("points", "Bank points", initial=0, minimum=0),)
     PHASES = ("before", "draw", "untap", "flip", "main", "end")
@@ -516,7 +516,8 @@ class NeopetsState(NeopetsOps, State):
         where = self.where[iid]
         unknown = [{"field": f.name, "label": f.label, "message": f.flag()}
                    for f in self.VALUE_FIELDS if f.name in self.unknown(iid)]
-        if where in ARENA_SET and prog.type in ("Basic Neopet", "Experienced Neopet", "Hero", "Villain") \
+        # a Villain's own stat is not asked for by the values form; a contest against it says so itself
+        if where in ARENA_SET and prog.type in ("Basic Neopet", "Experienced Neopet", "Hero") \
                 and prog.stats[where] is None and self.villain_in(where) is not None:
             unknown.append({"field": where, "label": where, "message": f"{where} unknown — set it for this game"})
         if not prog.text_known:
@@ -526,10 +527,12 @@ class NeopetsState(NeopetsOps, State):
             "id": iid, "key": card.key, "name": self.names[iid], "type": prog.type, "text": card.text,
             "species": prog.species, "faerie": prog.faerie, "stats": dict(prog.stats),
             "bonus": dict(prog.bonus) if prog.type in ("Item", "Equipment") else None,
-            "bank_value": prog.bank, "tap_to_play": prog.tap,
+            "tap_to_play": prog.tap,
             "automated": prog.automation, "manual_text": list(prog.manual_text), "unknown": unknown,
             "session_values": sorted(k for k, v in card.provenance.items() if v == "session"),
         }
+        if prog.type in ("Item", "Equipment", None):  # only these are banked: no "Bank" on a Neopet's tile
+            view["bank_value"] = prog.bank
         if where in ARENA_SET:
             view["tapped"] = self.tapped[iid]
             if self.host[iid] >= 0:
@@ -540,12 +543,17 @@ class NeopetsState(NeopetsOps, State):
                 view["arena_stat"] = self.stat(iid, where)
         return view
 
+    def _named(self, iid: int | None) -> dict[str, Any] | None:
+        """A card in an arena as the board names it (its name, never its id)."""
+        return None if iid is None else {"id": iid, "name": self.names[iid]}
+
     def extra_view(self) -> dict[str, Any]:
         arenas = {}
         for a in ARENAS:
             ids = self.zones[a]
             location = next((i for i in ids if self.progs[i].type == "Location"), None)
-            arenas[a] = {"villain": self.villain_in(a), "location": location,
+            villain = self.villain_in(a)
+            arenas[a] = {"villain": self._named(villain), "location": self._named(location),
                          "contested_this_turn": a in self.contested, "contest_block": self.contest_block(a),
                          "dummy": []}
         missing: dict[str, list[str]] = {}
