@@ -172,11 +172,21 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         },
         "CardDetail": {
             "allOf": [_ref("Card"), {
-                "type": "object", "required": ["game", "display_name", "aliases", "sources", "provenance"],
+                "type": "object", "required": ["game", "display_name", "aliases", "sources", "provenance", "disputed"],
                 "properties": {"game": {"type": "string"}, "display_name": {"type": "string"},
                                "aliases": {"type": "array", "items": {"type": "string"}},
                                "sources": {"type": "array", "items": {"type": "string"}},
-                               "provenance": {"type": "object", "additionalProperties": {"type": "string"}}}}],
+                               "provenance": {"type": "object", "additionalProperties": {"type": "string"}},
+                               "disputed": {
+                                   "type": "object",
+                                   "description": "Fields players entered different values for: each stays null "
+                                                  "until a curator or a clear majority settles it.",
+                                   "additionalProperties": {"type": "array", "items": _ref("DisputedValue")}}}}],
+        },
+        "DisputedValue": {
+            "type": "object", "required": ["value", "supporters", "sources"],
+            "properties": {"value": {}, "supporters": {"type": "array", "items": {"type": "string"}},
+                           "sources": {"type": "array", "items": {"type": "string"}}},
         },
         "CardPage": {
             "type": "object", "required": ["cards", "total"],
