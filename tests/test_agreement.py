@@ -251,3 +251,41 @@ def test_a_simulated_community_finishes_a_set_with_curators_only_for_disputes(cu
     assert all(get_catalogue(NEO).get(k).attrs["bank_value"] == truth[k]["bank_value"] for k in disagree)
     assert models.Proposal.select().where(models.Proposal.status.in_(("pending", "disputed"))).count() == 0
     print(f"simulated community: {len(unknown)} unknown fields, 40 batches in {seconds:.2f} s")
+
+
+def _signed_in(app, name: str):
+    client = app.test_client()
+    assert client.post("/login", data={"username": name, "password": "a long password"}).status_code == 302
+    return client
+
+
+def test_the_card_page_shows_entered_values_with_confirm_and_a_curator_settles_a_dispute(app):
+    with app.app_context(), database.connection_context():
+        create_user("curie", "a long password")
+        for n, name in enumerate(("ann", "bob", "cat")):
+            made = create_user(name, "a long password", signup_address=f"10.{n}.0.1")
+            models.User.update(created_at=models.utcnow() - dt.timedelta(days=4)).where(models.User.id == made.id).execute()
+            models.Deck.create(owner=made.id, game=NEO, format="standard", name="deck")
+        ann = models.User.get(models.User.username == "ann")
+        waiting = propose_facts(ann, NEO, "the-thieves-code", {"bank_value": 2}, URL)
+        propose_facts(ann, NEO, "meaty-pie", {"type": "Item"}, URL)
+    bob, cat, curie = _signed_in(app, "bob"), _signed_in(app, "cat"), _signed_in(app, "curie")
+    page = bob.get(f"/games/{NEO}/cards/the-thieves-code").get_data(as_text=True)
+    assert "waiting for a second player" in page and f"/proposals/{waiting.id}/confirm" in page
+    confirmed = bob.post(f"/proposals/{waiting.id}/confirm", data={})
+    assert confirmed.status_code == 302
+    page = bob.get(f"/games/{NEO}/cards/the-thieves-code").get_data(as_text=True)
+    assert "agreed by bob" in page and "waiting for a second player" not in page
+
+    pie_id = models.Proposal.get(models.Proposal.card_key == "meaty-pie").id
+    cat.post(f"/games/{NEO}/propose/card/meaty-pie", data={"f_type": "Equipment", "source_url": OTHER_URL, "source_kind": "url"})
+    page = curie.get(f"/games/{NEO}/cards/meaty-pie").get_data(as_text=True)
+    assert "disputed" in page and "Settle as" in page and "Settle as" not in cat.get(f"/games/{NEO}/cards/meaty-pie").get_data(as_text=True)
+    assert cat.post(f"/proposals/{pie_id}/confirm").status_code == 302  # cat has a vote: it replaces it with Item
+    with app.app_context(), database.connection_context():
+        assert card("meaty-pie").type == "Item"
+        assert [n.kind for n in notices.recent(models.User.get(models.User.username == "ann"))][:1] == ["agreed"]
+    assert "agreed" in _signed_in(app, "ann").get("/notices").get_data(as_text=True)
+    assert "Values entered for unknown facts" in bob.get("/contributors/ann").get_data(as_text=True)
+    assert bob.get("/review/recent").status_code == 403 and curie.get("/review/recent").status_code == 200
+    assert bob.post("/proposals/999999/confirm").status_code == 404

@@ -15,6 +15,7 @@ AREAS = [
     ("deckhub.web.goldfish", "bp"),
     ("deckhub.web.stats", "bp"),
     ("deckhub.web.community", "bp"),
+    ("deckhub.web.agreement", "bp"),
     ("deckhub.web.account", "bp"),
     ("deckhub.web.facts", "bp"),
     ("deckhub.web.card_values", "bp"),

@@ -113,14 +113,17 @@ def take_entries(proposals: list[models.Proposal], *, flags: list[str] | None = 
         for key, value in proposal.values.items():
             if not is_empty(based_on[key]):
                 continue
-            _vote(proposal, key, value, now)
+            replaced = _vote(proposal, key, value, now)
+            if replaced is not None:
+                done.touched.add(replaced)
             if _settle(row, key, voters, done, now, may_trust=not flags):
                 row = locked_card(proposal.game, proposal.card_key)
     _finish(done, now)
 
 
-def _vote(proposal: models.Proposal, key: str, value: Any, now: dt.datetime) -> None:
-    """Store the proposer's vote for a field: a player has one, so a new value replaces their earlier one."""
+def _vote(proposal: models.Proposal, key: str, value: Any, now: dt.datetime) -> int | None:
+    """Store the proposer's vote for a field: a player has one, so a new value replaces their
+    earlier one (the proposal that vote came from is returned, to be settled again)."""
     where = ((models.FactVote.game == proposal.game) & (models.FactVote.card_key == proposal.card_key)
              & (models.FactVote.field == key) & (models.FactVote.voter == proposal.proposer_id))
     mine = models.FactVote.get_or_none(where)
@@ -131,6 +134,8 @@ def _vote(proposal: models.Proposal, key: str, value: Any, now: dt.datetime) -> 
     elif mine.value_key != value_key(value):
         models.FactVote.update(value=value, value_key=value_key(value), proposal=proposal.id,
                                created_at=now).where(where).execute()
+        return mine.proposal_id
+    return None
 
 
 def _field_votes(game: str, card_key: str, key: str) -> list[models.FactVote]:
@@ -244,37 +249,44 @@ def forget_votes(game: str, card_key: str, key: str, value: Any) -> None:
 
 @dataclass(frozen=True)
 class Competitor:
-    """One of a disputed field's values, with who backs it and from what source."""
+    """A value players entered for a field the card does not know, with who backs it and from what source."""
 
     value: Any
-    key: str
+    key: str                      # value_key: what a curator's choice names
     supporters: tuple[str, ...]
     sources: tuple[str, ...]
+    proposal: int                 # the first backer's proposal: what *Confirm* confirms
 
 
-def disputes_of(game: str, card_key: str) -> dict[str, list[Competitor]]:
-    """The card's disputed fields ({field: its competing values, most backed first}): fields the
-    card still does not know whose players' values differ."""
+def _entered_values(game: str, card_key: str, status: str) -> dict[str, list[Competitor]]:
+    """{field: its values, most backed first} from the votes of the card's proposals in `status`,
+    for fields the card still does not know."""
     votes = list(models.FactVote.select(models.FactVote, models.Proposal, models.User)
                  .join(models.Proposal).switch(models.FactVote).join(models.User)
                  .where((models.FactVote.game == game) & (models.FactVote.card_key == card_key)
-                        & (models.Proposal.status == "disputed"))
+                        & (models.Proposal.status == status))
                  .order_by(models.FactVote.created_at, models.FactVote.id))
     if not votes:
         return {}
     row = models.Card.get_or_none((models.Card.game == game) & (models.Card.key == card_key))
     by_field: dict[str, list[models.FactVote]] = defaultdict(list)
     for vote in votes:
-        by_field[vote.field].append(vote)
-    out: dict[str, list[Competitor]] = {}
-    for key, field_votes in by_field.items():
-        groups = _groups(field_votes)
-        if len(groups) < 2 or row is None or not is_empty(read_field(row, key)):
-            continue
-        out[key] = sorted((Competitor(g[0].value, k, tuple(v.voter.username for v in g),
-                                      tuple(dict.fromkeys(source_label(v.proposal) for v in g)))
-                           for k, g in groups.items()), key=lambda c: -len(c.supporters))
-    return out
+        if row is not None and is_empty(read_field(row, vote.field)):
+            by_field[vote.field].append(vote)
+    return {key: sorted((Competitor(g[0].value, k, tuple(v.voter.username for v in g),
+                                    tuple(dict.fromkeys(source_label(v.proposal) for v in g)), g[0].proposal_id)
+                         for k, g in _groups(field_votes).items()), key=lambda c: -len(c.supporters))
+            for key, field_votes in by_field.items()}
+
+
+def disputes_of(game: str, card_key: str) -> dict[str, list[Competitor]]:
+    """The card's disputed fields: unknown fields whose players entered different values."""
+    return {k: v for k, v in _entered_values(game, card_key, "disputed").items() if len(v) > 1}
+
+
+def waiting_values(game: str, card_key: str) -> dict[str, list[Competitor]]:
+    """Values entered for the card's unknown fields that wait for a second player (or a curator)."""
+    return _entered_values(game, card_key, "pending")
 
 
 def settle_dispute(curator: models.User, game: str, card_key: str, key: str, chosen: str) -> None:
