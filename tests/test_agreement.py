@@ -289,3 +289,44 @@ def test_the_card_page_shows_entered_values_with_confirm_and_a_curator_settles_a
     assert "Values entered for unknown facts" in bob.get("/contributors/ann").get_data(as_text=True)
     assert bob.get("/review/recent").status_code == 403 and curie.get("/review/recent").status_code == 200
     assert bob.post("/proposals/999999/confirm").status_code == 404
+
+
+def test_proposals_api_with_a_token_sends_confirms_and_lists_with_the_same_rules(app):
+    from deckhub.services import api_tokens
+    with app.app_context(), database.connection_context():
+        create_user("curie", "a long password")
+        tokens = {}
+        for n, name in enumerate(("ann", "bob")):
+            made = player(name, n + 1)
+            tokens[name] = api_tokens.create(made, "sheet")[1]
+    api = app.test_client()
+
+    def call(method, path, who, **kw):
+        return api.open(path, method=method, headers={"Authorization": f"Bearer {tokens[who]}"}, **kw)
+
+    sent = call("POST", "/api/proposals", "ann", json={"game": NEO, "source": URL, "cards": [
+        {"card": "the-thieves-code", "values": {"bank_value": 2}}, {"card": "meaty-pie", "values": {"type": "Item"}}]})
+    assert sent.status_code == 201, sent.get_json()
+    made = sent.get_json()["proposals"]
+    assert sorted((p["card"], p["status"]) for p in made) == [("meaty-pie", "queued"), ("the-thieves-code", "queued")]
+    thieves = next(p["id"] for p in made if p["card"] == "the-thieves-code")
+    assert call("POST", f"/api/proposals/{thieves}/confirm", "ann").status_code == 403      # not one's own
+    confirmed = call("POST", f"/api/proposals/{thieves}/confirm", "bob")
+    assert confirmed.status_code == 201 and confirmed.get_json()["proposals"][0]["status"] == "agreed"
+    other = call("POST", "/api/proposals", "bob", json={"game": NEO, "source": PRINTED,
+                                                        "cards": [{"card": "meaty-pie", "values": {"type": "Equipment"}}]})
+    assert other.status_code == 201 and other.get_json()["proposals"][0]["status"] == "disputed"
+    listed = call("GET", "/api/proposals?status=agreed", "ann").get_json()["proposals"]
+    assert [p["id"] for p in listed] == [thieves]
+    assert api.get(f"/api/cards/{NEO}/the-thieves-code").get_json()["bank_value"] == 2
+    # the same checks as the site: a bad value, an unknown card, a malformed body, no token
+    bad = call("POST", "/api/proposals", "ann", json={"game": NEO, "source": URL,
+                                                      "cards": [{"card": "meaty-pie", "values": {"bank_value": "lots"}}]})
+    assert bad.status_code == 400 and "whole number" in bad.get_json()["error"]
+    assert call("POST", "/api/proposals", "ann", json={"game": NEO, "source": URL, "cards": [
+        {"card": "no-such-card", "values": {"bank_value": 1}}]}).status_code == 404
+    assert call("POST", "/api/proposals", "ann", json={"game": NEO, "cards": []}).status_code == 400
+    assert api.post("/api/proposals", json={"game": NEO, "source": URL, "cards": []}).status_code == 401
+    assert call("POST", "/api/proposals/999999/confirm", "bob").status_code == 404
+    document = api.get("/api/openapi.json").get_json()
+    assert {"/api/proposals", "/api/proposals/{proposal_id}/confirm"} <= set(document["paths"])
