@@ -330,3 +330,37 @@ def test_proposals_api_with_a_token_sends_confirms_and_lists_with_the_same_rules
     assert call("POST", "/api/proposals/999999/confirm", "bob").status_code == 404
     document = api.get("/api/openapi.json").get_json()
     assert {"/api/proposals", "/api/proposals/{proposal_id}/confirm"} <= set(document["paths"])
+
+
+def test_claims_work_lists_and_the_progress_chart_of_a_set(app):
+    from deckhub.services.community import work_lists
+    from deckhub.services.community.errors import CommunityError
+    with app.app_context(), database.connection_context():
+        create_user("curie", "a long password")
+        ann = player("ann", 1)
+        bob = create_user("bob", "a long password", signup_address="10.2.0.1")
+        models.User.update(created_at=models.utcnow() - dt.timedelta(days=4)).where(models.User.id == bob.id).execute()
+        models.Deck.create(owner=bob.id, game=NEO, format="standard", name="deck")
+        code = next(p.set_code for p in card("meaty-pie").printings)
+        before = work_lists.progress(NEO, code)
+        items = work_lists.work_list(NEO, code)
+        assert any(w.card.key == "meaty-pie" and w.field == "type" and not w.disputed for w in items)
+        mine = work_lists.claim(ann, NEO, code, 1, 20)
+        with pytest.raises(CommunityError, match="ann is working on numbers 1–20"):
+            work_lists.claim(bob, NEO, code, 15, 30)
+        with pytest.raises(CommunityError, match="at most"):
+            work_lists.claim(bob, NEO, code, 21, 200)
+        propose_facts(ann, NEO, "meaty-pie", {"type": "Item"}, URL)
+        propose_facts(models.User.get_by_id(bob.id), NEO, "meaty-pie", {"type": "Item"}, PRINTED)
+        after = work_lists.progress(NEO, code)
+        assert after[-1][1] == before[-1][1] + 1 and after[-2][1] == before[-2][1]  # today's agreement, not yesterday
+        assert not any(w.card.key == "meaty-pie" and w.field == "type" for w in work_lists.work_list(NEO, code))
+    bob_web = _signed_in(app, "bob")
+    page = bob_web.get(f"/games/{NEO}/sets/{code}/work").get_data(as_text=True)
+    assert "Numbers 1–20" in page and "ann" in page and "Still unknown" in page
+    assert bob_web.post(f"/games/{NEO}/sets/{code}/claims", data={"first": 30, "last": 40}).status_code == 302
+    assert "Numbers 30–40" in bob_web.get(f"/games/{NEO}/sets/{code}/work").get_data(as_text=True)
+    assert bob_web.post(f"/games/{NEO}/sets/{code}/claims/{mine.id}/release").status_code == 404  # not his
+    chart = bob_web.get(f"/games/{NEO}/sets/{code}/progress.svg")
+    assert chart.status_code == 200 and chart.mimetype == "image/svg+xml" and b"<script" not in chart.data
+    assert bob_web.get(f"/games/{NEO}/sets/no-such-set/work").status_code == 404

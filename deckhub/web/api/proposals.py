@@ -8,7 +8,7 @@ import datetime as dt
 from flask import current_app, jsonify, request
 
 from deckhub.services.community import submissions
-from deckhub.services.community.errors import CommunityError, NotAllowed, NotFound, ProposalInvalid, RateLimited
+from deckhub.services.community.errors import CommunityError, NotAllowed, NotFound, RateLimited
 from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
 from deckhub.web.api.auth import user
 from deckhub.web.api.errors import fail
@@ -21,14 +21,12 @@ def _limits() -> dict:
             "window": dt.timedelta(seconds=int(current_app.config.get("PROPOSAL_RATE_WINDOW", RATE_WINDOW.total_seconds())))}
 
 
+# how the API answers what the community catalogue refuses (anything else it refuses is a 400)
+STATUS_OF = ((RateLimited, 429), (NotFound, 404), (NotAllowed, 403), (CommunityError, 400))
+
+
 def _refused(exc: CommunityError):
-    if isinstance(exc, RateLimited):
-        fail(429, str(exc))
-    if isinstance(exc, NotFound):
-        fail(404, str(exc))
-    if isinstance(exc, NotAllowed):
-        fail(403, str(exc))
-    fail(400, str(exc)[:2000])
+    fail(next(code for kind, code in STATUS_OF if kind in type(exc).__mro__), str(exc)[:2000])
 
 
 @bp.route("/proposals", methods=["GET", "POST"])
@@ -40,8 +38,6 @@ def proposals():
     body = json_body()
     try:
         made = submissions.submit(me, body["game"], body["source"], body["cards"], **_limits())
-    except ProposalInvalid as exc:
-        fail(400, str(exc)[:2000])
     except CommunityError as exc:
         _refused(exc)
     return jsonify({"proposals": [submissions.outcome(p) for p in made]}), 201
