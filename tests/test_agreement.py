@@ -14,6 +14,7 @@ from peewee import IntegrityError
 
 from deckhub.core.session_values import missing_values
 from deckhub.core.engine import get_engine
+from deckhub.games import all_games
 from deckhub.services.accounts import create_user, network_key
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.services.community import notices, trust
@@ -364,3 +365,33 @@ def test_claims_work_lists_and_the_progress_chart_of_a_set(app):
     chart = bob_web.get(f"/games/{NEO}/sets/{code}/progress.svg")
     assert chart.status_code == 200 and chart.mimetype == "image/svg+xml" and b"<script" not in chart.data
     assert bob_web.get(f"/games/{NEO}/sets/no-such-set/work").status_code == 404
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in all_games()])
+def test_every_game_has_a_dated_versioned_dump_with_each_facts_provenance(app, client, slug):
+    if slug == NEO:
+        with app.app_context(), database.connection_context():
+            create_user("curie", "a long password")
+            ann, bob, cat = player("ann", 1), player("bob", 2), player("cat", 3)
+            propose_facts(ann, NEO, "the-thieves-code", {"bank_value": 2}, URL)
+            propose_facts(bob, NEO, "the-thieves-code", {"bank_value": 2}, PRINTED)
+            propose_facts(ann, NEO, "meaty-pie", {"type": "Item"}, URL)
+            propose_facts(cat, NEO, "meaty-pie", {"type": "Equipment"}, URL)
+    assert f"/games/{slug}/catalogue.json" in client.get(f"/games/{slug}").get_data(as_text=True)
+    answer = client.get(f"/games/{slug}/catalogue.json")
+    assert answer.status_code == 200 and f"deckhub-{slug}-" in answer.headers["Content-Disposition"]
+    dump = answer.get_json()
+    assert (dump["format"], dump["version"], dump["game"]) == ("deckhub-catalogue-dump", 1, slug)
+    assert dt.date.fromisoformat(dump["date"]) and len(dump["cards"]) == len(get_catalogue_of(app, slug))
+    assert all(f["how"] in ("imported", "derived", "contributed") for c in dump["cards"] for f in c["facts"].values())
+    if slug == NEO:
+        cards = {c["id"]: c for c in dump["cards"]}
+        bank = cards["the-thieves-code"]["facts"]["bank_value"]
+        assert (bank["value"], bank["how"], bank["by"], bank["agreed_by"], bank["rule"]) == (2, "contributed", "ann", ["bob"], "agreement")
+        assert "type" not in cards["meaty-pie"]["facts"]
+        assert sorted(d["value"] for d in cards["meaty-pie"]["disputed"]["type"]) == ["Equipment", "Item"]
+
+
+def get_catalogue_of(app, slug):
+    with app.app_context(), database.connection_context():
+        return list(get_catalogue(slug))

@@ -258,35 +258,50 @@ class Competitor:
     proposal: int                 # the first backer's proposal: what *Confirm* confirms
 
 
-def _entered_values(game: str, card_key: str, status: str) -> dict[str, list[Competitor]]:
-    """{field: its values, most backed first} from the votes of the card's proposals in `status`,
-    for fields the card still does not know."""
+def _entered_values(game: str, card_key: str | None, status: str) -> dict[str, dict[str, list[Competitor]]]:
+    """{card key: {field: its values, most backed first}} from the votes of proposals in `status`
+    (of one card, or of the whole game), for fields the card still does not know."""
+    where = (models.FactVote.game == game) & (models.Proposal.status == status)
+    if card_key is not None:
+        where &= models.FactVote.card_key == card_key
     votes = list(models.FactVote.select(models.FactVote, models.Proposal, models.User)
-                 .join(models.Proposal).switch(models.FactVote).join(models.User)
-                 .where((models.FactVote.game == game) & (models.FactVote.card_key == card_key)
-                        & (models.Proposal.status == status))
+                 .join(models.Proposal).switch(models.FactVote).join(models.User).where(where)
                  .order_by(models.FactVote.created_at, models.FactVote.id))
     if not votes:
         return {}
-    row = models.Card.get_or_none((models.Card.game == game) & (models.Card.key == card_key))
-    by_field: dict[str, list[models.FactVote]] = defaultdict(list)
+    rows = {r.key: r for r in models.Card.select().where((models.Card.game == game)
+                                                         & models.Card.key.in_({v.card_key for v in votes}))}
+    by_field: dict[tuple[str, str], list[models.FactVote]] = defaultdict(list)
     for vote in votes:
+        row = rows.get(vote.card_key)
         if row is not None and is_empty(read_field(row, vote.field)):
-            by_field[vote.field].append(vote)
-    return {key: sorted((Competitor(g[0].value, k, tuple(v.voter.username for v in g),
-                                    tuple(dict.fromkeys(source_label(v.proposal) for v in g)), g[0].proposal_id)
-                         for k, g in _groups(field_votes).items()), key=lambda c: -len(c.supporters))
-            for key, field_votes in by_field.items()}
+            by_field[(vote.card_key, vote.field)].append(vote)
+    out: dict[str, dict[str, list[Competitor]]] = defaultdict(dict)
+    for (key, name), field_votes in by_field.items():
+        out[key][name] = sorted((Competitor(g[0].value, k, tuple(v.voter.username for v in g),
+                                            tuple(dict.fromkeys(source_label(v.proposal) for v in g)), g[0].proposal_id)
+                                 for k, g in _groups(field_votes).items()), key=lambda c: -len(c.supporters))
+    return out
+
+
+def _disputed(found: dict[str, list[Competitor]]) -> dict[str, list[Competitor]]:
+    return {k: v for k, v in found.items() if len(v) > 1}
+
+
+def game_disputes(game: str) -> dict[str, dict[str, list[Competitor]]]:
+    """Every disputed field of a game's cards: {card key: {field: competing values}}."""
+    found = {card: _disputed(fields) for card, fields in _entered_values(game, None, "disputed").items()}
+    return {card: fields for card, fields in found.items() if fields}
 
 
 def disputes_of(game: str, card_key: str) -> dict[str, list[Competitor]]:
     """The card's disputed fields: unknown fields whose players entered different values."""
-    return {k: v for k, v in _entered_values(game, card_key, "disputed").items() if len(v) > 1}
+    return _disputed(_entered_values(game, card_key, "disputed").get(card_key, {}))
 
 
 def waiting_values(game: str, card_key: str) -> dict[str, list[Competitor]]:
     """Values entered for the card's unknown fields that wait for a second player (or a curator)."""
-    return _entered_values(game, card_key, "pending")
+    return _entered_values(game, card_key, "pending").get(card_key, {})
 
 
 def settle_dispute(curator: models.User, game: str, card_key: str, key: str, chosen: str) -> None:
