@@ -21,7 +21,7 @@ from deckhub.services.community import notices, trust
 from deckhub.services.community.agreement import disputes_of, settle_dispute
 from deckhub.services.community.audit import card_history, field_origins
 from deckhub.services.community.confirming import confirm
-from deckhub.services.community.errors import NotAllowed
+from deckhub.services.community.errors import CommunityError, NotAllowed
 from deckhub.services.community.fields import PRINTED, fields_by_key
 from deckhub.services.community.proposing import propose_batch, propose_facts
 from deckhub.services.community.reverting import revert
@@ -395,3 +395,39 @@ def test_every_game_has_a_dated_versioned_dump_with_each_facts_provenance(app, c
 def get_catalogue_of(app, slug):
     with app.app_context(), database.connection_context():
         return list(get_catalogue(slug))
+
+
+def test_simultaneous_confirmations_each_count_once_and_apply_the_value_once(app):
+    """Six players confirm one pending value at the same moment: every vote is kept, the value is
+    written once (one FactChange), and every proposal ends agreed."""
+    import threading
+    with app.app_context(), database.connection_context():
+        create_user("curie", "a long password")
+        first = player("ann", 1)
+        others = [player(f"p{n}", n + 10).id for n in range(6)]
+        pending = propose_facts(first, NEO, "the-thieves-code", {"bank_value": 4}, URL)
+    barrier, problems = threading.Barrier(len(others)), []
+
+    def run(user_id: int):
+        with app.app_context(), database.connection_context():
+            barrier.wait()
+            try:
+                confirm(models.User.get_by_id(user_id), pending.id)
+            except Exception as exc:  # noqa: BLE001 - every failure is reported below
+                problems.append(exc)
+
+    threads = [threading.Thread(target=run, args=(uid,)) for uid in others]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    with app.app_context(), database.connection_context():
+        statuses = [p.status for p in models.Proposal.select().order_by(models.Proposal.id)]
+        changes = list(models.FactChange.select().where(models.FactChange.card_key == "the-thieves-code"))
+        votes = models.FactVote.select().where(models.FactVote.card_key == "the-thieves-code").count()
+        assert card("the-thieves-code").attrs["bank_value"] == 4
+    # a confirmation that arrived after the value was settled is either one more backer (agreed) or,
+    # when the player's page already showed the value, refused as having nothing left to confirm
+    assert all(isinstance(p, CommunityError) and "nothing" in str(p).lower() for p in problems)
+    assert len(changes) == 1 and changes[0].rule == "agreement"
+    assert votes == len(statuses) == 1 + len(others) - len(problems) and set(statuses) == {"agreed"}

@@ -111,6 +111,9 @@ def take_entries(proposals: list[models.Proposal], *, flags: list[str] | None = 
         based_on = {k: read_field(row, k) for k in proposal.values}
         models.Proposal.update(based_on=based_on, flags=flags or None).where(models.Proposal.id == proposal.id).execute()
         for key, value in proposal.values.items():
+            if based_on[key] == value:  # settled with this very value since the player looked: one more backer
+                _vote(proposal, key, value, now)
+                done.touched.add(proposal.id)
             if not is_empty(based_on[key]):
                 continue
             replaced = _vote(proposal, key, value, now)
