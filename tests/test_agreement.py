@@ -203,6 +203,7 @@ def test_a_proposal_made_against_a_value_changed_since_is_held_and_its_author_to
     assert status(mine) == "held" and card("the-thieves-code").attrs["bank_value"] == 3
     (notice,) = notices.recent(ann)
     assert notice.kind == "held" and "is now 3" in notice.text
+    assert kinds(bob) == ["approved"]
 
 
 def test_a_simulated_community_finishes_a_set_with_curators_only_for_disputes(curator):

@@ -12,7 +12,18 @@ MAX_TEXT = 500   # Notice.text's column size
 
 def notify(proposal: models.Proposal, kind: str, text: str) -> None:
     """Tell the proposal's author what became of it."""
-    models.Notice.create(user=proposal.proposer_id, kind=kind, proposal=proposal.id, text=text[:MAX_TEXT])
+    _write(proposal.proposer_id, kind, proposal.id, text)
+
+
+def tell(proposal_id: int, kind: str, text: str) -> None:
+    """`notify` by the proposal's number."""
+    proposer = models.Proposal.select(models.Proposal.proposer).where(models.Proposal.id == proposal_id).scalar()
+    if proposer is not None:
+        _write(proposer, kind, proposal_id, text)
+
+
+def _write(user_id: int, kind: str, proposal_id: int, text: str) -> None:
+    models.Notice.create(user=user_id, kind=kind, proposal=proposal_id, text=text[:MAX_TEXT])
 
 
 def unread(user: models.User, limit: int = 50) -> list[models.Notice]:

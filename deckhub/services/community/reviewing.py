@@ -20,6 +20,7 @@ from deckhub.core import cards as core
 from deckhub.services.catalogue_store import bump_stamp, number_sort
 from deckhub.services.community.card_rows import (add_source, card_data, contribution, drop_unused_sources,
                                                   locked_card, read_field, source_label, write_field)
+from deckhub.services.community import notices
 from deckhub.services.community.errors import CommunityError, NotAllowed, ProposalInvalid
 from deckhub.services.community.fields import CONTROL_CHARS, new_card_key
 from deckhub.services.community.staleness import hold_if_stale
@@ -48,6 +49,7 @@ def _claim(proposal_id: int, reviewer: models.User, status: str, reason: str, ca
                .where((models.Proposal.id == proposal_id) & (models.Proposal.status == "pending")).execute())
     if updated != 1:
         raise CommunityError("This proposal was reviewed already (by another curator?); nothing was changed.")
+    notices.tell(proposal_id, status, f"A curator {status} it" + (f": {reason}" if reason else "."))
 
 
 def clean_reason(reason: str | None, required: bool) -> str:
