@@ -216,10 +216,11 @@ def test_a_simulated_community_finishes_a_set_with_curators_only_for_disputes(cu
     types = fields_by_key(NEO)["type"].choices
     truth = {c.key: {"type": c.type or types[i % len(types)],
                      "bank_value": c.attrs.get("bank_value", i % 7)} for i, c in enumerate(cards)}
-    unknown = {(c.key, f) for c in cards for f in ("type", "bank_value") if getattr(c, "type") is None and f == "type"
-               or f == "bank_value" and c.attrs.get("bank_value") is None}
-    disagree = {c.key for c in cards[::20]}                          # 7 cards: 5%
-    disagree = {k for k in disagree if (k, "bank_value") in unknown}
+    unknown = ({(c.key, "type") for c in cards if c.type is None}
+               | {(c.key, "bank_value") for c in cards if c.attrs.get("bank_value") is None})
+    open_banks = [c.key for c in cards if (c.key, "bank_value") in unknown]
+    disagree = set(open_banks[::len(open_banks) // 7][:7])            # 7 of 140 cards: 5%
+    assert len(disagree) == 7
     players = [player(f"player{n:02d}", n) for n in range(20)]
     started = time.perf_counter()
     for n, who in enumerate(players):                                  # first pass: each types 7 cards
@@ -227,6 +228,7 @@ def test_a_simulated_community_finishes_a_set_with_curators_only_for_disputes(cu
         propose_batch(who, NEO, [(c.key, f, truth[c.key][f]) for c in mine for f in ("type", "bank_value")], URL,
                       set_code="battle-for-meridell")
     assert models.Proposal.select().where(models.Proposal.status != "pending").count() == 0
+    first_pass = time.perf_counter() - started
     for n, who in enumerate(players):                                  # second pass: the next player's range
         theirs = cards[((n + 1) % 20) * 7:((n + 1) % 20 + 1) * 7]
         cells = [(c.key, f, truth[c.key][f] + 1 if f == "bank_value" and c.key in disagree else truth[c.key][f])
@@ -239,7 +241,6 @@ def test_a_simulated_community_finishes_a_set_with_curators_only_for_disputes(cu
         for f in ("type", "bank_value"):
             value = catalogue.get(c.key).type if f == "type" else catalogue.get(c.key).attrs.get(f)
             assert value == (None if c.key in disagree and f == "bank_value" else truth[c.key][f]), (c.key, f)
-    assert sorted(disputes_of(NEO, k)["bank_value"][0].value for k in disagree) is not None
     assert {k for c in cards if disputes_of(NEO, (k := c.key))} == disagree
     statuses = {s for (s,) in models.Proposal.select(models.Proposal.status).tuples()}
     assert statuses <= {"agreed", "disputed"}                         # nothing waits for a curator
@@ -252,7 +253,8 @@ def test_a_simulated_community_finishes_a_set_with_curators_only_for_disputes(cu
         settle_dispute(curator, NEO, key, "bank_value", right)
     assert all(get_catalogue(NEO).get(k).attrs["bank_value"] == truth[k]["bank_value"] for k in disagree)
     assert models.Proposal.select().where(models.Proposal.status.in_(("pending", "disputed"))).count() == 0
-    print(f"simulated community: {len(unknown)} unknown fields, 40 batches in {seconds:.2f} s")
+    print(f"simulated community: {len(unknown)} unknown fields; first pass (20 batches, votes only) {first_pass:.2f} s, "
+          f"second pass (20 batches settling them) {seconds - first_pass:.2f} s")
 
 
 def _signed_in(app, name: str):

@@ -9,7 +9,7 @@ from wtforms import StringField
 from wtforms.validators import Length, Optional
 
 from deckhub.services.community import agreement, confirming, credit, notices, reverting, trust
-from deckhub.services.community.errors import CommunityError, NotFound
+from deckhub.services.community.errors import CommunityError, NotAllowed, NotFound
 from deckhub.services.community.fields import MAX_SOURCE
 from deckhub.web.community import ReasonForm, _limits, _uploaded_scan, curator_required
 from deckhub.web.lookups import game_or_404
@@ -100,6 +100,8 @@ def accept(change_id: int):
         trust.accept(current_user, [change_id])
     except NotFound:
         abort(404, description="That value does not wait for a check.")
+    except NotAllowed as exc:
+        abort(403, description=str(exc))
     except CommunityError as exc:
         flash(str(exc), "error")
     else:
@@ -117,6 +119,8 @@ def revert(proposal_id: int):
         reverting.revert(proposal_id, current_user, form.reason.data or "")
     except NotFound:
         abort(404, description="There is no proposal with that number.")
+    except NotAllowed as exc:
+        abort(403, description=str(exc))
     except CommunityError as exc:
         flash(str(exc), "error")
     else:
