@@ -203,14 +203,17 @@ def _finish(done: _Settlement, now: dt.datetime) -> None:
                                                     & models.Proposal.status.in_(("pending", "disputed"))))
     rows: dict[str, models.Card] = {}
     for proposal in proposals:
-        row = rows.get(proposal.card_key) or locked_card(proposal.game, proposal.card_key)
-        rows[proposal.card_key] = row
-        status, why = _status(proposal, row, done)
+        if proposal.card_key not in rows:
+            rows[proposal.card_key] = locked_card(proposal.game, proposal.card_key)
+        if rows[proposal.card_key] is None:
+            continue
+        status, why = _status(proposal, rows[proposal.card_key], done)
         if status == proposal.status:
             continue
-        models.Proposal.update(status=status, reviewed_at=now if status != "disputed" else None,
+        models.Proposal.update(status=status, reviewed_at=now if status not in ("pending", "disputed") else None,
                                reason=why[:500]).where(models.Proposal.id == proposal.id).execute()
-        notices.notify(proposal, status, why)
+        if status != "pending":
+            notices.notify(proposal, status, why)
 
 
 def _status(proposal: models.Proposal, row: models.Card, done: _Settlement) -> tuple[str, str]:
@@ -229,8 +232,8 @@ def _status(proposal: models.Proposal, row: models.Card, done: _Settlement) -> t
     label = lambda keys: ", ".join(field_label(proposal.game, k) for k in keys)  # noqa: E731
     if disputed:
         return "disputed", f"Other players entered different values for {label(disputed)}: disputed until settled."
-    if waiting:
-        return proposal.status, ""
+    if waiting:  # values a curator must decide (changes of known values): back in the queue
+        return "pending", ""
     if lost and not mine:
         return "rejected", f"{label(lost)} was settled as another value."
     rule = next((done.rules[(proposal.card_key, k)] for k in mine if (proposal.card_key, k) in done.rules), AGREEMENT)
