@@ -245,3 +245,40 @@ def test_an_upgrade_gives_every_deck_the_card_rows_of_its_latest_version(entry, 
             assert models.DeckCard.select().count() > 0
     finally:
         db.close()
+
+
+def test_step_24_gives_old_databases_votes_notices_and_claims_and_old_proposals_stay_reviewable(restore, monkeypatch):
+    """Agreement (step 24) on a database of the previous release: the new columns are empty for old
+    rows, an old pending proposal (no record of what it was based on) is approved, not held, and two
+    of its old accounts agreeing on an unknown fact settle it."""
+    from deckhub.services.community.fields import fields_by_key
+    from deckhub.services.community.proposing import propose_facts
+    from deckhub.services.community.reviewing import approve
+
+    entry = FIXTURES[-1]
+    url = restore(entry)
+    _upgrade(url)
+    db = make_database(url)
+    try:
+        assert {"fact_vote", "notice", "work_claim"} <= set(db.get_tables())
+        assert {"signup_network"} <= _columns(db, "user") and {"based_on", "flags"} <= _columns(db, "proposal")
+        assert {"rule", "checked_by_id"} <= _columns(db, "fact_change")
+    finally:
+        db.close()
+    app = make_app(url)
+    with app.app_context(), database.connection_context():
+        assert all(u.signup_network is None for u in models.User.select())
+        curator = models.User.select().where(models.User.is_curator).first()
+        for waiting in models.Proposal.select().where((models.Proposal.status == "pending")
+                                                      & models.Proposal.new_card.is_null()):
+            assert waiting.based_on is None
+            assert approve(waiting.id, curator).status == "approved"
+        players = [u for u in models.User.select().order_by(models.User.id) if not u.is_curator][:2]
+        game = "neopets-battledome"
+        monkeypatch.setenv("DECKHUB_AGREEMENT_MIN_ACCOUNT_DAYS", "0")  # the fixture may have been made days ago only
+        for u in players:  # one deck each makes the old accounts active
+            models.Deck.create(owner=u.id, game=game, format="standard", name="deck")
+        key = models.Card.select().where((models.Card.game == game) & models.Card.type.is_null()).first().key
+        kind = fields_by_key(game)["type"].choices[0]
+        made = [propose_facts(u, game, key, {"type": kind}, "https://example.org/list") for u in players]
+        assert [models.Proposal.get_by_id(p.id).status for p in made] == ["agreed", "agreed"]

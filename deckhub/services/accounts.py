@@ -8,6 +8,8 @@ one name end in one account and a "taken" for the other.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import ipaddress
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -92,6 +94,20 @@ def named_user(username: str) -> models.User:
     return user
 
 
+def network_key(address: str | None) -> str | None:
+    """A key of the network an address belongs to (an IPv4 /24, an IPv6 /48), kept instead of the
+    address: accounts signed up from one network do not count as independent players when they
+    agree on a card fact."""
+    if not address:
+        return None
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return None
+    network = ipaddress.ip_network(f"{ip}/{24 if ip.version == 4 else 48}", strict=False)
+    return hashlib.sha256(f"deckhub-signup:{network}".encode()).hexdigest()
+
+
 def create_user(username: str, password: str, curator: bool = False,
                 signup_address: str | None = None, signup_limit: int = SIGNUP_LIMIT) -> models.User:
     """Create an account; the first account of a new site is a curator (it reviews card facts).
@@ -117,7 +133,7 @@ def create_user(username: str, password: str, curator: bool = False,
                 raise taken
             first = not models.User.select().exists()
             return models.User.create(username=username, password_hash=password_hash,
-                                      is_curator=curator or first)
+                                      is_curator=curator or first, signup_network=network_key(signup_address))
     except IntegrityError:
         raise taken from None
 

@@ -41,6 +41,9 @@ class User(BaseModel, UserMixin):
     # Bumped by "sign out everywhere" and a password change: every older session stops working.
     session_version = IntegerField(default=1)
     created_at = DateTimeField(default=utcnow)
+    # A one-way key of the network a web sign-up came from (step 24): two accounts made from one
+    # network are not independent when they agree on a card fact. None: made on the command line.
+    signup_network = CharField(max_length=64, null=True)
 
     login_id: str | None = None  # "user:version:key" of the browser session this row was loaded for
 
@@ -227,6 +230,10 @@ class Proposal(BaseModel):
     created_at = DateTimeField(default=utcnow)
     reviewed_at = DateTimeField(null=True)
     batch_id = IntegerField(null=True, index=True)  # its ProposalBatch, if sent in one (step 5)
+    # Step 24: what the card held for each proposed field when it was sent (a proposal made against
+    # a value that changed since is held, not applied), and why rules sent it to the queue.
+    based_on = JSONText(null=True)
+    flags = JSONText(null=True)
 
     @property
     def self_approved(self) -> bool:
@@ -276,9 +283,58 @@ class FactChange(BaseModel):
     actor = ForeignKeyField(User, null=True, backref="fact_changes", on_delete="SET NULL")
     reverts = ForeignKeyField("self", null=True, backref="reverted_by", on_delete="SET NULL")
     created_at = DateTimeField(default=utcnow)
+    # Step 24: the rule that applied a value without a curator (agreement, majority, trusted), and
+    # who accepted a trusted player's unreviewed value afterwards.
+    rule = CharField(max_length=20, null=True)
+    checked_by = ForeignKeyField(User, null=True, backref="checked_changes", on_delete="SET NULL")
 
     class Meta:
         indexes = ((("game", "card_key"), False),)
+
+
+class FactVote(BaseModel):
+    """A player's value for a card field that was unknown when they entered it (step 24).
+
+    One row per player per field (the unique index): nobody votes twice or for two values.
+    `value_key` is the SHA-256 of the value as canonical JSON, so equal values compare equal in SQL."""
+
+    game = CharField(max_length=40)
+    card_key = CharField(max_length=200)
+    field = CharField(max_length=60)
+    value = JSONText()
+    value_key = CharField(max_length=64)
+    voter = ForeignKeyField(User, backref="fact_votes", on_delete="CASCADE")
+    proposal = ForeignKeyField(Proposal, backref="votes", on_delete="CASCADE")
+    created_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "card_key", "field", "voter"), True),)
+
+
+class Notice(BaseModel):
+    """A message to a proposal's author on the site: approved, agreed, disputed, rejected, held (step 24)."""
+
+    user = ForeignKeyField(User, backref="notices", on_delete="CASCADE")
+    kind = CharField(max_length=20)
+    proposal = ForeignKeyField(Proposal, null=True, backref="notices", on_delete="CASCADE")
+    text = CharField(max_length=500)
+    created_at = DateTimeField(default=utcnow, index=True)
+    read_at = DateTimeField(null=True)
+
+
+class WorkClaim(BaseModel):
+    """A player's claim on a range of a set's collector numbers for a few days (step 24)."""
+
+    game = CharField(max_length=40)
+    set_code = CharField(max_length=80)
+    first = IntegerField()
+    last = IntegerField()
+    user = ForeignKeyField(User, backref="work_claims", on_delete="CASCADE")
+    created_at = DateTimeField(default=utcnow)
+    until = DateTimeField(index=True)
+
+    class Meta:
+        indexes = ((("game", "set_code"), False),)
 
 
 
@@ -560,4 +616,4 @@ ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck,
               OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
-              FactsUpload, ReadingFlag, ManualOverride, PlayedGame]
+              FactsUpload, ReadingFlag, ManualOverride, PlayedGame, FactVote, Notice, WorkClaim]

@@ -16,6 +16,8 @@ AREAS = [
     ("deckhub.web.goldfish", "bp"),
     ("deckhub.web.stats", "bp"),
     ("deckhub.web.community", "bp"),
+    ("deckhub.web.agreement", "bp"),
+    ("deckhub.web.work", "bp"),
     ("deckhub.web.account", "bp"),
     ("deckhub.web.facts", "bp"),
     ("deckhub.web.card_values", "bp"),

@@ -88,13 +88,17 @@ def render_card(slug: str, key: str, flag_form=None, flag_index: int | None = No
     catalogue = get_catalogue(spec.slug)
     card = _card_or_404(spec, catalogue, key)
     from deckhub.services.card_values import card_rows
+    from deckhub.services.community.agreement import disputes_of, waiting_values
     from deckhub.services.community.audit import field_origins
+    from deckhub.services.community.fields import fields_by_key
     from deckhub.services.community.readings import card_readings
     from deckhub.services.trading import card_traders
     mine = card_rows(current_user.id, spec.slug, card) if current_user.is_authenticated else []
     traders = card_traders(spec.slug, card.key, current_user.id if current_user.is_authenticated else None)
     return render_template("catalog/card.html", game=spec, catalogue=catalogue, card=card,
                            origins=field_origins(card), mine=mine, traders=traders,
+                           disputed=disputes_of(spec.slug, card.key), waiting=waiting_values(spec.slug, card.key),
+                           field_labels={k: f.label for k, f in fields_by_key(spec.slug).items()},
                            readings=card_readings(spec.slug, card.key), flag_form=flag_form,
                            flag_index=flag_index), status
 

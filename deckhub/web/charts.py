@@ -59,3 +59,12 @@ def deck_chart(stats: DeckStats, kind: str, colours: dict[str, str] | None = Non
             chart.add(label, count)
         return render(chart)
     return None
+
+
+def line(title: str, labels: list[str], values: list[int], series: str) -> bytes:
+    """One series over time (a set's known facts by day)."""
+    chart = pygal.Line(**_options(title, show_legend=False, x_label_rotation=30, show_minor_x_labels=False))
+    chart.x_labels = labels
+    chart.x_labels_major = labels[::7]
+    chart.add(series, values)
+    return render(chart)

@@ -9,6 +9,7 @@ every change and problem, and proposing writes what the worker stored.
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -16,6 +17,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.utils import secure_filename
 
+from deckhub.services.community.dump import catalogue_dump
 from deckhub.services.community.errors import RateLimited
 from deckhub.services.community.fields import PRINTED
 from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
@@ -130,6 +132,16 @@ def export(slug: str):
         "Content-Disposition": f'attachment; filename="{name}"',
         "X-Content-Type-Options": "nosniff",
     })
+
+
+@bp.route("/games/<slug>/catalogue.json")
+def dump(slug: str):
+    """The game's catalogue with every fact's provenance, dated and versioned (an open dump)."""
+    game = game_or_404(slug)
+    body = catalogue_dump(game.slug)
+    name = f"deckhub-{game.slug}-{body['date']}-v{body['catalogue_version']}.json"
+    return Response(json.dumps(body, ensure_ascii=False, indent=1).encode("utf-8"), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"', "X-Content-Type-Options": "nosniff"})
 
 
 @bp.route("/most-wanted")

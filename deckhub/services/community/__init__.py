@@ -20,4 +20,14 @@ importing the one that owns a name:
 - `reverting`: undoing an approval, field by field, or removing a card an approval added.
 - `audit`: a card's change history and where each of its known values came from.
 - `export`: a game's catalogue, contributions included, written back in the `data/` format.
+- `agreement`: every stored proposal's values for unknown fields are votes; two independent players
+  agreeing apply a value, different values dispute it (`disputes_of`, `settle_dispute`).
+- `trust`: players' standing (accepted facts less reverts), the rules that send a trusted player's
+  submission to the queue, *Recently applied* and its checks.
+- `staleness`: a proposal whose field changed since it was sent is held, its author told.
+- `confirming`: *Confirm* enters someone's pending value as the player's own proposal.
+- `notices`, `credit`: messages to authors, and a contributor's counts.
+- `submissions`: the JSON API's proposals (one card or a batch) and their statuses.
+- `work_lists`: a set's unknown facts, claims of collector numbers, and its progress.
+- `dump`: the dated, versioned JSON dump of a game's catalogue with every fact's provenance.
 """

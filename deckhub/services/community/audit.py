@@ -46,6 +46,8 @@ class Origin:
     reviewer: str | None = None
     at: str | None = None
     proposal: int | None = None
+    rule: str | None = None       # what applied it without a review: agreement, majority, trusted
+    agreed_by: tuple[str, ...] = ()   # the other players who entered the same value
 
 
 def field_origins(card: core.Card) -> list[Origin]:
@@ -69,7 +71,8 @@ def field_origins(card: core.Card) -> list[Origin]:
         if how == "contributed":
             detail = contributions.get(key) or {}
             out.append(Origin(key, label, value, how, (detail["source"],) if detail.get("source") else card.sources,
-                              detail.get("by"), detail.get("reviewer"), detail.get("at"), detail.get("proposal")))
+                              detail.get("by"), detail.get("reviewer"), detail.get("at"), detail.get("proposal"),
+                              detail.get("rule"), tuple(detail.get("agreed_by") or ())))
         elif how == "derived":
             out.append(Origin(key, label, value, how, imported))
         else:

@@ -59,9 +59,17 @@ def card_data(row: models.Card) -> dict:
     return data
 
 
-def contribution(proposal: models.Proposal, reviewer_name: str | None, at: dt.datetime) -> dict[str, Any]:
-    return {"proposal": proposal.id, "by": proposal.proposer.username, "reviewer": reviewer_name,
-            "at": at.replace(microsecond=0).isoformat(), "source": source_label(proposal)}
+def contribution(proposal: models.Proposal, reviewer_name: str | None, at: dt.datetime, rule: str | None = None,
+                 supporters: list[str] | None = None) -> dict[str, Any]:
+    """Who gave a field its value; a value applied by a rule (no review) names the rule and the
+    other players who entered it, and has no reviewer unless a curator settled it."""
+    detail = {"proposal": proposal.id, "by": proposal.proposer.username, "reviewer": reviewer_name,
+              "at": at.replace(microsecond=0).isoformat(), "source": source_label(proposal)}
+    if rule is not None:
+        detail.update(rule=rule, agreed_by=list(supporters or ()))
+        if rule != "curator":
+            detail["reviewer"] = None
+    return detail
 
 
 def add_source(data: dict, label: str) -> None:

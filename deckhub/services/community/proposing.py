@@ -2,7 +2,9 @@
 
 Every value, the source, the scans and the proposer's limits are checked before anything is
 stored; a proposal is stored as `Proposal` (a batch's under one `ProposalBatch`, with one
-rate-limit hit) and changes nothing in the catalogue until a curator approves it.
+rate-limit hit). Its values for fields the card does not know are votes (`agreement`): two
+independent players agreeing, or a trusted player, apply them at once; anything else waits for a
+curator.
 """
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ from typing import Any, Iterable, Mapping
 
 from deckhub.core import cards as core
 from deckhub.services.catalogue_store import get_catalogue
+from deckhub.services.community import trust
+from deckhub.services.community.agreement import take_entries
 from deckhub.services.community.errors import NotFound, ProposalInvalid, RateLimited
-from deckhub.services.community.fields import (current_value, find_game, validate_new_card, validate_source,
+from deckhub.services.community.fields import (current_value, find_game, is_empty, validate_new_card, validate_source,
                                                validate_values)
 from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW, check_rate, take_rate
 from deckhub.store import models
@@ -49,7 +53,19 @@ def _store(user: models.User, game_slug: str, drafts: list[_Draft], source: str,
                                    printing=d.printing_id, uploader=user.id, data=d.scan.data, mime=d.scan.mime,
                                    width=d.scan.width, height=d.scan.height)
             made.append(proposal)
+        take_entries(made, flags=_trust_flags(user, game_slug, drafts, source))
     return batch if as_batch else made[0]
+
+
+def _trust_flags(user: models.User, game_slug: str, drafts: list[_Draft], source: str) -> list[str] | None:
+    """Why a trusted player's submission waits in the queue (empty: it may apply at once); None when
+    the player is not trusted."""
+    if not trust.standing(user.id).trusted:
+        return None
+    catalogue = get_catalogue(game_slug)
+    known = sum(1 for d in drafts if d.new_card is None and (card := catalogue.get(d.card_key)) is not None
+                for k in d.values if not is_empty(current_value(card, k)))
+    return trust.flags(game_slug, source, len(drafts), known)
 
 
 def _check_scan(raw: bytes | None) -> str | None:

@@ -1,5 +1,8 @@
 """Undoing an approval: `FactChange` rows that restore the old values and provenance.
 
+An agreed or applied value is reverted the same way (a trusted player's by a curator or another
+trusted player); the votes for a reverted value go with it, so it is not agreed again at once.
+
 A card that an approval added is removed again, unless a collection holds it; a field changed
 again since must be reverted first.
 """
@@ -8,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from deckhub.services.catalogue_store import bump_stamp
+from deckhub.services.community import trust
+from deckhub.services.community.agreement import forget_votes
 from deckhub.services.community.card_rows import (card_data, contribution, drop_unused_sources, locked_card, read_field,
                                                   write_field)
 from deckhub.services.community.errors import CommunityError
@@ -28,7 +33,7 @@ def _live_changes(proposal: models.Proposal) -> list[models.FactChange]:
 
 
 def is_reverted(proposal: models.Proposal) -> bool:
-    return (proposal.status == "approved"
+    return (proposal.status in trust.ACCEPTED
             and models.FactChange.select().where(models.FactChange.proposal == proposal.id).exists()
             and not _live_changes(proposal))
 
@@ -38,11 +43,14 @@ def revert(proposal_id: int, curator: models.User, reason: str) -> list[models.F
 
     Refused (CommunityError) when a field was changed again since (revert the later change first),
     or when the proposal added a card that a collection now holds."""
-    require_curator(curator)
-    reason = clean_reason(reason, required=True)
     proposal = get_proposal(proposal_id)
-    if proposal.status != "approved":
-        raise CommunityError("Only an approved proposal can be reverted.")
+    if proposal.status == "applied":  # a trusted player's value: another trusted player may revert it too
+        trust.require_check(curator, proposal.proposer_id)
+    else:
+        require_curator(curator)
+    reason = clean_reason(reason, required=True)
+    if proposal.status not in trust.ACCEPTED:
+        raise CommunityError("Only an approved, agreed or applied proposal can be reverted.")
     now = models.utcnow()
     with database.atomic():
         row = locked_card(proposal.game, proposal.card_key)
@@ -72,6 +80,7 @@ def _restore_facts(proposal, row, live, curator, reason, now) -> list[models.Fac
                                  + "; revert that change first. Nothing was changed.")
     made = []
     for c in live:
+        forget_votes(proposal.game, row.key, c.field, c.new_value)
         write_field(row, data, c.field, c.old_value, c.old_provenance)
         contributions.pop(c.field, None)
         if c.old_provenance == "contributed":

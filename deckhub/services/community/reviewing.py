@@ -23,8 +23,10 @@ from deckhub.core import cards as core
 from deckhub.services.catalogue_store import bump_stamp, number_sort
 from deckhub.services.community.card_rows import (add_source, card_data, contribution, drop_unused_sources,
                                                   locked_card, read_field, source_label, write_field)
+from deckhub.services.community import notices
 from deckhub.services.community.errors import CommunityError, NotAllowed, ProposalInvalid
 from deckhub.services.community.fields import CONTROL_CHARS, new_card_key
+from deckhub.services.community.staleness import hold_if_stale
 from deckhub.services.community.review_queue import batch_proposals, get_batch, get_proposal, revalidate
 from deckhub.store import models
 from deckhub.store.db import database
@@ -61,6 +63,7 @@ def _claim(proposal_id: int, reviewer: models.User, status: str, reason: str, ca
                .where((models.Proposal.id == proposal_id) & (models.Proposal.status == "pending")).execute())
     if updated != 1:
         raise CommunityError("This proposal was reviewed already (by another curator?); nothing was changed.")
+    notices.tell(proposal_id, status, f"A curator {status} it" + (f": {reason}" if reason else "."))
 
 
 def clean_reason(reason: str | None, required: bool) -> str:
@@ -107,6 +110,7 @@ def _check_approvable(proposal: models.Proposal) -> tuple[dict[str, Any], dict[s
     """(values, new card) of a pending proposal whose every value passes its checks again."""
     if proposal.status != "pending":
         raise CommunityError(f"This proposal was {proposal.status} already; nothing was changed.")
+    hold_if_stale(proposal)
     values, new_card, errors = revalidate(proposal)
     if errors:
         raise ProposalInvalid(errors, "Cannot approve: " + "; ".join(errors.values()))
@@ -139,7 +143,11 @@ def show_scans(proposal: models.Proposal, new_card: Mapping[str, Any] | None, sh
     models.Scan.update(approved=shown).where(models.Scan.proposal == proposal.id).execute()
 
 
-def _apply_facts(proposal: models.Proposal, values: Mapping[str, Any], reviewer: models.User, now: dt.datetime) -> None:
+def _apply_facts(proposal: models.Proposal, values: Mapping[str, Any], reviewer: models.User, now: dt.datetime,
+                 rule: str | None = None, supporters: list[str] | None = None) -> None:
+    """Write values into the card. `rule`: what applied them without a curator's review (agreement,
+    majority, trusted; `reviewer` is then the player whose entry settled it) and `supporters`: the
+    other players who entered the same value."""
     row = locked_card(proposal.game, proposal.card_key)
     if row is None:
         raise CommunityError(f"The card {proposal.card_key!r} is no longer in the catalogue; nothing was changed.")
@@ -153,9 +161,9 @@ def _apply_facts(proposal: models.Proposal, values: Mapping[str, Any], reviewer:
             continue
         models.FactChange.create(game=proposal.game, card_key=row.key, field=key, old_value=old, new_value=value,
                                  old_provenance=data["provenance"].get(key), source=label, proposal=proposal.id,
-                                 actor=reviewer.id, created_at=now)
+                                 actor=reviewer.id, created_at=now, rule=rule)
         write_field(row, data, key, value, "contributed")
-        contributions[key] = contribution(proposal, reviewer.username, now)
+        contributions[key] = contribution(proposal, reviewer.username, now, rule, supporters)
         changed = True
     if changed:
         add_source(data, label)

@@ -4,7 +4,9 @@ GET /api/games                       -> [{"slug", "name", "cards", "printings", 
 GET /api/cards?game=SLUG&q=TEXT      -> {"cards": [card...], "total": N}
     with the search page's filters (set, type, in_text, each game field: `level=4`, `level_min`,
     `level_max`, `civilizations=Light`...), `page` (from 1) and `per_page` (at most MAX_CARDS_PER_PAGE).
-GET /api/cards/<game>/<key>          -> one card, plus its aliases, sources and provenance
+GET /api/cards/<game>/<key>          -> one card, plus its aliases, sources and provenance, and
+    `disputed`: {field: [{"value", "supporters", "sources"}]} for each field players entered
+    different values for (the field itself stays null until the dispute is settled)
 A card is {"id", "name", "version", "type", <each game field, null when unknown>, <other known facts>,
 "text", "printings": [{"set", "number", "rarity", "promo_code"}]}: 404 for an unknown game or card,
 400 for a filter value that cannot be used.
@@ -16,6 +18,7 @@ from typing import Any
 from flask import current_app, jsonify, request
 
 from deckhub.services.catalogue_store import get_catalogue
+from deckhub.services.community.agreement import disputes_of
 from deckhub.core import search as core_search
 from deckhub.core.cards import Card
 from deckhub.games import all_games
@@ -74,5 +77,7 @@ def card(slug: str, key: str):
         fail(404, f"{game.name} has no card {key[:120]!r}.")
     out = card_json(found, game)
     out.update(game=game.slug, display_name=found.display_name, aliases=list(found.aliases),
-               sources=list(found.sources), provenance=dict(found.provenance))
+               sources=list(found.sources), provenance=dict(found.provenance),
+               disputed={key: [{"value": c.value, "supporters": list(c.supporters), "sources": list(c.sources)}
+                               for c in competing] for key, competing in disputes_of(game.slug, found.key).items()})
     return jsonify(out)

@@ -19,6 +19,10 @@ from deckhub.services.limits import (CARDS_PER_PAGE, DEFAULT_GAMES, DEFAULT_TUNI
                             MAX_DECK_QUERY, MAX_PACKS, MAX_PAGE, MAX_PUBLIC_DECKS_PER_PAGE, MAX_QUANTITY, MAX_SEED,
                             MAX_TUNING_BUDGET, PUBLIC_DECKS_PER_PAGE, MAX_GAME_NOTE, MAX_OPPONENT)
 
+from deckhub.services.community.fields import MAX_SOURCE, PRINTED
+from deckhub.services.community.proposing import MAX_BATCH_CARDS
+from deckhub.services.community.submissions import API_STATUS
+
 JSON = "application/json"
 BODY_MIB = MAX_BODY // 1024 // 1024
 
@@ -48,6 +52,10 @@ ERRORS = {
     "429": f"Too many simulations queued or running at once (at most {MAX_ACTIVE_RUNS} of yours, and a bound for "
            "the whole site).",
 }
+
+
+PROPOSAL_STATUSES = tuple(dict.fromkeys(API_STATUS.values()))
+PROPOSALS_429 = _error("Too many proposals (confirmations included) in the last hour, or too many waiting for review.")
 
 
 def _responses(ok_code: str, ok: dict, *errors: str) -> dict:
@@ -173,11 +181,21 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         },
         "CardDetail": {
             "allOf": [_ref("Card"), {
-                "type": "object", "required": ["game", "display_name", "aliases", "sources", "provenance"],
+                "type": "object", "required": ["game", "display_name", "aliases", "sources", "provenance", "disputed"],
                 "properties": {"game": {"type": "string"}, "display_name": {"type": "string"},
                                "aliases": {"type": "array", "items": {"type": "string"}},
                                "sources": {"type": "array", "items": {"type": "string"}},
-                               "provenance": {"type": "object", "additionalProperties": {"type": "string"}}}}],
+                               "provenance": {"type": "object", "additionalProperties": {"type": "string"}},
+                               "disputed": {
+                                   "type": "object",
+                                   "description": "Fields players entered different values for: each stays null "
+                                                  "until a curator or a clear majority settles it.",
+                                   "additionalProperties": {"type": "array", "items": _ref("DisputedValue")}}}}],
+        },
+        "DisputedValue": {
+            "type": "object", "required": ["value", "supporters", "sources"],
+            "properties": {"value": {}, "supporters": {"type": "array", "items": {"type": "string"}},
+                           "sources": {"type": "array", "items": {"type": "string"}}},
         },
         "CardPage": {
             "type": "object", "required": ["cards", "total"],
@@ -513,6 +531,37 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                     "type": "object", "required": ["opponent"], "properties": {"opponent": {"type": "string"}}}]}},
             },
         },
+        "ProposalsPost": {
+            "type": "object", "required": ["game", "source", "cards"], "additionalProperties": False,
+            "properties": {
+                "game": {"type": "string", "enum": games},
+                "source": {"type": "string", "minLength": 1, "maxLength": MAX_SOURCE,
+                           "description": f'A web address, or "{PRINTED}" for values read off a card you own.'},
+                "cards": {"type": "array", "minItems": 1, "maxItems": MAX_BATCH_CARDS, "items": {
+                    "type": "object", "required": ["card", "values"], "additionalProperties": False,
+                    "properties": {
+                        "card": {"type": "string", "minLength": 1, "maxLength": MAX_CARD_KEY,
+                                 "description": "The card's id (its key)."},
+                        "values": {"type": "object", "minProperties": 1, "maxProperties": 40,
+                                   "description": "Field -> value, each checked as the proposal form checks it.",
+                                   "additionalProperties": {"type": ["integer", "string", "array"],
+                                                            "items": {"type": "string"}}}}}},
+            },
+        },
+        "ProposalOutcome": {
+            "type": "object", "required": ["id", "card", "status"],
+            "properties": {
+                "id": {"type": "integer"}, "card": {"type": "string"},
+                "status": {"type": "string", "enum": list(PROPOSAL_STATUSES),
+                           "description": "queued: waits for a curator or a second player; agreed: two independent "
+                                          "players entered it, applied; applied: a trusted player's value, applied "
+                                          "unreviewed; disputed: players entered different values, the field stays "
+                                          "unknown; held: the card changed since it was sent; approved/rejected: a "
+                                          "curator decided."},
+            },
+        },
+        "ProposalList": {"type": "object", "required": ["proposals"],
+                         "properties": {"proposals": {"type": "array", "items": _ref("ProposalOutcome")}}},
         "SimulationList": {"type": "object", "required": ["simulations"],
                            "properties": {"simulations": {"type": "array", "items": _ref("Simulation")}}},
     }
@@ -702,6 +751,28 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                                  "400", "401", "413"),
                       tag="card values", requestBody=body("CardValuesPut")),
         },
+        "/api/proposals": {
+            "get": op("My proposals of card facts, newest first (at most 200).",
+                      _responses("200", _json(_ref("ProposalList"), "My proposals and their status."), "400", "401"),
+                      tag="proposals",
+                      parameters=[{"name": "status", "in": "query",
+                                   "schema": {"type": "string", "enum": list(PROPOSAL_STATUSES)}},
+                                  {"name": "game", "in": "query", "schema": {"type": "string", "enum": games}}]),
+            "post": op("Propose values for one card or a batch (one source): the same checks, limits and rules as "
+                       "the site. A value for an unknown field agreed by two independent players, or entered by a "
+                       "trusted player, applies at once; different values dispute the field.",
+                       {**_responses("201", _json(_ref("ProposalList"), "Each card's proposal and what became of it."),
+                                     "400", "401", "404", "413"), "429": PROPOSALS_429},
+                       tag="proposals", requestBody=body("ProposalsPost")),
+        },
+        "/api/proposals/{proposal_id}/confirm": {
+            "parameters": [_id_param("proposal_id", "The proposal whose values to confirm.")],
+            "post": op("Enter another player's pending or disputed values as mine, from its source (never my own "
+                       "proposal). Counts against my proposal rate limit.",
+                       {**_responses("201", _json(_ref("ProposalList"), "My confirming proposal and its status."),
+                                     "400", "401", "403", "404"), "429": PROPOSALS_429},
+                       tag="proposals"),
+        },
         "/api/collection": {
             "get": op("What I own, want and trade: every printing with a quantity, by printing id.",
                       _responses("200", _json(_ref("CollectionPage"), "One page of entries and the total."),
@@ -739,7 +810,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "DeckHub API", "version": __version__, "description": description},
-        "tags": [{"name": t} for t in ("catalogue", "decks", "collection", "card values", "simulations", "meta")],
+        "tags": [{"name": t} for t in ("catalogue", "decks", "collection", "card values", "proposals", "simulations", "meta")],
         "paths": paths,
         "components": {
             "schemas": schemas,
