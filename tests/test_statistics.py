@@ -85,12 +85,44 @@ def test_simulate_command_prints_the_json_contract():
                                                    "--seed", "3", "--workers", "2", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"game", "games", "seed", "wins", "win_rate", "losses", "win_turn", "games_per_second"}
+    assert set(data) == {"game", "games", "seed", "wins", "win_rate", "losses", "win_turn", "games_per_second",
+                         "by_turn_order", "card_impact_turn", "card_impact"}
     assert set(data["win_turn"]) == {"mean", "median", "p10", "p90", "histogram"}
+    assert set(data["by_turn_order"]["first"]) == {"games", "wins", "win_turn"}
+    assert set(data["by_turn_order"]["first"]["win_turn"]) == set(data["win_turn"])
+    row = data["card_impact"][0]
+    assert {"card", "games_opening_hand", "mean_turn_opening_hand", "games_drawn_by", "mean_turn_drawn_by",
+            "games_never_drawn", "mean_turn_never_drawn", "games_played", "mean_turn_played"} <= set(row)
     again = json.loads(CliRunner().invoke(simulate_command, ["--game", "kaijudo", "--deck", ROCKET_STORM, "--games",
                                                              "120", "--seed", "3", "--json"]).output)
     data.pop("games_per_second"), again.pop("games_per_second")
     assert data == again
+
+
+def test_observed_card_impact_and_turn_order_add_up_and_ignore_the_workers():
+    """Every game counts once per card (drawn by the end or never) and once per side of the turn
+    order, the opening hand is drawn by any turn, and the tallies do not depend on the split."""
+    catalogue = load_catalogue("kaijudo")
+    _, deck = get_engine("kaijudo").decks()[0]
+    one = simulate("kaijudo", deck, catalogue, games=300, seed=4, options={"turn_order": "random"}, workers=1)
+    two = simulate("kaijudo", deck, catalogue, games=300, seed=4, options={"turn_order": "random"}, workers=2)
+    a, b = one.to_json(catalogue), two.to_json(catalogue)
+    a.pop("games_per_second"), b.pop("games_per_second")
+    assert a == b
+    sides = a["by_turn_order"]
+    assert set(sides) == {"first", "second"} and 100 < sides["first"]["games"] < 200
+    assert sides["first"]["games"] + sides["second"]["games"] == 300
+    assert sides["first"]["wins"] + sides["second"]["wins"] == a["wins"]
+    assert {card.display_name for card in map(catalogue.get, deck.sections["Deck"])} == {r["card"] for r in a["card_impact"]}
+    last = max(int(t) for t in a["win_turn"]["histogram"]) + 1
+    for row in one.to_json(catalogue, drawn_by=last)["card_impact"]:
+        assert row["games_drawn_by"] + row["games_never_drawn"] <= 300
+        assert row["games_opening_hand"] <= row["games_drawn_by"]
+        assert row["games_played"] <= 300
+    for row in one.to_json(catalogue, drawn_by=0)["card_impact"]:
+        assert row["games_drawn_by"] == row["games_opening_hand"]
+    fixed = simulate("kaijudo", deck, catalogue, games=50, seed=4, options={"first": False}).to_json()
+    assert set(fixed["by_turn_order"]) == {"second"}
 
 
 def test_simulate_command_refuses_bad_input_with_exit_2(tmp_path):

@@ -34,16 +34,20 @@ def _fail(message: str) -> None:
     raise click.exceptions.Exit(EXIT_BAD_INPUT)
 
 
-def game_options(first: bool | None, pairs: tuple[str, ...], game_flags: Mapping[str, Any]) -> dict[str, Any]:
+def game_options(first: bool | None, pairs: tuple[str, ...], game_flags: Mapping[str, Any],
+                 random_order: bool = False) -> dict[str, Any]:
     """The options the command line names, as the engine's option names (the engine checks them):
-    `--option` pairs, then `--first/--second` and the games' own flags (`with_game_flags`)."""
+    `--option` pairs, then `--first/--second` (or `--random-order`, the run's `turn_order`) and the
+    games' own flags (`with_game_flags`)."""
+    if random_order and first is not None:
+        _fail("--random-order draws who goes first in each game: give it or --first/--second, not both")
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             _fail(f"--option takes KEY=VALUE, not {pair!r}")
         options[key.strip().replace("-", "_")] = value.strip()
-    named = {"first": first, **game_flags}
+    named = {"first": first, "turn_order": "random" if random_order else None, **game_flags}
     options.update({k: v for k, v in named.items() if v is not None})
     return options
 

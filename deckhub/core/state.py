@@ -145,6 +145,8 @@ class State(CoreOps, ABC):
     PHASES: tuple[str, ...] = ()
     DECK_ZONE = "deck"
     HAND_ZONE = "hand"
+    # zones a card leaving the hand for is not "played" in a simulation's card impact (e.g. mana)
+    UNPLAYED_ZONES: tuple[str, ...] = ()
     HIDDEN: frozenset[str] = frozenset()
     # The option bounding every game, and the loss text when it passes ({limit}: its value).
     LIMIT: tuple[str, str] = ("turn_limit", "no win within the turn limit of {limit} turns")
