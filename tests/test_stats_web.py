@@ -36,6 +36,8 @@ def test_a_simulation_runs_in_the_background_and_is_kept_with_its_deck_version(c
     assert status["result"]["wins"] + sum(status["result"]["losses"].values()) == 200
     page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
     assert "Run #1 (deck version 1, seed 4)" in page and "Most often left in hand" in page
+    assert status["result"]["by_turn_order"]["first"]["games"] == 200 and status["result"]["card_impact"]
+    assert "Going first" in page and "Card impact observed in these games" in page
     svg = client.get(f"/decks/{deck_id}/stats/simulations/1/histogram.svg")
     assert svg.status_code == 200 and b"<script" not in svg.data
     client.post(f"/decks/{deck_id}/cards", data={"section": "Deck", "card": "argus-vigilant-seer", "delta": "1"})
