@@ -24,8 +24,7 @@ from typing import Any, Callable, Iterable
 
 from deckhub.core.cards import Catalogue
 from deckhub.core.decklist import Deck
-from deckhub.core.engine import get_engine
-from deckhub.core.simulate import play_one
+from deckhub.core.simulate import play_one, run_options
 
 MIN_GAMES = 8          # games every variant plays in the first round when the budget affords it
 MIN_BUDGET = 100       # fewer games than this tell nothing about any swap
@@ -216,6 +215,21 @@ def paired(arm: Arm, base: Arm, z: float = Z_95, games: int | None = None) -> tu
     return mean, (mean - half, mean + half)
 
 
+def _paired_mean(arm: Arm, base: Arm, games: int) -> float:
+    """Tuning's halving key: the fastest variants (most negative paired mean) go on."""
+    return paired(arm, base, games=games)[0]
+
+
+def clarity(arm: Arm, base: Arm, games: int) -> float:
+    """How clearly an arm differs from the deck over its first `games` games: |paired mean| in
+    standard errors. Impact's halving key: the arms whose difference is least clear go on."""
+    mean, (_lo, hi) = paired(arm, base, z=1.0, games=games)
+    se = hi - mean
+    if se > 0:
+        return abs(mean) / se
+    return math.inf if mean else 0.0
+
+
 def family_z(variants: int, level: float = 0.05) -> float:
     """The z a variant must clear to count as better when `variants` were tried (Bonferroni): with
     hundreds of swaps, a plain 95% interval would call several of them better by luck alone."""
@@ -234,10 +248,11 @@ class Tuner:
 
     def __init__(self, game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
                  is_legal: Callable[[Deck], bool], *, budget: int = 20_000, seed: int = 0,
-                 options: dict | None = None, halving: bool = True):
-        engine = get_engine(game)
+                 options: dict | None = None, halving: bool = True,
+                 rank: Callable[[Arm, Arm, int], float] | None = None):
         self.game, self.deck, self.catalogue, self.seed, self.budget = game, deck, catalogue, seed, budget
-        self.options = engine.normalize_options(options or {})
+        self.rank = rank or _paired_mean
+        self.options = run_options(game, options)
         self.limit = int(self.options.get("turn_limit") or self.options.get("round_limit") or 0)
         if self.limit <= 0:
             raise TuningError(f"{game}'s engine declares no turn or round limit to score losses by")
@@ -273,7 +288,7 @@ class Tuner:
             return list(range(1, len(self.arms)))[:left]
         previous = self.alive(round_no - 1)
         base, games = self.base, self.plan[round_no - 1][1]  # only the games of the rounds before
-        previous.sort(key=lambda i: (paired(self.arms[i], base, games=games)[0], self.order[i]))
+        previous.sort(key=lambda i: (self.rank(self.arms[i], base, games), self.order[i]))
         return previous[:left]
 
     def tasks(self, round_no: int) -> list[tuple[int, int, int]]:
@@ -347,8 +362,14 @@ def tune(game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
     evaluation the benchmark compares successive halving with."""
     tuner = Tuner(game, deck, catalogue, candidates, is_legal, budget=budget, seed=seed, options=options,
                   halving=halving)
+    drive(tuner, workers, progress)
+    return tuner.result(top, settings)
+
+
+def drive(tuner: Tuner, workers: int = 1, progress: Callable[[int, int], None] | None = None) -> None:
+    """Play every round of `tuner` here, with a process pool when `workers` > 1."""
     workers = max(1, min(workers, os.cpu_count() or 1))
-    init = (game, catalogue, tuner.options, seed, tuner.limit)
+    init = (tuner.game, tuner.catalogue, tuner.options, tuner.seed, tuner.limit)
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=init) if workers > 1 else None
     if pool is None:
         _init_worker(*init)
@@ -364,7 +385,6 @@ def tune(game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
     finally:
         if pool is not None:
             pool.shutdown()
-    return tuner.result(top, settings)
 
 
 def _win_rate(arm: Arm) -> float:

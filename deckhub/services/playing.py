@@ -24,6 +24,7 @@ from deckhub.services import card_values
 from deckhub.services.accounts import find_user
 from deckhub.services.catalogue_store import site_catalogue
 from deckhub.services.checks import CheckError, choose_format
+from deckhub.services.impacts import impact_here
 from deckhub.services.tunings import TuningStartError, UnplayableDeck, tune_here
 
 
@@ -177,6 +178,30 @@ def tuning(source: DeckFile, candidates: str, candidates_file: tuple[bytes, str]
     except TuningStartError as exc:
         raise PlayError(str(exc)) from None
     return Tuned(ready.spec, ready.deck, fmt, result, unknown)
+
+
+@dataclass
+class Impacted:
+    spec: Any
+    deck: Any
+    result: Any  # deckhub.core.impact.ImpactResult
+    unknown: int  # cards played without values the engine needs
+
+
+def card_impact(source: DeckFile, *, allow_unknown: bool, budget: int, seed: int, workers: int,
+                progress: Callable[[int, int], None] | None = None) -> Impacted:
+    """`deckhub impact`: each card's paired difference with one copy replaced by a blank filler."""
+    ready = prepare(source)
+    ready.deck.name = ready.deck.name or os.path.basename(source.name)
+    try:
+        result, unknown = impact_here(ready.deck, ready.catalogue, ready.options, allow_unknown=allow_unknown,
+                                      budget=budget, seed=seed, workers=workers, progress=progress)
+    except UnplayableDeck as exc:
+        raise PlayError(f"{exc}; give them with --values FILE or measure anyway with --allow-unknown",
+                        tuple(f"unknown: {name}: {', '.join(fields)}" for name, fields in exc.unknown)) from None
+    except TuningStartError as exc:
+        raise PlayError(str(exc)) from None
+    return Impacted(ready.spec, ready.deck, result, unknown)
 
 
 def _candidate_keys(spec, catalogue, data: bytes, name: str) -> list[str]:

@@ -87,6 +87,20 @@ def candidate_keys(owner_id: int, game: str, deck: Deck, source: str) -> list[st
     return keys[:MAX_CANDIDATES]
 
 
+def values_applied(deck: Deck, base: Catalogue, options: dict, allow_unknown: bool):
+    """(engine, `base` with the options' card values, {card key: [field, ...]} the deck still lacks)
+    for a run played here; UnplayableDeck while values lack unless `allow_unknown`."""
+    engine = get_engine(deck.game)
+    try:
+        catalogue = apply_card_values(engine, base, options.get(CARD_VALUES))
+        unknown = missing_values(engine, deck, catalogue)
+    except EngineError as exc:
+        raise TuningStartError(str(exc)) from None
+    if unknown and not allow_unknown:
+        raise UnplayableDeck([(catalogue.cards[key].display_name, fields) for key, fields in unknown.items()])
+    return engine, catalogue, unknown
+
+
 def tune_here(deck: Deck, base: Catalogue, options: dict, fmt: Format, candidates: str, *,
               keys: list[str] | None = None, owner_id: int | None = None, allow_unknown: bool = False,
               budget: int, seed: int, workers: int, top: int, progress=None) -> tuple[TuningResult, int]:
@@ -96,14 +110,7 @@ def tune_here(deck: Deck, base: Catalogue, options: dict, fmt: Format, candidate
     candidate lacking them. `candidates` is "catalogue" (the deck's colours), "collection" (the cards
     `owner_id` owns) or a label for `keys` (cards read from a list). TuningStartError says why not."""
     spec = get_game(deck.game)
-    engine = get_engine(deck.game)
-    try:
-        catalogue = apply_card_values(engine, base, options.get(CARD_VALUES))
-        unknown = missing_values(engine, deck, catalogue)
-    except EngineError as exc:
-        raise TuningStartError(str(exc)) from None
-    if unknown and not allow_unknown:
-        raise UnplayableDeck([(catalogue.cards[key].display_name, fields) for key, fields in unknown.items()])
+    engine, catalogue, unknown = values_applied(deck, base, options, allow_unknown)
     if candidates == "catalogue":
         pool = catalogue_candidates(spec, deck, catalogue)
     elif candidates == "collection":
