@@ -17,6 +17,7 @@ from deckhub.core.decklist import Deck
 from deckhub.core.tuning import Tuner, clarity, drive, paired
 
 DEFAULT_BUDGET = 4_000
+FIRST_GAMES = 30  # paired games every card plays before halving drops any (when half the budget affords it)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def impact_tuner(game: str, deck: Deck, catalogue: Catalogue, *, budget: int = D
                  options: dict | None = None, halving: bool = True) -> Tuner:
     """The rounds of an impact run: one arm per distinct card (a copy replaced by the blank)."""
     return Tuner(game, deck, with_blank(catalogue), [BLANK_KEY], lambda _deck: True, budget=budget, seed=seed,
-                 options=options, halving=halving, rank=clarity)
+                 options=options, halving=halving, rank=clarity, first_games=FIRST_GAMES)
 
 
 def impact_result(tuner: Tuner, settings: dict[str, Any] | None = None) -> ImpactResult:
