@@ -18,6 +18,7 @@ from deckhub.commands.goldfish import coverage, goldfish
 from deckhub.commands.serve import serve, worker
 from deckhub.commands.simulate import simulate
 from deckhub.commands.impact import impact
+from deckhub.commands.compare import compare
 from deckhub.commands.tune import tune
 from deckhub.commands.users import user
 
@@ -28,7 +29,7 @@ def main() -> None:
     pass
 
 
-for command in (serve, worker, user, load_cards, build_data, check, collection, goldfish, coverage, simulate, impact, tune,
+for command in (serve, worker, user, load_cards, build_data, check, collection, goldfish, coverage, simulate, impact, compare, tune,
                 export_user, import_user, backup, export_cards, facts, db):
     main.add_command(command)
 

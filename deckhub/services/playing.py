@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from deckhub.core.compare import compare
 from deckhub.core.engine import Engine, EngineError, IllegalAction, get_engine, new_game, play_out
 from deckhub.core.legality import Format
 from deckhub.core.session_values import CARD_VALUES
@@ -202,6 +203,27 @@ def card_impact(source: DeckFile, *, allow_unknown: bool, budget: int, seed: int
     except TuningStartError as exc:
         raise PlayError(str(exc)) from None
     return Impacted(ready.spec, ready.deck, result, unknown)
+
+
+def compare_files(a: DeckFile, b: DeckFile, *, games: int, seed: int, workers: int,
+                  allow_unknown: bool = False) -> tuple[Prepared, dict[str, Any]]:
+    """`deckhub compare`: two deck files of one game played on the same seeds (with A's options and
+    the values of both); refused while values are missing unless `allow_unknown`."""
+    ready_a, ready_b = prepare(a), prepare(b)
+    for ready, source in ((ready_a, a), (ready_b, b)):
+        ready.deck.name = ready.deck.name or os.path.basename(source.name)
+        if ready.missing and not allow_unknown:
+            raise PlayError(f"{source.name}: the engine needs values nobody gave for {len(ready.missing)} cards: "
+                            f"{ready.missing_words}; give them with --values FILE.json, or compare anyway with --allow-unknown")
+    options = dict(ready_a.options)
+    values = {**(ready_b.options.get(CARD_VALUES) or {}), **(ready_a.options.get(CARD_VALUES) or {})}
+    if values:
+        options[CARD_VALUES] = values
+    try:
+        return ready_a, compare(ready_a.spec.slug, ready_a.deck, ready_b.deck, ready_a.catalogue, games=games,
+                                seed=seed, options=options, workers=min(workers, os.cpu_count() or 1))
+    except (EngineError, IllegalAction, ValueError) as exc:
+        raise PlayError(str(exc)) from None
 
 
 def _candidate_keys(spec, catalogue, data: bytes, name: str) -> list[str]:
