@@ -132,3 +132,32 @@ def test_simulate_command_refuses_bad_input_with_exit_2(tmp_path):
     assert result.exit_code == 2 and "line 1" in result.output.lower()
     result = CliRunner().invoke(simulate_command, ["--game", "chess", "--deck", ROCKET_STORM])
     assert result.exit_code == 2
+
+
+def test_combined_condition_odds_agree_with_brute_force_enumeration():
+    """Every hand of a 10-card deck enumerated: A = 3 Spells (one of them also group B), B = 4 cards."""
+    from itertools import combinations
+    from fractions import Fraction
+    from deckhub.core.odds import both_at_least
+
+    kinds = ["a"] * 2 + ["ab"] + ["b"] * 3 + ["-"] * 4
+    for draws in range(0, 11):
+        for need_a, need_b in [(1, 1), (2, 1), (1, 2), (2, 2), (3, 4), (0, 1)]:
+            hands = list(combinations(range(10), draws))
+            good = sum(1 for h in hands if sum("a" in kinds[i] for i in h) >= need_a
+                       and sum("b" in kinds[i] for i in h) >= need_b)
+            assert both_at_least(need_a, need_b, 10, 2, 3, 1, draws) == Fraction(good, len(hands)), (draws, need_a, need_b)
+
+
+def test_combined_odds_table_of_a_published_deck_is_exact_and_matches_its_shuffles():
+    from deckhub.core.odds import combined_odds_table
+
+    catalogue = load_catalogue("kaijudo")
+    _, deck = get_engine("kaijudo").decks()[0]
+    model = DrawModel.from_extras(get_game("kaijudo").extras)
+    spell, creature = group_predicate("type", "Spell"), group_predicate("type", "Creature")
+    table = combined_odds_table(deck, catalogue, model, spell, 1, creature, 1, range(1, 4), shuffles=4000, seed=3)
+    single = odds_table(deck, catalogue, model, spell, 1, range(1, 4))
+    for row, alone in zip(table["rows"], single["rows"]):
+        assert row["chance"] <= alone["chance"] + 1e-12  # "and" never beats one of its parts
+        assert abs(row["simulated"] - row["chance"]) < 0.03

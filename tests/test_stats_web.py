@@ -22,6 +22,8 @@ def test_odds_table_and_sample_hand(client, deck_id):
     assert "Type: Spell: 9 of 40 cards; at least 1" in page
     rows = re.findall(r"<tr><td>(opening hand|by turn \d)</td><td>(\d+)</td><td>([\d.]+)%</td></tr>", page)
     assert rows[0][:2] == ("opening hand", "5") and rows[1][:2] == ("by turn 1", "6")  # going second draws on turn 1
+    both = client.get(f"/decks/{deck_id}/stats/?group=type|Spell&k=1&group2=type|Creature&k2=2").get_data(as_text=True)
+    assert "Exact chance" in both and "2,000 shuffles, seed 0" in both
     sample = client.get(f"/decks/{deck_id}/stats/?sample=1").get_data(as_text=True)
     assert len(re.findall(r"<li>", sample.split('aria-label="Sample hand"')[1].split("</ol>")[0])) == 5
     weird = client.get(f"/decks/{deck_id}/stats/?group=nonsense|x&k=abc&hand=9999")
