@@ -77,7 +77,8 @@ def show(deck_id: int):
         wanted = request.args.get("compare", type=int)
         compare = next((r for r in runs + others if r.id == wanted), None)
     tuning_runs = tunings.runs_for(stored.row) if owner else []
-    running = any(r.status in ("queued", "running") for r in runs + tuning_runs)
+    impact_runs = tunings.runs_for(stored.row, impact=True) if owner else []
+    running = any(r.status in ("queued", "running") for r in runs + tuning_runs + impact_runs)
     rows, used = values_rows(engine, stored.deck, spec) if owner and engine else ([], 0)
     return render_template("stats/show.html", stored=stored, spec=spec, engine=engine, model=model, groups=groups,
                            rows=rows, used=used,
@@ -87,7 +88,7 @@ def show(deck_id: int):
                            label2=next((g[2] for g in groups if (g[0], g[1]) == (kind2, value2)), ""), sample=sample, owner=owner,
                            runs=runs, compare=compare, others=others, running=running, job_status=simulations.job_status,
                            run_settings=simulations.settings,
-                           tuning_runs=tuning_runs, tuning_status=tunings.job_status, default_budget=tunings.DEFAULT_BUDGET, min_budget=MIN_TUNING_BUDGET,
+                           tuning_runs=tuning_runs, tuning_status=tunings.job_status, impact_runs=impact_runs, default_budget=tunings.DEFAULT_BUDGET, min_budget=MIN_TUNING_BUDGET,
                            label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
 
 
@@ -176,6 +177,26 @@ def start_tuning(deck_id: int):
         return redirect(url_for("stats.show", deck_id=deck_id, _anchor="tune"))
     flash(f"Tuning run #{run.id} started: {len(run.candidates):,} candidate cards, {run.total:,} games, seed {run.seed}.",
           "info")
+    return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"tuning-{run.id}"))
+
+
+@bp.route("/impacts", methods=["POST"])
+@login_required
+def start_impact(deck_id: int):
+    """Queue a causal card impact run (stored and played as a tuning run is)."""
+    stored = deck_or_404(deck_id, mine=True)
+    engine = find_engine(get_game(stored.row.game))
+    if engine is None:
+        abort(404, "This game has no goldfish engine yet.")
+    try:
+        budget = int(request.form.get("budget") or tunings.DEFAULT_BUDGET)
+        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
+        run = tunings.start(current_user.id, stored.row, stored.version, budget, seed, options_from_form(engine),
+                            tunings.IMPACT, bool(request.form.get("allow_unknown")))
+    except ValueError as exc:
+        flash(str(exc) if isinstance(exc, simulations.SimulationError) else "Budget and seed are whole numbers.", "error")
+        return redirect(url_for("stats.show", deck_id=deck_id, _anchor="impact"))
+    flash(f"Card impact run #{run.id} started: {run.total:,} games, seed {run.seed}.", "info")
     return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"tuning-{run.id}"))
 
 
