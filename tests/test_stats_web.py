@@ -30,6 +30,19 @@ def test_odds_table_and_sample_hand(client, deck_id):
     assert weird.status_code == 200
 
 
+def test_a_simulation_with_a_random_turn_order_is_split_first_and_second(client, deck_id):
+    page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    assert 'name="turn_order"' in page and 'name="mulligan_policy"' not in page  # Kaijudo has no mulligan
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "120", "seed": "3", "turn_order": "random"})
+    status = client.get(f"/decks/{deck_id}/stats/simulations/1.json").get_json()
+    sides = status["result"]["by_turn_order"]
+    assert sides["first"]["games"] + sides["second"]["games"] == 120 and min(s["games"] for s in sides.values()) > 30
+    assert {"name": "turn_order", "label": "turn order", "value": "random", "shown": "random"} in status["settings"]["options"]
+    refused = client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "50", "mulligan_policy": "keep"},
+                          follow_redirects=True)
+    assert "offer no mulligan" in refused.get_data(as_text=True)
+
+
 def test_a_simulation_runs_in_the_background_and_is_kept_with_its_deck_version(client, deck_id):
     response = client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "200", "seed": "4", "opt_first": "on"})
     assert response.status_code == 302

@@ -35,10 +35,10 @@ def _fail(message: str) -> None:
 
 
 def game_options(first: bool | None, pairs: tuple[str, ...], game_flags: Mapping[str, Any],
-                 random_order: bool = False) -> dict[str, Any]:
+                 random_order: bool = False, mulligan: str | None = None) -> dict[str, Any]:
     """The options the command line names, as the engine's option names (the engine checks them):
-    `--option` pairs, then `--first/--second` (or `--random-order`, the run's `turn_order`) and the
-    games' own flags (`with_game_flags`)."""
+    `--option` pairs, then `--first/--second` (or `--random-order`, the run's `turn_order`), the
+    `--mulligan` policy (the run's `mulligan_policy`) and the games' own flags (`with_game_flags`)."""
     if random_order and first is not None:
         _fail("--random-order draws who goes first in each game: give it or --first/--second, not both")
     options: dict[str, Any] = {}
@@ -47,7 +47,8 @@ def game_options(first: bool | None, pairs: tuple[str, ...], game_flags: Mapping
         if not sep or not key.strip():
             _fail(f"--option takes KEY=VALUE, not {pair!r}")
         options[key.strip().replace("-", "_")] = value.strip()
-    named = {"first": first, "turn_order": "random" if random_order else None, **game_flags}
+    named = {"first": first, "turn_order": "random" if random_order else None, "mulligan_policy": mulligan,
+             **game_flags}
     options.update({k: v for k, v in named.items() if v is not None})
     return options
 

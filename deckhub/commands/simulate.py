@@ -1,7 +1,7 @@
 """`deckhub simulate`: many automated goldfish games of one deck, summarised.
 
     deckhub simulate --game SLUG --deck FILE [--games N] [--seed S] [--workers W] [--json]
-                     [--first|--second|--random-order] [--drawn-by N]
+                     [--first|--second|--random-order] [--drawn-by N] [--mulligan POLICY]
                      [--values FILE.json] [--user NAME] [--allow-unknown]
 
 `--json` prints {"game", "games", "seed", "wins", "win_rate", "losses": {reason: n},
@@ -11,7 +11,10 @@
 "mean_turn_drawn_by", "games_never_drawn", "mean_turn_never_drawn", "games_played",
 "mean_turn_played", and "wins_*" / "win_rate_*" of each group}]}: the observed card impact, from the
 games played (drawn by turn N: `--drawn-by`, default the median winning turn), and
-`--random-order` lets each game's seed decide who goes first; and
+`--random-order` lets each game's seed decide who goes first; `--mulligan POLICY` decides the
+opening hand where the rules offer a mulligan (Huntik, Battledome): `keep`, `without:GROUP` or
+`fewer:K:GROUP`, GROUP as FIELD=VALUE / FIELD<=N joined by '&' (e.g. `without:type=Codestone`), and
+"mulligans" counts the hands it sent back; and
 with --allow-unknown on a deck whose values are not all known also
 "unknown_values": {"cards": n, "values": {card key: [field, ...]}}.
 While the engine lacks card values the deck needs, nothing is played and the command exits 2 naming
@@ -42,6 +45,8 @@ from deckhub.commands.goldfish import _USER_HELP, _VALUES_HELP, deck_file, game_
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option("--first/--second", "first", default=None, help="go first or second in every game")
 @click.option("--random-order", is_flag=True, help="each game's seed decides whether you go first or second")
+@click.option("--mulligan", "mulligan", default=None, metavar="POLICY",
+              help="keep | without:GROUP | fewer:K:GROUP (GROUP: FIELD=VALUE or FIELD<=N, joined by '&')")
 @click.option("--drawn-by", type=click.IntRange(0, 1000), default=None,
               help="the turn of the card impact's \"drawn by\" column (default: the median winning turn)")
 @click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="any other game option")
@@ -49,12 +54,12 @@ from deckhub.commands.goldfish import _USER_HELP, _VALUES_HELP, deck_file, game_
 @click.option("--user", "username", default=None, help=_USER_HELP)
 @click.option("--allow-unknown", is_flag=True,
               help="play even though the engine lacks some card values (the summary says how many cards)")
-def simulate(game_slug, deck_path, games, seed, workers, as_json, first, random_order, drawn_by, pairs, values_path,
-             username, allow_unknown, **game_flags):
+def simulate(game_slug, deck_path, games, seed, workers, as_json, first, random_order, mulligan, drawn_by, pairs,
+             values_path, username, allow_unknown, **game_flags):
     """Play many automated games of a deck and report win rate, losses and the winning turn."""
     from deckhub.services import playing
 
-    source = deck_file(game_slug, deck_path, game_options(first, pairs, game_flags, random_order), values_path, username)
+    source = deck_file(game_slug, deck_path, game_options(first, pairs, game_flags, random_order, mulligan), values_path, username)
     workers = min(workers, os.cpu_count() or 1)
     bar = None
     if sys.stderr.isatty() and not as_json:
@@ -96,6 +101,8 @@ def simulate(game_slug, deck_path, games, seed, workers, as_json, first, random_
     stuck = summary.stuck_cards(catalogue, 5)
     if stuck:
         click.echo("most often left in hand: " + ", ".join(f"{name} ({share:.0%})" for name, _, share in stuck))
+    if mulligan:
+        click.echo(f"mulligan policy {mulligan}: {data['mulligans']} of {games} opening hands sent back")
     for side, part in data["by_turn_order"].items():
         mean = part["win_turn"]["mean"]
         click.echo(f"going {side}: {part['wins']} of {part['games']} games won"

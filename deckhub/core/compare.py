@@ -27,22 +27,26 @@ def _side(arm: Arm, label: str) -> dict[str, Any]:
 
 
 def compare(game: str, deck_a: Deck, deck_b: Deck, catalogue: Catalogue, *, games: int = 1000, seed: int = 0,
-            options: dict | None = None, workers: int = 1) -> dict[str, Any]:
+            options: dict | None = None, workers: int = 1, options_b: dict | None = None) -> dict[str, Any]:
     """{"a", "b", "delta", "ci", "games", "seed", "cards", "settings"}: each deck's win rate and
-    winning-turn distribution, the paired difference B - A, and the card lists' differences."""
+    winning-turn distribution, the paired difference B - A, and the card lists' differences.
+    `options_b`: B plays with these changes to the options (e.g. another mulligan policy), so one
+    deck can be compared with itself under two choices on the same seeds."""
     if not 2 <= games <= MAX_GAMES:
         raise TuningError(f"a comparison plays 2 to {MAX_GAMES:,} games of each deck, not {games}")
     if deck_a.game != game or deck_b.game != game:
         raise TuningError("both decks must be of the game compared")
-    options = run_options(game, options)
+    given = dict(options or {})
+    options = run_options(game, given)
+    played_b = run_options(game, {**given, **options_b}) if options_b else options
     limit = score_limit(game, options)
     arms = [Arm(None, deck_a), Arm(None, deck_b)]
     ranges = [(s, min(games, s + _CHUNK)) for s in range(0, games, _CHUNK)]
     with Player(game, catalogue, options, seed, limit, workers) as player:
-        tasks = [(arm, start, stop) for arm in arms for start, stop in ranges]
-        for (arm, _start, _stop), played in zip(tasks, player.play([(a.deck, s, e) for a, s, e in tasks])):
-            arm.scores.extend(score for score, _ in played)
-            arm.wins.extend(won for _, won in played)
+        for arm, arm_options in zip(arms, (options, played_b)):
+            for played in player.play([(arm.deck, s, e) for s, e in ranges], arm_options):
+                arm.scores.extend(score for score, _ in played)
+                arm.wins.extend(won for _, won in played)
     delta, ci = paired(arms[1], arms[0])
 
     def name(key: str) -> str:
@@ -54,5 +58,6 @@ def compare(game: str, deck_a: Deck, deck_b: Deck, catalogue: Catalogue, *, game
             "delta": round(delta, 4), "ci": [round(ci[0], 4), round(ci[1], 4)], "games": games, "seed": seed,
             "cards": cards,
             "settings": {"options": {k: v for k, v in options.items() if k != "card_values"},
+                         "options_b": {k: v for k, v in played_b.items() if k != "card_values"},
                          "score": f"winning turn; a game not won scores {limit + 1}",
                          "delta_means": "B's mean score minus A's over the same seeds: positive, B wins later"}}

@@ -24,12 +24,15 @@ from typing import Any, Callable
 from deckhub.core.cards import Catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import get_engine, new_game
-from deckhub.core.state import EngineError
+from deckhub.core.mulligan import MulliganPolicy
+from deckhub.core.state import EngineError, State
 
 MAX_GAMES = 100_000
 _CHUNK = 250
 TURN_ORDER = "turn_order"  # the run option "random": each game's seed decides who goes first
+MULLIGAN_POLICY = "mulligan_policy"  # the run option naming a mulligan policy (deckhub.core.mulligan)
 MULLIGAN_STEP = "mulligan"  # the phase (or pending choice's op) in which the opening hand is decided
+SETUP_STEP = "setup"  # a phase before the first turn (Battledome's): the opening hand may still change
 
 
 def game_seed(master: int, index: int) -> int:
@@ -61,6 +64,7 @@ class GameResult:
     stuck: tuple[str, ...]  # card keys left in hand at the end
     first: bool = True  # went first (a game without a turn order counts as going first)
     cards: tuple[tuple[str, int, int], ...] = ()  # (card key, turn first in hand or -1, turn first played or -1)
+    mulliganed: bool = False  # the run's mulligan policy sent the opening hand back
 
 
 @dataclass
@@ -77,6 +81,7 @@ class Summary:
     # tally is [games, wins, sum of winning turns]; and "first"/"second" -> [games, wins, {turn: wins}]
     cards: dict[str, dict[str, Any]] = field(default_factory=dict)
     orders: dict[str, list] = field(default_factory=dict)
+    mulligans: int = 0  # games whose opening hand the run's mulligan policy sent back
 
     @property
     def win_rate(self) -> float:
@@ -96,6 +101,7 @@ class Summary:
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
             "by_turn_order": {side: {"games": g, "wins": w, "win_turn": win_turn_json(Counter(turns))}
                               for side, (g, w, turns) in sorted(self.orders.items())},
+            "mulligans": self.mulligans,
             "card_impact_turn": turn,
             "card_impact": card_impact(self, catalogue, turn),
         }
@@ -104,6 +110,7 @@ class Summary:
         """The tallies alone, as JSON: a chunk's share of a run, to be merged with `merge`."""
         return {"games": self.games, "wins": self.wins, "losses": dict(self.losses),
                 "win_turns": {str(t): n for t, n in self.win_turns.items()}, "stuck": dict(self.stuck),
+                "mulligans": self.mulligans,
                 "cards": {k: {"opening": v["opening"], "played": v["played"],
                               "drawn": {str(t): tally for t, tally in v["drawn"].items()}}
                           for k, v in self.cards.items()},
@@ -115,6 +122,7 @@ class Summary:
         self.losses.update(counts["losses"])
         self.win_turns.update({int(t): n for t, n in counts["win_turns"].items()})
         self.stuck.update(counts["stuck"])
+        self.mulligans += counts.get("mulligans", 0)
         for key, tallies in counts.get("cards", {}).items():
             mine = self._card(key)
             _sum_into(mine["opening"], tallies["opening"])
@@ -141,6 +149,7 @@ class Summary:
         else:
             self.losses[loss_reason(r.reason)] += 1
         self.stuck.update(r.stuck)
+        self.mulligans += r.mulliganed
         won, turn = int(r.win), r.turn if r.win else 0
         side = self.orders.setdefault("first" if r.first else "second", [0, 0, Counter()])
         side[0] += 1
@@ -221,13 +230,26 @@ def card_impact(summary: Summary, catalogue: Catalogue | None, turn: int) -> lis
     return sorted(rows, key=lambda r: (r["card"], r["key"]))
 
 
+def mulligan_offered(engine) -> bool:
+    """Whether the game's rules (its engine) offer a mulligan a policy can take."""
+    return engine.state_class.mulligan_action is not State.mulligan_action
+
+
 def run_options(game: str, options: dict | None) -> dict:
     """The engine's options with their defaults, plus the run's own: `turn_order` "random" (each
     game's seed decides whether the player goes first; only for a game with a `first` option)."""
     options = dict(options or {})
     order = options.pop(TURN_ORDER, None)
+    policy = options.pop(MULLIGAN_POLICY, None)
     engine = get_engine(game)
     normal = engine.normalize_options(options)
+    if policy not in (None, ""):
+        MulliganPolicy.parse(policy)  # refused here, before any game, when it cannot be read
+        if not mulligan_offered(engine):
+            raise EngineError(f"the rules of {game} offer no mulligan")
+        if engine.option("mulligan") is not None:
+            normal["mulligan"] = True  # a game whose mulligan is a setting: a policy turns it on
+        normal[MULLIGAN_POLICY] = policy
     if order in (None, "", "fixed"):
         return normal
     if order != "random":
@@ -238,30 +260,38 @@ def run_options(game: str, options: dict | None) -> dict:
 
 
 def game_options(options: dict, master: int, index: int) -> dict:
-    """The engine options game `index` plays with: the run's, with the turn order drawn when random."""
-    if options.get(TURN_ORDER) != "random":
+    """The engine options game `index` plays with: the run's, with the turn order drawn when random
+    (and without the run's own mulligan policy, which `play_tracked` plays)."""
+    if TURN_ORDER not in options and MULLIGAN_POLICY not in options:
         return options
-    played = {k: v for k, v in options.items() if k != TURN_ORDER}
-    played["first"] = game_seed(master, f"order:{index}") % 2 == 0
+    played = {k: v for k, v in options.items() if k not in (TURN_ORDER, MULLIGAN_POLICY)}
+    if options.get(TURN_ORDER) == "random":
+        played["first"] = game_seed(master, f"order:{index}") % 2 == 0
     return played
 
 
-def deciding_hand(state) -> bool:
-    """True while the opening hand may still change (a mulligan phase or a pending mulligan choice)."""
+def mulligan_now(state) -> bool:
+    """True while the rules' mulligan is being decided (its phase, or its pending choice)."""
     pending = state.pending
     return state.phase == MULLIGAN_STEP or (pending is not None and pending.op[:1] == (MULLIGAN_STEP,))
 
 
-def play_tracked(state) -> tuple[dict[str, int], dict[str, int]]:
-    """Play `state` out with its policy, noting for each card key the turn a copy first reached the
+def deciding_hand(state) -> bool:
+    """True while the opening hand may still change: in setup or the mulligan."""
+    return state.phase == SETUP_STEP or mulligan_now(state)
+
+
+def play_tracked(state, mulligan: MulliganPolicy | None = None) -> tuple[dict[str, int], dict[str, int], bool]:
+    """Play `state` out with its policy (the opening hand decided by `mulligan` when given), noting for each card key the turn a copy first reached the
     hand (0: the opening hand) and the turn a copy first left the hand for play (any zone but the
-    deck and the game's `UNPLAYED_ZONES`, such as Kaijudo's mana zone)."""
+    deck and the game's `UNPLAYED_ZONES`, such as Kaijudo's mana zone); and whether the hand went back."""
     hand_zone, choose = state.HAND_ZONE, state.engine.policy
     unplayed = {state.DECK_ZONE, hand_zone, *state.UNPLAYED_ZONES}
     cards, where = state.cards, state.where
     drawn: dict[str, int] = {}
     played: dict[str, int] = {}
     opening = True
+    redraw = None
     hand = set(state.zones[hand_zone])
     for _ in range(100_000):
         if state.outcome is not None:
@@ -270,6 +300,11 @@ def play_tracked(state) -> tuple[dict[str, int], dict[str, int]]:
             opening = False
             drawn.update({cards[i].key: 0 for i in state.zones[hand_zone]})
             hand = set(state.zones[hand_zone])
+        if mulligan is not None and mulligan_now(state):
+            if redraw is None:  # decided once, on the hand dealt (the rules offer one mulligan)
+                redraw = mulligan.redraw(cards[i] for i in state.zones[hand_zone])
+            state.apply_action(state.mulligan_action(redraw))
+            continue
         state.apply_action(choose(state))
         if opening:
             continue
@@ -283,20 +318,32 @@ def play_tracked(state) -> tuple[dict[str, int], dict[str, int]]:
         hand = set(now)
     if state.outcome is None:
         raise EngineError("the game did not end within 100,000 actions")
-    return drawn, played
+    return drawn, played, bool(redraw)
 
 
 def play_one(game: str, deck: Deck, catalogue: Catalogue, options: dict, master: int, index: int) -> GameResult:
+    policy = options.get(MULLIGAN_POLICY)
     options = game_options(options, master, index)
     state = new_game(game, deck, catalogue, game_seed(master, index), options)
-    drawn, played = play_tracked(state)
+    drawn, played, mulliganed = play_tracked(state, _policy(policy) if policy else None)
     hand = state.zones.get(state.HAND_ZONE, [])
     stuck = tuple(sorted({state.cards[i].key for i in hand}))
     outcome = state.outcome
     keys = sorted(set(drawn) | set(played))
     cards = tuple((k, drawn.get(k, -1), played.get(k, -1)) for k in keys)
     return GameResult(index, outcome.result == "win", outcome.turn, outcome.reason, stuck,
-                      options.get("first", True) is not False, cards)
+                      options.get("first", True) is not False, cards, mulliganed)
+
+
+_policies: dict[str, MulliganPolicy] = {}
+
+
+def _policy(text: str) -> MulliganPolicy:
+    """A run's mulligan policy, parsed once per process."""
+    found = _policies.get(text)
+    if found is None:
+        found = _policies[text] = MulliganPolicy.parse(text)
+    return found
 
 
 _worker: dict[str, Any] = {}

@@ -304,6 +304,12 @@ class State(CoreOps, ABC):
     def extra_manual_actions(self) -> list[Action]:
         return []
 
+    def mulligan_action(self, redraw: bool) -> Action | None:
+        """While the opening hand is decided (phase or pending choice "mulligan"): the action that keeps
+        it (`redraw` False) or takes the rules' mulligan of all of it; None where the rules offer none
+        (a simulation's mulligan policy plays these instead of the built-in policy)."""
+        return None
+
     def apply_extra_manual(self, action: Action) -> str:
         """Apply one of the engine's EXTRA_MANUAL moves (its kind, fields and card ids already checked
         against the declaration), or raise IllegalAction; returns the log text."""

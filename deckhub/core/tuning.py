@@ -199,11 +199,11 @@ def _init_worker(game: str, catalogue: Catalogue, options: dict, seed: int, limi
     _worker.update(game=game, catalogue=catalogue, options=options, seed=seed, limit=limit)
 
 
-def _play(task: tuple[dict, int, int]) -> list[tuple[int, bool]]:
-    deck_json, start, stop = task
+def _play(task: tuple[dict, int, int, dict | None]) -> list[tuple[int, bool]]:
+    deck_json, start, stop, options = task
     w = _worker
-    return play_range(w["game"], Deck.from_json(deck_json), w["catalogue"], w["options"], w["seed"], w["limit"],
-                      start, stop)
+    return play_range(w["game"], Deck.from_json(deck_json), w["catalogue"], options or w["options"], w["seed"],
+                      w["limit"], start, stop)
 
 
 def paired(arm: Arm, base: Arm, z: float = Z_95, games: int | None = None) -> tuple[float, tuple[float, float]]:
@@ -390,8 +390,9 @@ class Player:
         if self.pool is None:
             _init_worker(*init)
 
-    def play(self, tasks: list[tuple[Deck, int, int]]) -> Iterable[list[tuple[int, bool]]]:
-        jobs = [(deck.to_json(), start, stop) for deck, start, stop in tasks]
+    def play(self, tasks: list[tuple[Deck, int, int]], options: dict | None = None) -> Iterable[list[tuple[int, bool]]]:
+        """Each task's games as (score, won), with `options` instead of the run's when given."""
+        jobs = [(deck.to_json(), start, stop, options) for deck, start, stop in tasks]
         return self.pool.map(_play, jobs) if self.pool is not None else map(_play, jobs)
 
     def __enter__(self) -> "Player":

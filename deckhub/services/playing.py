@@ -206,7 +206,7 @@ def card_impact(source: DeckFile, *, allow_unknown: bool, budget: int, seed: int
 
 
 def compare_files(a: DeckFile, b: DeckFile, *, games: int, seed: int, workers: int,
-                  allow_unknown: bool = False) -> tuple[Prepared, dict[str, Any]]:
+                  allow_unknown: bool = False, options_b: dict | None = None) -> tuple[Prepared, dict[str, Any]]:
     """`deckhub compare`: two deck files of one game played on the same seeds (with A's options and
     the values of both); refused while values are missing unless `allow_unknown`."""
     ready_a, ready_b = prepare(a), prepare(b)
@@ -221,7 +221,8 @@ def compare_files(a: DeckFile, b: DeckFile, *, games: int, seed: int, workers: i
         options[CARD_VALUES] = values
     try:
         return ready_a, compare(ready_a.spec.slug, ready_a.deck, ready_b.deck, ready_a.catalogue, games=games,
-                                seed=seed, options=options, workers=min(workers, os.cpu_count() or 1))
+                                seed=seed, options=options, workers=min(workers, os.cpu_count() or 1),
+                                options_b=options_b)
     except (EngineError, IllegalAction, ValueError) as exc:
         raise PlayError(str(exc)) from None
 

@@ -19,7 +19,7 @@ from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine, value_words
 from deckhub.core.session_values import CARD_VALUES, value_field
-from deckhub.core.simulate import MAX_GAMES, merge, play_games, run_options
+from deckhub.core.simulate import MAX_GAMES, MULLIGAN_POLICY, TURN_ORDER, merge, play_games, run_options
 from deckhub.services.limits import MAX_ACTIVE_RUNS, seed_problem
 
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
@@ -199,6 +199,9 @@ def settings(run: models.SimulationRun) -> dict:
             values.append({"card": key, "card_name": card.display_name if card else key, "field": name,
                            "label": field.label if field else name.replace("_", " "), "value": value,
                            "shown": value_words(value)})
+    for name, label in ((TURN_ORDER, "turn order"), (MULLIGAN_POLICY, "mulligan policy")):
+        if chosen.get(name):
+            options.append({"name": name, "label": label, "value": chosen[name], "shown": value_words(chosen[name])})
     return {"deck_version": run.version, "games": run.games, "seed": run.seed, "options": options,
             "card_values": values}
 

@@ -10,6 +10,7 @@ from deckhub.services import decks as deck_store
 from deckhub.services import card_values, simulations, tunings
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
+from deckhub.core.simulate import mulligan_offered
 from deckhub.core.odds import DrawModel, combined_odds_table, group_predicate, odds_table
 from deckhub.core.tuning import MIN_BUDGET as MIN_TUNING_BUDGET
 from deckhub.games import get_game
@@ -88,7 +89,8 @@ def show(deck_id: int):
                            label2=next((g[2] for g in groups if (g[0], g[1]) == (kind2, value2)), ""), sample=sample, owner=owner,
                            runs=runs, compare=compare, others=others, running=running, job_status=simulations.job_status,
                            run_settings=simulations.settings,
-                           tuning_runs=tuning_runs, tuning_status=tunings.job_status, impact_runs=impact_runs, default_budget=tunings.DEFAULT_BUDGET, min_budget=MIN_TUNING_BUDGET,
+                           tuning_runs=tuning_runs, tuning_status=tunings.job_status, impact_runs=impact_runs,
+                           mulligan_offered=bool(engine) and mulligan_offered(engine), default_budget=tunings.DEFAULT_BUDGET, min_budget=MIN_TUNING_BUDGET,
                            label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
 
 
@@ -102,7 +104,7 @@ def start(deck_id: int):
     try:
         games = int(request.form.get("games") or 1000)
         seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
-        run = simulations.start(current_user.id, stored.row, stored.version, games, seed, options_from_form(engine),
+        run = simulations.start(current_user.id, stored.row, stored.version, games, seed, _run_options(engine),
                                 allow_unknown=request.form.get("allow_unknown") in ("on", "1", "y", "true"))
     except simulations.UnknownValues as exc:  # the values typed were kept; the form asks for the rest
         flash(f"{exc} They are asked for below.", "error")
@@ -112,6 +114,17 @@ def start(deck_id: int):
         return redirect(url_for("stats.show", deck_id=deck_id, _anchor="simulate"))
     flash(f"Simulation #{run.id} started: {run.games:,} games with seed {run.seed}.", "info")
     return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"run-{run.id}"))
+
+
+def _run_options(engine) -> dict:
+    """The form's engine options plus a simulation's own: a random turn order, a mulligan policy."""
+    options = options_from_form(engine)
+    if request.form.get("turn_order") == "random":
+        options["turn_order"] = "random"
+    policy = (request.form.get("mulligan_policy") or "").strip()[:200]
+    if policy:
+        options["mulligan_policy"] = policy
+    return options
 
 
 @bp.route("/simulations/<int:run_id>/cancel", methods=["POST"])
