@@ -7,7 +7,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import current_user, login_required
 
 from deckhub.services import decks as deck_store
-from deckhub.services import card_values, simulations, tunings
+from deckhub.services import card_values, comparisons, simulations, tunings
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.core.simulate import mulligan_offered
@@ -92,6 +92,21 @@ def show(deck_id: int):
                            tuning_runs=tuning_runs, tuning_status=tunings.job_status, impact_runs=impact_runs,
                            mulligan_offered=bool(engine) and mulligan_offered(engine), default_budget=tunings.DEFAULT_BUDGET, min_budget=MIN_TUNING_BUDGET,
                            label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
+
+
+@bp.route("/compare")
+def compare(deck_id: int):
+    """Two decks of one game played on the same seeds (this one, and one of mine or a public one)."""
+    other = request.args.get("other", type=int)
+    games = request.args.get("games", default=comparisons.DEFAULT_PAGE_GAMES, type=int)
+    seed = request.args.get("seed", default=0, type=int)
+    if not 0 <= seed < MAX_SEED:
+        seed = 0
+    page = comparisons.compare_page(current_user, deck_id, other, games, seed)
+    if page is None:
+        abort(404, "No deck you may read has that number.")
+    return render_template("stats/compare.html", page=page, spec=get_game(page.stored.row.game), games=games,
+                           seed=seed, other=other, max_games=comparisons.MAX_PAGE_GAMES)
 
 
 @bp.route("/simulations", methods=["POST"])
