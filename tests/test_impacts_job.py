@@ -35,6 +35,8 @@ def test_an_impact_run_through_two_workers_gives_the_single_process_result(queue
     page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
     assert f"Card impact run #{run_id}" in page and html.escape(body["result"]["verdict"]) in page
     assert f"Tuning run #{run_id}" not in page
+    chart = client.get(f"/decks/{deck_id}/stats/tunings/{run_id}/impact.svg")
+    assert chart.status_code == 200 and f"seed 4".encode() in chart.data and b"<script" not in chart.data
 
 
 def test_impact_runs_count_against_the_limit_and_cancel(queued):  # noqa: F811

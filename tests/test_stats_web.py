@@ -38,6 +38,8 @@ def test_a_simulation_with_a_random_turn_order_is_split_first_and_second(client,
     sides = status["result"]["by_turn_order"]
     assert sides["first"]["games"] + sides["second"]["games"] == 120 and min(s["games"] for s in sides.values()) > 30
     assert {"name": "turn_order", "label": "turn order", "value": "random", "shown": "random"} in status["settings"]["options"]
+    split = client.get(f"/decks/{deck_id}/stats/simulations/1/histogram.svg?split=order").data
+    assert b"going first" in split and b"going second" in split and b"120 games, seed 3, " in split and b"turn order: random" in split
     refused = client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "50", "mulligan_policy": "keep"},
                           follow_redirects=True)
     assert "offer no mulligan" in refused.get_data(as_text=True)

@@ -30,6 +30,33 @@ def bar(title: str, labels: list[str], values: list[int], horizontal: bool = Fal
     return render(chart)
 
 
+def from_run(title: str, games: int, seed: int, settings: str = "") -> str:
+    """A figure's title that says what it came from: games, seed and the settings that differ."""
+    return f"{title}\n{games:,} games, seed {seed}" + (f", {settings}" if settings else "")
+
+
+def grouped(title: str, labels: list[str], series: dict[str, list[int]]) -> bytes:
+    """Bars side by side, one series a colour (going first and second by winning turn)."""
+    chart = pygal.Bar(**_options(title, legend_at_bottom=True))
+    chart.x_labels = labels
+    for name, values in series.items():
+        chart.add(name, values)
+    return render(chart)
+
+
+def intervals(title: str, labels: list[str], deltas: list[float], unit: str) -> bytes:
+    """Each card's paired difference as a horizontal bar (the interval is in the table beside it),
+    tall enough for one readable row a card."""
+    chart = pygal.HorizontalBar(**{**_options(f"{title}\n({unit}s later without one copy)", show_legend=False),
+                                   "height": max(260, 60 + 22 * len(labels)), "value_formatter": "{:+.2f}".format})
+    low, high = min(0.0, *deltas), max(0.0, *deltas)
+    step = (high - low) / 4 or 0.25
+    chart.y_labels = [round(low + i * step, 3) for i in range(5)]
+    chart.x_labels = labels
+    chart.add("change", [round(d, 3) for d in deltas])
+    return render(chart)
+
+
 NONE_COLOUR = "#b8bec9"  # cards with no colour of the breakdown ("none")
 
 

@@ -173,8 +173,35 @@ def histogram(deck_id: int, run_id: int):
         abort(404, "No finished simulation of yours has that number.")
     hist = run.result["win_turn"]["histogram"]
     unit = get_game(run.game).extras.get("turn_unit", "turn")
-    svg = charts.bar(f"Winning {unit} ({run.result['wins']:,} wins of {run.games:,})",
-                     list(hist), list(hist.values()))
+    title = charts.from_run(f"Winning {unit} ({run.result['wins']:,} wins)", run.games, run.seed, _shown(run))
+    if request.args.get("split") == "order":
+        sides = run.result.get("by_turn_order") or {}
+        turns = sorted({int(t) for side in sides.values() for t in side["win_turn"]["histogram"]})
+        svg = charts.grouped(title, [str(t) for t in turns],
+                             {f"going {name} ({side['games']:,} games)": [side["win_turn"]["histogram"].get(str(t), 0) for t in turns]
+                              for name, side in sides.items()})
+    else:
+        svg = charts.bar(title, list(hist), list(hist.values()))
+    return Response(svg, mimetype="image/svg+xml")
+
+
+def _shown(run) -> str:
+    """The settings a figure states: those a player chose away from the defaults."""
+    chosen = [o for o in simulations.settings(run)["options"] if o["name"] in (run.options or {})]
+    return ", ".join(f"{o['label']}: {o['shown']}" for o in chosen)[:160]
+
+
+@bp.route("/tunings/<int:run_id>/impact.svg")
+@login_required
+def impact_chart(deck_id: int, run_id: int):
+    run = _own_tuning(deck_id, run_id)
+    if not run.result or "cards" not in run.result:
+        abort(404, "No finished card impact run of yours has that number.")
+    r = run.result
+    unit = get_game(run.game).extras.get("turn_unit", "turn")
+    svg = charts.intervals(charts.from_run("Each card's impact", r["games_played"], r["seed"],
+                                           "one copy replaced by a blank"),
+                           [c["card"] for c in r["cards"]], [c["delta"] for c in r["cards"]], unit)
     return Response(svg, mimetype="image/svg+xml")
 
 
