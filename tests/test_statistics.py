@@ -86,7 +86,7 @@ def test_simulate_command_prints_the_json_contract():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data) == {"game", "games", "seed", "wins", "win_rate", "losses", "win_turn", "games_per_second",
-                         "by_turn_order", "card_impact_turn", "card_impact"}
+                         "by_turn_order", "mulligans", "card_impact_turn", "card_impact"}
     assert set(data["win_turn"]) == {"mean", "median", "p10", "p90", "histogram"}
     assert set(data["by_turn_order"]["first"]) == {"games", "wins", "win_turn"}
     assert set(data["by_turn_order"]["first"]["win_turn"]) == set(data["win_turn"])
