@@ -19,6 +19,8 @@ from deckhub.commands.goldfish import coverage, goldfish
 from deckhub.commands.images import load_images
 from deckhub.commands.serve import serve, worker
 from deckhub.commands.simulate import simulate
+from deckhub.commands.impact import impact
+from deckhub.commands.compare import compare
 from deckhub.commands.tune import tune
 from deckhub.commands.users import user
 
@@ -29,7 +31,7 @@ def main() -> None:
     pass
 
 
-for command in (serve, worker, user, load_cards, build_data, check, collection, goldfish, coverage, simulate, tune,
+for command in (serve, worker, user, load_cards, build_data, check, collection, goldfish, coverage, simulate, impact, compare, tune,
                 export_user, import_user, backup, export_cards, export_deck, facts, db, load_images):
     main.add_command(command)
 

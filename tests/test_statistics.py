@@ -9,7 +9,6 @@ from click.testing import CliRunner
 from scipy.stats import hypergeom
 
 from deckhub.commands.simulate import simulate as simulate_command
-from deckhub.core.decklist import Deck
 from deckhub.core.engine import get_engine
 from deckhub.core.odds import DrawModel, at_least, group_predicate, odds_table
 from deckhub.core.simulate import Summary, game_seed, loss_reason, simulate
@@ -85,12 +84,44 @@ def test_simulate_command_prints_the_json_contract():
                                                    "--seed", "3", "--workers", "2", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"game", "games", "seed", "wins", "win_rate", "losses", "win_turn", "games_per_second"}
+    assert set(data) == {"game", "games", "seed", "wins", "win_rate", "losses", "win_turn", "games_per_second",
+                         "by_turn_order", "mulligans", "card_impact_turn", "card_impact"}
     assert set(data["win_turn"]) == {"mean", "median", "p10", "p90", "histogram"}
+    assert set(data["by_turn_order"]["first"]) == {"games", "wins", "win_turn"}
+    assert set(data["by_turn_order"]["first"]["win_turn"]) == set(data["win_turn"])
+    row = data["card_impact"][0]
+    assert {"card", "games_opening_hand", "mean_turn_opening_hand", "games_drawn_by", "mean_turn_drawn_by",
+            "games_never_drawn", "mean_turn_never_drawn", "games_played", "mean_turn_played"} <= set(row)
     again = json.loads(CliRunner().invoke(simulate_command, ["--game", "kaijudo", "--deck", ROCKET_STORM, "--games",
                                                              "120", "--seed", "3", "--json"]).output)
     data.pop("games_per_second"), again.pop("games_per_second")
     assert data == again
+
+
+def test_observed_card_impact_and_turn_order_add_up_and_ignore_the_workers():
+    """Every game counts once per card (drawn by the end or never) and once per side of the turn
+    order, the opening hand is drawn by any turn, and the tallies do not depend on the split."""
+    catalogue = load_catalogue("kaijudo")
+    _, deck = get_engine("kaijudo").decks()[0]
+    one = simulate("kaijudo", deck, catalogue, games=300, seed=4, options={"turn_order": "random"}, workers=1)
+    two = simulate("kaijudo", deck, catalogue, games=300, seed=4, options={"turn_order": "random"}, workers=2)
+    a, b = one.to_json(catalogue), two.to_json(catalogue)
+    a.pop("games_per_second"), b.pop("games_per_second")
+    assert a == b
+    sides = a["by_turn_order"]
+    assert set(sides) == {"first", "second"} and 100 < sides["first"]["games"] < 200
+    assert sides["first"]["games"] + sides["second"]["games"] == 300
+    assert sides["first"]["wins"] + sides["second"]["wins"] == a["wins"]
+    assert {card.display_name for card in map(catalogue.get, deck.sections["Deck"])} == {r["card"] for r in a["card_impact"]}
+    last = max(int(t) for t in a["win_turn"]["histogram"]) + 1
+    for row in one.to_json(catalogue, drawn_by=last)["card_impact"]:
+        assert row["games_drawn_by"] + row["games_never_drawn"] <= 300
+        assert row["games_opening_hand"] <= row["games_drawn_by"]
+        assert row["games_played"] <= 300
+    for row in one.to_json(catalogue, drawn_by=0)["card_impact"]:
+        assert row["games_drawn_by"] == row["games_opening_hand"]
+    fixed = simulate("kaijudo", deck, catalogue, games=50, seed=4, options={"first": False}).to_json()
+    assert set(fixed["by_turn_order"]) == {"second"}
 
 
 def test_simulate_command_refuses_bad_input_with_exit_2(tmp_path):
@@ -100,3 +131,32 @@ def test_simulate_command_refuses_bad_input_with_exit_2(tmp_path):
     assert result.exit_code == 2 and "line 1" in result.output.lower()
     result = CliRunner().invoke(simulate_command, ["--game", "chess", "--deck", ROCKET_STORM])
     assert result.exit_code == 2
+
+
+def test_combined_condition_odds_agree_with_brute_force_enumeration():
+    """Every hand of a 10-card deck enumerated: A = 3 Spells (one of them also group B), B = 4 cards."""
+    from itertools import combinations
+    from fractions import Fraction
+    from deckhub.core.odds import both_at_least
+
+    kinds = ["a"] * 2 + ["ab"] + ["b"] * 3 + ["-"] * 4
+    for draws in range(0, 11):
+        for need_a, need_b in [(1, 1), (2, 1), (1, 2), (2, 2), (3, 4), (0, 1)]:
+            hands = list(combinations(range(10), draws))
+            good = sum(1 for h in hands if sum("a" in kinds[i] for i in h) >= need_a
+                       and sum("b" in kinds[i] for i in h) >= need_b)
+            assert both_at_least(need_a, need_b, 10, 2, 3, 1, draws) == Fraction(good, len(hands)), (draws, need_a, need_b)
+
+
+def test_combined_odds_table_of_a_published_deck_is_exact_and_matches_its_shuffles():
+    from deckhub.core.odds import combined_odds_table
+
+    catalogue = load_catalogue("kaijudo")
+    _, deck = get_engine("kaijudo").decks()[0]
+    model = DrawModel.from_extras(get_game("kaijudo").extras)
+    spell, creature = group_predicate("type", "Spell"), group_predicate("type", "Creature")
+    table = combined_odds_table(deck, catalogue, model, spell, 1, creature, 1, range(1, 4), shuffles=4000, seed=3)
+    single = odds_table(deck, catalogue, model, spell, 1, range(1, 4))
+    for row, alone in zip(table["rows"], single["rows"]):
+        assert row["chance"] <= alone["chance"] + 1e-12  # "and" never beats one of its parts
+        assert abs(row["simulated"] - row["chance"]) < 0.03

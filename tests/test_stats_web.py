@@ -22,10 +22,27 @@ def test_odds_table_and_sample_hand(client, deck_id):
     assert "Type: Spell: 9 of 40 cards; at least 1" in page
     rows = re.findall(r"<tr><td>(opening hand|by turn \d)</td><td>(\d+)</td><td>([\d.]+)%</td></tr>", page)
     assert rows[0][:2] == ("opening hand", "5") and rows[1][:2] == ("by turn 1", "6")  # going second draws on turn 1
+    both = client.get(f"/decks/{deck_id}/stats/?group=type|Spell&k=1&group2=type|Creature&k2=2").get_data(as_text=True)
+    assert "Exact chance" in both and "2,000 shuffles, seed 0" in both
     sample = client.get(f"/decks/{deck_id}/stats/?sample=1").get_data(as_text=True)
     assert len(re.findall(r"<li>", sample.split('aria-label="Sample hand"')[1].split("</ol>")[0])) == 5
     weird = client.get(f"/decks/{deck_id}/stats/?group=nonsense|x&k=abc&hand=9999")
     assert weird.status_code == 200
+
+
+def test_a_simulation_with_a_random_turn_order_is_split_first_and_second(client, deck_id):
+    page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    assert 'name="turn_order"' in page and 'name="mulligan_policy"' not in page  # Kaijudo has no mulligan
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "120", "seed": "3", "turn_order": "random"})
+    status = client.get(f"/decks/{deck_id}/stats/simulations/1.json").get_json()
+    sides = status["result"]["by_turn_order"]
+    assert sides["first"]["games"] + sides["second"]["games"] == 120 and min(s["games"] for s in sides.values()) > 30
+    assert {"name": "turn_order", "label": "turn order", "value": "random", "shown": "random"} in status["settings"]["options"]
+    split = client.get(f"/decks/{deck_id}/stats/simulations/1/histogram.svg?split=order").data
+    assert b"going first" in split and b"going second" in split and b"120 games, seed 3, " in split and b"turn order: random" in split
+    refused = client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "50", "mulligan_policy": "keep"},
+                          follow_redirects=True)
+    assert "offer no mulligan" in refused.get_data(as_text=True)
 
 
 def test_a_simulation_runs_in_the_background_and_is_kept_with_its_deck_version(client, deck_id):
@@ -36,6 +53,8 @@ def test_a_simulation_runs_in_the_background_and_is_kept_with_its_deck_version(c
     assert status["result"]["wins"] + sum(status["result"]["losses"].values()) == 200
     page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
     assert "Run #1 (deck version 1, seed 4)" in page and "Most often left in hand" in page
+    assert status["result"]["by_turn_order"]["first"]["games"] == 200 and status["result"]["card_impact"]
+    assert "Going first" in page and "Card impact observed in these games" in page
     svg = client.get(f"/decks/{deck_id}/stats/simulations/1/histogram.svg")
     assert svg.status_code == 200 and b"<script" not in svg.data
     client.post(f"/decks/{deck_id}/cards", data={"section": "Deck", "card": "argus-vigilant-seer", "delta": "1"})
@@ -95,3 +114,25 @@ def test_a_run_shows_the_settings_it_used_in_the_forms_words_and_in_its_json(cli
     assert "<summary>Settings of #1</summary>" in page  # each run of the table too
     for internal in ("True", "False", "turn_limit", "first:", "card_values", "{'"):
         assert internal not in panel.split("</dl>")[0], internal
+
+
+def test_two_decks_compared_on_the_same_shuffles(app, client, deck_id):
+    rocket = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[3RIS]Rocket_Storm.o8d").read_bytes()
+    other = client.post("/decks/import", data={"name": "Rocket Storm", "game": "kaijudo", "format": "",
+                                               "decklist": rocket.decode("utf-8")})
+    other_id = int(other.location.rsplit("/", 1)[1])
+    page = client.get(f"/decks/{deck_id}/stats/compare").get_data(as_text=True)
+    assert f'<option value="{other_id}"' in page and "Rocket Storm" in page
+    itself = client.get(f"/decks/{deck_id}/stats/compare?other={deck_id}&games=40&seed=2").get_data(as_text=True)
+    assert "B − A: +0.000" in itself and "The two lists are the same." in itself
+    both = client.get(f"/decks/{deck_id}/stats/compare?other={other_id}&games=60&seed=2").get_data(as_text=True)
+    assert "Bull Rush (A) and Rocket Storm (B)" in both and "Cards that differ" in both and "in B" in both
+    too_many = client.get(f"/decks/{deck_id}/stats/compare?other={other_id}&games=100000").get_data(as_text=True)
+    assert "plays 2 to 500 games" in too_many
+    stranger = app.test_client()
+    stranger.post("/signup", data={"username": "eve", "password": "correct horse", "confirm": "correct horse"})
+    assert stranger.get(f"/decks/{deck_id}/stats/compare").status_code == 404  # a private deck stays private
+    mine = stranger.post("/decks/import", data={"name": "Eve's", "game": "kaijudo", "format": "", "decklist": BULL_RUSH})
+    eve_id = int(mine.location.rsplit("/", 1)[1])
+    hidden = stranger.get(f"/decks/{eve_id}/stats/compare?other={deck_id}&games=20").get_data(as_text=True)
+    assert "nor a public deck" in hidden and "Bull Rush (A)" not in hidden

@@ -43,16 +43,18 @@ def turn_order_flags(command: click.Command) -> click.Command:
     return command
 
 
-def game_options(first: str | None, pairs: tuple[str, ...], game_flags: Mapping[str, Any]) -> dict[str, Any]:
+def game_options(first: str | None, pairs: tuple[str, ...], game_flags: Mapping[str, Any],
+                 mulligan: str | None = None) -> dict[str, Any]:
     """The options the command line names, as the engine's option names (the engine checks them):
-    `--option` pairs, then `--first/--second/--random-order` and the games' own flags (`with_game_flags`)."""
+    `--option` pairs, then `--first/--second/--random-order`, the `--mulligan` policy (the run's
+    `mulligan_policy`) and the games' own flags (`with_game_flags`)."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             _fail(f"--option takes KEY=VALUE, not {pair!r}")
         options[key.strip().replace("-", "_")] = value.strip()
-    named = {"first": first, **game_flags}
+    named = {"first": first, "mulligan_policy": mulligan, **game_flags}
     options.update({k: v for k, v in named.items() if v is not None})
     return options
 

@@ -112,6 +112,17 @@ class Card:
         )
 
 
+BLANK_KEY = "~blank"  # a key no imported card has (keys are slugs of names)
+
+
+def blank_card(game: str, type: str | None = None, attrs: Mapping[str, Any] | None = None) -> Card:
+    """The neutral filler a causal impact puts in a card's place: a card of `game` with no text, no
+    type and no facts, which does nothing and counts for nothing (every engine holds such a card;
+    where the rules make any card a resource, as Kaijudo's mana, it is one as any dead card is)."""
+    return Card(key=BLANK_KEY, game=game, name="Blank card", type=type, text="", attrs=dict(attrs or {}),
+                provenance={}, sources=("a blank filler for measuring card impact, not a real card",))
+
+
 @dataclass
 class CatalogueData:
     """What an importer produces for one game: sets, cards, and warnings about oddities kept."""

@@ -147,6 +147,8 @@ class State(CoreOps, ABC):
     PHASES: tuple[str, ...] = ()
     DECK_ZONE = "deck"
     HAND_ZONE = "hand"
+    # zones a card leaving the hand for is not "played" in a simulation's card impact (e.g. mana)
+    UNPLAYED_ZONES: tuple[str, ...] = ()
     HIDDEN: frozenset[str] = frozenset()
     # The option bounding every game, and the loss text when it passes ({limit}: its value).
     LIMIT: tuple[str, str] = ("turn_limit", "no win within the turn limit of {limit} turns")
@@ -304,6 +306,12 @@ class State(CoreOps, ABC):
 
     def extra_manual_actions(self) -> list[Action]:
         return []
+
+    def mulligan_action(self, redraw: bool) -> Action | None:
+        """While the opening hand is decided (phase or pending choice "mulligan"): the action that keeps
+        it (`redraw` False) or takes the rules' mulligan of all of it; None where the rules offer none
+        (a simulation's mulligan policy plays these instead of the built-in policy)."""
+        return None
 
     def apply_extra_manual(self, action: Action) -> str:
         """Apply one of the engine's EXTRA_MANUAL moves (its kind, fields and card ids already checked

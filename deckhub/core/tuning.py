@@ -24,8 +24,7 @@ from typing import Any, Callable, Iterable
 
 from deckhub.core.cards import Catalogue
 from deckhub.core.decklist import Deck
-from deckhub.core.engine import get_engine
-from deckhub.core.simulate import play_one
+from deckhub.core.simulate import play_one, run_options
 
 MIN_GAMES = 8          # games every variant plays in the first round when the budget affords it
 MIN_BUDGET = 100       # fewer games than this tell nothing about any swap
@@ -151,7 +150,7 @@ def variants(deck: Deck, candidates: Iterable[str], is_legal: Callable[[Deck], b
     return arms
 
 
-def schedule(variant_count: int, budget: int) -> list[tuple[int, int]]:
+def schedule(variant_count: int, budget: int, first_games: int = 0) -> list[tuple[int, int]]:
     """Successive halving: [(arms left, games each has played by the end of the round), ...].
 
     Each round spends about the same share of the budget; the deck's own games are shared by
@@ -159,7 +158,9 @@ def schedule(variant_count: int, budget: int) -> list[tuple[int, int]]:
     cannot give every arm left MIN_GAMES games, the round is cheaper (a game or two each: a
     screening that keeps the swaps that won fastest) rather than eating the later rounds' share,
     and no round is planned that the budget cannot pay for: the plan never spends more than
-    `budget` (the Tuner keeps the variants to what a budget affords, `affordable`)."""
+    `budget` (the Tuner keeps the variants to what a budget affords, `affordable`). `first_games`:
+    the games every arm plays in the first round if half the budget affords them (an interval of
+    a handful of games says little, and an arm dropped then keeps it)."""
     if variant_count < 1:
         return []
     rounds = max(1, math.ceil(math.log2(variant_count)) + 1) if variant_count > 1 else 1
@@ -170,6 +171,8 @@ def schedule(variant_count: int, budget: int) -> list[tuple[int, int]]:
         extra = max(1, share // (left + 1))  # +1: the deck's own games for the new seeds
         if r == 0 and share // (left + 1) >= MIN_GAMES:
             extra = max(extra, MIN_GAMES)
+        if r == 0:
+            extra = max(extra, min(first_games, budget // 2 // (left + 1)))
         extra = min(extra, (budget - spent) // (left + 1))
         if extra < 1:
             break
@@ -196,11 +199,11 @@ def _init_worker(game: str, catalogue: Catalogue, options: dict, seed: int, limi
     _worker.update(game=game, catalogue=catalogue, options=options, seed=seed, limit=limit)
 
 
-def _play(task: tuple[dict, int, int]) -> list[tuple[int, bool]]:
-    deck_json, start, stop = task
+def _play(task: tuple[dict, int, int, dict | None]) -> list[tuple[int, bool]]:
+    deck_json, start, stop, options = task
     w = _worker
-    return play_range(w["game"], Deck.from_json(deck_json), w["catalogue"], w["options"], w["seed"], w["limit"],
-                      start, stop)
+    return play_range(w["game"], Deck.from_json(deck_json), w["catalogue"], options or w["options"], w["seed"],
+                      w["limit"], start, stop)
 
 
 def paired(arm: Arm, base: Arm, z: float = Z_95, games: int | None = None) -> tuple[float, tuple[float, float]]:
@@ -214,6 +217,21 @@ def paired(arm: Arm, base: Arm, z: float = Z_95, games: int | None = None) -> tu
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     half = z * math.sqrt(var / n)
     return mean, (mean - half, mean + half)
+
+
+def _paired_mean(arm: Arm, base: Arm, games: int) -> float:
+    """Tuning's halving key: the fastest variants (most negative paired mean) go on."""
+    return paired(arm, base, games=games)[0]
+
+
+def clarity(arm: Arm, base: Arm, games: int) -> float:
+    """Impact's halving key over an arm's first `games` games (lowest plays on): an arm whose 95%
+    interval already excludes zero is settled (infinity); among the rest, the nearer an arm's
+    |paired mean| is to clearing it, in standard errors, the sooner it gets more games."""
+    mean, (_lo, hi) = paired(arm, base, z=1.0, games=games)
+    se = hi - mean
+    t = abs(mean) / se if se > 0 else (math.inf if mean else 0.0)
+    return math.inf if t >= Z_95 else -t
 
 
 def family_z(variants: int, level: float = 0.05) -> float:
@@ -234,13 +252,12 @@ class Tuner:
 
     def __init__(self, game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
                  is_legal: Callable[[Deck], bool], *, budget: int = 20_000, seed: int = 0,
-                 options: dict | None = None, halving: bool = True):
-        engine = get_engine(game)
+                 options: dict | None = None, halving: bool = True,
+                 rank: Callable[[Arm, Arm, int], float] | None = None, first_games: int = 0):
         self.game, self.deck, self.catalogue, self.seed, self.budget = game, deck, catalogue, seed, budget
-        self.options = engine.normalize_options(options or {})
-        self.limit = int(self.options.get("turn_limit") or self.options.get("round_limit") or 0)
-        if self.limit <= 0:
-            raise TuningError(f"{game}'s engine declares no turn or round limit to score losses by")
+        self.rank = rank or _paired_mean
+        self.options = run_options(game, options)
+        self.limit = score_limit(game, self.options)
         if not 1 <= budget <= MAX_BUDGET:
             raise TuningError(f"a tuning budget is 1 to {MAX_BUDGET:,} games, not {budget}")
         if budget < MIN_BUDGET:
@@ -254,7 +271,7 @@ class Tuner:
         variants_ = _sample(variants_, affordable(budget), seed)
         self.order = _tie_order(len(variants_), seed)
         self.arms: list[Arm] = [Arm(None, deck), *variants_]
-        self.plan = schedule(len(variants_), budget) if halving else [(len(variants_), budget // (len(variants_) + 1))]
+        self.plan = schedule(len(variants_), budget, first_games) if halving else [(len(variants_), budget // (len(variants_) + 1))]
         self.total = sum((t - p) * (left + 1) for (left, t), p in zip(self.plan, [0] + [t for _, t in self.plan]))
 
     @property
@@ -273,7 +290,7 @@ class Tuner:
             return list(range(1, len(self.arms)))[:left]
         previous = self.alive(round_no - 1)
         base, games = self.base, self.plan[round_no - 1][1]  # only the games of the rounds before
-        previous.sort(key=lambda i: (paired(self.arms[i], base, games=games)[0], self.order[i]))
+        previous.sort(key=lambda i: (self.rank(self.arms[i], base, games), self.order[i]))
         return previous[:left]
 
     def tasks(self, round_no: int) -> list[tuple[int, int, int]]:
@@ -347,24 +364,51 @@ def tune(game: str, deck: Deck, catalogue: Catalogue, candidates: Iterable[str],
     evaluation the benchmark compares successive halving with."""
     tuner = Tuner(game, deck, catalogue, candidates, is_legal, budget=budget, seed=seed, options=options,
                   halving=halving)
-    workers = max(1, min(workers, os.cpu_count() or 1))
-    init = (game, catalogue, tuner.options, seed, tuner.limit)
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=init) if workers > 1 else None
-    if pool is None:
-        _init_worker(*init)
-    try:
+    drive(tuner, workers, progress)
+    return tuner.result(top, settings)
+
+
+def drive(tuner: Tuner, workers: int = 1, progress: Callable[[int, int], None] | None = None) -> None:
+    """Play every round of `tuner` here, with a process pool when `workers` > 1."""
+    with Player(tuner.game, tuner.catalogue, tuner.options, tuner.seed, tuner.limit, workers) as player:
         for round_no in range(len(tuner.plan)):
             tasks = tuner.tasks(round_no)
-            jobs = [(tuner.arms[i].deck.to_json(), start, stop) for i, start, stop in tasks]
-            results = pool.map(_play, jobs) if pool is not None else map(_play, jobs)
+            results = player.play([(tuner.arms[i].deck, start, stop) for i, start, stop in tasks])
             for (i, start, _stop), games in zip(tasks, results):
                 tuner.record(i, start, games)
                 if progress:
                     progress(tuner.played, tuner.total)
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    return tuner.result(top, settings)
+
+
+class Player:
+    """Plays ranges of games of several decks on one run's seeds, here or in a process pool."""
+
+    def __init__(self, game: str, catalogue: Catalogue, options: dict, seed: int, limit: int, workers: int = 1):
+        workers = max(1, min(workers, os.cpu_count() or 1))
+        init = (game, catalogue, options, seed, limit)
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=init) if workers > 1 else None
+        if self.pool is None:
+            _init_worker(*init)
+
+    def play(self, tasks: list[tuple[Deck, int, int]], options: dict | None = None) -> Iterable[list[tuple[int, bool]]]:
+        """Each task's games as (score, won), with `options` instead of the run's when given."""
+        jobs = [(deck.to_json(), start, stop, options) for deck, start, stop in tasks]
+        return self.pool.map(_play, jobs) if self.pool is not None else map(_play, jobs)
+
+    def __enter__(self) -> "Player":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+def score_limit(game: str, options: dict) -> int:
+    """The turn (or round) limit a game not won scores one more than; TuningError without one."""
+    limit = int(options.get("turn_limit") or options.get("round_limit") or 0)
+    if limit <= 0:
+        raise TuningError(f"{game}'s engine declares no turn or round limit to score losses by")
+    return limit
 
 
 def _win_rate(arm: Arm) -> float:

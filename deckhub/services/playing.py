@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from deckhub.core.compare import compare
 from deckhub.core.engine import Engine, EngineError, IllegalAction, get_engine, new_game, play_out
 from deckhub.core.legality import Format
 from deckhub.core.session_values import CARD_VALUES
@@ -24,6 +25,7 @@ from deckhub.services import card_values
 from deckhub.services.accounts import find_user
 from deckhub.services.catalogue_store import site_catalogue
 from deckhub.services.checks import CheckError, choose_format
+from deckhub.services.impacts import impact_here
 from deckhub.services.tunings import TuningStartError, UnplayableDeck, tune_here
 
 
@@ -177,6 +179,52 @@ def tuning(source: DeckFile, candidates: str, candidates_file: tuple[bytes, str]
     except TuningStartError as exc:
         raise PlayError(str(exc)) from None
     return Tuned(ready.spec, ready.deck, fmt, result, unknown)
+
+
+@dataclass
+class Impacted:
+    spec: Any
+    deck: Any
+    result: Any  # deckhub.core.impact.ImpactResult
+    unknown: int  # cards played without values the engine needs
+
+
+def card_impact(source: DeckFile, *, allow_unknown: bool, budget: int, seed: int, workers: int,
+                progress: Callable[[int, int], None] | None = None) -> Impacted:
+    """`deckhub impact`: each card's paired difference with one copy replaced by a blank filler."""
+    ready = prepare(source)
+    ready.deck.name = ready.deck.name or os.path.basename(source.name)
+    try:
+        result, unknown = impact_here(ready.deck, ready.catalogue, ready.options, allow_unknown=allow_unknown,
+                                      budget=budget, seed=seed, workers=workers, progress=progress)
+    except UnplayableDeck as exc:
+        raise PlayError(f"{exc}; give them with --values FILE or measure anyway with --allow-unknown",
+                        tuple(f"unknown: {name}: {', '.join(fields)}" for name, fields in exc.unknown)) from None
+    except TuningStartError as exc:
+        raise PlayError(str(exc)) from None
+    return Impacted(ready.spec, ready.deck, result, unknown)
+
+
+def compare_files(a: DeckFile, b: DeckFile, *, games: int, seed: int, workers: int,
+                  allow_unknown: bool = False, options_b: dict | None = None) -> tuple[Prepared, dict[str, Any]]:
+    """`deckhub compare`: two deck files of one game played on the same seeds (with A's options and
+    the values of both); refused while values are missing unless `allow_unknown`."""
+    ready_a, ready_b = prepare(a), prepare(b)
+    for ready, source in ((ready_a, a), (ready_b, b)):
+        ready.deck.name = ready.deck.name or os.path.basename(source.name)
+        if ready.missing and not allow_unknown:
+            raise PlayError(f"{source.name}: the engine needs values nobody gave for {len(ready.missing)} cards: "
+                            f"{ready.missing_words}; give them with --values FILE.json, or compare anyway with --allow-unknown")
+    options = dict(ready_a.options)
+    values = {**(ready_b.options.get(CARD_VALUES) or {}), **(ready_a.options.get(CARD_VALUES) or {})}
+    if values:
+        options[CARD_VALUES] = values
+    try:
+        return ready_a, compare(ready_a.spec.slug, ready_a.deck, ready_b.deck, ready_a.catalogue, games=games,
+                                seed=seed, options=options, workers=min(workers, os.cpu_count() or 1),
+                                options_b=options_b)
+    except (EngineError, IllegalAction, ValueError) as exc:
+        raise PlayError(str(exc)) from None
 
 
 def _candidate_keys(spec, catalogue, data: bytes, name: str) -> list[str]:

@@ -20,7 +20,7 @@ from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine, value_words
 from deckhub.core.options import TURN_ORDER_WORDS
 from deckhub.core.session_values import CARD_VALUES, value_field
-from deckhub.core.simulate import MAX_GAMES, merge, play_games
+from deckhub.core.simulate import MAX_GAMES, MULLIGAN_POLICY, TURN_ORDER, merge, play_games, run_options
 from deckhub.services.limits import MAX_ACTIVE_RUNS, seed_problem
 
 CHUNK_GAMES = 1000  # games a task plays: small enough that a lost chunk costs little to replay
@@ -67,7 +67,7 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, gam
     deck = Deck.from_json(version.data)
     try:
         options, typed = card_values.game_options(owner_id, engine, deck, catalogue, options)
-        options = engine.normalize_options(options)
+        options = run_options(deck_row.game, options)
         missing = card_values.deck_missing(engine, deck, catalogue, options.get(CARD_VALUES) or {})
     except (EngineError, card_values.CardValuesError) as exc:
         raise SimulationError(str(exc)) from None
@@ -161,8 +161,9 @@ def finish(run_id: int) -> bool:
     summary = merge(run.game, run.games, run.seed, [c.result for c in chunks_done])
     seconds = (models.utcnow() - run.created_at).total_seconds()
     summary.seconds = max(seconds, 1e-6)
-    stuck = [list(row) for row in summary.stuck_cards(get_catalogue(run.game), 10)]
-    return bool(R.update(status="done", done=run.games, result=summary.to_json(), stuck=stuck, updated_at=models.utcnow())
+    catalogue = get_catalogue(run.game)
+    stuck = [list(row) for row in summary.stuck_cards(catalogue, 10)]
+    return bool(R.update(status="done", done=run.games, result=summary.to_json(catalogue), stuck=stuck, updated_at=models.utcnow())
                 .where((R.id == run_id) & R.status.in_(jobs.ACTIVE)).execute())
 
 
@@ -200,6 +201,9 @@ def settings(run: models.SimulationRun) -> dict:
             values.append({"card": key, "card_name": card.display_name if card else key, "field": name,
                            "label": field.label if field else name.replace("_", " "), "value": value,
                            "shown": value_words(value)})
+    for name, label in ((TURN_ORDER, "turn order"), (MULLIGAN_POLICY, "mulligan policy")):
+        if chosen.get(name):
+            options.append({"name": name, "label": label, "value": chosen[name], "shown": value_words(chosen[name])})
     return {"deck_version": run.version, "games": run.games, "seed": run.seed, "options": options,
             "card_values": values}
 

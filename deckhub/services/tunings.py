@@ -19,7 +19,8 @@ from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine
-from deckhub.core.cards import Catalogue
+from deckhub.core.cards import BLANK_KEY, Catalogue
+from deckhub.core.impact import impact_result, impact_tuner
 from deckhub.core.legality import Format, check_deck
 from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
 from deckhub.core.tuning import MAX_BUDGET, Tuner, TuningError, TuningResult, play_range, tune
@@ -31,6 +32,7 @@ CHUNK_GAMES = 1000       # games one task plays (several short ranges of arms ma
 DEFAULT_BUDGET = DEFAULT_TUNING_BUDGET
 MAX_CANDIDATES = 300     # candidate cards one run may try
 CANDIDATE_SOURCES = ("collection", "catalogue")
+IMPACT = "impact"  # the candidate source of a causal card impact run: every card against the blank
 
 
 class TuningStartError(simulations.SimulationError):
@@ -87,6 +89,20 @@ def candidate_keys(owner_id: int, game: str, deck: Deck, source: str) -> list[st
     return keys[:MAX_CANDIDATES]
 
 
+def values_applied(deck: Deck, base: Catalogue, options: dict, allow_unknown: bool):
+    """(engine, `base` with the options' card values, {card key: [field, ...]} the deck still lacks)
+    for a run played here; UnplayableDeck while values lack unless `allow_unknown`."""
+    engine = get_engine(deck.game)
+    try:
+        catalogue = apply_card_values(engine, base, options.get(CARD_VALUES))
+        unknown = missing_values(engine, deck, catalogue)
+    except EngineError as exc:
+        raise TuningStartError(str(exc)) from None
+    if unknown and not allow_unknown:
+        raise UnplayableDeck([(catalogue.cards[key].display_name, fields) for key, fields in unknown.items()])
+    return engine, catalogue, unknown
+
+
 def tune_here(deck: Deck, base: Catalogue, options: dict, fmt: Format, candidates: str, *,
               keys: list[str] | None = None, owner_id: int | None = None, allow_unknown: bool = False,
               budget: int, seed: int, workers: int, top: int, progress=None) -> tuple[TuningResult, int]:
@@ -96,14 +112,7 @@ def tune_here(deck: Deck, base: Catalogue, options: dict, fmt: Format, candidate
     candidate lacking them. `candidates` is "catalogue" (the deck's colours), "collection" (the cards
     `owner_id` owns) or a label for `keys` (cards read from a list). TuningStartError says why not."""
     spec = get_game(deck.game)
-    engine = get_engine(deck.game)
-    try:
-        catalogue = apply_card_values(engine, base, options.get(CARD_VALUES))
-        unknown = missing_values(engine, deck, catalogue)
-    except EngineError as exc:
-        raise TuningStartError(str(exc)) from None
-    if unknown and not allow_unknown:
-        raise UnplayableDeck([(catalogue.cards[key].display_name, fields) for key, fields in unknown.items()])
+    engine, catalogue, unknown = values_applied(deck, base, options, allow_unknown)
     if candidates == "catalogue":
         pool = catalogue_candidates(spec, deck, catalogue)
     elif candidates == "collection":
@@ -127,10 +136,13 @@ def tune_here(deck: Deck, base: Catalogue, options: dict, fmt: Format, candidate
 
 
 def _tuner(game: str, deck: Deck, candidates: list[str], budget: int, seed: int, options: dict,
-           format_id: str | None) -> Tuner:
+           format_id: str | None, source: str = "collection") -> Tuner:
+    """The rounds of a stored run: a tuning's swaps, or (source IMPACT) each card against the blank."""
     spec = get_game(game)
     engine = get_engine(game)
     catalogue = apply_card_values(engine, get_catalogue(game), (options or {}).get(CARD_VALUES))
+    if source == IMPACT:
+        return impact_tuner(game, deck, catalogue, budget=budget, seed=seed, options=options)
     fmt = spec.format(format_id)
 
     def legal(variant: Deck) -> bool:
@@ -140,7 +152,8 @@ def _tuner(game: str, deck: Deck, candidates: list[str], budget: int, seed: int,
 
 def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, budget: int, seed: int,
           options: dict, candidates: str = "collection", allow_unknown: bool = False) -> models.TuningRun:
-    """Queue a tuning run of the deck version; TuningStartError (429 for a limit) saying why not."""
+    """Queue a tuning run of the deck version (or, with candidates IMPACT, a causal card impact run);
+    TuningStartError (429 for a limit) saying why not."""
     if not 1 <= budget <= MAX_BUDGET:
         raise TuningStartError(f"A tuning run plays 1 to {MAX_BUDGET:,} games.")
     if problem := seed_problem(seed):
@@ -160,12 +173,15 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
         raise TuningStartError(f"{len(unknown)} cards of this deck lack values the engine needs: "
                                f"{card_values.describe_missing(catalogue, engine, unknown, 8)}. Enter them, or tune "
                                "anyway (the suggestions will say they rest on unknowns).")
-    keys = candidate_keys(owner_id, deck_row.game, deck, candidates)
+    if candidates == IMPACT:
+        keys = [BLANK_KEY]
+    else:
+        keys = candidate_keys(owner_id, deck_row.game, deck, candidates)
     if not allow_unknown:
-        keys = [k for k in keys if not _needs_values(engine, catalogue, k)]
+        keys = [k for k in keys if k == BLANK_KEY or not _needs_values(engine, catalogue, k)]
     fmt = get_game(deck_row.game).format(None).id
     try:
-        tuner = _tuner(deck_row.game, deck, keys, budget, seed, options, fmt)
+        tuner = _tuner(deck_row.game, deck, keys, budget, seed, options, fmt, candidates)
     except (TuningError, EngineError) as exc:
         raise TuningStartError(str(exc)) from None
     with jobs.exclusive(simulations.LOCK_KEY):
@@ -207,7 +223,8 @@ def _run_tuner(run: models.TuningRun) -> Tuner:
     """The run's Tuner (its deck, variants and plan) with no games recorded."""
     deck = Deck.from_json(models.DeckVersion.get((models.DeckVersion.deck == run.deck_id)
                                                  & (models.DeckVersion.number == run.version)).data)
-    return _tuner(run.game, deck, list(run.candidates), run.budget, run.seed, run.options, run.format)
+    return _tuner(run.game, deck, list(run.candidates), run.budget, run.seed, run.options, run.format,
+                  run.candidate_source)
 
 
 def _rebuilt(run: models.TuningRun) -> Tuner:
@@ -279,7 +296,7 @@ def advance(run_id: int) -> bool:
         tuner = _rebuilt(run)
         next_round = run.round + 1
         final = next_round >= len(tuner.plan)
-        result = tuner.result(settings=_settings(run)).to_json() if final else None
+        result = _result(run, tuner).to_json() if final else None
     except Exception as exc:  # noqa: BLE001 — recorded on the run, never lost silently
         _RUNS.fail(run_id, str(exc)[:2000] or type(exc).__name__)
         return False
@@ -290,6 +307,12 @@ def advance(run_id: int) -> bool:
         if moved and not final:
             _write_round(run_id, next_round, tuner)
     return bool(moved)  # the next round's chunks wait: the caller (a chunk's end, the sweep) feeds the owner
+
+
+def _result(run: models.TuningRun, tuner: Tuner):
+    if run.candidate_source == IMPACT:
+        return impact_result(tuner, {"cards_without_values": run.unknown_cards})
+    return tuner.result(settings=_settings(run))
 
 
 def _settings(run: models.TuningRun) -> dict[str, Any]:
@@ -306,9 +329,11 @@ def recover_tuning_chunks() -> None:
         advance(run_id)
 
 
-def runs_for(deck_row: models.Deck, limit: int = 10) -> list[models.TuningRun]:
-    return list(models.TuningRun.select().where(models.TuningRun.deck == deck_row)
-                .order_by(models.TuningRun.id.desc()).limit(limit))
+def runs_for(deck_row: models.Deck, limit: int = 10, impact: bool = False) -> list[models.TuningRun]:
+    """The deck's tuning runs (`impact`: its card impact runs instead), newest first."""
+    R = models.TuningRun
+    kind = (R.candidate_source == IMPACT) if impact else (R.candidate_source != IMPACT)
+    return list(R.select().where((R.deck == deck_row) & kind).order_by(R.id.desc()).limit(limit))
 
 
 def job_status(run: models.TuningRun) -> jobs.JobStatus:

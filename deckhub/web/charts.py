@@ -6,7 +6,7 @@ import re
 import pygal
 from pygal.style import Style
 
-from deckhub.core.deckstats import UNKNOWN, DeckStats
+from deckhub.core.deckstats import DeckStats
 
 STYLE = Style(background="white", plot_background="white", font_family="system-ui, sans-serif",
               label_font_size=12, major_label_font_size=12, title_font_size=15, legend_font_size=12,
@@ -27,6 +27,33 @@ def bar(title: str, labels: list[str], values: list[int], horizontal: bool = Fal
     chart = (pygal.HorizontalBar if horizontal else pygal.Bar)(**_options(title, show_legend=False))
     chart.x_labels = labels
     chart.add("copies", values)
+    return render(chart)
+
+
+def from_run(title: str, games: int, seed: int, settings: str = "") -> str:
+    """A figure's title that says what it came from: games, seed and the settings that differ."""
+    return f"{title}\n{games:,} games, seed {seed}" + (f", {settings}" if settings else "")
+
+
+def grouped(title: str, labels: list[str], series: dict[str, list[int]]) -> bytes:
+    """Bars side by side, one series a colour (going first and second by winning turn)."""
+    chart = pygal.Bar(**_options(title, legend_at_bottom=True))
+    chart.x_labels = labels
+    for name, values in series.items():
+        chart.add(name, values)
+    return render(chart)
+
+
+def intervals(title: str, labels: list[str], deltas: list[float], unit: str) -> bytes:
+    """Each card's paired difference as a horizontal bar (the interval is in the table beside it),
+    tall enough for one readable row a card."""
+    chart = pygal.HorizontalBar(**{**_options(f"{title}\n({unit}s later without one copy)", show_legend=False),
+                                   "height": max(260, 60 + 22 * len(labels)), "value_formatter": "{:+.2f}".format})
+    low, high = min(0.0, *deltas), max(0.0, *deltas)
+    step = (high - low) / 4 or 0.25
+    chart.y_labels = [round(low + i * step, 3) for i in range(5)]
+    chart.x_labels = labels
+    chart.add("change", [round(d, 3) for d in deltas])
     return render(chart)
 
 

@@ -7,16 +7,19 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import current_user, login_required
 
 from deckhub.services import decks as deck_store
-from deckhub.services import card_values, simulations, tunings
+from deckhub.services import card_values, comparisons, simulations, tunings
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
-from deckhub.core.odds import DrawModel, group_predicate, odds_table
+from deckhub.core.simulate import mulligan_offered
+from deckhub.core.odds import DrawModel, combined_odds_table, group_predicate, odds_table
 from deckhub.core.tuning import MIN_BUDGET as MIN_TUNING_BUDGET
 from deckhub.games import get_game
 from deckhub.services.limits import MAX_SEED
 from deckhub.web import charts
 from deckhub.web.goldfish import options_from_form, values_rows
 from deckhub.web.lookups import deck_or_404
+
+COMBINED_SHUFFLES = 2_000  # seeded shuffles beside the exact combined odds (about ±2% at 95%)
 
 bp = Blueprint("stats", __name__, url_prefix="/decks/<int:deck_id>/stats")
 
@@ -57,6 +60,12 @@ def show(deck_id: int):
     k = max(1, min(10, request.args.get("k", default=1, type=int) or 1))
     first = request.args.get("order", "first") != "second"
     table = odds_table(stored.deck, catalogue, model, group_predicate(kind, value), k, range(1, 9), first) if kind else None
+    kind2, _, value2 = (request.args.get("group2") or "").partition("|")
+    k2 = max(1, min(10, request.args.get("k2", default=1, type=int) or 1))
+    combined = None
+    if kind and (kind2, value2) in {(g[0], g[1]) for g in groups}:
+        combined = combined_odds_table(stored.deck, catalogue, model, group_predicate(kind, value), k,
+                                       group_predicate(kind2, value2), k2, range(1, 9), first, COMBINED_SHUFFLES, 0)
     sample = None
     if request.args.get("sample"):
         pool = stored.deck.expand(model.section, catalogue)
@@ -69,16 +78,35 @@ def show(deck_id: int):
         wanted = request.args.get("compare", type=int)
         compare = next((r for r in runs + others if r.id == wanted), None)
     tuning_runs = tunings.runs_for(stored.row) if owner else []
-    running = any(r.status in ("queued", "running") for r in runs + tuning_runs)
+    impact_runs = tunings.runs_for(stored.row, impact=True) if owner else []
+    running = any(r.status in ("queued", "running") for r in runs + tuning_runs + impact_runs)
     rows, used = values_rows(engine, stored.deck, spec) if owner and engine else ([], 0)
     return render_template("stats/show.html", stored=stored, spec=spec, engine=engine, model=model, groups=groups,
                            rows=rows, used=used,
                            unknown_words=lambda run: card_values.describe_missing(catalogue, engine, run.unknown or {}, 8),
-                           kind=kind, value=value, k=k, first=first, table=table, sample=sample, owner=owner,
+                           kind=kind, value=value, k=k, first=first, table=table, combined=combined,
+                           kind2=kind2, value2=value2, k2=k2,
+                           label2=next((g[2] for g in groups if (g[0], g[1]) == (kind2, value2)), ""), sample=sample, owner=owner,
                            runs=runs, compare=compare, others=others, running=running, job_status=simulations.job_status,
                            run_settings=simulations.settings,
-                           tuning_runs=tuning_runs, tuning_status=tunings.job_status, default_budget=tunings.DEFAULT_BUDGET, min_budget=MIN_TUNING_BUDGET,
+                           tuning_runs=tuning_runs, tuning_status=tunings.job_status, impact_runs=impact_runs,
+                           mulligan_offered=bool(engine) and mulligan_offered(engine), default_budget=tunings.DEFAULT_BUDGET, min_budget=MIN_TUNING_BUDGET,
                            label=next((g[2] for g in groups if (g[0], g[1]) == (kind, value)), ""))
+
+
+@bp.route("/compare")
+def compare(deck_id: int):
+    """Two decks of one game played on the same seeds (this one, and one of mine or a public one)."""
+    other = request.args.get("other", type=int)
+    games = request.args.get("games", default=comparisons.DEFAULT_PAGE_GAMES, type=int)
+    seed = request.args.get("seed", default=0, type=int)
+    if not 0 <= seed < MAX_SEED:
+        seed = 0
+    page = comparisons.compare_page(current_user, deck_id, other, games, seed)
+    if page is None:
+        abort(404, "No deck you may read has that number.")
+    return render_template("stats/compare.html", page=page, spec=get_game(page.stored.row.game), games=games,
+                           seed=seed, other=other, max_games=comparisons.MAX_PAGE_GAMES)
 
 
 @bp.route("/simulations", methods=["POST"])
@@ -91,7 +119,7 @@ def start(deck_id: int):
     try:
         games = int(request.form.get("games") or 1000)
         seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
-        run = simulations.start(current_user.id, stored.row, stored.version, games, seed, options_from_form(engine),
+        run = simulations.start(current_user.id, stored.row, stored.version, games, seed, _run_options(engine),
                                 allow_unknown=request.form.get("allow_unknown") in ("on", "1", "y", "true"))
     except simulations.UnknownValues as exc:  # the values typed were kept; the form asks for the rest
         flash(f"{exc} They are asked for below.", "error")
@@ -101,6 +129,15 @@ def start(deck_id: int):
         return redirect(url_for("stats.show", deck_id=deck_id, _anchor="simulate"))
     flash(f"Simulation #{run.id} started: {run.games:,} games with seed {run.seed}.", "info")
     return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"run-{run.id}"))
+
+
+def _run_options(engine) -> dict:
+    """The form's engine options (the turn order among them) plus a simulation's own mulligan policy."""
+    options = options_from_form(engine)
+    policy = (request.form.get("mulligan_policy") or "").strip()[:200]
+    if policy:
+        options["mulligan_policy"] = policy
+    return options
 
 
 @bp.route("/simulations/<int:run_id>/cancel", methods=["POST"])
@@ -134,8 +171,35 @@ def histogram(deck_id: int, run_id: int):
         abort(404, "No finished simulation of yours has that number.")
     hist = run.result["win_turn"]["histogram"]
     unit = get_game(run.game).extras.get("turn_unit", "turn")
-    svg = charts.bar(f"Winning {unit} ({run.result['wins']:,} wins of {run.games:,})",
-                     list(hist), list(hist.values()))
+    title = charts.from_run(f"Winning {unit} ({run.result['wins']:,} wins)", run.games, run.seed, _shown(run))
+    if request.args.get("split") == "order":
+        sides = run.result.get("by_turn_order") or {}
+        turns = sorted({int(t) for side in sides.values() for t in side["win_turn"]["histogram"]})
+        svg = charts.grouped(title, [str(t) for t in turns],
+                             {f"going {name} ({side['games']:,} games)": [side["win_turn"]["histogram"].get(str(t), 0) for t in turns]
+                              for name, side in sides.items()})
+    else:
+        svg = charts.bar(title, list(hist), list(hist.values()))
+    return Response(svg, mimetype="image/svg+xml")
+
+
+def _shown(run) -> str:
+    """The settings a figure states: those a player chose away from the defaults."""
+    chosen = [o for o in simulations.settings(run)["options"] if o["name"] in (run.options or {})]
+    return ", ".join(f"{o['label']}: {o['shown']}" for o in chosen)[:160]
+
+
+@bp.route("/tunings/<int:run_id>/impact.svg")
+@login_required
+def impact_chart(deck_id: int, run_id: int):
+    run = _own_tuning(deck_id, run_id)
+    if not run.result or "cards" not in run.result:
+        abort(404, "No finished card impact run of yours has that number.")
+    r = run.result
+    unit = get_game(run.game).extras.get("turn_unit", "turn")
+    svg = charts.intervals(charts.from_run("Each card's impact", r["games_played"], r["seed"],
+                                           "one copy replaced by a blank"),
+                           [c["card"] for c in r["cards"]], [c["delta"] for c in r["cards"]], unit)
     return Response(svg, mimetype="image/svg+xml")
 
 
@@ -166,6 +230,26 @@ def start_tuning(deck_id: int):
         return redirect(url_for("stats.show", deck_id=deck_id, _anchor="tune"))
     flash(f"Tuning run #{run.id} started: {len(run.candidates):,} candidate cards, {run.total:,} games, seed {run.seed}.",
           "info")
+    return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"tuning-{run.id}"))
+
+
+@bp.route("/impacts", methods=["POST"])
+@login_required
+def start_impact(deck_id: int):
+    """Queue a causal card impact run (stored and played as a tuning run is)."""
+    stored = deck_or_404(deck_id, mine=True)
+    engine = find_engine(get_game(stored.row.game))
+    if engine is None:
+        abort(404, "This game has no goldfish engine yet.")
+    try:
+        budget = int(request.form.get("budget") or tunings.DEFAULT_BUDGET)
+        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
+        run = tunings.start(current_user.id, stored.row, stored.version, budget, seed, options_from_form(engine),
+                            tunings.IMPACT, bool(request.form.get("allow_unknown")))
+    except ValueError as exc:
+        flash(str(exc) if isinstance(exc, simulations.SimulationError) else "Budget and seed are whole numbers.", "error")
+        return redirect(url_for("stats.show", deck_id=deck_id, _anchor="impact"))
+    flash(f"Card impact run #{run.id} started: {run.total:,} games, seed {run.seed}.", "info")
     return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"tuning-{run.id}"))
 
 

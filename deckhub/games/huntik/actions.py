@@ -277,6 +277,13 @@ class HuntikActions:
         elif kind == "power":
             self._use_power(iid, action["power"], action.get("feature"))
 
+    def mulligan_action(self, redraw: bool):
+        """Keep the opening hand, or mark all of it and take the mulligan (Huntik 101)."""
+        unmarked = [i for i in self.zones["hand"] if i not in self.mulligan_marked]
+        if redraw and unmarked:
+            return {"kind": "mark", "card": unmarked[0]}
+        return {"kind": "mulligan"}
+
     def _mulligan(self, cards: list[int]) -> None:
         for i in cards:
             self.move(i, "deck", bottom=True)

@@ -14,7 +14,7 @@ card in the battle or mana zone).
 from __future__ import annotations
 
 from deckhub.core.engine import Engine
-from deckhub.core.options import OptionSpec, turn_limit_option, turn_order_option
+from deckhub.core.options import turn_limit_option, turn_order_option
 from deckhub.games.kaijudo.effects import coverage
 from deckhub.games.kaijudo.policy import policy
 from deckhub.games.kaijudo.state import KaijudoState

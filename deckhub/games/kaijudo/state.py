@@ -42,6 +42,7 @@ class KaijudoTable:
 
 class KaijudoState(KaijudoOps, State):
     TABLE = KaijudoTable
+    UNPLAYED_ZONES = ("mana", "shields")  # charged as mana is not played (Kaijudo 10B)
     ZONES = (
         ZoneSpec("deck", "Deck", hidden=True),
         ZoneSpec("hand", "Hand"),

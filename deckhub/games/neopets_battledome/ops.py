@@ -214,6 +214,10 @@ class BattledomeOps:
             self.push((("begin_turn",),))
 
     # turn flow
+    def mulligan_action(self, redraw: bool):
+        """Keep the opening inventory, or shuffle it back and draw as many (the `mulligan` option)."""
+        return {"kind": "choose", "option": "mulligan" if redraw else "keep"}
+
     def _op_mulligan(self, op, source):
         n = len(self.zones["inventory"])
         self.ask(f"Keep your opening inventory of {n} cards? (option mulligan: once, before the first turn)",

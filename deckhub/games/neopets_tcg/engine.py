@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckhub.core.engine import Engine
-from deckhub.core.options import OptionSpec, turn_limit_option, turn_order_option
+from deckhub.core.options import turn_limit_option, turn_order_option
 from deckhub.core.session_values import card_values_option
 from deckhub.games.neopets_tcg.contest import ARENAS
 from deckhub.games.neopets_tcg.effects import coverage

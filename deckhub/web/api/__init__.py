@@ -2,7 +2,7 @@
 `GET /api/openapi.json`; a test keeps the document and the routes in step).
 
 One module per resource (`cards`, `completeness`, `checks`, `decks`, `versions`, `games`, `exports`, `collection`,
-`card_values`, `simulations`, `tunings`, `me`, `document`, `proposals`), on the blueprints of `routes`; the rest
+`card_values`, `simulations`, `tunings`, `impacts`, `me`, `document`, `proposals`), on the blueprints of `routes`; the rest
 is shared by all of them:
 - `errors`: every 4xx and 5xx under `/api/` is `{"error": message, "status": code}` JSON (with
   named extras such as `errors`, `unknown_cards`, `version`, `unknown_values`), whoever raised it;
@@ -37,7 +37,7 @@ import importlib
 from flask import Flask
 
 RESOURCES = ("cards", "completeness", "checks", "decks", "versions", "games", "exports", "collection",
-             "card_values", "simulations", "tunings", "me", "document", "proposals")
+             "card_values", "simulations", "tunings", "impacts", "me", "document", "proposals")
 
 
 def register(app: Flask) -> None:

@@ -447,6 +447,39 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                             "description": "The game's goldfish options (as on the start page)."},
             },
         },
+        "ImpactStart": {
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                "budget": {"type": "integer", "minimum": 1, "maximum": MAX_TUNING_BUDGET, "default": DEFAULT_TUNING_BUDGET,
+                           "description": "Games to spend in all, the deck's own included."},
+                "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_SEED,
+                         "description": "Every card's arm plays the deck's own seeds; same inputs, same result. "
+                                        "Absent or null: a random one (the run shows it)."},
+                "allow_unknown": {"type": "boolean", "default": False,
+                                  "description": "Measure although cards lack values the engine needs (the result says so)."},
+                "options": {"type": "object", "default": {},
+                            "description": "The game's goldfish options (as on the start page)."},
+            },
+        },
+        "Impact": {
+            "type": "object",
+            "required": ["id", "deck", "version", "game", "budget", "seed", "options", "status", "done", "total",
+                         "result", "error", "created_at", "updated_at"],
+            "properties": {
+                "id": {"type": "integer"}, "deck": {"type": "integer"}, "version": {"type": "integer"},
+                "game": {"type": "string"}, "budget": {"type": "integer"}, "seed": {"type": "integer"},
+                "options": {"type": "object"},
+                "status": {"type": "string", "enum": ["queued", "running", "done", "failed", "cancelled"]},
+                "done": {"type": "integer", "description": "Games played so far."},
+                "total": {"type": "integer", "description": "Games the run will play in all."},
+                "result": {"type": ["object", "null"],
+                           "description": "When done, as `deckhub impact --json`: {game, deck, seed, games_played, budget, "
+                                          "cards: [{card, key, delta, ci: [lo, hi], games}], verdict, settings}; delta "
+                                          "positive: the deck wins later with one copy replaced by a blank card."},
+                "error": {"type": ["string", "null"]},
+                "created_at": timestamp, "updated_at": timestamp,
+            },
+        },
         "Tuning": {
             "type": "object",
             "required": ["id", "deck", "version", "game", "budget", "seed", "candidates", "options", "status", "done",
@@ -738,6 +771,22 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                       _responses("200", _json(_ref("Tuning"), "The run."), "401", "404"), tag="simulations"),
             "delete": op("Cancel a queued or running tuning run of mine. An ended run is returned as it is.",
                          _responses("200", _json(_ref("Tuning"), "The run, cancelled (or as it ended)."),
+                                    "400", "401", "404"), tag="simulations"),
+        },
+        "/api/decks/{deck_id}/impacts": {
+            "parameters": [DECK_ID],
+            "post": op("Start measuring a deck of mine (its latest version): each card's causal impact, one copy "
+                       "replaced by a blank card on the deck's own seeds, in the background.",
+                       _responses("202", _json(_ref("Impact"), "The run, queued; poll GET /api/impacts/{id}."),
+                                  "400", "401", "403", "404", "413", "429"),
+                       tag="simulations", requestBody=body("ImpactStart")),
+        },
+        "/api/impacts/{run_id}": {
+            "parameters": [_id_param("run_id", "The impact run's number.")],
+            "get": op("A card impact run of mine: status, progress and, when done, every card's paired difference.",
+                      _responses("200", _json(_ref("Impact"), "The run."), "401", "404"), tag="simulations"),
+            "delete": op("Cancel a queued or running impact run of mine. An ended run is returned as it is.",
+                         _responses("200", _json(_ref("Impact"), "The run, cancelled (or as it ended)."),
                                     "400", "401", "404"), tag="simulations"),
         },
         "/api/card-values": {
