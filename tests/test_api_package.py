@@ -112,7 +112,7 @@ def _signed_in(csrf_app):
 def _write_urls(app):
     """Every write route of the API with made-up arguments: the CSRF decision comes before the view."""
     adapter = app.url_map.bind("localhost")
-    values = {"deck_id": 1, "run_id": 1, "number": 1, "slug": "kaijudo", "key": ARGUS}
+    values = {"deck_id": 1, "run_id": 1, "number": 1, "slug": "kaijudo", "key": ARGUS, "game_id": 1, "proposal_id": 1}
     for rule in _api_rules(app):
         for method in sorted(rule.methods & WRITES):
             yield method, adapter.build(rule.endpoint, {k: values[k] for k in rule.arguments}, method=method)

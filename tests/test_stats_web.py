@@ -32,14 +32,14 @@ def test_odds_table_and_sample_hand(client, deck_id):
 
 def test_a_simulation_with_a_random_turn_order_is_split_first_and_second(client, deck_id):
     page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
-    assert 'name="turn_order"' in page and 'name="mulligan_policy"' not in page  # Kaijudo has no mulligan
-    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "120", "seed": "3", "turn_order": "random"})
+    assert 'name="opt_first" value="random"' in page and 'name="mulligan_policy"' not in page  # Kaijudo has no mulligan
+    client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "120", "seed": "3", "opt_first": "random"})
     status = client.get(f"/decks/{deck_id}/stats/simulations/1.json").get_json()
     sides = status["result"]["by_turn_order"]
     assert sides["first"]["games"] + sides["second"]["games"] == 120 and min(s["games"] for s in sides.values()) > 30
-    assert {"name": "turn_order", "label": "turn order", "value": "random", "shown": "random"} in status["settings"]["options"]
+    assert [o["shown"] for o in status["settings"]["options"] if o["name"] == "first"] == ["Random"]
     split = client.get(f"/decks/{deck_id}/stats/simulations/1/histogram.svg?split=order").data
-    assert b"going first" in split and b"going second" in split and b"120 games, seed 3, " in split and b"turn order: random" in split
+    assert b"going first" in split and b"going second" in split and b"120 games, seed 3" in split
     refused = client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "50", "mulligan_policy": "keep"},
                           follow_redirects=True)
     assert "offer no mulligan" in refused.get_data(as_text=True)

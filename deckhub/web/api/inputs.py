@@ -22,7 +22,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from deckhub.services.limits import MAX_JSON_DEPTH
 from deckhub.web.api.errors import fail
-from deckhub.web.api.openapi import COMPONENTS, JSON, document
+from deckhub.web.api.openapi import document
+from deckhub.web.api.openapi_parts import COMPONENTS, JSON
 
 
 def parse_json(raw: bytes | str) -> Any:

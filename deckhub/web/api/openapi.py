@@ -13,80 +13,15 @@ from functools import cache
 from typing import Any
 
 from deckhub import __version__
-from deckhub.services.limits import (CARDS_PER_PAGE, DEFAULT_GAMES, DEFAULT_TUNING_BUDGET, ENTRIES_PER_PAGE, MAX_ACTIVE_RUNS,
-                            MAX_BODY, MAX_CARD_KEY, MAX_CARDS_PER_PAGE, MAX_COLLECTION_CHANGES, MAX_COPIES_PER_ENTRY,
+from deckhub.services.limits import (CARDS_PER_PAGE, DEFAULT_GAMES, DEFAULT_TUNING_BUDGET, ENTRIES_PER_PAGE,
+                            MAX_CARD_KEY, MAX_CARDS_PER_PAGE, MAX_COLLECTION_CHANGES, MAX_COPIES_PER_ENTRY,
                             MAX_DECK_NAME, MAX_DECKLIST, MAX_DESCRIPTION, MAX_ENTRIES_PER_PAGE, MAX_GAMES, MAX_ID,
-                            MAX_DECK_QUERY, MAX_PACKS, MAX_PAGE, MAX_PUBLIC_DECKS_PER_PAGE, MAX_QUANTITY, MAX_SEED,
+                            MAX_DECK_QUERY, MAX_PACKS, MAX_PUBLIC_DECKS_PER_PAGE, MAX_QUANTITY, MAX_SEED,
                             MAX_TUNING_BUDGET, PUBLIC_DECKS_PER_PAGE, MAX_GAME_NOTE, MAX_OPPONENT)
 
-from deckhub.services.community.fields import MAX_SOURCE, PRINTED
-from deckhub.services.community.proposing import MAX_BATCH_CARDS
-from deckhub.services.community.submissions import API_STATUS
-
-JSON = "application/json"
-BODY_MIB = MAX_BODY // 1024 // 1024
-
-
-COMPONENTS = "#/components/schemas/"
-
-
-def _ref(name: str) -> dict:
-    return {"$ref": COMPONENTS + name}
-
-
-def _json(schema: dict, description: str) -> dict:
-    return {"description": description, "content": {JSON: {"schema": schema}}}
-
-
-def _error(description: str) -> dict:
-    return _json(_ref("Error"), description)
-
-
-ERRORS = {
-    "400": "The request cannot be used (a bad value, an unknown card, game or format); nothing changed.",
-    "401": "No credentials, or a bad or revoked token.",
-    "403": "A public deck of someone else: readable, not writable.",
-    "404": "No such thing visible to you (private decks, collections and simulations are their owner's alone).",
-    "409": "The data changed while the request was written; nothing was changed, try again.",
-    "413": f"The request body is too large (at most {BODY_MIB} MiB; a deck list at most {MAX_DECKLIST:,} characters).",
-    "429": f"Too many simulations queued or running at once (at most {MAX_ACTIVE_RUNS} of yours, and a bound for "
-           "the whole site).",
-}
-
-
-PROPOSAL_STATUSES = tuple(dict.fromkeys(API_STATUS.values()))
-PROPOSALS_429 = _error("Too many proposals (confirmations included) in the last hour, or too many waiting for review.")
-
-
-def _responses(ok_code: str, ok: dict, *errors: str) -> dict:
-    out = {ok_code: ok}
-    for code in errors:
-        out[code] = _error(ERRORS[code])
-    return out
-
-
-PUBLIC: list = []  # no credentials needed (sent ones are still checked)
-OPTIONAL_AUTH = [{}, {"bearerAuth": []}, {"sessionCookie": []}]
-AUTH = [{"bearerAuth": []}, {"sessionCookie": []}]
-
-
-def _id_param(name: str, description: str) -> dict:
-    return {"name": name, "in": "path", "required": True, "description": description,
-            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}
-
-
-DECK_ID = _id_param("deck_id", "The deck's number.")
-
-
-def _page_params(default: int, maximum: int) -> list[dict]:
-    return [
-        {"name": "page", "in": "query", "description": "Page number, from 1 (empty: the first).",
-         "allowEmptyValue": True, "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 1}},
-        {"name": "per_page", "in": "query", "allowEmptyValue": True,
-         "description": f"Items a page (larger values count as {maximum}; empty: {default}).",
-         "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": default}},
-    ]
-
+from deckhub.web.api.openapi_parts import (AUTH, BODY_MIB, DECK_ID, ERRORS, JSON, OPTIONAL_AUTH, PROPOSAL_STATUSES,
+                                           PROPOSALS_429, PUBLIC, error_response, id_param, json_body, page_params, ref, responses_of)
+from deckhub.web.api.openapi_proposals import proposal_schemas
 
 def document() -> dict[str, Any]:
     """The document for the games registered now (a test may register a game for a while), built
@@ -113,11 +48,11 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
             "properties": {
                 "error": {"type": "string", "description": "What was wrong, in words."},
                 "status": {"type": "integer", "description": "The HTTP status again."},
-                "errors": {"type": "array", "items": _ref("LineError"),
+                "errors": {"type": "array", "items": ref("LineError"),
                            "description": "The lines of a deck list that could not be read."},
                 "unknown_cards": {"type": "array", "items": {"type": "string"}},
                 "version": {"type": "integer", "description": "On a 409 for a deck: its latest version's number."},
-                "unknown_values": {"type": "array", "items": _ref("UnknownValue"),
+                "unknown_values": {"type": "array", "items": ref("UnknownValue"),
                                    "description": "A simulation refused: the card values its engine lacks."},
             },
         },
@@ -152,7 +87,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
             "properties": {
                 "game": {"type": "string", "enum": games},
                 "cards": {"type": "integer", "description": "Every card of the game, printed in a known set or not."},
-                "fields": _ref("FieldCounts"),
+                "fields": ref("FieldCounts"),
                 "labels": {"type": "object", "additionalProperties": {"type": "string"},
                            "description": "Each field's name as the pages show it."},
                 "sets": {"type": "array", "description": "In release order.", "items": {
@@ -160,7 +95,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                     "properties": {"code": {"type": "string"}, "name": {"type": "string"},
                                    "size": {"type": ["integer", "null"], "description": "Cards the set has, when known."},
                                    "cards": {"type": "integer", "description": "Cards of the catalogue printed in it."},
-                                   "fields": _ref("FieldCounts")}}},
+                                   "fields": ref("FieldCounts")}}},
             },
         },
         "Printing": {
@@ -175,12 +110,12 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                 "id": {"type": "string", "description": "The card's key: what decks and changes name it by."},
                 "name": {"type": "string"}, "version": {"type": ["string", "null"]},
                 "type": {"type": ["string", "null"]}, "text": {"type": ["string", "null"]},
-                "printings": {"type": "array", "items": _ref("Printing")},
+                "printings": {"type": "array", "items": ref("Printing")},
             },
             "additionalProperties": True,
         },
         "CardDetail": {
-            "allOf": [_ref("Card"), {
+            "allOf": [ref("Card"), {
                 "type": "object", "required": ["game", "display_name", "aliases", "sources", "provenance", "disputed"],
                 "properties": {"game": {"type": "string"}, "display_name": {"type": "string"},
                                "aliases": {"type": "array", "items": {"type": "string"}},
@@ -190,7 +125,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                                    "type": "object",
                                    "description": "Fields players entered different values for: each stays null "
                                                   "until a curator or a clear majority settles it.",
-                                   "additionalProperties": {"type": "array", "items": _ref("DisputedValue")}}}}],
+                                   "additionalProperties": {"type": "array", "items": ref("DisputedValue")}}}}],
         },
         "DisputedValue": {
             "type": "object", "required": ["value", "supporters", "sources"],
@@ -199,7 +134,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         },
         "CardPage": {
             "type": "object", "required": ["cards", "total"],
-            "properties": {"cards": {"type": "array", "items": _ref("Card")}, "total": {"type": "integer"}},
+            "properties": {"cards": {"type": "array", "items": ref("Card")}, "total": {"type": "integer"}},
         },
         "CheckRequest": {
             "type": "object", "required": ["game", "decklist"],
@@ -233,8 +168,8 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                              "description": "False when any violation is unverified (a card value the check needs "
                                             "is unknown): then a legal deck is only legal so far."},
                 "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
-                "violations": {"type": "array", "items": _ref("Violation")},
-                "errors": {"type": "array", "items": _ref("LineError"),
+                "violations": {"type": "array", "items": ref("Violation")},
+                "errors": {"type": "array", "items": ref("LineError"),
                            "description": "POST /api/check only: lines that could not be read."},
             },
         },
@@ -252,7 +187,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         },
         "Sections": {
             "type": "object", "description": 'The game\'s sections by name, e.g. {"Deck": [...], "Neopet Stack": [...]}.',
-            "additionalProperties": {"type": "array", "items": _ref("DeckEntry")},
+            "additionalProperties": {"type": "array", "items": ref("DeckEntry")},
         },
         "DeckSummary": {
             "type": "object",
@@ -267,12 +202,12 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                 "created_at": timestamp, "updated_at": timestamp,
             },
         },
-        "Deck": {"allOf": [_ref("DeckSummary"), {
-            "type": "object", "required": ["sections"], "properties": {"sections": _ref("Sections")}}]},
+        "Deck": {"allOf": [ref("DeckSummary"), {
+            "type": "object", "required": ["sections"], "properties": {"sections": ref("Sections")}}]},
         "PublicDeckPage": {
             "type": "object", "required": ["decks", "total", "page", "per_page", "cards"],
             "properties": {
-                "decks": {"type": "array", "items": {"allOf": [_ref("DeckSummary"), {
+                "decks": {"type": "array", "items": {"allOf": [ref("DeckSummary"), {
                     "type": "object", "required": ["copies"],
                     "properties": {"copies": {"type": "integer", "minimum": 0,
                                               "description": "Copies made of the deck by DeckHub users."}}}]}},
@@ -286,7 +221,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
             },
         },
         "DeckList": {"type": "object", "required": ["decks"],
-                     "properties": {"decks": {"type": "array", "items": _ref("DeckSummary")}}},
+                     "properties": {"decks": {"type": "array", "items": ref("DeckSummary")}}},
         "DeckCreate": {
             "type": "object", "required": ["name", "game"], "additionalProperties": False,
             "description": 'The cards come as "sections" or as a "decklist" text (not both); none: an empty deck.',
@@ -301,7 +236,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                           "description": "Packs used, for a Limited format only."},
                 "is_public": {"type": "boolean", "default": False},
                 "description": {"type": "string", "maxLength": MAX_DESCRIPTION, "default": ""},
-                "sections": _ref("Sections"),
+                "sections": ref("Sections"),
                 "decklist": {"type": "string", "maxLength": MAX_DECKLIST},
             },
         },
@@ -317,7 +252,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                 "packs": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_PACKS},
                 "is_public": {"type": "boolean"},
                 "description": {"type": "string", "maxLength": MAX_DESCRIPTION},
-                "sections": _ref("Sections"),
+                "sections": ref("Sections"),
                 "decklist": {"type": "string", "maxLength": MAX_DECKLIST},
                 "version": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
                             "description": "The version you edited (the deck's `version` when you read it). "
@@ -346,7 +281,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         },
         "CollectionPage": {
             "type": "object", "required": ["entries", "total", "page", "per_page"],
-            "properties": {"entries": {"type": "array", "items": _ref("CollectionEntry")},
+            "properties": {"entries": {"type": "array", "items": ref("CollectionEntry")},
                            "total": {"type": "integer"}, "page": {"type": "integer"}, "per_page": {"type": "integer"}},
         },
         "CollectionChange": {
@@ -369,11 +304,11 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         "CollectionChanges": {
             "type": "object", "required": ["changes"], "additionalProperties": False,
             "properties": {"changes": {"type": "array", "minItems": 1, "maxItems": MAX_COLLECTION_CHANGES,
-                                       "items": _ref("CollectionChange")}},
+                                       "items": ref("CollectionChange")}},
         },
         "CollectionChangeResult": {
             "type": "object", "required": ["entries"],
-            "properties": {"entries": {"type": "array", "items": _ref("CollectionEntry"),
+            "properties": {"entries": {"type": "array", "items": ref("CollectionEntry"),
                                        "description": "Each printing changed, as it stands after the request."}},
         },
         "SimulationStart": {
@@ -411,7 +346,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                             "description": "Played without some card values: how many cards, and which values; "
                                            "its results are not the deck's real odds. Null: every value known.",
                             "properties": {"cards": {"type": "integer"},
-                                           "values": {"type": "array", "items": _ref("UnknownValue")}}},
+                                           "values": {"type": "array", "items": ref("UnknownValue")}}},
                 "settings": {"type": "object", "required": ["deck_version", "games", "seed", "options", "card_values"],
                              "description": "What the run played with, as a player reads it: every option with its "
                                             "form label and value in words (`shown`), and the card values it used.",
@@ -525,7 +460,7 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
             "type": "object", "additionalProperties": False, "required": ["result", "played_at"],
             "properties": {
                 "result": {"type": "string", "enum": ["win", "loss", "draw"]},
-                "played_at": {"type": "string", "format": "date", "maxLength": 10, "description": "The day, YYYY-MM-DD."},
+                "played_at": {"type": "string", "format": "date", "maxLength": len("YYYY-MM-DD"), "description": "The day, YYYY-MM-DD."},
                 "version": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
                             "description": "The deck version played (absent: the latest)."},
                 "order": {"type": ["string", "null"], "enum": ["first", "second", None], "default": None},
@@ -551,52 +486,22 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         "PlayedGames": {
             "type": "object", "required": ["games", "total", "by_version", "by_opponent"],
             "properties": {
-                "games": {"type": "array", "items": _ref("PlayedGame"), "description": "Newest first."},
-                "total": _ref("GameTally"),
-                "by_version": {"type": "array", "items": {"allOf": [_ref("GameTally"), {
+                "games": {"type": "array", "items": ref("PlayedGame"), "description": "Newest first."},
+                "total": ref("GameTally"),
+                "by_version": {"type": "array", "items": {"allOf": [ref("GameTally"), {
                     "type": "object", "required": ["version", "simulated"],
                     "properties": {"version": {"type": "integer"}, "simulated": {
                         "type": ["object", "null"], "description": "The newest finished simulation of that version.",
                         "properties": {"simulation": {"type": "integer"}, "games": {"type": "integer"},
                                        "win_rate": {"type": "number"},
                                        "median_win_turn": {"type": ["number", "null"]}}}}}]}},
-                "by_opponent": {"type": "array", "items": {"allOf": [_ref("GameTally"), {
+                "by_opponent": {"type": "array", "items": {"allOf": [ref("GameTally"), {
                     "type": "object", "required": ["opponent"], "properties": {"opponent": {"type": "string"}}}]}},
             },
         },
-        "ProposalsPost": {
-            "type": "object", "required": ["game", "source", "cards"], "additionalProperties": False,
-            "properties": {
-                "game": {"type": "string", "enum": games},
-                "source": {"type": "string", "minLength": 1, "maxLength": MAX_SOURCE,
-                           "description": f'A web address, or "{PRINTED}" for values read off a card you own.'},
-                "cards": {"type": "array", "minItems": 1, "maxItems": MAX_BATCH_CARDS, "items": {
-                    "type": "object", "required": ["card", "values"], "additionalProperties": False,
-                    "properties": {
-                        "card": {"type": "string", "minLength": 1, "maxLength": MAX_CARD_KEY,
-                                 "description": "The card's id (its key)."},
-                        "values": {"type": "object", "minProperties": 1, "maxProperties": 40,
-                                   "description": "Field -> value, each checked as the proposal form checks it.",
-                                   "additionalProperties": {"type": ["integer", "string", "array"],
-                                                            "items": {"type": "string"}}}}}},
-            },
-        },
-        "ProposalOutcome": {
-            "type": "object", "required": ["id", "card", "status"],
-            "properties": {
-                "id": {"type": "integer"}, "card": {"type": "string"},
-                "status": {"type": "string", "enum": list(PROPOSAL_STATUSES),
-                           "description": "queued: waits for a curator or a second player; agreed: two independent "
-                                          "players entered it, applied; applied: a trusted player's value, applied "
-                                          "unreviewed; disputed: players entered different values, the field stays "
-                                          "unknown; held: the card changed since it was sent; approved/rejected: a "
-                                          "curator decided."},
-            },
-        },
-        "ProposalList": {"type": "object", "required": ["proposals"],
-                         "properties": {"proposals": {"type": "array", "items": _ref("ProposalOutcome")}}},
+        **proposal_schemas(games),
         "SimulationList": {"type": "object", "required": ["simulations"],
-                           "properties": {"simulations": {"type": "array", "items": _ref("Simulation")}}},
+                           "properties": {"simulations": {"type": "array", "items": ref("Simulation")}}},
     }
 
     def op(summary: str, responses: dict, security=AUTH, tag: str = "", **extra) -> dict:
@@ -607,27 +512,27 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         return out
 
     def body(schema_name: str) -> dict:
-        return {"required": True, "content": {JSON: {"schema": _ref(schema_name)}}}
+        return {"required": True, "content": {JSON: {"schema": ref(schema_name)}}}
 
     paths: dict[str, Any] = {
         "/api/openapi.json": {"get": op(
             "This document.", {"200": {"description": "The OpenAPI document.",
                                        "content": {JSON: {"schema": {"type": "object"}}}}}, PUBLIC, "meta")},
         "/api/me": {"get": op("Who the credentials belong to.",
-                              _responses("200", _json(_ref("Me"), "The signed-in user."), "401"), tag="meta")},
+                              responses_of("200", json_body(ref("Me"), "The signed-in user."), "401"), tag="meta")},
         "/api/games": {"get": op(
             "The games, with their card and printing counts and sets.",
-            _responses("200", _json({"type": "array", "items": _ref("GameSummary")}, "Every game."), "401"),
+            responses_of("200", json_body({"type": "array", "items": ref("GameSummary")}, "Every game."), "401"),
             PUBLIC, "catalogue")},
         "/api/games/{slug}/completeness": {"get": op(
             "What a game's catalogue knows: per set, its cards and per field how many have a known value, "
             "by provenance.",
-            _responses("200", _json(_ref("Completeness"), "The counts."), "401", "404"), PUBLIC, "catalogue",
+            responses_of("200", json_body(ref("Completeness"), "The counts."), "401", "404"), PUBLIC, "catalogue",
             parameters=[{"name": "slug", "in": "path", "required": True, "schema": {"type": "string", "enum": games},
                          "description": "The game (another value: 404)."}])},
         "/api/cards": {"get": op(
             "Search a game's cards (the search page's filters).",
-            _responses("200", _json(_ref("CardPage"), "One page of matching cards and the total."),
+            responses_of("200", json_body(ref("CardPage"), "One page of matching cards and the total."),
                        "400", "401", "404"),
             PUBLIC, "catalogue",
             description="Besides the parameters below, each of the game's card fields filters: `level=4`, "
@@ -638,11 +543,11 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                 {"name": "set", "in": "query", "description": "A set code.", "schema": {"type": "string"}},
                 {"name": "type", "in": "query", "schema": {"type": "string"}},
                 {"name": "in_text", "in": "query", "description": "Words of the card's text.", "schema": {"type": "string"}},
-                *_page_params(CARDS_PER_PAGE, MAX_CARDS_PER_PAGE),
+                *page_params(CARDS_PER_PAGE, MAX_CARDS_PER_PAGE),
             ])},
         "/api/cards/{slug}/{key}": {"get": op(
             "One card, with its aliases, sources and where each fact came from.",
-            _responses("200", _json(_ref("CardDetail"), "The card."), "401", "404"), PUBLIC, "catalogue",
+            responses_of("200", json_body(ref("CardDetail"), "The card."), "401", "404"), PUBLIC, "catalogue",
             parameters=[
                 {"name": "slug", "in": "path", "required": True, "schema": {"type": "string", "enum": games},
                  "description": "The game (another value: 404)."},
@@ -651,20 +556,20 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
             ])},
         "/api/check": {"post": op(
             "Check a deck list against a game's construction rules (changes nothing).",
-            _responses("200", _json(_ref("CheckReport"), "The report, as `deckhub check --json` prints it."),
+            responses_of("200", json_body(ref("CheckReport"), "The report, as `deckhub check --json` prints it."),
                        "400", "401", "413"),
             PUBLIC, "decks", requestBody=body("CheckRequest"))},
         "/api/decks": {
             "get": op("My decks, newest change first.",
-                      _responses("200", _json(_ref("DeckList"), "My decks (without their cards)."), "401"), tag="decks"),
+                      responses_of("200", json_body(ref("DeckList"), "My decks (without their cards)."), "401"), tag="decks"),
             "post": op("Create a deck (version 1).",
-                       _responses("201", _json(_ref("Deck"), "The new deck."), "400", "401", "413"), tag="decks",
+                       responses_of("201", json_body(ref("Deck"), "The new deck."), "400", "401", "413"), tag="decks",
                        requestBody=body("DeckCreate")),
         },
         "/api/v1/decks/public": {"get": op(
             "Everyone's public decks (as the Public decks page): by game, by a card they hold, by name; "
             "newest or most copied first. Private decks never appear.",
-            _responses("200", _json(_ref("PublicDeckPage"), "One page of public decks."), "400", "401"),
+            responses_of("200", json_body(ref("PublicDeckPage"), "One page of public decks."), "400", "401"),
             PUBLIC, "decks",
             parameters=[
                 {"name": "game", "in": "query", "allowEmptyValue": True, "description": "Only this game's decks.",
@@ -676,56 +581,56 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
                  "schema": {"type": "string", "maxLength": MAX_DECK_QUERY}},
                 {"name": "sort", "in": "query", "allowEmptyValue": True,
                  "schema": {"type": "string", "enum": ["newest", "copied"], "default": "newest"}},
-                *_page_params(PUBLIC_DECKS_PER_PAGE, MAX_PUBLIC_DECKS_PER_PAGE),
+                *page_params(PUBLIC_DECKS_PER_PAGE, MAX_PUBLIC_DECKS_PER_PAGE),
             ])},
         "/api/decks/{deck_id}": {
             "parameters": [DECK_ID],
             "get": op("A deck of mine, or anyone's public deck, with its latest version's cards.",
-                      _responses("200", _json(_ref("Deck"), "The deck."), "401", "404"), OPTIONAL_AUTH, "decks"),
+                      responses_of("200", json_body(ref("Deck"), "The deck."), "401", "404"), OPTIONAL_AUTH, "decks"),
             "patch": op("Change a deck of mine; new cards (sent with the version they were edited from) keep a new version.",
-                        {**_responses("200", _json(_ref("Deck"), "The deck after the change."),
+                        {**responses_of("200", json_body(ref("Deck"), "The deck after the change."),
                                       "400", "401", "403", "404", "413"),
-                         "409": _error("The deck has a newer version than the one you edited (its number is in "
+                         "409": error_response("The deck has a newer version than the one you edited (its number is in "
                                        "`version`); nothing changed.")},
                         tag="decks", requestBody=body("DeckUpdate")),
             "delete": op("Delete a deck of mine with all its versions.",
                          {"204": {"description": "Deleted."},
-                          **{c: _error(ERRORS[c]) for c in ("401", "403", "404")}}, tag="decks"),
+                          **{c: error_response(ERRORS[c]) for c in ("401", "403", "404")}}, tag="decks"),
         },
         "/api/decks/{deck_id}/versions": {
             "parameters": [DECK_ID],
             "get": op("A visible deck's versions, newest first.",
-                      _responses("200", _json(_ref("DeckVersions"), "The versions."), "401", "404"),
+                      responses_of("200", json_body(ref("DeckVersions"), "The versions."), "401", "404"),
                       OPTIONAL_AUTH, "decks"),
         },
         "/api/decks/{deck_id}/versions/{number}": {
-            "parameters": [DECK_ID, _id_param("number", "The version's number, from 1.")],
+            "parameters": [DECK_ID, id_param("number", "The version's number, from 1.")],
             "get": op("One version of a visible deck, with its cards.",
-                      _responses("200", _json(_ref("Deck"), "The deck as it was in that version."), "401", "404"),
+                      responses_of("200", json_body(ref("Deck"), "The deck as it was in that version."), "401", "404"),
                       OPTIONAL_AUTH, "decks"),
         },
         "/api/decks/{deck_id}/games": {
             "parameters": [DECK_ID],
             "get": op("The real games a deck played, with the win rate per deck version (beside its simulated "
                       "figures) and per opponent: a deck of mine, or a public deck whose owner shows its record.",
-                      _responses("200", _json(_ref("PlayedGames"), "The games."), "401", "403", "404"),
+                      responses_of("200", json_body(ref("PlayedGames"), "The games."), "401", "403", "404"),
                       OPTIONAL_AUTH, "decks"),
             "post": op("Log a real game a deck of mine played.",
-                       _responses("201", _json(_ref("PlayedGame"), "The game logged."), "400", "401", "403", "404", "413"),
+                       responses_of("201", json_body(ref("PlayedGame"), "The game logged."), "400", "401", "403", "404", "413"),
                        tag="decks", requestBody=body("PlayedGameCreate")),
         },
         "/api/decks/{deck_id}/games/{game_id}": {
-            "parameters": [DECK_ID, _id_param("game_id", "The logged game's number.")],
+            "parameters": [DECK_ID, id_param("game_id", "The logged game's number.")],
             "delete": op("Delete a game logged on a deck of mine.",
                          {"204": {"description": "Deleted."},
-                          **{c: _error(ERRORS[c]) for c in ("401", "403", "404")}}, tag="decks"),
+                          **{c: error_response(ERRORS[c]) for c in ("401", "403", "404")}}, tag="decks"),
         },
         "/api/decks/{deck_id}/export": {
             "parameters": [DECK_ID],
             "get": op("A visible deck's latest version as a file for another site or an online table: DeckHub's "
                       "text list, OCTGN .o8d, DeckHub JSON, Untap's plain list, or a Tabletop Simulator saved "
                       "object whose card sheets this site serves.",
-                      _responses("200", {"description": "The file.", "content": {
+                      responses_of("200", {"description": "The file.", "content": {
                           "text/plain": {"schema": {"type": "string"}}, "application/xml": {"schema": {"type": "string"}},
                           JSON: {"schema": {"type": "object"}}}}, "400", "401", "404"),
                       OPTIONAL_AUTH, "decks",
@@ -735,74 +640,74 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         "/api/decks/{deck_id}/check": {
             "parameters": [DECK_ID],
             "get": op("The construction check of a visible deck's latest version.",
-                      _responses("200", _json(_ref("CheckReport"), "The report."), "401", "404"),
+                      responses_of("200", json_body(ref("CheckReport"), "The report."), "401", "404"),
                       OPTIONAL_AUTH, "decks"),
         },
         "/api/decks/{deck_id}/simulations": {
             "parameters": [DECK_ID],
             "get": op("The simulations of a deck of mine, newest first.",
-                      _responses("200", _json(_ref("SimulationList"), "The runs."), "401", "403", "404"),
+                      responses_of("200", json_body(ref("SimulationList"), "The runs."), "401", "403", "404"),
                       tag="simulations"),
             "post": op("Start automated goldfish games of a deck of mine (its latest version), in the background.",
-                       _responses("202", _json(_ref("Simulation"), "The run, queued; poll GET /api/simulations/{id}."),
+                       responses_of("202", json_body(ref("Simulation"), "The run, queued; poll GET /api/simulations/{id}."),
                                   "400", "401", "403", "404", "413", "429"),
                        tag="simulations", requestBody=body("SimulationStart")),
         },
         "/api/simulations/{run_id}": {
-            "parameters": [_id_param("run_id", "The simulation's number.")],
+            "parameters": [id_param("run_id", "The simulation's number.")],
             "get": op("A simulation of mine: status, progress and, when done, the results.",
-                      _responses("200", _json(_ref("Simulation"), "The run."), "401", "404"), tag="simulations"),
+                      responses_of("200", json_body(ref("Simulation"), "The run."), "401", "404"), tag="simulations"),
             "delete": op("Cancel a queued or running simulation of mine: chunks not yet played are dropped. "
                          "An ended run is returned as it is.",
-                         _responses("200", _json(_ref("Simulation"), "The run, cancelled (or as it ended)."),
+                         responses_of("200", json_body(ref("Simulation"), "The run, cancelled (or as it ended)."),
                                     "400", "401", "404"), tag="simulations"),
         },
         "/api/decks/{deck_id}/tunings": {
             "parameters": [DECK_ID],
             "post": op("Start tuning a deck of mine (its latest version): which one-for-one swap makes it win faster, "
                        "by paired simulation, in the background.",
-                       _responses("202", _json(_ref("Tuning"), "The run, queued; poll GET /api/tunings/{id}."),
+                       responses_of("202", json_body(ref("Tuning"), "The run, queued; poll GET /api/tunings/{id}."),
                                   "400", "401", "403", "404", "413", "429"),
                        tag="simulations", requestBody=body("TuningStart")),
         },
         "/api/tunings/{run_id}": {
-            "parameters": [_id_param("run_id", "The tuning run's number.")],
+            "parameters": [id_param("run_id", "The tuning run's number.")],
             "get": op("A tuning run of mine: status, progress and, when done, the ranked swaps.",
-                      _responses("200", _json(_ref("Tuning"), "The run."), "401", "404"), tag="simulations"),
+                      responses_of("200", json_body(ref("Tuning"), "The run."), "401", "404"), tag="simulations"),
             "delete": op("Cancel a queued or running tuning run of mine. An ended run is returned as it is.",
-                         _responses("200", _json(_ref("Tuning"), "The run, cancelled (or as it ended)."),
+                         responses_of("200", json_body(ref("Tuning"), "The run, cancelled (or as it ended)."),
                                     "400", "401", "404"), tag="simulations"),
         },
         "/api/decks/{deck_id}/impacts": {
             "parameters": [DECK_ID],
             "post": op("Start measuring a deck of mine (its latest version): each card's causal impact, one copy "
                        "replaced by a blank card on the deck's own seeds, in the background.",
-                       _responses("202", _json(_ref("Impact"), "The run, queued; poll GET /api/impacts/{id}."),
+                       responses_of("202", json_body(ref("Impact"), "The run, queued; poll GET /api/impacts/{id}."),
                                   "400", "401", "403", "404", "413", "429"),
                        tag="simulations", requestBody=body("ImpactStart")),
         },
         "/api/impacts/{run_id}": {
-            "parameters": [_id_param("run_id", "The impact run's number.")],
+            "parameters": [id_param("run_id", "The impact run's number.")],
             "get": op("A card impact run of mine: status, progress and, when done, every card's paired difference.",
-                      _responses("200", _json(_ref("Impact"), "The run."), "401", "404"), tag="simulations"),
+                      responses_of("200", json_body(ref("Impact"), "The run."), "401", "404"), tag="simulations"),
             "delete": op("Cancel a queued or running impact run of mine. An ended run is returned as it is.",
-                         _responses("200", _json(_ref("Impact"), "The run, cancelled (or as it ended)."),
+                         responses_of("200", json_body(ref("Impact"), "The run, cancelled (or as it ended)."),
                                     "400", "401", "404"), tag="simulations"),
         },
         "/api/card-values": {
             "get": op("My own values for cards the catalogue does not know (private; yours, not reviewed).",
-                      _responses("200", _json(_ref("CardValues"), "My values of the game."), "400", "401"),
+                      responses_of("200", json_body(ref("CardValues"), "My values of the game."), "400", "401"),
                       tag="card values",
                       parameters=[{"name": "game", "in": "query", "required": True,
                                    "schema": {"type": "string", "enum": games}}]),
             "put": op("Merge values into mine (null deletes one): all of them or none.",
-                      _responses("200", _json(_ref("CardValues"), "My values of the game after the change."),
+                      responses_of("200", json_body(ref("CardValues"), "My values of the game after the change."),
                                  "400", "401", "413"),
                       tag="card values", requestBody=body("CardValuesPut")),
         },
         "/api/proposals": {
             "get": op("My proposals of card facts, newest first (at most 200).",
-                      _responses("200", _json(_ref("ProposalList"), "My proposals and their status."), "400", "401"),
+                      responses_of("200", json_body(ref("ProposalList"), "My proposals and their status."), "400", "401"),
                       tag="proposals",
                       parameters=[{"name": "status", "in": "query",
                                    "schema": {"type": "string", "enum": list(PROPOSAL_STATUSES)}},
@@ -810,30 +715,30 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
             "post": op("Propose values for one card or a batch (one source): the same checks, limits and rules as "
                        "the site. A value for an unknown field agreed by two independent players, or entered by a "
                        "trusted player, applies at once; different values dispute the field.",
-                       {**_responses("201", _json(_ref("ProposalList"), "Each card's proposal and what became of it."),
+                       {**responses_of("201", json_body(ref("ProposalList"), "Each card's proposal and what became of it."),
                                      "400", "401", "404", "413"), "429": PROPOSALS_429},
                        tag="proposals", requestBody=body("ProposalsPost")),
         },
         "/api/proposals/{proposal_id}/confirm": {
-            "parameters": [_id_param("proposal_id", "The proposal whose values to confirm.")],
+            "parameters": [id_param("proposal_id", "The proposal whose values to confirm.")],
             "post": op("Enter another player's pending or disputed values as mine, from its source (never my own "
                        "proposal). Counts against my proposal rate limit.",
-                       {**_responses("201", _json(_ref("ProposalList"), "My confirming proposal and its status."),
+                       {**responses_of("201", json_body(ref("ProposalList"), "My confirming proposal and its status."),
                                      "400", "401", "403", "404"), "429": PROPOSALS_429},
                        tag="proposals"),
         },
         "/api/collection": {
             "get": op("What I own, want and trade: every printing with a quantity, by printing id.",
-                      _responses("200", _json(_ref("CollectionPage"), "One page of entries and the total."),
+                      responses_of("200", json_body(ref("CollectionPage"), "One page of entries and the total."),
                                  "400", "401"),
                       tag="collection",
                       parameters=[{"name": "game", "in": "query", "schema": {"type": "string", "enum": games}},
-                                  *_page_params(ENTRIES_PER_PAGE, MAX_ENTRIES_PER_PAGE)]),
+                                  *page_params(ENTRIES_PER_PAGE, MAX_ENTRIES_PER_PAGE)]),
         },
         "/api/collection/changes": {
             "post": op(f"Add to or take from quantities: all the changes or none, each kept within 0 and {MAX_QUANTITY:,}, "
                        "and the trade quantity at most the copies owned (plain and foil).",
-                       _responses("200", _json(_ref("CollectionChangeResult"), "The printings changed, after."),
+                       responses_of("200", json_body(ref("CollectionChangeResult"), "The printings changed, after."),
                                   "400", "401", "409", "413"),
                        tag="collection", requestBody=body("CollectionChanges")),
         },
