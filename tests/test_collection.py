@@ -8,6 +8,7 @@ import pytest
 
 from deckhub.services import deck_needs
 from deckhub.services import collection as col
+from deckhub.services.decks import keep_current_cards
 from deckhub.store import models
 from deckhub.services.accounts import create_user
 from deckhub.services.catalogue_store import get_catalogue
@@ -259,6 +260,7 @@ def _deck(owner, name: str, cards: dict[str, int], versions: int = 1, game: str 
         data = {"game": game, "name": name,
                 "sections": {"Deck": [{"card": k, "qty": q if n == versions else 1} for k, q in cards.items()]}}
         models.DeckVersion.create(deck=deck, number=n, data=data)
+    keep_current_cards(deck.id, game, data)  # as the deck service does with every version it writes
     return deck
 
 

@@ -108,7 +108,7 @@ def test_the_collection_page_finds_a_card_to_add_with_typos_and_suggests_names(c
                                                        "next": "/collection/?q=argus+vigilent&game=kaijudo"})
     assert response.headers["Location"] == f"/collection/?q=argus+vigilent&game=kaijudo#p{p}"
     assert owned("alice", p).quantity == 1
-    assert "1 cards" in text(client.get("/collection/"))  # the Kaijudo totals count it
+    assert "1 card" in text(client.get("/collection/"))  # the Kaijudo totals count it
     everywhere = text(client.get("/collection/?q=seer"))
     assert "Kaijudo · " in everywhere
     nothing = text(client.get("/collection/?q=zzqxwv&game=kaijudo"))
@@ -192,9 +192,9 @@ def test_a_large_import_runs_as_a_job_with_progress(client, auth, app):
     data = ("game,set,number,name,quantity\n" + "\n".join(lines)).encode()
     preview_url = upload(client, data).headers["Location"]
     first = text(client.get(preview_url))
-    assert "Ready to import" in first and "Page 1 of 7 (1293 rows)" in first and first.count('<tr class="changed"') == 200
+    assert "Ready to import" in first and "Page 1 of 7 (1,293 rows)" in first and first.count('<tr class="changed"') == 200
     last = text(client.get(preview_url + "?show=changes&page=7"))
-    assert "Page 7 of 7 (1293 rows)" in last and last.count('<tr class="changed"') == 93
+    assert "Page 7 of 7 (1,293 rows)" in last and last.count('<tr class="changed"') == 93
     assert text(client.get(preview_url + "?page=99")).count('<tr class="changed"') == 93  # the last page
     assert "No rows to show here" in text(client.get(preview_url + "?show=problems"))
     with database.connection_context():  # the pages read the stored plan; the file itself is gone

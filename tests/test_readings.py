@@ -272,7 +272,7 @@ def test_step_20_on_the_newest_old_database_keeps_every_row_and_the_overrides_th
 
     if POSTGRES_URL:
         pytest.skip("the SQLite copy of the fixture (tests/test_upgrade_old_databases.py runs every fixture on both)")
-    newest = max(loader.fixtures(), key=lambda f: (f["legacy_version"], f["name"]))
+    newest = max((f for f in loader.fixtures() if f["legacy_version"] < 20), key=lambda f: (f["legacy_version"], f["name"]))
     url = f"sqlite:///{loader.restore_sqlite(newest, tmp_path)}"
     db = make_database(url)
     try:

@@ -88,7 +88,7 @@ def test_saving_sends_the_changed_cells_as_one_batch_with_a_new_card(app, users)
     assert re.fullmatch(r"/batches/\d+", sent.location)
     assert counts(app) == (1, 3, 0, 1)
     page = text(player.get(sent.location))
-    assert "Batch #1: 3 cards of first-edition" in page and "Made-up Test Card new card" in page
+    assert "Batch #1: 3 cards of First Edition" in page and "Made-up Test Card new card" in page
     assert "Hero" in page and "pending" in page
 
 

@@ -14,7 +14,7 @@ from deckhub.core.simulate import mulligan_offered
 from deckhub.core.odds import DrawModel, combined_odds_table, group_predicate, odds_table
 from deckhub.core.tuning import MIN_BUDGET as MIN_TUNING_BUDGET
 from deckhub.games import get_game
-from deckhub.services.limits import MAX_SEED
+from deckhub.services.limits import MAX_ID, MAX_SEED
 from deckhub.web import charts
 from deckhub.web.goldfish import options_from_form, values_rows
 from deckhub.web.lookups import deck_or_404
@@ -98,6 +98,8 @@ def show(deck_id: int):
 def compare(deck_id: int):
     """Two decks of one game played on the same seeds (this one, and one of mine or a public one)."""
     other = request.args.get("other", type=int)
+    if other is not None and not 0 < other <= MAX_ID:
+        abort(404, "No deck has that number.")
     games = request.args.get("games", default=comparisons.DEFAULT_PAGE_GAMES, type=int)
     seed = request.args.get("seed", default=0, type=int)
     if not 0 <= seed < MAX_SEED:

@@ -26,7 +26,7 @@ ENGINE = Engine(
     policy=policy,
     coverage=coverage,
     options=(
-        turn_order_option("a random player chooses; whoever goes first skips the draw on turn 1 (Kaijudo 3)"),
+        turn_order_option("a random player chooses; whoever goes first skips the draw on turn 1 (rulebook section 3)"),
         turn_limit_option(),
     ),
     description="Kaijudo against a dummy with 5 shields that never acts",
