@@ -66,7 +66,7 @@ def test_five_cards_entered_by_keyboard_become_one_batch_that_a_curator_partly_a
     page.get_by_label("Web address of the source").fill("https://example.org/first-edition-checklist")
     page.get_by_role("button", name="Send changes as one batch").click()
     expect(page.get_by_text(re.compile(r"Thank you: batch #\d+ \(5 cards\) waits for a curator"))).to_be_visible()
-    expect(page.get_by_role("heading", level=1)).to_contain_text("5 cards of first-edition")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("5 cards of First Edition")
     batch_url = page.url
 
     # the curator sees the batch in the queue and decides card by card
