@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+from werkzeug.wrappers import Response as AnyResponse
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
@@ -215,9 +216,9 @@ def _own_tuning(deck_id: int, run_id: int):
     return run
 
 
-@bp.route("/tunings", methods=["POST"])
-@login_required
-def start_tuning(deck_id: int):
+def _start_paired_run(deck_id: int, candidates: str, anchor: str):
+    """Queue a tuning or a card impact run (both played as paired runs) from the form; the started
+    run, or the page to go back to with the error."""
     stored = deck_or_404(deck_id, mine=True)
     engine = find_engine(get_game(stored.row.game))
     if engine is None:
@@ -225,11 +226,19 @@ def start_tuning(deck_id: int):
     try:
         budget = int(request.form.get("budget") or tunings.DEFAULT_BUDGET)
         seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
-        run = tunings.start(current_user.id, stored.row, stored.version, budget, seed, options_from_form(engine),
-                            request.form.get("candidates", "collection"), bool(request.form.get("allow_unknown")))
+        return tunings.start(current_user.id, stored.row, stored.version, budget, seed, options_from_form(engine),
+                             candidates, bool(request.form.get("allow_unknown")))
     except ValueError as exc:
         flash(str(exc) if isinstance(exc, simulations.SimulationError) else "Budget and seed are whole numbers.", "error")
-        return redirect(url_for("stats.show", deck_id=deck_id, _anchor="tune"))
+        return redirect(url_for("stats.show", deck_id=deck_id, _anchor=anchor))
+
+
+@bp.route("/tunings", methods=["POST"])
+@login_required
+def start_tuning(deck_id: int):
+    run = _start_paired_run(deck_id, request.form.get("candidates", "collection"), "tune")
+    if isinstance(run, AnyResponse):
+        return run
     flash(f"Tuning run #{run.id} started: {len(run.candidates):,} candidate cards, {run.total:,} games, seed {run.seed}.",
           "info")
     return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"tuning-{run.id}"))
@@ -239,18 +248,9 @@ def start_tuning(deck_id: int):
 @login_required
 def start_impact(deck_id: int):
     """Queue a causal card impact run (stored and played as a tuning run is)."""
-    stored = deck_or_404(deck_id, mine=True)
-    engine = find_engine(get_game(stored.row.game))
-    if engine is None:
-        abort(404, "This game has no goldfish engine yet.")
-    try:
-        budget = int(request.form.get("budget") or tunings.DEFAULT_BUDGET)
-        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
-        run = tunings.start(current_user.id, stored.row, stored.version, budget, seed, options_from_form(engine),
-                            tunings.IMPACT, bool(request.form.get("allow_unknown")))
-    except ValueError as exc:
-        flash(str(exc) if isinstance(exc, simulations.SimulationError) else "Budget and seed are whole numbers.", "error")
-        return redirect(url_for("stats.show", deck_id=deck_id, _anchor="impact"))
+    run = _start_paired_run(deck_id, tunings.IMPACT, "impact")
+    if isinstance(run, AnyResponse):
+        return run
     flash(f"Card impact run #{run.id} started: {run.total:,} games, seed {run.seed}.", "info")
     return redirect(url_for("stats.show", deck_id=deck_id, _anchor=f"tuning-{run.id}"))
 
