@@ -111,6 +111,7 @@ def _chunks(rows, size=BATCH):
 def fill(scale: float, rng: random.Random) -> dict:
     """The site's rows, bulk-inserted; returns what the pages need (my decks, another's deck...)."""
     from deckhub.services.accounts import create_user
+    from deckhub.services import tallies
     from deckhub.services.decks import card_counts
     from deckhub.store import models as M
     from deckhub.store.db import database
@@ -167,6 +168,7 @@ def fill(scale: float, rng: random.Random) -> dict:
                               "options": {}, "actions": [], "share_token": f"gf{i}", "created_at": now,
                               "updated_at": now} for i in range(n["goldfish"])):
             M.GoldfishSession.insert_many(chunk).execute()
+    tallies.recount()  # the kept counts (most wanted, public decks) of the rows inserted around the services
     # my own: two decks through the deck service, and a collection with wants and trades
     from deckhub.core.decklist import Deck
     from deckhub.services import collection
@@ -205,14 +207,12 @@ def pages(site: dict) -> dict:
 
 
 def time_pages(client, urls: dict, requests: int) -> dict[str, float]:
-    from deckhub.services import facts
     out = {}
     for name, url in urls.items():
         path = url() if callable(url) else url
         assert client.get(path).status_code in (200, 404), path  # warm (page 50 may not exist at 1x)
         times = []
         for _ in range(requests):
-            facts._rankings.clear() if name == "most wanted" else None  # its own cost, not a kept ranking
             path = url() if callable(url) else url
             start = time.perf_counter()
             client.get(path)

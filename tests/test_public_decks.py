@@ -21,9 +21,7 @@ def _deck(owner, name, cards, game="kaijudo", public=True, section="Deck"):
     deck = Deck(game)
     for key, qty in cards.items():
         deck.add(section, key, qty)
-    stored = create_deck(owner.id, game, "standard", name, deck=deck)
-    models.Deck.update(is_public=public).where(models.Deck.id == stored.row.id).execute()
-    return stored.row.id
+    return create_deck(owner.id, game, "standard", name, deck=deck, is_public=public).row.id
 
 
 @pytest.fixture

@@ -282,3 +282,27 @@ def test_step_24_gives_old_databases_votes_notices_and_claims_and_old_proposals_
         kind = fields_by_key(game)["type"].choices[0]
         made = [propose_facts(u, game, key, {"type": kind}, "https://example.org/list") for u in players]
         assert [models.Proposal.get_by_id(p.id).status for p in made] == ["agreed", "agreed"]
+
+
+@pytest.mark.parametrize("entry", FIXTURES[-2:], ids=[f["name"] for f in FIXTURES[-2:]])
+def test_step_25_counts_every_decks_cards_goldfish_games_and_public_decks(entry, restore):
+    """Step 025 fills the counts "most wanted" and the public deck list read: each card's decks (its
+    `deck_card` rows) and goldfish games (the decks the games were started with), each game's public
+    decks; the services keep them from then on, so the pages show what they showed before."""
+    from collections import Counter
+
+    from deckhub.services import tallies
+    url = restore(entry)
+    _upgrade(url)
+    db = make_database(url)
+    try:
+        with db.bind_ctx(models.ALL_MODELS), db.connection_context():
+            in_decks = Counter((r.game, r.card_key) for r in models.DeckCard.select())
+            in_games = Counter((s.game, key) for s in models.GoldfishSession.select() for key in tallies.card_keys(s.deck_data))
+            assert in_decks and in_games, "the fixture has decks and goldfish games"
+            kept = {(r.game, r.card_key): (r.decks, r.games) for r in models.CardDemand.select()}
+            assert kept == {card: (in_decks[card], in_games[card]) for card in in_decks | in_games}
+            public = Counter(d.game for d in models.Deck.select().where(models.Deck.is_public == True))  # noqa: E712
+            assert {r.game: r.decks for r in models.PublicDeckCount.select()} == dict(public)
+    finally:
+        db.close()

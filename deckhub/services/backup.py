@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from deckhub.services import jobs, played_games
+from deckhub.services import jobs, played_games, tallies
 from deckhub.services.decks import keep_current_cards, record_copy
 from deckhub.store import models
 from deckhub.store.db import database
@@ -230,6 +230,7 @@ class _Importer:
                     seed=int(s["seed"]), options=s.get("options") or {}, actions=s.get("actions") or [],
                     result=s.get("result"), share_token=self.token(models.GoldfishSession, s.get("share_token")),
                     archived=bool(s.get("archived")), created_at=_parse_time(s.get("created_at")), updated_at=_parse_time(s.get("updated_at")))
+                tallies.goldfish_games_changed(s["game"], s["deck_data"], 1)
             except (KeyError, TypeError, ValueError) as exc:
                 raise BackupError(f"{what}: {exc}") from None
         for i, v in enumerate(self.doc.get("card_values") or []):
@@ -246,6 +247,7 @@ class _Importer:
                                  is_public=bool(d.get("is_public")), show_record=bool(d.get("show_record")),
                                  share_token=self.token(models.Deck, d.get("share_token")),
                                  created_at=_parse_time(d.get("created_at")), updated_at=_parse_time(d.get("updated_at")))
+        tallies.public_decks_changed(row.game, int(row.is_public))
         latest = None
         for v in d.get("versions") or []:
             version = models.DeckVersion.create(deck=row, number=int(v["number"]), data=v["data"],

@@ -20,7 +20,9 @@ from deckhub.core.decklist import Deck
 from deckhub.core.legality import allowed_sections
 from deckhub.store.db import PreparedSelect, lock, write_transaction
 from deckhub.games import get_game
+from deckhub.services import tallies
 from deckhub.services.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_NAME as MAX_NAME, MAX_DESCRIPTION
+from deckhub.services.tallies import card_counts
 
 
 class DeckError(ValueError):
@@ -122,20 +124,10 @@ def create_deck(owner, game: str, format_id: str, name: str, packs: int | None =
     with write_transaction():
         row = models.Deck.create(owner=owner, game=game, format=fmt.id, packs=packs,
                                  name=_clean_name(name), description=description or "", is_public=is_public)
+        tallies.public_decks_changed(game, int(bool(is_public)))
         version = models.DeckVersion.create(deck=row, number=1, data=_data(deck, game), note=note[:200])
         keep_current_cards(row.id, game, version.data)
     return StoredDeck(row, version)
-
-
-def card_counts(data: dict) -> dict[str, int]:
-    """Copies of each card over a stored version's sections; an entry without a card or copies counts nothing."""
-    counts: dict[str, int] = {}
-    for entries in ((data or {}).get("sections") or {}).values():
-        for entry in entries or ():
-            key, qty = entry.get("card"), int(entry.get("qty") or 0)
-            if key and qty > 0:
-                counts[key] = counts.get(key, 0) + qty
-    return counts
 
 
 def keep_current_cards(deck_id: int, game: str, data: dict) -> None:
@@ -154,6 +146,7 @@ def keep_current_cards(deck_id: int, game: str, data: dict) -> None:
            for key, qty in wanted.items() if key not in held]
     if new:
         DC.insert_many(new).execute()
+    tallies.deck_cards_changed(game, [row["card_key"] for row in new], gone)
 
 
 def _data(deck: Deck, game: str) -> dict:
@@ -336,9 +329,15 @@ def update_settings(stored: StoredDeck, **changes) -> None:
     """Write the settings named in `changes` (of SETTINGS) and only them: a setting this request merely
     read is never written back, so a simultaneous change of another setting (or of the cards) stays."""
     clean = _clean_settings(stored.row.game, changes)
-    if clean:
-        (models.Deck.update(**clean, updated_at=models.utcnow())
-         .where(models.Deck.id == stored.row.id).execute())
+    if not clean:
+        return
+    D = models.Deck
+    with write_transaction():
+        if "is_public" in clean:  # counted only when it changes (a request that sets it again counts nothing)
+            public = clean["is_public"]
+            if D.update(is_public=public).where((D.id == stored.row.id) & (D.is_public != public)).execute():
+                tallies.public_decks_changed(stored.row.game, 1 if public else -1)
+        D.update(**clean, updated_at=models.utcnow()).where(D.id == stored.row.id).execute()
 
 
 def edit_settings(stored: StoredDeck, **values) -> None:
@@ -377,8 +376,15 @@ def record_copy(source_id: int, copy_id: int | None, created_at: dt.datetime | N
 
 
 def delete_deck(stored: StoredDeck) -> None:
-    """The deck with its versions and everything kept of it, all or nothing."""
+    """The deck with its versions and everything kept of it, all or nothing; the counts of its cards
+    and of public decks lose it (read under the deck's lock, so a save at the same time is counted first)."""
+    D, DC = models.Deck, models.DeckCard
     with write_transaction():
+        lock(f"deck:{stored.row.id}")
+        held = [key for (key,) in DC.select(DC.card_key).where(DC.deck == stored.row.id).tuples()]
+        tallies.deck_cards_changed(stored.row.game, (), held)
+        if D.update(is_public=False).where((D.id == stored.row.id) & (D.is_public == True)).execute():  # noqa: E712
+            tallies.public_decks_changed(stored.row.game, -1)
         stored.row.delete_instance(recursive=True)
 
 

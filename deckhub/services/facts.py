@@ -17,28 +17,23 @@ catalogue knows, and which unknown facts hold the site's players back most.
 from __future__ import annotations
 
 import datetime as dt
-import time
-from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
-
-from peewee import fn
 
 from deckhub.services.community.errors import RateLimited
 from deckhub.services.community.fields import (current_value, fields_by_key, proposable_fields, validate_source,
                                                validate_values)
 from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW, take_rate
+from deckhub.services import tallies
 from deckhub.store import models
 from deckhub.services.accounts import named_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.services.collection import all_indexes
 from deckhub.core import completeness as core_completeness
 from deckhub.core import search as core_search
-from deckhub.core.caches import LRU
 from deckhub.core.cards import Card, normalize_name
-from deckhub.core.decklist import Deck
-from deckhub.store.db import database_key, write_transaction
+from deckhub.store.db import write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_SUGGESTED, GameIndex, Problem, game_lookup, resolve,
                                               unknown_card)
@@ -385,73 +380,19 @@ class Wanted:
         return self.decks + self.games
 
 
-def _card_keys(data: Any) -> set[str]:
-    try:
-        return {key for _, key, _ in Deck.from_json(data).entries()}
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return set()
-
-
-def _site_marks() -> tuple:
-    """Cheap marks of a new deck version or goldfish game: the highest row ids (primary-key lookups)."""
-    V, S = models.DeckVersion, models.GoldfishSession
-    return (V.select(fn.MAX(V.id)).scalar(), S.select(fn.MAX(S.id)).scalar())
-
-
-RANKINGS_KEPT = 64  # most-wanted rankings a worker keeps (per database, games asked and length)
-REFRESH_AFTER = 60.0  # seconds a ranking stands while decks and games change (a catalogue change: at once)
-READ_BATCH = 500  # card keys or goldfish games read at a time when ranking
-_rankings: LRU[tuple[tuple, tuple, float, list["Wanted"]]] = LRU(RANKINGS_KEPT)
-
-
 def most_wanted(slug: str | None = None, limit: int = 100) -> list[Wanted]:
     """Unknown facts that a game's engine needs to play a card (`session_values.unknown_values`),
-    most blocking first: counted over every deck's current cards and every goldfish game on the
-    site (counts only; no deck is named). A worker keeps a ranking until a catalogue changes, or
-    until decks or games changed and it is REFRESH_AFTER old: a save anywhere does not re-rank the site."""
+    most blocking first: how many decks hold the card among their current cards and how many goldfish
+    games were started with it (counts only; no deck is named). The counts are kept by the services
+    that change them (`tallies`): a ranking reads one row per card in use, never the site's decks or games."""
     games = [get_game(slug)] if slug else list(all_games())
-    slugs = [g.slug for g in games]
-    key = (database_key(), tuple(slugs), limit)
-    catalogues, marks, now = tuple(get_catalogue(s) for s in slugs), _site_marks(), time.monotonic()
-    kept = _rankings.get(key)
-    if kept is not None and kept[0] == catalogues and (kept[1] == marks or now - kept[2] < REFRESH_AFTER):
-        return kept[3]
-    ranked = _rank_wanted(games)[:limit]
-    _rankings.put(key, (catalogues, marks, now, ranked))
-    return ranked
-
-
-def _deck_counts(slug: str, keys: list[str]) -> Counter:
-    """Decks whose current cards hold each of `keys` (the deck-card index, never a version's JSON)."""
-    DC = models.DeckCard
-    counts: Counter = Counter()
-    for start in range(0, len(keys), READ_BATCH):
-        counts.update(dict(DC.select(DC.card_key, fn.COUNT(DC.id))
-                           .where((DC.game == slug) & DC.card_key.in_(keys[start:start + READ_BATCH]))
-                           .group_by(DC.card_key).tuples()))
-    return counts
-
-
-def _game_counts(slugs: list[str]) -> dict[str, Counter]:
-    """Goldfish games holding each card, per game, read a batch at a time (nothing is kept)."""
-    S = models.GoldfishSession
-    counts: dict[str, Counter] = defaultdict(Counter)
-    last = 0
-    while True:
-        rows = list(S.select(S.id, S.game, S.deck_data).where(S.game.in_(slugs) & (S.id > last))
-                    .order_by(S.id).limit(READ_BATCH).tuples())
-        for _, game, data in rows:
-            counts[game].update(_card_keys(data))
-        if len(rows) < READ_BATCH:
-            return counts
-        last = rows[-1][0]
+    return _rank_wanted(games)[:limit]
 
 
 def _rank_wanted(games) -> list[Wanted]:
     from deckhub.core.engine import find_engine
     from deckhub.core.session_values import unknown_values
 
-    in_games = _game_counts([g.slug for g in games])
     found: dict[tuple[str, str, str], Wanted] = {}
     for game in games:
         engine = find_engine(game.slug)
@@ -461,12 +402,12 @@ def _rank_wanted(games) -> list[Wanted]:
         labels = fields_by_key(game.slug)
         unknown = catalogue.memo("most wanted: unknown values", lambda: {  # per catalogue, not per site
             card.key: names for card in catalogue if (names := unknown_values(engine, card))})
-        in_decks, played = _deck_counts(game.slug, sorted(unknown)), in_games.get(game.slug, Counter())
-        for key, names in unknown.items():
-            if not (in_decks[key] or played[key]):
+        for key, (decks, played) in tallies.card_demand(game.slug).items():
+            names = unknown.get(key)
+            card = catalogue.get(key) if names else None
+            if card is None:
                 continue
-            card = catalogue.get(key)
             for name in names:
                 label = labels[name].label if name in labels else name.replace("_", " ")
-                found[(game.slug, key, name)] = Wanted(game.slug, card, name, label, in_decks[key], played[key])
+                found[(game.slug, key, name)] = Wanted(game.slug, card, name, label, max(decks, 0), max(played, 0))
     return sorted(found.values(), key=lambda w: (-w.blocking, -w.decks, w.card.name.casefold(), w.field))

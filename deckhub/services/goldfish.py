@@ -17,7 +17,7 @@ from typing import Callable
 
 from peewee import JOIN
 
-from deckhub.services import card_values
+from deckhub.services import card_values, tallies
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
@@ -70,6 +70,7 @@ def start(owner_id: int, deck_row: models.Deck | None, deck: Deck, options: dict
     with database.atomic():
         card_values.remember(owner_id, deck.game, typed)
         own_row = deck_row if deck_row is not None and deck_row.owner_id == owner_id else None
+        tallies.goldfish_games_changed(deck.game, data, 1)
         return models.GoldfishSession.create(owner=owner_id, deck=own_row, game=deck.game, deck_data=data,
                                              seed=seed, options=options, actions=[])
 
@@ -128,8 +129,11 @@ def set_archived(session: models.GoldfishSession, archived: bool) -> None:
 
 
 def delete_session(session: models.GoldfishSession) -> None:
-    """Delete a game for good: its moves and replay go with it (the deck it was played from stays)."""
-    models.GoldfishSession.delete().where(models.GoldfishSession.id == session.id).execute()
+    """Delete a game for good: its moves and replay go with it (the deck it was played from stays),
+    and the counts of its cards lose it (only when this call deleted it: a game is counted out once)."""
+    with write_transaction():
+        if models.GoldfishSession.delete().where(models.GoldfishSession.id == session.id).execute():
+            tallies.goldfish_games_changed(session.game, session.deck_data, -1)
 
 
 def rebuild(session: models.GoldfishSession, upto: int | None = None) -> State:
@@ -268,9 +272,11 @@ def act(game: Game, action, step: int | None) -> Game:
 
 def _branch(session: models.GoldfishSession, actions: list, seed: int | None = None) -> models.GoldfishSession:
     """A new session of the same deck and options (the old one is left as it is)."""
-    return models.GoldfishSession.create(owner=session.owner_id, deck=session.deck_id, game=session.game,
-                                         deck_data=session.deck_data, seed=session.seed if seed is None else seed,
-                                         options=session.options, actions=actions)
+    with write_transaction():
+        tallies.goldfish_games_changed(session.game, session.deck_data, 1)
+        return models.GoldfishSession.create(owner=session.owner_id, deck=session.deck_id, game=session.game,
+                                             deck_data=session.deck_data, seed=session.seed if seed is None else seed,
+                                             options=session.options, actions=actions)
 
 
 def undo(game: Game, count: int, step: int | None) -> Game:

@@ -4,6 +4,8 @@ The web page (`GET /decks/public`) and the JSON API (`GET /api/v1/decks/public`)
 `browse`, so they filter, sort and page alike. A private deck is never selected: the query
 starts from `is_public`. A card filter is read with the catalogue search (typos forgiven, as on
 the card search page) and matches a deck whose latest version holds that card in any section.
+A page reads its own decks through the (game,) public, created or copies indexes; the total of an
+unfiltered list (or one game's) is the count the deck service keeps (`tallies.public_decks`).
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 
 from peewee import fn
 
+from deckhub.services import tallies
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Card, normalize_name
@@ -104,7 +107,8 @@ def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "ne
     order = [D.created_at.desc(), D.id.desc()]
     if sort == "copied":
         order = [D.copies.desc()] + order
-    out.total = query.count()
+    # unfiltered (or by game only) the total is the kept count: no page counts the site's public decks
+    out.total = query.count() if (q or out.cards) else tallies.public_decks(game)
     rows = list(query.order_by(*order).paginate(page, per_page).objects())
     latest = _latest_numbers([r.id for r in rows])
     out.decks = [PublicDeck(r, r.username, latest.get(r.id, 0), r.copies) for r in rows]

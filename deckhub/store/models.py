@@ -121,7 +121,8 @@ class Deck(BaseModel):
     class Meta:
         # the public deck browser pages through public decks newest (or most copied) first
         indexes = ((("is_public", "created_at", "id"), False), (("game", "is_public", "created_at", "id"), False),
-                   (("is_public", "copies", "created_at", "id"), False))
+                   (("is_public", "copies", "created_at", "id"), False),
+                   (("game", "is_public", "copies", "created_at", "id"), False))
 
 
 class DeckVersion(BaseModel):
@@ -151,6 +152,27 @@ class DeckCard(BaseModel):
 
     class Meta:
         indexes = ((("deck", "card_key"), True), (("game", "card_key"), False))
+
+
+class CardDemand(BaseModel):
+    """What "most wanted" ranks a card's unknown facts by: the decks holding the card among their
+    current cards and the goldfish games started with it. Kept by the deck and goldfish services in
+    the transaction that changes them (step 025), so no page counts them over the site."""
+
+    game = CharField(max_length=40)
+    card_key = CharField(max_length=200)
+    decks = IntegerField(default=0)
+    games = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("game", "card_key"), True),)
+
+
+class PublicDeckCount(BaseModel):
+    """A game's public decks (the public deck list's total), kept by the deck service (step 025)."""
+
+    game = CharField(max_length=40, unique=True)
+    decks = IntegerField(default=0)
 
 
 class OwnedCard(BaseModel):
@@ -613,7 +635,7 @@ class PlayedGame(BaseModel):
 
 
 ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion, DeckCard,
-              OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
+              CardDemand, PublicDeckCount, OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
               FactsUpload, ReadingFlag, ManualOverride, PlayedGame, FactVote, Notice, WorkClaim]

@@ -1,0 +1,123 @@
+"""Counts of the whole site that pages show, kept as rows and changed with their inputs (no Flask).
+
+- **Card demand** (`models.CardDemand`): per game and card, the decks holding it among their current
+  cards and the goldfish games started with it; "most wanted" ranks unknown facts by them.
+- **Public decks** (`models.PublicDeckCount`): a game's public decks, the public deck list's total.
+
+Each change is made by the service that changes the input, inside its transaction (a deck's cards
+in `decks.keep_current_cards`, its visibility and deletion in `decks`, a goldfish game's start and
+deletion in `goldfish`), so a count is never behind its rows and no page counts the site. Counts
+move by deltas in one statement per change, rows in a fixed order (game, card), so two transactions
+changing the same cards wait for each other instead of deadlocking. `recount` makes every count
+again from the rows, for data written around the services (a benchmark's bulk fill).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from peewee import EXCLUDED, fn
+
+from deckhub.store import models
+from deckhub.store.db import write_transaction
+
+BATCH = 500  # rows written, or goldfish games read, at a time
+
+
+def card_counts(data: dict) -> dict[str, int]:
+    """Copies of each card over a stored version's sections; an entry without a card or copies counts nothing."""
+    counts: dict[str, int] = {}
+    for entries in ((data or {}).get("sections") or {}).values():
+        for entry in entries or ():
+            key, qty = entry.get("card"), int(entry.get("qty") or 0)
+            if key and qty > 0:
+                counts[key] = counts.get(key, 0) + qty
+    return counts
+
+
+def card_keys(data: Any) -> set[str]:
+    """The cards of a stored deck (a version's or a goldfish game's) with at least one copy; an
+    unreadable deck holds none."""
+    try:
+        return set(card_counts(data))
+    except (AttributeError, TypeError, ValueError):
+        return set()
+
+
+def _shift(game: str, column: str, deltas: Mapping[str, int]) -> None:
+    """Add each delta to the card's `column` count (a card not counted yet gets a row)."""
+    CD = models.CardDemand
+    field = getattr(CD, column)
+    rows = [{"game": game, "card_key": key, column: delta} for key, delta in sorted(deltas.items()) if delta]
+    for start in range(0, len(rows), BATCH):
+        (CD.insert_many(rows[start:start + BATCH])
+         .on_conflict(conflict_target=[CD.game, CD.card_key], update={field: field + getattr(EXCLUDED, column)})
+         .execute())
+
+
+def deck_cards_changed(game: str, added: Iterable[str], removed: Iterable[str]) -> None:
+    """A deck's current cards gained `added` and lost `removed` (call it in the transaction that
+    changes its `DeckCard` rows)."""
+    deltas = {key: 1 for key in added}
+    for key in removed:
+        deltas[key] = deltas.get(key, 0) - 1
+    _shift(game, "decks", deltas)
+
+
+def goldfish_games_changed(game: str, deck_data: Any, delta: int) -> None:
+    """`delta` goldfish games of `deck_data` were started (positive) or deleted (negative)."""
+    _shift(game, "games", {key: delta for key in card_keys(deck_data)})
+
+
+def public_decks_changed(game: str, delta: int) -> None:
+    """`delta` decks of `game` became public (made public, or made so), or stopped being (negative)."""
+    if not delta:
+        return
+    P = models.PublicDeckCount
+    (P.insert(game=game, decks=delta)
+     .on_conflict(conflict_target=[P.game], update={P.decks: P.decks + EXCLUDED.decks}).execute())
+
+
+def card_demand(game: str) -> dict[str, tuple[int, int]]:
+    """(decks, games) of every card of `game` that some deck or goldfish game holds: at most one row
+    per card of the catalogue, whatever the size of the site."""
+    CD = models.CardDemand
+    rows = (CD.select(CD.card_key, CD.decks, CD.games)
+            .where((CD.game == game) & ((CD.decks > 0) | (CD.games > 0))).tuples())
+    return {key: (decks, games) for key, decks, games in rows}
+
+
+def public_decks(game: str | None = None) -> int:
+    """The public decks of `game` (of every game when None): one row per game."""
+    P = models.PublicDeckCount
+    query = P.select(fn.COALESCE(fn.SUM(P.decks), 0))
+    if game is not None:
+        query = query.where(P.game == game)
+    return int(query.scalar() or 0)
+
+
+def recount() -> None:
+    """Every count made again from the rows (decks' card rows, goldfish games, public decks), in one
+    transaction: after data was written around the services, such as a benchmark's bulk fill."""
+    D, DC, S = models.Deck, models.DeckCard, models.GoldfishSession
+    counts: dict[tuple[str, str], list[int]] = {}
+    with write_transaction():
+        for game, key, decks in DC.select(DC.game, DC.card_key, fn.COUNT(DC.id)).group_by(DC.game, DC.card_key).tuples():
+            counts[(game, key)] = [decks, 0]
+        last = 0
+        while True:
+            rows = list(S.select(S.id, S.game, S.deck_data).where(S.id > last).order_by(S.id).limit(BATCH).tuples())
+            for _, game, data in rows:
+                for key in card_keys(data):
+                    counts.setdefault((game, key), [0, 0])[1] += 1
+            if len(rows) < BATCH:
+                break
+            last = rows[-1][0]
+        models.CardDemand.delete().execute()
+        rows = [{"game": g, "card_key": k, "decks": d, "games": n} for (g, k), (d, n) in sorted(counts.items())]
+        for start in range(0, len(rows), BATCH):
+            models.CardDemand.insert_many(rows[start:start + BATCH]).execute()
+        models.PublicDeckCount.delete().execute()
+        public = list(D.select(D.game, fn.COUNT(D.id)).where(D.is_public == True)  # noqa: E712 (SQL)
+                      .group_by(D.game).tuples())
+        if public:
+            models.PublicDeckCount.insert_many([{"game": g, "decks": n} for g, n in public]).execute()
