@@ -95,3 +95,25 @@ def test_a_players_pages_run_as_many_statements_on_a_site_ten_times_larger(site)
         assert models.Deck.select().count() == 600
     large = {page: _statements(client, page) for page in pages}
     assert large == small
+
+
+def test_most_wanted_and_public_decks_run_as_many_statements_with_a_thousand_goldfish_games_more(site):
+    """Most wanted once read every goldfish game's deck, 500 at a time; its counts are kept now, so
+    a thousand more games (and their unknown cards) change what it shows, not what it runs."""
+    from deckhub.services import tallies
+    app, client, _, _ = site
+    pages = ["/most-wanted", "/most-wanted?game=neopets-tcg", "/decks/public", "/api/v1/decks/public?game=kaijudo"]
+    small = {page: _statements(client, page) for page in pages}
+    with app.app_context(), database.connection_context():
+        from deckhub.services.catalogue_store import get_catalogue
+        unknown = [c.key for c in get_catalogue("neopets-tcg") if c.type is None][:40]
+        owner = models.User.get(models.User.username == "meplayer").id
+        rows = [{"owner": owner, "game": "neopets-tcg", "seed": n, "share_token": f"growth{n}",
+                 "deck_data": {"game": "neopets-tcg", "sections": {"Deck": [{"card": unknown[n % 40], "qty": 3}]}}}
+                for n in range(1_200)]
+        for start in range(0, len(rows), 300):
+            models.GoldfishSession.insert_many(rows[start:start + 300]).execute()
+        tallies.recount()  # rows written around the goldfish service: its counts made again
+    large = {page: _statements(client, page) for page in pages}
+    assert large == small
+    assert "waiting for an unknown fact" not in client.get("/most-wanted?game=neopets-tcg").get_data(as_text=True)
