@@ -234,3 +234,50 @@ def test_making_a_deck_private_survives_a_simultaneous_cards_patch(server):
         deck = json.loads(body)
         assert deck["is_public"] is False, round_
         assert deck["sections"] == cards and deck["version"] == version + 1, (round_, deck)
+
+
+def test_simultaneous_saves_of_the_same_cards_keep_exact_counts(server):
+    """16 API clients at once make decks of the same cards (listed in different orders), change them,
+    make them public or private and delete some: no deadlock, no error, and the counts most wanted
+    and the public deck list read equal the ones counted afresh from the rows."""
+    from deckhub.services import tallies
+    port, token = server["port"], server["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    db = init_database(server["url"])
+    with db.connection_context():
+        C = models.Card
+        cards = [ARGUS, "halo-hawk", "cloudwalker-drone"] + [k for (k,) in C.select(C.key).where(
+            (C.game == "kaijudo") & (C.type == "Creature") & C.key.not_in([ARGUS, "halo-hawk", "cloudwalker-drone"]))
+            .order_by(C.key).limit(2).tuples()]
+    _close_database()
+
+    def work(i):
+        api = Client(port)
+        mine = cards[i % 5:] + cards[:i % 5]  # each client lists them in another order
+        made = []
+        for n in range(3):
+            status, body, _ = api.request("POST", "/api/decks", {
+                "game": "kaijudo", "format": "standard", "name": f"Race {i}.{n}", "is_public": n % 2 == 0,
+                "sections": {"Deck": [{"card": k, "qty": 1 + n} for k in mine[n:]]}}, json_body=True, headers=auth)
+            assert status == 201, body
+            made.append(json.loads(body))
+        first = made[0]
+        status, body, _ = api.request("PATCH", f"/api/decks/{first['id']}", {
+            "version": first["version"], "is_public": False,
+            "sections": {"Deck": [{"card": k, "qty": 2} for k in reversed(mine[:3])]}}, json_body=True, headers=auth)
+        assert status == 200, body
+        return api.request("DELETE", f"/api/decks/{made[1]['id']}", headers=auth)[0]
+
+    assert _together(CLIENTS, work) == [204] * CLIENTS
+    db = init_database(server["url"])
+    with db.connection_context():
+        def kept():
+            return ({(r.game, r.card_key): (r.decks, r.games) for r in models.CardDemand.select() if r.decks or r.games},
+                    {r.game: r.decks for r in models.PublicDeckCount.select() if r.decks})
+        before = kept()
+        with db.atomic() as transaction:
+            tallies.recount()
+            fresh = kept()
+            transaction.rollback()
+    _close_database()
+    assert before == fresh and before[1] == {"kaijudo": CLIENTS}
