@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from html import unescape
 import shutil
 from urllib.parse import urlparse, urlunparse
 
@@ -277,3 +278,14 @@ def csrf_token(html: str) -> str:
     match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html)
     assert match, "no CSRF token in the page"
     return match.group(1)
+
+
+def page_html(response) -> str:
+    """A response's HTML with its whitespace collapsed, for tests that look for markup."""
+    return re.sub(r"\s+", " ", response.get_data(as_text=True))
+
+
+def visible_text(response) -> str:
+    """The page's visible text: scripts, styles and tags removed, entities read, whitespace collapsed."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from html import unescape
 from pathlib import Path
 
 import pytest
@@ -22,16 +21,12 @@ from deckhub.games.neopets_tcg.engine import SAMPLE_CARD_VALUES
 from deckhub.importers.decklists import read_decklist
 
 from conftest import AuthActions
+from tests.conftest import visible_text as text
 
 NEO = "neopets-tcg"
 DARIGAN_PATH = Path(__file__).resolve().parents[1] / "data" / NEO / "decks" / "darigan-theme-deck.txt"
 DARIGAN = DARIGAN_PATH.read_text(encoding="utf-8")
 URL = "https://example.org/neopets-tcg/checklist"
-
-
-def text(response) -> str:
-    html = response.get_data(as_text=True)
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
 
 
 def darigan_values(catalogue=None) -> dict:

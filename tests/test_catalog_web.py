@@ -9,13 +9,7 @@ import pytest
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.search import set_summaries
 from deckhub.games import all_games
-
-
-def text(response) -> str:
-    """The page's visible text, tags removed, whitespace collapsed."""
-    html = response.get_data(as_text=True)
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
+from tests.conftest import visible_text as text
 
 
 def rows(response, table_class: str) -> list[str]:

@@ -1,7 +1,6 @@
 """The `deckhub` commands the README and the acceptance checks rely on."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import re
 
 import pytest
 
@@ -11,6 +10,7 @@ from deckhub.services import collection as col
 from deckhub.services import collection_imports, jobs
 from deckhub.store import models
 from deckhub.store.db import database
+from tests.conftest import page_html as text
 
 GAME = "kaijudo"
 GOOD = b"game,set,number,name,quantity,foil_quantity\nkaijudo,Evo Fury,1,,3,1\nkaijudo,evo-fury,2,Cloudwalker Drone,2,\n"
@@ -19,10 +19,6 @@ GOOD = b"game,set,number,name,quantity,foil_quantity\nkaijudo,Evo Fury,1,,3,1\nk
 def upload(client, data: bytes = GOOD):
     return client.post("/collection/import", data={"file": (io.BytesIO(data), "mine.csv"), "game": ""},
                        content_type="multipart/form-data")
-
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", response.get_data(as_text=True))
 
 
 def _owned_total(username: str) -> int:

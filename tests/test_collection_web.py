@@ -12,6 +12,7 @@ from deckhub.services import collection as col
 from deckhub.store import models
 from deckhub.store.db import database
 from conftest import csrf_token
+from tests.conftest import page_html as text
 
 GAME = "kaijudo"
 
@@ -27,10 +28,6 @@ def owned(username: str, printing: int) -> col.Owned:
     with database.connection_context():
         user = models.User.get(models.User.username == username)
         return col.owned_for(user, [printing]).get(printing, col.NOTHING)
-
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", response.get_data(as_text=True))
 
 
 def upload(client, data: bytes, game: str = "", name: str = "mine.csv"):

@@ -4,7 +4,6 @@ Values proposed here are made up for the tests, not facts about the cards.
 """
 from __future__ import annotations
 
-import re
 from html import unescape
 from pathlib import Path
 
@@ -13,15 +12,11 @@ import pytest
 from deckhub.store import models
 from deckhub.store.db import database
 from tests.conftest import AuthActions, csrf_token
+from tests.conftest import visible_text as text
 
 NEO = "neopets-tcg"
 DARIGAN = (Path(__file__).resolve().parents[1] / "data" / NEO / "decks" / "darigan-theme-deck.txt").read_text(encoding="utf-8")
 URL = "https://example.org/neopets-tcg/checklist"
-
-
-def text(response) -> str:
-    html = response.get_data(as_text=True)
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
 
 
 @pytest.fixture

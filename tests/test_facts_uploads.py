@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import re
 import threading
-from html import unescape
 
 import pytest
 
@@ -17,13 +15,10 @@ from deckhub.services import facts, facts_uploads, jobs
 from deckhub.store import models
 from deckhub.store.db import database
 from tests.conftest import AuthActions
+from tests.conftest import visible_text as text
 
 NEO = "neopets-tcg"
 URL = "https://example.org/neopets-tcg/checklist"
-
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))).strip()
 
 
 def unknown_rows(n: int, distinct: int) -> bytes:

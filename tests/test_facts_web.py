@@ -21,16 +21,12 @@ from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.store.db import database
 from tests.conftest import AuthActions
+from tests.conftest import visible_text as text
 
 NEO = "neopets-tcg"
 DARIGAN = (Path(__file__).resolve().parents[1] / "data" / NEO / "decks" / "darigan-theme-deck.txt").read_text(encoding="utf-8")
 URL = "https://example.org/neopets-tcg/checklist"
 SECRET = "Pat's secret Darigan deck"
-
-
-def text(response) -> str:
-    html = response.get_data(as_text=True)
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
 
 
 @pytest.fixture

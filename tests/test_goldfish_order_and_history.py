@@ -11,16 +11,13 @@ from conftest import csrf_token
 from deckhub.store import models
 from deckhub.store.db import database
 from test_goldfish_web import deck_for, start
+from tests.conftest import page_html as text
 
 
 @pytest.fixture
 def player(auth):
     auth.signup("alice")
     return auth._client
-
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", response.get_data(as_text=True))
 
 
 @pytest.mark.parametrize("game", ["kaijudo", "neopets-tcg", "neopets-battledome"])

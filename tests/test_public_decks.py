@@ -12,6 +12,7 @@ from deckhub.services.accounts import create_user
 from deckhub.core.decklist import Deck
 from deckhub.store.db import database
 from deckhub.services.decks import copy_deck, create_deck, delete_deck, load
+from tests.conftest import page_html as text
 
 PASSWORD = "correct horse"
 SECRET = "Alice's private deck 9b2e"
@@ -106,9 +107,6 @@ def test_bad_filters_are_refused_with_a_reason(world, kwargs, words):
 
 
 # --------------------------------------------------------------------------- the page
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", response.get_data(as_text=True))
 
 
 def test_the_page_lists_filters_and_links_each_deck(client, world):

@@ -3,8 +3,6 @@ its compiled program; a flag reaches the curators' queue; a curator's manual set
 every engine, simulation and coverage count until it is cleared."""
 from __future__ import annotations
 
-import re
-from html import unescape
 
 import pytest
 
@@ -21,16 +19,12 @@ from deckhub.services.community.errors import NotAllowed, ProposalInvalid
 from deckhub.store import models
 from deckhub.store.db import database
 from tests.conftest import AuthActions, csrf_token, make_app
+from tests.conftest import visible_text as text
 
 KAIJUDO = load_catalogue("kaijudo")
 SPY = "spy-mission"  # Shield Blast, then "Draw 2 cards."
 DRAW = "Draw 2 cards."
 ICE_BLADE = "ice-blade"
-
-
-def text(response) -> str:
-    html = response.get_data(as_text=True)
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
 
 
 # --- the readings, for every game ------------------------------------------------------------------

@@ -17,17 +17,13 @@ from PIL import Image
 from deckhub.store import models
 from deckhub.store.db import database
 from tests.conftest import AuthActions
+from tests.conftest import visible_text as text
 
 NEO = "neopets-tcg"
 SET = "first-edition"
 EDITOR = f"/games/{NEO}/sets/{SET}/edit"
 URL = "https://example.org/neopets-tcg/first-edition"
 DARIGAN = (Path(__file__).resolve().parents[1] / "data" / NEO / "decks" / "darigan-theme-deck.txt").read_text(encoding="utf-8")
-
-
-def text(response) -> str:
-    html = response.get_data(as_text=True)
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
 
 
 @pytest.fixture

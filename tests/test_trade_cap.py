@@ -5,7 +5,6 @@ copies that do not exist."""
 from __future__ import annotations
 
 import io
-import re
 
 import pytest
 
@@ -15,25 +14,8 @@ from deckhub.services.accounts import create_user
 from deckhub.services.api_tokens import create as create_token
 from deckhub.store import models
 from deckhub.store.db import database
-
-GAME = "kaijudo"
-
-
-def pid(set_code: str = "evo-fury", number: str = "1") -> int:
-    with database.connection_context():
-        refs = col.game_index(GAME).by_set_number[(set_code, number)]
-        assert len(refs) == 1
-        return refs[0].id
-
-
-def owned(username: str, printing: int) -> col.Owned:
-    with database.connection_context():
-        user = models.User.get(models.User.username == username)
-        return col.owned_for(user, [printing]).get(printing, col.NOTHING)
-
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", response.get_data(as_text=True))
+from tests.conftest import page_html as text
+from tests.test_collection_web import GAME, owned, pid
 
 
 @pytest.fixture
@@ -46,7 +28,7 @@ def db(app):
 
 def test_raising_trade_above_owned_is_capped_with_a_note(db):
     alice = create_user("alice", "correct horse")
-    p = pid()
+    p = pid("evo-fury", "1")
     col.adjust(alice, p, "quantity", 1)
     changed = col.change_printing(alice, p, add=("trade_quantity", 2))
     assert changed.owned == col.Owned(1, 0, 0, 1)
@@ -59,7 +41,7 @@ def test_raising_trade_above_owned_is_capped_with_a_note(db):
 
 def test_lowering_owned_below_trade_lowers_trade_and_says_so(db):
     alice = create_user("alice", "correct horse")
-    p = pid()
+    p = pid("evo-fury", "1")
     col.set_quantities(alice, p, quantity=3, trade_quantity=3)
     changed = col.change_printing(alice, p, add=("quantity", -2))
     assert changed.owned == col.Owned(1, 0, 0, 1)
@@ -70,7 +52,7 @@ def test_lowering_owned_below_trade_lowers_trade_and_says_so(db):
 
 def test_a_batch_is_capped_once_all_its_changes_are_in(db):
     alice = create_user("alice", "correct horse")
-    p, other = pid(), pid("evo-fury", "2")
+    p, other = pid("evo-fury", "1"), pid("evo-fury", "2")
     after = dict((ref.id, changed) for ref, changed in col.apply_changes(
         alice, [(p, "trade_quantity", 2), (p, "quantity", 2), (other, "trade_quantity", 4), (other, "foil_quantity", 1)]))
     assert after[p] == col.Changed(col.Owned(2, 0, 0, 2), None)
@@ -86,7 +68,7 @@ def test_csv_import_caps_trade_in_the_dry_run_and_in_the_write(db):
     assert [c.after for c in preview.changes.values()] == [col.Owned(1, 0, 0, 1), col.Owned(2, 1, 0, 3)]
     result = col.commit_import(alice, data)
     assert result.trade_capped == 1
-    assert col.owned_for(alice, [pid()])[pid()] == col.Owned(1, 0, 0, 1)
+    assert col.owned_for(alice, [pid("evo-fury", "1")])[pid("evo-fury", "1")] == col.Owned(1, 0, 0, 1)
     # a file that lowers what is owned lowers the trade list with it
     col.commit_import(alice, b"game,set,number,name,quantity,foil_quantity\nkaijudo,evo-fury,2,,0,1\n")
     assert col.owned_for(alice, [pid("evo-fury", "2")])[pid("evo-fury", "2")] == col.Owned(0, 1, 0, 1)
@@ -94,19 +76,19 @@ def test_csv_import_caps_trade_in_the_dry_run_and_in_the_write(db):
 
 def test_a_restored_backup_never_trades_more_than_it_owns(db):
     alice = create_user("alice", "correct horse")
-    col.set_quantities(alice, pid(), quantity=2, trade_quantity=2)
+    col.set_quantities(alice, pid("evo-fury", "1"), quantity=2, trade_quantity=2)
     document = backup.export_user("alice")
     for row in document["collection"]:
         row["trade_quantity"] = 9  # an old or hand-edited backup
     bob, _ = backup.import_user(document, "bob")
-    assert col.owned_for(bob, [pid()])[pid()] == col.Owned(2, 0, 0, 2)
+    assert col.owned_for(bob, [pid("evo-fury", "1")])[pid("evo-fury", "1")] == col.Owned(2, 0, 0, 2)
 
 
 def test_matching_never_offers_copies_that_do_not_exist(db):
     """Rows written before trade was capped (straight into the table here) offer only what is owned."""
     alice, bob = create_user("alice", "correct horse"), create_user("bob", "correct horse")
     trading.set_lists_public(bob, True)
-    p = pid()
+    p = pid("evo-fury", "1")
     key = col.printing_refs([p])[p].card_key
     col.set_quantities(alice, p, want_quantity=5)
     col.set_quantities(bob, p, quantity=1)
@@ -124,7 +106,7 @@ def test_matching_never_offers_copies_that_do_not_exist(db):
 
 def test_plus_button_and_typed_boxes_say_when_trade_was_capped(client, auth):
     auth.signup()
-    p = pid()
+    p = pid("evo-fury", "1")
     client.post("/collection/adjust", data={"printing": p, "step": "quantity:1"})
     page = text(client.post("/collection/adjust", data={"printing": p, "step": "trade_quantity:1"},
                             follow_redirects=True))
@@ -150,7 +132,7 @@ def test_the_import_pages_say_how_many_trade_quantities_were_capped(client, auth
     assert message in html and "trade 0 → 1" in html
     done = text(client.get(client.post(preview_url + "/commit").headers["Location"]))
     assert "Imported" in done and message in done
-    assert owned("alice", pid()) == col.Owned(1, 0, 0, 1)
+    assert owned("alice", pid("evo-fury", "1")) == col.Owned(1, 0, 0, 1)
 
 
 def test_the_api_caps_trade_and_notes_it(app):
@@ -158,7 +140,7 @@ def test_the_api_caps_trade_and_notes_it(app):
         alice = create_user("alice", "correct horse")
         _, token = create_token(alice, "tests")
     client = app.test_client()
-    p = pid()
+    p = pid("evo-fury", "1")
     response = client.post("/api/collection/changes", headers={"Authorization": f"Bearer {token}"},
                            json={"changes": [{"printing": p, "field": "quantity", "delta": 2},
                                              {"printing": p, "field": "trade_quantity", "delta": 3}]})

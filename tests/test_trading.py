@@ -2,7 +2,6 @@
 and that nothing of a user who has not opted in ever shows."""
 from __future__ import annotations
 
-import re
 
 import pytest
 
@@ -13,6 +12,7 @@ from deckhub.services.accounts import create_user
 from deckhub.core.decklist import Deck
 from deckhub.store.db import database
 from deckhub.services.decks import create_deck
+from tests.conftest import page_html as text
 
 PASSWORD = "correct horse"
 GAME = "kaijudo"
@@ -20,10 +20,6 @@ GAME = "kaijudo"
 
 def printing(key: str, n: int = 0) -> int:
     return col.game_index(GAME).by_card[key][n].id
-
-
-def text(response) -> str:
-    return re.sub(r"\s+", " ", response.get_data(as_text=True))
 
 
 @pytest.fixture

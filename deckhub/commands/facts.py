@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from deckhub.commands.site import EXIT_REJECTED, EXIT_UNREADABLE, open_app, read_input, say_error
+from deckhub.commands.site import EXIT_REJECTED, EXIT_UNREADABLE, open_app, read_input, say_error, write_output
 from deckhub.games import game_slugs
 
 
@@ -95,14 +95,5 @@ def export_command(game: str, file: str, set_code: str | None) -> None:
     except service.UnknownSet as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_UNREADABLE)
-    if file == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        with open(file, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-    except OSError as exc:
-        click.echo(f"{file}: cannot be written: {exc.strerror or exc}", err=True)
-        sys.exit(EXIT_UNREADABLE)
-    click.echo(f"exported {rows} {game} cards to {file}", err=True)
+    if write_output(file, text):
+        click.echo(f"exported {rows} {game} cards to {file}", err=True)

@@ -21,6 +21,22 @@ def say_error(line: str) -> None:
     click.echo(line, err=True)
 
 
+def write_output(file: str, text: str) -> bool:
+    """Write a command's file, or standard output for `-`; True when it went to a file (the command
+    then says what it wrote, on standard error). A file that cannot be written ends the command."""
+    if file == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return False
+    try:
+        with open(file, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError as exc:
+        say_error(f"{file}: cannot be written: {exc.strerror or exc}")
+        sys.exit(EXIT_UNREADABLE)
+    return True
+
+
 def open_app(config=None, *, current_schema: bool = True):
     """The app with its database initialised and connected for the rest of the command's run
     (commands share the site's database; the connection closes when the command ends).

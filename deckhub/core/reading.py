@@ -116,6 +116,16 @@ def say_behaviour(prog: Any, bare: Any, words: Words) -> str:
     return "; ".join(said)
 
 
+def some(n: int, noun: str) -> str:
+    """`a card` for one, `3 cards` for more: how a card's text counts what it moves."""
+    return f"a {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def plural(n: int, noun: str) -> str:
+    """`1 zone`, `2 zones`: a number that stays a number."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def sentence(words: str) -> str:
     words = words.strip()
     return words[:1].upper() + words[1:] if words else words

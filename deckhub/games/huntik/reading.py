@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deckhub.core.reading import Reader, Unsaid, Words
+from deckhub.core.reading import Reader, Unsaid, Words, plural, some
 from deckhub.games.huntik.effects import _UNBLOCKABLE, GRANTED, compile_card
 from deckhub.games.huntik.missions import FEATURES, MISSIONS
 
@@ -68,9 +68,9 @@ def _target(spec: tuple) -> str:
         elif isinstance(atom, str) and atom in _TARGET_AFTER:
             after.append(_TARGET_AFTER[atom])
         elif atom[0] == "within":
-            after.append(f"within {atom[1]} zone{'s' if atom[1] != 1 else ''} of me")
+            after.append(f"within {plural(atom[1], 'zone')} of me")
         elif atom[0] == "away":
-            after.append(f"exactly {atom[1]} zone{'s' if atom[1] != 1 else ''} away from me")
+            after.append(f"exactly {plural(atom[1], 'zone')} away from me")
         elif atom[0] == "def_le":
             after.append(f"with DEF {atom[1]} or less")
         elif atom[0] == "def_eq":
@@ -94,9 +94,9 @@ def _verb(verb: Any) -> str:
     if name == "boost":
         return "{t} gets " + _stat(verb[1], verb[2]) + " this round"
     if name == "put_step":
-        return f"put {{t}} up to {verb[1]} zone{'s' if verb[1] != 1 else ''} forward or back"
+        return f"put {{t}} up to {plural(verb[1], 'zone')} forward or back"
     if name == "put_back":
-        return f"put {{t}} {verb[1]} zone{'s' if verb[1] != 1 else ''} back"
+        return f"put {{t}} {plural(verb[1], 'zone')} back"
     if name == "grant":
         return f"{{t}} gets \"{GRANTED[verb[1]].label}\" this round"
     raise Unsaid(f"no words for the effect {verb!r}")
@@ -120,7 +120,7 @@ def _cond(atom: Any) -> str:
     if kind == "zone_in":
         return "I'm in zone " + " or ".join(str(z) for z in atom[1])
     if kind == "hand_min":
-        return f"you have at least {atom[1]} card{'s' if atom[1] != 1 else ''} in your hand"
+        return f"you have at least {plural(atom[1], 'card')} in your hand"
     if kind == "hand_has":
         return f"you have {_a(_card(atom[1]))} in your hand"
     if kind == "discard_has":
@@ -149,11 +149,11 @@ def _put_me(where: str) -> str:
 
 
 OPS = {
-    "draw": lambda op, r: f"draw {'a card' if op[1] == 1 else f'{op[1]} cards'}",
+    "draw": lambda op, r: f"draw {some(op[1], 'card')}",
     "note": lambda op, r: f"nothing happens ({op[1]})",
     "go_again": lambda op, r: "go again",
     "if": lambda op, r: f"if {_cond(op[1])}, {r.ops(op[2])}",
-    "discard": lambda op, r: f"discard {'a card' if op[1] == 1 else f'{op[1]} cards'}",
+    "discard": lambda op, r: f"discard {some(op[1], 'card')}",
     "discard_filter": lambda op, r: f"discard {_a(_card(op[1]))}",
     "discard_or_elim": lambda op, r: f"discard a card, or eliminate {op[1] or 'me'}",
     "elim_me": lambda op, r: "eliminate me",
@@ -268,7 +268,7 @@ FIELDS = {
     "start_if": lambda v, r: "My start-of-round power triggers only if " + " and ".join(_cond(c) for c in v),
     "round_start": lambda v, r: [f"At the start of round {n}: {r.ops(ops)}" for n, ops in v.items()],
     "statics": _statics,
-    "move_max": lambda v, r: f"I can move up to {v} zone{'s' if v != 1 else ''}",
+    "move_max": lambda v, r: f"I can move up to {plural(v, 'zone')}",
     "fwd_max": lambda v, r: f"I can move up to {v} zones forward",
     "object_move_max": lambda v, r: f"I can move up to {v} zones while I have an object",
     "lazy": lambda v, r: "I can't move on my own" if v else "",

@@ -87,31 +87,25 @@ def what(filt: tuple, noun: str = "card") -> str:
     return " ".join([*before, noun, *after])
 
 
+_CONDITIONS = {
+    "shields_le": lambda c: f"you have {c[1]} or fewer shields",
+    "dummy_shields_le": lambda c: f"the opponent has {c[1]} or fewer shields",
+    "evolution_in_play": lambda c: "you have an evolution creature in the battle zone",
+    "count_other": lambda c: f"you have at least {c[2]} other {what(c[1], 'creature')}s in the battle zone",
+    "at_least": lambda c: f"you have at least {c[3]} {what(c[2])}s in your {_zone(c[1])}",
+    "alone": lambda c: "you have no other creatures in the battle zone",
+    "empty_hand": lambda c: "you have no cards in your hand",
+    "mana_all": lambda c: f"every card in your mana zone is {c[1].title()}",
+    "attacking": lambda c: "it is attacking",
+    "has": lambda c: f"you have {'another' if c[2] else 'a'} {what(c[1], 'creature')} in the battle zone",
+    "per": lambda c: f"for each {what(c[2])} in your {_zone(c[1])}",
+}
+
+
 def _cond(cond: tuple) -> str:
-    kind = cond[0]
-    if kind == "shields_le":
-        return f"you have {cond[1]} or fewer shields"
-    if kind == "dummy_shields_le":
-        return f"the opponent has {cond[1]} or fewer shields"
-    if kind == "evolution_in_play":
-        return "you have an evolution creature in the battle zone"
-    if kind == "count_other":
-        return f"you have at least {cond[2]} other {what(cond[1], 'creature')}s in the battle zone"
-    if kind == "at_least":
-        return f"you have at least {cond[3]} {what(cond[2])}s in your {_zone(cond[1])}"
-    if kind == "alone":
-        return "you have no other creatures in the battle zone"
-    if kind == "empty_hand":
-        return "you have no cards in your hand"
-    if kind == "mana_all":
-        return f"every card in your mana zone is {cond[1].title()}"
-    if kind == "attacking":
-        return "it is attacking"
-    if kind == "has":
-        return f"you have {'another' if cond[2] else 'a'} {what(cond[1], 'creature')} in the battle zone"
-    if kind == "per":
-        return f"for each {what(cond[2])} in your {_zone(cond[1])}"
-    raise Unsaid(f"no words for the condition {cond!r}")
+    if cond[0] not in _CONDITIONS:
+        raise Unsaid(f"no words for the condition {cond!r}")
+    return _CONDITIONS[cond[0]](cond)
 
 
 def _item(item: tuple) -> str:

@@ -2,7 +2,7 @@
 almost no rules text, so these words mostly say what the engine made of a player's values and text."""
 from __future__ import annotations
 
-from deckhub.core.reading import Reader, Words
+from deckhub.core.reading import Reader, Words, some
 from deckhub.games.neopets_battledome.effects import STAT_LABELS, compile_card
 
 __all__ = ("WORDS", "compiler")
@@ -34,7 +34,7 @@ FIELDS = {
     "turn_reduction": lambda v, r: f"reduce the damage your Neopet takes by {v} the turn it is played",
     "shield": lambda v, r: f"reduce the next damage your Neopet takes by {v}, once",
     "ward": lambda v, r: f"reduce every hit on your Neopet by {v} while it is in play",
-    "draw": lambda v, r: f"draw {'a card' if v == 1 else f'{v} cards'}",
+    "draw": lambda v, r: f"draw {some(v, 'card')}",
 }
 
 WORDS = Words(

@@ -2,7 +2,7 @@
 no rules text, so these words mostly say what the engine made of text a player supplied."""
 from __future__ import annotations
 
-from deckhub.core.reading import Reader, Words
+from deckhub.core.reading import Reader, Words, some
 from deckhub.games.neopets_tcg.effects import compile_card
 
 __all__ = ("WORDS", "compiler")
@@ -13,19 +13,15 @@ def compiler(catalogue):
     return compile_card
 
 
-def _cards(n: int) -> str:
-    return "a card" if n == 1 else f"{n} cards"
-
-
 def _group(group: str) -> str:
     return {"neopets": "Neopets", "heroes": "Heroes", "both": "Neopets or Heroes"}[group]
 
 
 OPS = {
-    "draw": lambda op, r: f"draw {_cards(op[1])}",
+    "draw": lambda op, r: f"draw {some(op[1], 'card')}",
     "may": lambda op, r: f"you may {r.ops(op[2])}",
     "bank_from_hand": lambda op, r: "put an Item or Equipment from your hand into your bank",
-    "bank_top": lambda op, r: f"put the top {_cards(op[1])} of your deck into your bank",
+    "bank_top": lambda op, r: f"put the top {some(op[1], 'card')} of your deck into your bank",
     "move_one": lambda op, r: f"tap one of your untapped {_group(op[1])} and move it to another arena",
     "move_free": lambda op, r: f"move one of your {_group(op[1])} to another arena without tapping it",
     "untap_one": lambda op, r: f"untap one of your {_group(op[1])}",
