@@ -347,7 +347,8 @@ def import_user(doc: dict[str, Any], username: str | None = None) -> tuple[model
         if account.get("public_lists_since"):
             models.PublicLists.create(user=user, since=_parse_time(account["public_lists_since"]))
         importer = _Importer(doc, user)
-        importer.run()
+        with tallies.batched():  # its decks' and games' counts written once, in the order every save takes
+            importer.run()
     return user, importer.lost_copies
 
 

@@ -124,9 +124,9 @@ def create_deck(owner, game: str, format_id: str, name: str, packs: int | None =
     with write_transaction():
         row = models.Deck.create(owner=owner, game=game, format=fmt.id, packs=packs,
                                  name=_clean_name(name), description=description or "", is_public=is_public)
-        tallies.public_decks_changed(game, int(bool(is_public)))
         version = models.DeckVersion.create(deck=row, number=1, data=_data(deck, game), note=note[:200])
         keep_current_cards(row.id, game, version.data)
+        tallies.public_decks_changed(game, int(bool(is_public)))
     return StoredDeck(row, version)
 
 

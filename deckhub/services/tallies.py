@@ -8,11 +8,14 @@ Each change is made by the service that changes the input, inside its transactio
 in `decks.keep_current_cards`, its visibility and deletion in `decks`, a goldfish game's start and
 deletion in `goldfish`), so a count is never behind its rows and no page counts the site. Counts
 move by deltas in one statement per change, rows in a fixed order (game, card), so two transactions
-changing the same cards wait for each other instead of deadlocking. `recount` makes every count
+changing the same cards wait for each other instead of deadlocking (card rows first, then public
+decks: a transaction of many changes adds them up with `batched`). `recount` makes every count
 again from the rows, for data written around the services (a benchmark's bulk fill).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Iterable, Mapping
 
 from peewee import EXCLUDED, fn
@@ -43,14 +46,50 @@ def card_keys(data: Any) -> set[str]:
         return set()
 
 
+_batch: ContextVar[dict | None] = ContextVar("tallies_batch", default=None)
+
+
+@contextmanager
+def batched():
+    """Inside it (a transaction writing many decks and games, such as an account moved in) the
+    changes are added up and written once at the end, cards first and then public decks, each in
+    the one order every other change takes them: two transactions never wait on each other's rows
+    in a circle."""
+    if _batch.get() is not None:
+        yield
+        return
+    pending: dict = {"cards": {}, "public": {}}
+    token = _batch.set(pending)
+    try:
+        yield
+    finally:
+        _batch.reset(token)
+    for game, deltas in sorted(pending["cards"].items()):
+        _write_cards(game, deltas)
+    for game, delta in sorted(pending["public"].items()):
+        _write_public(game, delta)
+
+
 def _shift(game: str, column: str, deltas: Mapping[str, int]) -> None:
     """Add each delta to the card's `column` count (a card not counted yet gets a row)."""
+    pending = _batch.get()
+    if pending is None:
+        _write_cards(game, {key: (delta, 0) if column == "decks" else (0, delta) for key, delta in deltas.items()})
+        return
+    cards = pending["cards"].setdefault(game, {})
+    for key, delta in deltas.items():
+        decks, games = cards.get(key, (0, 0))
+        cards[key] = (decks + delta, games) if column == "decks" else (decks, games + delta)
+
+
+def _write_cards(game: str, deltas: Mapping[str, tuple[int, int]]) -> None:
+    """One statement, rows in card order: every transaction locks the rows it shares in one order."""
     CD = models.CardDemand
-    field = getattr(CD, column)
-    rows = [{"game": game, "card_key": key, column: delta} for key, delta in sorted(deltas.items()) if delta]
+    rows = [{"game": game, "card_key": key, "decks": d, "games": g} for key, (d, g) in sorted(deltas.items()) if d or g]
     for start in range(0, len(rows), BATCH):
         (CD.insert_many(rows[start:start + BATCH])
-         .on_conflict(conflict_target=[CD.game, CD.card_key], update={field: field + getattr(EXCLUDED, column)})
+         .on_conflict(conflict_target=[CD.game, CD.card_key],
+                      update={CD.decks: CD.decks + EXCLUDED.decks, CD.games: CD.games + EXCLUDED.games})
          .execute())
 
 
@@ -69,7 +108,16 @@ def goldfish_games_changed(game: str, deck_data: Any, delta: int) -> None:
 
 
 def public_decks_changed(game: str, delta: int) -> None:
-    """`delta` decks of `game` became public (made public, or made so), or stopped being (negative)."""
+    """`delta` decks of `game` became public (made public, or made so), or stopped being (negative).
+    Call it after the same transaction's card changes (the order every change takes the rows in)."""
+    pending = _batch.get()
+    if pending is not None:
+        pending["public"][game] = pending["public"].get(game, 0) + delta
+    elif delta:
+        _write_public(game, delta)
+
+
+def _write_public(game: str, delta: int) -> None:
     if not delta:
         return
     P = models.PublicDeckCount
