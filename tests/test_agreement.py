@@ -434,3 +434,46 @@ def test_simultaneous_confirmations_each_count_once_and_apply_the_value_once(app
     assert all(isinstance(p, CommunityError) and "nothing" in str(p).lower() for p in problems)
     assert len(changes) == 1 and changes[0].rule == "agreement"
     assert votes == len(statuses) == 1 + len(others) - len(problems) and set(statuses) == {"agreed"}
+
+
+def test_api_confirm_takes_the_confirming_players_own_source_and_scan(app):
+    """`POST /api/proposals/ID/confirm` as the web form: the confirmer's own source (checked as any
+    proposal's) and a Base64 scan; without a body, the confirmed proposal's source as before."""
+    import base64
+
+    from deckhub.services import api_tokens
+    from deckhub.services.community.review_queue import scans_of
+    from tests.test_card_faces import png
+    with app.app_context(), database.connection_context():
+        create_user("curie", "a long password")
+        tokens = {name: api_tokens.create(player(name, n + 1), "sheet")[1] for n, name in enumerate(("ann", "bob", "cat"))}
+        ann = models.User.get(models.User.username == "ann")
+        thieves = propose_facts(ann, NEO, "the-thieves-code", {"bank_value": 2}, URL)
+        pie = propose_facts(ann, NEO, "meaty-pie", {"type": "Item"}, URL)
+    api = app.test_client()
+
+    def confirm_as(who, proposal, **kw):
+        return api.post(f"/api/proposals/{proposal.id}/confirm", headers={"Authorization": f"Bearer {tokens[who]}"}, **kw)
+
+    refused = confirm_as("bob", thieves, json={"source": "not a web address"})
+    assert refused.status_code == 400 and "source" in refused.get_json()["error"].lower()
+    assert confirm_as("bob", thieves, json={"source": URL, "colour": "red"}).status_code == 400   # unknown field
+    assert confirm_as("bob", thieves, json={"scan": "not base64!"}).status_code == 400
+    assert confirm_as("bob", thieves, json={"scan": base64.b64encode(b"not an image").decode()}).status_code == 400
+    mine = confirm_as("bob", thieves, json={"source": PRINTED, "scan": base64.b64encode(png()).decode()})
+    assert mine.status_code == 201, mine.get_json()
+    (made,) = mine.get_json()["proposals"]
+    assert made["status"] == "agreed"
+    with app.app_context(), database.connection_context():
+        assert get_proposal(made["id"]).source == PRINTED and len(scans_of([made["id"]])[made["id"]]) == 1
+        assert card("the-thieves-code").attrs["bank_value"] == 2
+    # the old body, none at all (or an empty object), still confirms from the proposal's own source
+    old = confirm_as("cat", pie)
+    assert old.status_code == 201 and old.get_json()["proposals"][0]["status"] == "agreed"
+    with app.app_context(), database.connection_context():
+        assert get_proposal(old.get_json()["proposals"][0]["id"]).source == URL
+    assert confirm_as("cat", thieves, json={}).status_code == 400   # nothing left to confirm: the card knows it
+    document = api.get("/api/openapi.json").get_json()
+    confirm_op = document["paths"]["/api/proposals/{proposal_id}/confirm"]["post"]
+    assert confirm_op["requestBody"]["required"] is False
+    assert set(document["components"]["schemas"]["ProposalConfirm"]["properties"]) == {"source", "scan"}
