@@ -210,12 +210,13 @@ def _card_ref(card: Any, set_code: str | None) -> str | NewCard:
     return card
 
 
-def last_batch_source(user: models.User, game_slug: str) -> str | None:
-    """The source of the user's latest batch for a game (the set editor offers it again), None if none."""
-    batch = (models.ProposalBatch.select(models.ProposalBatch.source)
-             .where((models.ProposalBatch.proposer == user.id) & (models.ProposalBatch.game == game_slug))
-             .order_by(models.ProposalBatch.id.desc()).first())
-    return batch.source if batch is not None else None
+def last_source(user: models.User, game_slug: str) -> str | None:
+    """The source of the user's latest proposal for a game, sent alone or in a batch (every proposal
+    form offers it again: a set is often entered from one checklist), None if none."""
+    latest = (models.Proposal.select(models.Proposal.source)
+              .where((models.Proposal.proposer == user.id) & (models.Proposal.game == game_slug))
+              .order_by(models.Proposal.id.desc()).first())
+    return latest.source if latest is not None else None
 
 
 def propose_batch(user: models.User, game_slug: str, changes: Iterable[tuple[Any, str, Any]], source: str,
