@@ -280,6 +280,7 @@ def test_the_card_page_shows_entered_values_with_confirm_and_a_curator_settles_a
     assert confirmed.status_code == 302
     page = bob.get(f"/games/{NEO}/cards/the-thieves-code").get_data(as_text=True)
     assert "agreed by bob" in page and "waiting for a second player" not in page
+    assert "Confirmed: another player entered the same values, so the catalogue uses them now." in page
 
     pie_id = models.Proposal.get(models.Proposal.card_key == "meaty-pie").id
     cat.post(f"/games/{NEO}/propose/card/meaty-pie", data={"f_type": "Equipment", "source_url": OTHER_URL, "source_kind": "url"})
@@ -477,3 +478,35 @@ def test_api_confirm_takes_the_confirming_players_own_source_and_scan(app):
     confirm_op = document["paths"]["/api/proposals/{proposal_id}/confirm"]["post"]
     assert confirm_op["requestBody"]["required"] is False
     assert set(document["components"]["schemas"]["ProposalConfirm"]["properties"]) == {"source", "scan"}
+
+
+def test_a_trusted_players_web_entry_is_in_recently_applied_and_a_revert_there_lowers_their_trust(app, monkeypatch):
+    """Through the pages: a trusted player's value for an unknown field applies at once, is listed
+    under *Recently applied* (never checkable by its author), and a curator's revert there takes it
+    out of the card and lowers the author's trust."""
+    monkeypatch.setenv("DECKHUB_TRUST_AFTER", "2")
+    with app.app_context(), database.connection_context():
+        curie = create_user("curie", "a long password")
+        tess = create_user("tess", "a long password", signup_address="10.1.0.1")
+        models.User.update(created_at=models.utcnow() - dt.timedelta(days=4)).where(models.User.id == tess.id).execute()
+        approve(propose_facts(tess, NEO, "blue-skeith", {"strength": 3, "agility": 4}, URL).id, curie)
+        assert trust.standing(tess.id).trusted
+    tess_web, curie_web = _signed_in(app, "tess"), _signed_in(app, "curie")
+    sent = tess_web.post(f"/games/{NEO}/propose/card/the-thieves-code",
+                         data={"f_bank_value": "2", "source_kind": "url", "source_url": URL}, follow_redirects=True)
+    assert "applied at once (you are trusted)" in sent.get_data(as_text=True)
+    with app.app_context(), database.connection_context():
+        assert card("the-thieves-code").attrs["bank_value"] == 2
+        applied = models.Proposal.get(models.Proposal.card_key == "the-thieves-code")
+    listed = curie_web.get("/review/recent").get_data(as_text=True)
+    assert "the-thieves-code" in listed and ">tess<" in listed and f"/review/recent/proposals/{applied.id}/revert" in listed
+    own = tess_web.get("/review/recent").get_data(as_text=True)
+    assert "the-thieves-code" in own and "yours: another player checks it" in own and "/revert" not in own
+    assert tess_web.post(f"/review/recent/proposals/{applied.id}/revert", data={"reason": "mine"}).status_code == 403
+    reverted = curie_web.post(f"/review/recent/proposals/{applied.id}/revert", data={"reason": "wrong card"})
+    assert reverted.status_code == 302
+    assert "Nothing waits for a check." in curie_web.get("/review/recent").get_data(as_text=True)
+    with app.app_context(), database.connection_context():
+        assert card("the-thieves-code").attrs.get("bank_value") is None
+        assert not trust.standing(tess.id).trusted
+    assert tess_web.get("/review/recent").status_code == 403   # no longer trusted: no longer a checker

@@ -11,7 +11,7 @@ from wtforms.validators import Length, Optional
 from deckhub.services.community import agreement, confirming, credit, notices, reverting, trust
 from deckhub.services.community.errors import CommunityError, NotAllowed, NotFound
 from deckhub.services.community.fields import MAX_SOURCE
-from deckhub.web.community import ReasonForm, _limits, _uploaded_scan, curator_required
+from deckhub.web.community import ReasonForm, _limits, _uploaded_scan, curator_required, outcome
 from deckhub.web.lookups import game_or_404
 
 bp = Blueprint("agreement", __name__)
@@ -51,11 +51,6 @@ def _on_card(form: FlaskForm, refused: str, missing: str, act):
     return _card_page(slug, key)
 
 
-CONFIRMED = {"agreed": "Confirmed: two players agree, so the catalogue uses the value now.",
-             "disputed": "Sent; the field is disputed, so a curator or more players settle it.",
-             "applied": "Applied at once (you are trusted); it awaits a check."}
-
-
 @bp.route("/proposals/<int:proposal_id>/confirm", methods=["POST"])
 @login_required
 def confirm(proposal_id: int):
@@ -65,7 +60,7 @@ def confirm(proposal_id: int):
     def act():
         made = confirming.confirm(current_user, proposal_id, source=form.source.data or None,
                                   scan=_uploaded_scan(), **_limits())
-        return made.game, made.card_key, CONFIRMED.get(made.status, "Sent; it waits for another player or a curator.")
+        return made.game, made.card_key, f"Confirmed: {outcome(made.status)}"
     return (_on_card(form, "A source is at most 500 characters long.", "There is no proposal with that number.", act)
             or redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
                         else url_for("community.mine")))

@@ -95,6 +95,17 @@ def _source(form) -> str:
     return PRINTED if form.source_kind.data == "printed" else (form.source_url.data or "")
 
 
+OUTCOMES = {"agreed": "another player entered the same values, so the catalogue uses them now.",
+            "disputed": "other players entered different values, so the field is disputed until a curator or "
+                        "more players settle it.",
+            "applied": "applied at once (you are trusted); it awaits a check."}
+
+
+def outcome(status: str) -> str:
+    """What became of a player's entry, in their words (a proposal's status once it was stored)."""
+    return OUTCOMES.get(status, "it waits for another player or a curator.")
+
+
 def _offer_last_source(form: SourceForm, source: str | None) -> None:
     """Preselect the source of the player's last proposal (a set is often entered from one checklist)."""
     if source == PRINTED:
@@ -164,7 +175,7 @@ def propose(slug: str, key: str):
         except ProposalInvalid as exc:
             problems, status = _attach_errors(form, exc.errors), 400
         else:
-            flash(f"Thank you: your proposal #{proposal.id} for {card.display_name} waits for a curator.", "success")
+            flash(f"Thank you: your proposal #{proposal.id} for {card.display_name}: {outcome(proposal.status)}", "success")
             return redirect(url_for("catalog.card", slug=spec.slug, key=card.key))
     elif request.method == "POST":
         status = 400

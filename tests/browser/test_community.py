@@ -53,7 +53,7 @@ def test_a_player_proposes_facts_and_a_curator_approves_them(live_server, page):
     expect(page.get_by_text("Strength must be a whole number from 0 to 99")).to_be_visible()
     page.get_by_label("Strength", exact=True).fill("3")
     page.get_by_role("button", name="Send proposal").click()
-    expect(page.get_by_text(re.compile(r"Thank you: your proposal #\d+ for Commander Garoo waits for a curator"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Thank you: your proposal #\d+ for Commander Garoo: it waits for another player or a curator"))).to_be_visible()
     expect(_fact(page, "Strength")).to_have_text("unknown")  # nothing changes before review
 
     # approve: the curator's queue shows the diff against the current values

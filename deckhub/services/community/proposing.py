@@ -39,7 +39,7 @@ def _store(user: models.User, game_slug: str, drafts: list[_Draft], source: str,
            window: dt.timedelta, batch_set: str | None = None, as_batch: bool = False):
     """Write checked drafts as proposals (and their scans) in one transaction with one rate-limit hit.
 
-    Returns the ProposalBatch when `as_batch`, else the single Proposal."""
+    Returns the ProposalBatch when `as_batch`, else the single Proposal as it stands after."""
     with write_transaction():
         take_rate(user, rate_limit, window)
         batch = (models.ProposalBatch.create(game=game_slug, set_code=batch_set, source=source, proposer=user.id)
@@ -54,7 +54,7 @@ def _store(user: models.User, game_slug: str, drafts: list[_Draft], source: str,
                                    width=d.scan.width, height=d.scan.height)
             made.append(proposal)
         take_entries(made, flags=_trust_flags(user, game_slug, drafts, source))
-    return batch if as_batch else made[0]
+    return batch if as_batch else models.Proposal.get_by_id(made[0].id)  # with the status the agreement rules gave it
 
 
 def _trust_flags(user: models.User, game_slug: str, drafts: list[_Draft], source: str) -> list[str] | None:
