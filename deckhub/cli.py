@@ -18,6 +18,7 @@ from deckhub.commands.facts import facts
 from deckhub.commands.goldfish import coverage, goldfish
 from deckhub.commands.images import load_images
 from deckhub.commands.serve import serve, worker
+from deckhub.commands.settle import settle_facts
 from deckhub.commands.simulate import simulate
 from deckhub.commands.impact import impact
 from deckhub.commands.compare import compare
@@ -32,7 +33,7 @@ def main() -> None:
 
 
 for command in (serve, worker, user, load_cards, build_data, check, collection, goldfish, coverage, simulate, impact, compare, tune,
-                export_user, import_user, backup, export_cards, export_deck, facts, db, load_images):
+                export_user, import_user, backup, export_cards, export_deck, facts, db, load_images, settle_facts):
     main.add_command(command)
 
 if __name__ == "__main__":

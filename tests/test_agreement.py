@@ -280,6 +280,7 @@ def test_the_card_page_shows_entered_values_with_confirm_and_a_curator_settles_a
     assert confirmed.status_code == 302
     page = bob.get(f"/games/{NEO}/cards/the-thieves-code").get_data(as_text=True)
     assert "agreed by bob" in page and "waiting for a second player" not in page
+    assert "Confirmed: another player entered the same values, so the catalogue uses them now." in page
 
     pie_id = models.Proposal.get(models.Proposal.card_key == "meaty-pie").id
     cat.post(f"/games/{NEO}/propose/card/meaty-pie", data={"f_type": "Equipment", "source_url": OTHER_URL, "source_kind": "url"})
@@ -434,3 +435,78 @@ def test_simultaneous_confirmations_each_count_once_and_apply_the_value_once(app
     assert all(isinstance(p, CommunityError) and "nothing" in str(p).lower() for p in problems)
     assert len(changes) == 1 and changes[0].rule == "agreement"
     assert votes == len(statuses) == 1 + len(others) - len(problems) and set(statuses) == {"agreed"}
+
+
+def test_api_confirm_takes_the_confirming_players_own_source_and_scan(app):
+    """`POST /api/proposals/ID/confirm` as the web form: the confirmer's own source (checked as any
+    proposal's) and a Base64 scan; without a body, the confirmed proposal's source as before."""
+    import base64
+
+    from deckhub.services import api_tokens
+    from deckhub.services.community.review_queue import scans_of
+    from tests.test_card_faces import png
+    with app.app_context(), database.connection_context():
+        create_user("curie", "a long password")
+        tokens = {name: api_tokens.create(player(name, n + 1), "sheet")[1] for n, name in enumerate(("ann", "bob", "cat"))}
+        ann = models.User.get(models.User.username == "ann")
+        thieves = propose_facts(ann, NEO, "the-thieves-code", {"bank_value": 2}, URL)
+        pie = propose_facts(ann, NEO, "meaty-pie", {"type": "Item"}, URL)
+    api = app.test_client()
+
+    def confirm_as(who, proposal, **kw):
+        return api.post(f"/api/proposals/{proposal.id}/confirm", headers={"Authorization": f"Bearer {tokens[who]}"}, **kw)
+
+    refused = confirm_as("bob", thieves, json={"source": "not a web address"})
+    assert refused.status_code == 400 and "source" in refused.get_json()["error"].lower()
+    assert confirm_as("bob", thieves, json={"source": URL, "colour": "red"}).status_code == 400   # unknown field
+    assert confirm_as("bob", thieves, json={"scan": "not base64!"}).status_code == 400
+    assert confirm_as("bob", thieves, json={"scan": base64.b64encode(b"not an image").decode()}).status_code == 400
+    mine = confirm_as("bob", thieves, json={"source": PRINTED, "scan": base64.b64encode(png()).decode()})
+    assert mine.status_code == 201, mine.get_json()
+    (made,) = mine.get_json()["proposals"]
+    assert made["status"] == "agreed"
+    with app.app_context(), database.connection_context():
+        assert get_proposal(made["id"]).source == PRINTED and len(scans_of([made["id"]])[made["id"]]) == 1
+        assert card("the-thieves-code").attrs["bank_value"] == 2
+    # the old body, none at all (or an empty object), still confirms from the proposal's own source
+    old = confirm_as("cat", pie)
+    assert old.status_code == 201 and old.get_json()["proposals"][0]["status"] == "agreed"
+    with app.app_context(), database.connection_context():
+        assert get_proposal(old.get_json()["proposals"][0]["id"]).source == URL
+    assert confirm_as("cat", thieves, json={}).status_code == 400   # nothing left to confirm: the card knows it
+    document = api.get("/api/openapi.json").get_json()
+    confirm_op = document["paths"]["/api/proposals/{proposal_id}/confirm"]["post"]
+    assert confirm_op["requestBody"]["required"] is False
+    assert set(document["components"]["schemas"]["ProposalConfirm"]["properties"]) == {"source", "scan"}
+
+
+def test_a_trusted_players_web_entry_is_in_recently_applied_and_a_revert_there_lowers_their_trust(app, monkeypatch):
+    """Through the pages: a trusted player's value for an unknown field applies at once, is listed
+    under *Recently applied* (never checkable by its author), and a curator's revert there takes it
+    out of the card and lowers the author's trust."""
+    monkeypatch.setenv("DECKHUB_TRUST_AFTER", "2")
+    with app.app_context(), database.connection_context():
+        curie = create_user("curie", "a long password")
+        tess = create_user("tess", "a long password", signup_address="10.1.0.1")
+        models.User.update(created_at=models.utcnow() - dt.timedelta(days=4)).where(models.User.id == tess.id).execute()
+        approve(propose_facts(tess, NEO, "blue-skeith", {"strength": 3, "agility": 4}, URL).id, curie)
+        assert trust.standing(tess.id).trusted
+    tess_web, curie_web = _signed_in(app, "tess"), _signed_in(app, "curie")
+    sent = tess_web.post(f"/games/{NEO}/propose/card/the-thieves-code",
+                         data={"f_bank_value": "2", "source_kind": "url", "source_url": URL}, follow_redirects=True)
+    assert "applied at once (you are trusted)" in sent.get_data(as_text=True)
+    with app.app_context(), database.connection_context():
+        assert card("the-thieves-code").attrs["bank_value"] == 2
+        applied = models.Proposal.get(models.Proposal.card_key == "the-thieves-code")
+    listed = curie_web.get("/review/recent").get_data(as_text=True)
+    assert "the-thieves-code" in listed and ">tess<" in listed and f"/review/recent/proposals/{applied.id}/revert" in listed
+    own = tess_web.get("/review/recent").get_data(as_text=True)
+    assert "the-thieves-code" in own and "yours: another player checks it" in own and "/revert" not in own
+    assert tess_web.post(f"/review/recent/proposals/{applied.id}/revert", data={"reason": "mine"}).status_code == 403
+    reverted = curie_web.post(f"/review/recent/proposals/{applied.id}/revert", data={"reason": "wrong card"})
+    assert reverted.status_code == 302
+    assert "Nothing waits for a check." in curie_web.get("/review/recent").get_data(as_text=True)
+    with app.app_context(), database.connection_context():
+        assert card("the-thieves-code").attrs.get("bank_value") is None
+        assert not trust.standing(tess.id).trusted
+    assert tess_web.get("/review/recent").status_code == 403   # no longer trusted: no longer a checker

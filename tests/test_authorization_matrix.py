@@ -384,7 +384,7 @@ MATRIX = [
     Row("api_v1.proposals", "POST", lambda w: "/api/proposals", signed_in(201, anon=401),
         json={"game": "neopets-tcg", "source": URL, "cards": [{"card": "meaty-pie", "values": {"type": "Item"}}]}),
     Row("api_v1.confirm", "POST", lambda w: f"/api/proposals/{w.new_proposal()}/confirm",
-        {"anon": 401, "other": 400, "owner": 403, "curator": 400}),  # its card's bank value is approved by then
+        {"anon": 401, "other": 400, "owner": 403, "curator": 400}, json={"source": URL}),  # its card's bank value is approved by then
     Row("api_v1.get_collection", "GET", lambda w: "/api/collection", signed_in(anon=401)),
     Row("api_v1.change_collection", "POST", lambda w: "/api/collection/changes", signed_in(anon=401),
         json={"changes": [{"game": "kaijudo", "card": "argus-vigilant-seer", "delta": 1}]}),

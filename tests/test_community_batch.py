@@ -292,12 +292,13 @@ def test_the_only_curator_may_approve_their_own_proposal_which_is_marked_self_ap
     assert approve(theirs.id, curator).self_approved is False
 
 
-def test_the_set_editor_offers_the_source_of_the_players_last_batch_in_that_game(people):
+def test_every_proposal_form_offers_the_source_of_the_players_last_proposal_in_that_game(people):
     from deckhub.services.community.fields import PRINTED
-    from deckhub.services.community.proposing import last_batch_source
+    from deckhub.services.community.proposing import last_source
     _, player = people
-    assert last_batch_source(player, NEO) is None
+    assert last_source(player, NEO) is None
     propose_batch(player, NEO, [("aisha-myriad", "strength", "3")], URL, set_code=SET)
-    propose_batch(player, NEO, [("commander-garoo", "strength", "5")], PRINTED, set_code=SET)
-    assert last_batch_source(player, NEO) == PRINTED
-    assert last_batch_source(player, "kaijudo") is None
+    assert last_source(player, NEO) == URL
+    propose_facts(player, NEO, "commander-garoo", {"strength": "5"}, PRINTED)
+    assert last_source(player, NEO) == PRINTED
+    assert last_source(player, "kaijudo") is None

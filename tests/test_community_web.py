@@ -261,3 +261,31 @@ def test_control_characters_in_a_missing_card_never_reach_the_database(users):
     assert response.status_code == 400
     page = text(response)
     assert "one line without control characters" in page and "has no such set" in page
+
+
+def _checked_source(html: str) -> str | None:
+    """The value of the source radio the page has checked, None when none is."""
+    for tag in re.findall(r"<input[^>]*name=\"source_kind\"[^>]*>", html):
+        if re.search(r"\bchecked\b", tag):
+            return re.search(r'value="([^"]*)"', tag).group(1)
+    return None
+
+
+def test_single_card_forms_preselect_no_source_but_offer_the_players_last_one(users):
+    """As the set editor: nothing is chosen for a player who never proposed (an empty web address
+    would only be refused), a form sent without a choice asks for one, and the next form offers
+    the source of the player's last proposal in that game."""
+    _, player = users
+    for url in ("/games/neopets-tcg/propose/card/meaty-pie", "/games/neopets-tcg/propose/new-card",
+                f"/games/{NEO}/sets/battle-for-meridell/edit"):
+        assert _checked_source(player.get(url).get_data(as_text=True)) is None, url
+    unchosen = player.post("/games/neopets-tcg/propose/card/meaty-pie", data={"f_type": "Item", "source_url": URL})
+    assert unchosen.status_code == 400 and "Choose where these facts come from" in text(unchosen)
+    assert propose(player, "meaty-pie", {"type": "Item"}).status_code == 302
+    for url in ("/games/neopets-tcg/propose/card/the-thieves-code", "/games/neopets-tcg/propose/new-card",
+                f"/games/{NEO}/sets/battle-for-meridell/edit"):
+        html = player.get(url).get_data(as_text=True)
+        assert _checked_source(html) == "url" and f'value="{URL}"' in html, url
+    assert propose(player, "the-thieves-code", {"bank_value": "2"}, printed=True).status_code == 302
+    assert _checked_source(player.get("/games/neopets-tcg/propose/card/blue-skeith").get_data(as_text=True)) == "printed"
+    assert _checked_source(player.get("/games/kaijudo/propose/new-card").get_data(as_text=True)) is None  # per game

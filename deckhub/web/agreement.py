@@ -11,7 +11,7 @@ from wtforms.validators import Length, Optional
 from deckhub.services.community import agreement, confirming, credit, notices, reverting, trust
 from deckhub.services.community.errors import CommunityError, NotAllowed, NotFound
 from deckhub.services.community.fields import MAX_SOURCE
-from deckhub.web.community import ReasonForm, _limits, _uploaded_scan, curator_required
+from deckhub.web.community import ReasonForm, _limits, _uploaded_scan, curator_required, outcome
 from deckhub.web.lookups import game_or_404
 
 bp = Blueprint("agreement", __name__)
@@ -33,45 +33,49 @@ def _card_page(slug: str, key: str):
     return redirect(url_for("catalog.card", slug=slug, key=key))
 
 
+def _on_card(form: FlaskForm, refused: str, missing: str, act):
+    """What confirming and settling share: a form that does not validate is a 400 (`refused`), an
+    unknown proposal or card a 404 (`missing`). `act()` returns (game, card key, message): the
+    message is flashed and the card page shown. What the catalogue refuses is flashed, and None
+    returned (the caller says where to go)."""
+    if not form.validate_on_submit():
+        abort(400, description=refused)
+    try:
+        slug, key, message = act()
+    except NotFound:
+        abort(404, description=missing)
+    except CommunityError as exc:
+        flash(str(exc), "error")
+        return None
+    flash(message, "success")
+    return _card_page(slug, key)
+
+
 @bp.route("/proposals/<int:proposal_id>/confirm", methods=["POST"])
 @login_required
 def confirm(proposal_id: int):
     """Enter someone's pending value as one's own (the same checks and limits as a proposal)."""
     form = ConfirmForm()
-    if not form.validate_on_submit():
-        abort(400, description="A source is at most 500 characters long.")
-    try:
+
+    def act():
         made = confirming.confirm(current_user, proposal_id, source=form.source.data or None,
                                   scan=_uploaded_scan(), **_limits())
-    except NotFound:
-        abort(404, description="There is no proposal with that number.")
-    except CommunityError as exc:
-        flash(str(exc), "error")
-        return redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
-                        else url_for("community.mine"))
-    flash({"agreed": "Confirmed: two players agree, so the catalogue uses the value now.",
-           "disputed": "Sent; the field is disputed, so a curator or more players settle it.",
-           "applied": "Applied at once (you are trusted); it awaits a check."}.get(
-        made.status, "Sent; it waits for another player or a curator."), "success")
-    return _card_page(made.game, made.card_key)
+        return made.game, made.card_key, f"Confirmed: {outcome(made.status)}"
+    return (_on_card(form, "A source is at most 500 characters long.", "There is no proposal with that number.", act)
+            or redirect(request.referrer if request.referrer and request.referrer.startswith(request.host_url)
+                        else url_for("community.mine")))
 
 
 @bp.route("/games/<slug>/cards/<path:key>/disputes/<field>/settle", methods=["POST"])
 @curator_required
 def settle(slug: str, key: str, field: str):
     game = game_or_404(slug)
-    form = SettleForm()
-    if not form.validate_on_submit():
-        abort(400, description="Choose one of the entered values.")
-    try:
+
+    def act():
         agreement.settle_dispute(current_user, game.slug, key, field, form.value.data)
-    except NotFound:
-        abort(404, description="No such card.")
-    except CommunityError as exc:
-        flash(str(exc), "error")
-    else:
-        flash("Settled: the catalogue uses the chosen value; the other players were told.", "success")
-    return _card_page(game.slug, key)
+        return game.slug, key, "Settled: the catalogue uses the chosen value; the other players were told."
+    form = SettleForm()
+    return _on_card(form, "Choose one of the entered values.", "No such card.", act) or _card_page(game.slug, key)
 
 
 def _checker_required():

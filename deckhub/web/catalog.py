@@ -66,8 +66,9 @@ def card_set(slug: str, code: str):
     except KeyError:
         abort(404, description=f"{spec.name} has no set “{code[:80]}”. The game page lists its sets.")
     summary = next(s for s in core_search.set_summaries(catalogue) if s.code == code)
+    from deckhub.services.community.work_lists import live_claims
     return render_template("catalog/set.html", game=spec, catalogue=catalogue, card_set=catalogue.sets[code],
-                           summary=summary, rows=rows, known=_known_facts(spec.slug))
+                           summary=summary, rows=rows, known=_known_facts(spec.slug), claims=live_claims(spec.slug, code))
 
 
 def _known_facts(slug: str) -> dict:

@@ -52,19 +52,14 @@ class FlagForm(FlaskForm):
 
 
 class SourceForm(FlaskForm):
-    """Where proposed facts come from (every proposal form has it, the set editor too)."""
-
-    source_kind = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES, default="url")
-    source_url = StringField("Web address of the source", validators=[Optional(), Length(max=MAX_SOURCE)])
-
-
-class BatchSourceForm(SourceForm):
-    """The set editor's source: no default (an empty web address would be refused); the page offers
-    the player's last batch's source instead, when there is one."""
+    """Where proposed facts come from (every proposal form has it, the set editor too). Nothing is
+    chosen for the player (an empty web address would be refused): the page offers the source of
+    their last proposal instead, when there is one (`_offer_last_source`)."""
 
     source_kind = RadioField("Where do these facts come from?", choices=SOURCE_CHOICES,
                              validators=[InputRequired("Choose where these facts come from: a web page "
                                                        "(give its address) or a printed card you own.")])
+    source_url = StringField("Web address of the source", validators=[Optional(), Length(max=MAX_SOURCE)])
 
 
 def _value_field(spec: ProposableField):
@@ -98,6 +93,25 @@ def _raw_values(form, slug: str) -> dict:
 
 def _source(form) -> str:
     return PRINTED if form.source_kind.data == "printed" else (form.source_url.data or "")
+
+
+OUTCOMES = {"agreed": "another player entered the same values, so the catalogue uses them now.",
+            "disputed": "other players entered different values, so the field is disputed until a curator or "
+                        "more players settle it.",
+            "applied": "applied at once (you are trusted); it awaits a check."}
+
+
+def outcome(status: str) -> str:
+    """What became of a player's entry, in their words (a proposal's status once it was stored)."""
+    return OUTCOMES.get(status, "it waits for another player or a curator.")
+
+
+def _offer_last_source(form: SourceForm, source: str | None) -> None:
+    """Preselect the source of the player's last proposal (a set is often entered from one checklist)."""
+    if source == PRINTED:
+        form.source_kind.data = "printed"
+    elif source:
+        form.source_kind.data, form.source_url.data = "url", source
 
 
 def _uploaded_scan(name: str = "scan") -> bytes | None:
@@ -150,6 +164,8 @@ def propose(slug: str, key: str):
     form = _form_class(spec.slug, False)()
     problems: list[str] = []
     status = 200
+    if request.method == "GET":
+        _offer_last_source(form, proposing.last_source(current_user, spec.slug))
     if form.validate_on_submit():
         try:
             proposal = proposing.propose_facts(current_user, spec.slug, card.key, _raw_values(form, spec.slug),
@@ -159,7 +175,7 @@ def propose(slug: str, key: str):
         except ProposalInvalid as exc:
             problems, status = _attach_errors(form, exc.errors), 400
         else:
-            flash(f"Thank you: your proposal #{proposal.id} for {card.display_name} waits for a curator.", "success")
+            flash(f"Thank you: your proposal #{proposal.id} for {card.display_name}: {outcome(proposal.status)}", "success")
             return redirect(url_for("catalog.card", slug=spec.slug, key=card.key))
     elif request.method == "POST":
         status = 400
@@ -176,8 +192,10 @@ def propose_card(slug: str):
     form = _form_class(spec.slug, True)()
     form.card_set.choices = [SelectChoice("", "— not known —")] + [
         SelectChoice(s.code, s.name) for s in sorted(catalogue.sets.values(), key=lambda s: s.position)]
-    if request.method == "GET" and request.args.get("set") in catalogue.sets:
-        form.card_set.data = request.args["set"]
+    if request.method == "GET":
+        _offer_last_source(form, proposing.last_source(current_user, spec.slug))
+        if request.args.get("set") in catalogue.sets:
+            form.card_set.data = request.args["set"]
     problems: list[str] = []
     status = 200
     if form.validate_on_submit():
@@ -531,14 +549,6 @@ def _write_rows(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
     return Markup("".join(out))
 
 
-def _offer_last_source(form: SourceForm, source: str | None) -> None:
-    """Preselect the source of the player's last batch (a set is often entered from one checklist)."""
-    if source == PRINTED:
-        form.source_kind.data = "printed"
-    elif source:
-        form.source_kind.data, form.source_url.data = "url", source
-
-
 @bp.route("/games/<slug>/sets/<code>/edit", methods=["GET", "POST"])
 @login_required
 def set_editor(slug: str, code: str):
@@ -548,7 +558,7 @@ def set_editor(slug: str, code: str):
         grid = set_grid(spec.slug, code)
     except NotFound:
         abort(404, description=f"{spec.name} has no set “{code[:80]}”. The game page lists its sets.")
-    form = BatchSourceForm()
+    form = SourceForm()
     status, problems, cell_errors, sent = 200, [], {}, {}
     if request.method == "GET" and request.args.get("goto") is not None:
         wanted = request.args["goto"][:40]
@@ -557,7 +567,7 @@ def set_editor(slug: str, code: str):
             return redirect(url_for("community.set_editor", slug=spec.slug, code=code, _anchor=row_anchor(row.number)))
         status, problems = 404, [f"No card of {grid.name} has the number “{wanted.strip()}”."]
     if request.method == "GET":
-        _offer_last_source(form, proposing.last_batch_source(current_user, spec.slug))
+        _offer_last_source(form, proposing.last_source(current_user, spec.slug))
     if request.method == "POST":
         request.max_form_parts = proposing.MAX_BATCH_CELLS + 2 * MAX_NEW_ROWS * (len(grid.fields) + 5)
         if not form.validate_on_submit():

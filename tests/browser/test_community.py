@@ -47,12 +47,13 @@ def test_a_player_proposes_facts_and_a_curator_approves_them(live_server, page):
     page.get_by_label("Type", exact=True).select_option("Hero")
     page.get_by_label("Strength", exact=True).fill("-3")  # refused: a stat is a small non-negative number
     page.get_by_label("Magic", exact=True).fill("6")
+    page.get_by_label("A web page").check()  # no source is preselected for a player's first proposal
     page.get_by_label("Web address of the source").fill("https://example.org/commander-garoo")
     page.get_by_role("button", name="Send proposal").click()
     expect(page.get_by_text("Strength must be a whole number from 0 to 99")).to_be_visible()
     page.get_by_label("Strength", exact=True).fill("3")
     page.get_by_role("button", name="Send proposal").click()
-    expect(page.get_by_text(re.compile(r"Thank you: your proposal #\d+ for Commander Garoo waits for a curator"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Thank you: your proposal #\d+ for Commander Garoo: it waits for another player or a curator"))).to_be_visible()
     expect(_fact(page, "Strength")).to_have_text("unknown")  # nothing changes before review
 
     # approve: the curator's queue shows the diff against the current values

@@ -21,7 +21,9 @@ importing the one that owns a name:
 - `audit`: a card's change history and where each of its known values came from.
 - `export`: a game's catalogue, contributions included, written back in the `data/` format.
 - `agreement`: every stored proposal's values for unknown fields are votes; two independent players
-  agreeing apply a value, different values dispute it (`disputes_of`, `settle_dispute`).
+  agreeing apply a value, different values dispute it (`disputes_of`, `settle_dispute`), and a
+  dispute whose majority has held for a week settles (`settle_due`).
+- `timers`: the hourly queue job that runs `settle_due` (`deckhub settle-facts` runs it by hand).
 - `trust`: players' standing (accepted facts less reverts), the rules that send a trusted player's
   submission to the queue, *Recently applied* and its checks.
 - `staleness`: a proposal whose field changed since it was sent is held, its author told.

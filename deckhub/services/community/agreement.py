@@ -12,7 +12,8 @@ field: the database refuses a second, and a new value replaces the player's earl
 - different values: the field is *disputed* and stays unknown (engines and checks skip it) until
   a curator picks one (`settle_dispute`, rule "curator") or one value reaches a clear majority:
   MAJORITY_VOTES independent players with no vote for another value in the last MAJORITY_QUIET
-  (rule "majority").
+  (rule "majority"). A majority that comes of time passing, with no new vote, is settled by
+  `settle_due`, which the job queue runs every hour (`deckhub settle-facts` runs it by hand).
 
 Players count only when their accounts are past `DECKHUB_AGREEMENT_MIN_ACCOUNT_DAYS` (default 3)
 and `DECKHUB_AGREEMENT_MIN_ACTIVITY` (default 1 accepted fact or deck); two accounts are not
@@ -25,9 +26,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import logging
 from collections import defaultdict
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Iterable
+
+from peewee import fn
 
 from deckhub.services.catalogue_store import bump_stamp
 from deckhub.services.community import notices, trust
@@ -37,6 +41,8 @@ from deckhub.services.community.fields import field_label, is_empty
 from deckhub.services.community.reviewing import _apply_facts, require_curator
 from deckhub.store import models
 from deckhub.store.db import write_transaction
+
+log = logging.getLogger(__name__)
 
 AGREEMENT, MAJORITY, TRUSTED, CURATOR = "agreement", "majority", trust.TRUSTED, "curator"
 MAJORITY_VOTES = 3
@@ -242,6 +248,49 @@ def _status(proposal: models.Proposal, row: models.Card, done: _Settlement) -> t
             "approved": f"A curator settled {label(mine)} with your value."}
     status = _SETTLED_STATUS[rule]
     return status, text[status] + (f" {label(lost)} was settled as another value." if lost else "")
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A field `settle_due` applied: the card, the field, the value and the rule that applied it."""
+
+    game: str
+    card_key: str
+    field: str
+    value: Any
+    rule: str
+
+
+def settle_due(now: dt.datetime | None = None) -> list[Settled]:
+    """Settle every disputed field whose leading value has held a clear majority for MAJORITY_QUIET
+    (MAJORITY_VOTES independent players, no vote for another value since): applied by rule
+    "majority", logged, its backers' proposals agreed and the others' rejected, each author told.
+    A vote alone never changes with time, so only disputed fields that could have such a majority
+    (enough votes, the oldest older than MAJORITY_QUIET) are looked at; one transaction each.
+    `now`: the clock (tests pass their own)."""
+    now = now or models.utcnow()
+    V = models.FactVote
+    candidates = list(V.select(V.game, V.card_key, V.field).join(models.Proposal)
+                      .where(models.Proposal.status == "disputed")
+                      .group_by(V.game, V.card_key, V.field)
+                      .having(fn.MIN(V.created_at) <= now - MAJORITY_QUIET).tuples())
+    out = []
+    for game, card_key, key in candidates:
+        if V.select().where((V.game == game) & (V.card_key == card_key) & (V.field == key)).count() <= MAJORITY_VOTES:
+            continue  # a majority of MAJORITY_VOTES and a value against it take more votes than these
+        with write_transaction():
+            row = locked_card(game, card_key)
+            if row is None:
+                continue
+            done = _Settlement()
+            if not _settle(row, key, _Voters(now), done, now, may_trust=False):
+                continue
+            _finish(done, now)
+        value, rule = read_field(locked_card(game, card_key), key), done.rules[(card_key, key)]
+        log.info("settled %s %s %s as %r by rule %s (a dispute whose leading value has held %d days)",
+                 game, card_key, key, value, rule, MAJORITY_QUIET.days)
+        out.append(Settled(game, card_key, key, value, rule))
+    return out
 
 
 def forget_votes(game: str, card_key: str, key: str, value: Any) -> None:

@@ -39,7 +39,7 @@ def _store(user: models.User, game_slug: str, drafts: list[_Draft], source: str,
            window: dt.timedelta, batch_set: str | None = None, as_batch: bool = False):
     """Write checked drafts as proposals (and their scans) in one transaction with one rate-limit hit.
 
-    Returns the ProposalBatch when `as_batch`, else the single Proposal."""
+    Returns the ProposalBatch when `as_batch`, else the single Proposal as it stands after."""
     with write_transaction():
         take_rate(user, rate_limit, window)
         batch = (models.ProposalBatch.create(game=game_slug, set_code=batch_set, source=source, proposer=user.id)
@@ -54,7 +54,7 @@ def _store(user: models.User, game_slug: str, drafts: list[_Draft], source: str,
                                    width=d.scan.width, height=d.scan.height)
             made.append(proposal)
         take_entries(made, flags=_trust_flags(user, game_slug, drafts, source))
-    return batch if as_batch else made[0]
+    return batch if as_batch else models.Proposal.get_by_id(made[0].id)  # with the status the agreement rules gave it
 
 
 def _trust_flags(user: models.User, game_slug: str, drafts: list[_Draft], source: str) -> list[str] | None:
@@ -210,12 +210,13 @@ def _card_ref(card: Any, set_code: str | None) -> str | NewCard:
     return card
 
 
-def last_batch_source(user: models.User, game_slug: str) -> str | None:
-    """The source of the user's latest batch for a game (the set editor offers it again), None if none."""
-    batch = (models.ProposalBatch.select(models.ProposalBatch.source)
-             .where((models.ProposalBatch.proposer == user.id) & (models.ProposalBatch.game == game_slug))
-             .order_by(models.ProposalBatch.id.desc()).first())
-    return batch.source if batch is not None else None
+def last_source(user: models.User, game_slug: str) -> str | None:
+    """The source of the user's latest proposal for a game, sent alone or in a batch (every proposal
+    form offers it again: a set is often entered from one checklist), None if none."""
+    latest = (models.Proposal.select(models.Proposal.source)
+              .where((models.Proposal.proposer == user.id) & (models.Proposal.game == game_slug))
+              .order_by(models.Proposal.id.desc()).first())
+    return latest.source if latest is not None else None
 
 
 def propose_batch(user: models.User, game_slug: str, changes: Iterable[tuple[Any, str, Any]], source: str,

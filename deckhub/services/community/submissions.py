@@ -41,9 +41,12 @@ def submit(user: models.User, game_slug: str, source: str, cards: Sequence[Mappi
     return list(models.Proposal.select().where(models.Proposal.batch_id == batch.id).order_by(models.Proposal.id))
 
 
-def confirm_one(user: models.User, proposal_id: int, source: str | None, **limits) -> models.Proposal:
-    """Confirm a pending value (see `confirming.confirm`); the confirming proposal as it stands after."""
-    made = confirm(user, proposal_id, source=source, **limits)
+def confirm_one(user: models.User, proposal_id: int, source: str | None, scan: bytes | None = None,
+                **limits) -> models.Proposal:
+    """Confirm a pending value (see `confirming.confirm`) from the confirming player's own source
+    (None: the confirmed proposal's) and optional scan, checked as any proposal's; the confirming
+    proposal as it stands after."""
+    made = confirm(user, proposal_id, source=source, scan=scan, **limits)
     return _fresh([made.id])[0]
 
 

@@ -68,14 +68,17 @@ def _shown(place: str) -> str:
     return place.encode("utf-8", "backslashreplace").decode("ascii", "replace")[:120]
 
 
-def json_body() -> dict:
+def json_body(*, optional: bool = False) -> dict:
     """The request body: a JSON object matching its operation's `requestBody` schema, with the
-    document's defaults written into it; anything else is a 400 naming the field."""
+    document's defaults written into it; anything else is a 400 naming the field. An `optional`
+    body may be left out (read as `{}`)."""
     try:
         raw = request.get_data(cache=True)  # over the limit: refused before it is read
     except RequestEntityTooLarge:
         fail(413, f"A request body may be at most {request.max_content_length // 1024} KiB.")
     if not raw.strip():
+        if optional:
+            return {}
         fail(400, "Send a JSON object as the request body.")
     try:
         body = parse_json(raw)

@@ -721,11 +721,12 @@ def _document(_games: tuple[str, ...]) -> dict[str, Any]:
         },
         "/api/proposals/{proposal_id}/confirm": {
             "parameters": [id_param("proposal_id", "The proposal whose values to confirm.")],
-            "post": op("Enter another player's pending or disputed values as mine, from its source (never my own "
-                       "proposal). Counts against my proposal rate limit.",
+            "post": op("Enter another player's pending or disputed values as mine (never my own proposal), from "
+                       "my own source and scan when I send them, else from its source. Counts against my proposal "
+                       "rate limit.",
                        {**responses_of("201", json_body(ref("ProposalList"), "My confirming proposal and its status."),
-                                     "400", "401", "403", "404"), "429": PROPOSALS_429},
-                       tag="proposals"),
+                                     "400", "401", "403", "404", "413"), "429": PROPOSALS_429},
+                       tag="proposals", requestBody={**body("ProposalConfirm"), "required": False}),
         },
         "/api/collection": {
             "get": op("What I own, want and trade: every printing with a quantity, by printing id.",

@@ -6,8 +6,16 @@ from typing import Any
 
 from deckhub.services.community.fields import MAX_SOURCE, PRINTED
 from deckhub.services.community.proposing import MAX_BATCH_CARDS
-from deckhub.services.limits import MAX_CARD_KEY
-from deckhub.web.api.openapi_parts import PROPOSAL_STATUSES, ref
+from deckhub.services.limits import MAX_BODY, MAX_CARD_KEY
+from deckhub.services.scans import MAX_BYTES as MAX_SCAN_BYTES
+from deckhub.web.api.openapi_parts import BODY_MIB, PROPOSAL_STATUSES, ref
+
+SCAN_MIB = MAX_SCAN_BYTES // 1024 // 1024
+
+
+def _source(description: str) -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, "maxLength": MAX_SOURCE,
+            "description": f'{description}A web address, or "{PRINTED}" for values read off a card you own.'}
 
 
 def proposal_schemas(games: list[str]) -> dict[str, Any]:
@@ -16,8 +24,7 @@ def proposal_schemas(games: list[str]) -> dict[str, Any]:
             "type": "object", "required": ["game", "source", "cards"], "additionalProperties": False,
             "properties": {
                 "game": {"type": "string", "enum": games},
-                "source": {"type": "string", "minLength": 1, "maxLength": MAX_SOURCE,
-                           "description": f'A web address, or "{PRINTED}" for values read off a card you own.'},
+                "source": _source(""),
                 "cards": {"type": "array", "minItems": 1, "maxItems": MAX_BATCH_CARDS, "items": {
                     "type": "object", "required": ["card", "values"], "additionalProperties": False,
                     "properties": {
@@ -28,6 +35,16 @@ def proposal_schemas(games: list[str]) -> dict[str, Any]:
                                    "additionalProperties": {"type": ["integer", "string", "array"],
                                                             "items": {"type": "string"}}}}}},
             },
+        },
+        "ProposalConfirm": {
+            "type": "object", "additionalProperties": False,
+            "description": "Optional: without a body (or with an empty object) the confirmed proposal's source is used.",
+            "properties": {
+                "source": _source("Where I read the values myself, checked as a proposal's source. "),
+                "scan": {"type": "string", "minLength": 1, "maxLength": MAX_BODY, "contentEncoding": "base64",
+                         "description": f"A photo or scan of the card (JPEG, PNG or WebP) as Base64 text, checked as the "
+                                        f"site checks an upload (at most {SCAN_MIB} MB, and the whole body at most "
+                                        f"{BODY_MIB} MiB); the curator sees it beside my values."}},
         },
         "ProposalOutcome": {
             "type": "object", "required": ["id", "card", "status"],

@@ -3,6 +3,8 @@ list mine, confirm someone's pending value. The same checks, rate limits (confir
 and agreement and trust rules as the site's forms."""
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime as dt
 
 from flask import current_app, jsonify, request
@@ -43,11 +45,23 @@ def proposals():
     return jsonify({"proposals": [submissions.outcome(p) for p in made]}), 201
 
 
+def _scan(body: dict) -> bytes | None:
+    """The scan sent as Base64 text, None when none was sent."""
+    if body.get("scan") is None:
+        return None
+    try:
+        return base64.b64decode(body["scan"], validate=True)
+    except (binascii.Error, ValueError):
+        fail(400, '"scan" is not Base64 text: send the image file\'s bytes encoded as Base64.')
+
+
 @bp.route("/proposals/<int:proposal_id>/confirm", methods=["POST"])
 def confirm(proposal_id: int):
+    """Confirm another player's value; the body (my own source, a scan) is optional."""
     me = user()
+    body = json_body(optional=True)
     try:
-        made = submissions.confirm_one(me, proposal_id, None, **_limits())
+        made = submissions.confirm_one(me, proposal_id, body.get("source"), _scan(body), **_limits())
     except CommunityError as exc:
         _refused(exc)
     return jsonify({"proposals": [submissions.outcome(made)]}), 201
