@@ -117,22 +117,34 @@ def test_a_run_shows_the_settings_it_used_in_the_forms_words_and_in_its_json(cli
 
 
 def test_two_decks_compared_on_the_same_shuffles(app, client, deck_id):
+    """A comparison is a job: started by a form, shown with its progress (the page refreshes itself
+    without JavaScript while it runs), cancelled, and counted among the user's runs at once."""
     rocket = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[3RIS]Rocket_Storm.o8d").read_bytes()
     other = client.post("/decks/import", data={"name": "Rocket Storm", "game": "kaijudo", "format": "",
                                                "decklist": rocket.decode("utf-8")})
     other_id = int(other.location.rsplit("/", 1)[1])
     page = client.get(f"/decks/{deck_id}/stats/compare").get_data(as_text=True)
     assert f'<option value="{other_id}"' in page and "Rocket Storm" in page
-    itself = client.get(f"/decks/{deck_id}/stats/compare?other={deck_id}&games=40&seed=2").get_data(as_text=True)
+    started = client.post(f"/decks/{deck_id}/stats/comparisons", data={"other": str(deck_id), "games": "40", "seed": "2"})
+    assert started.status_code == 303 and "#comparison-" in started.location
+    itself = client.get(f"/decks/{deck_id}/stats/compare").get_data(as_text=True)
     assert "B − A: +0.000" in itself and "The two lists are the same." in itself
-    both = client.get(f"/decks/{deck_id}/stats/compare?other={other_id}&games=60&seed=2").get_data(as_text=True)
+    client.post(f"/decks/{deck_id}/stats/comparisons", data={"other": str(other_id), "games": "60", "seed": "2"})
+    both = client.get(f"/decks/{deck_id}/stats/compare").get_data(as_text=True)
     assert "Bull Rush (A) and Rocket Storm (B)" in both and "Cards that differ" in both and "in B" in both
-    too_many = client.get(f"/decks/{deck_id}/stats/compare?other={other_id}&games=100000").get_data(as_text=True)
-    assert "plays 2 to 500 games" in too_many
+    run_id = int(re.findall(r'id="comparison-(\d+)"', both)[0])
+    status = client.get(f"/decks/{deck_id}/stats/comparisons/{run_id}.json").get_json()
+    assert status["status"] == "done" and status["done"] == status["games"] == 120
+    assert {"a", "b", "delta", "ci", "games"} <= set(status["result"]) and status["result"]["games"] == 60
+    too_many = client.post(f"/decks/{deck_id}/stats/comparisons", data={"other": str(other_id), "games": "1000000"},
+                           follow_redirects=True).get_data(as_text=True)
+    assert "plays 2 to 100,000 games" in too_many
     stranger = app.test_client()
     stranger.post("/signup", data={"username": "eve", "password": "correct horse", "confirm": "correct horse"})
     assert stranger.get(f"/decks/{deck_id}/stats/compare").status_code == 404  # a private deck stays private
+    assert stranger.get(f"/decks/{deck_id}/stats/comparisons/{run_id}.json").status_code == 404
     mine = stranger.post("/decks/import", data={"name": "Eve's", "game": "kaijudo", "format": "", "decklist": BULL_RUSH})
     eve_id = int(mine.location.rsplit("/", 1)[1])
-    hidden = stranger.get(f"/decks/{eve_id}/stats/compare?other={deck_id}&games=20").get_data(as_text=True)
+    hidden = stranger.post(f"/decks/{eve_id}/stats/comparisons", data={"other": str(deck_id), "games": "20"},
+                           follow_redirects=True).get_data(as_text=True)
     assert "nor a public deck" in hidden and "Bull Rush (A)" not in hidden

@@ -279,6 +279,10 @@ class Tuner:
     def base(self) -> Arm:
         return self.arms[0]
 
+    def arm_options(self, arm: int) -> dict:
+        """The options an arm plays with: the run's, for every arm of a tuning."""
+        return self.options
+
     @property
     def played(self) -> int:
         return sum(len(a.scores) for a in self.arms)
