@@ -148,3 +148,24 @@ def test_two_decks_compared_on_the_same_shuffles(app, client, deck_id):
     hidden = stranger.post(f"/decks/{eve_id}/stats/comparisons", data={"other": str(deck_id), "games": "20"},
                            follow_redirects=True).get_data(as_text=True)
     assert "nor a public deck" in hidden and "Bull Rush (A)" not in hidden
+
+
+def test_two_mulligan_policies_side_by_side_with_the_turn_order_split(auth, client):
+    """A Huntik deck (its rules offer a mulligan) simulated under two policies on one seed: the page
+    compares the runs side by side, each naming its policy and how many hands it sent back."""
+    auth.signup("hana")
+    huntik = (Path(__file__).resolve().parents[1] / "data" / "huntik" / "decks" / "evil-organization.txt").read_text()
+    deck_id = int(client.post("/decks/import", data={"name": "Organization", "game": "huntik", "format": "",
+                                                    "decklist": huntik}).location.rsplit("/", 1)[1])
+    assert 'name="mulligan_policy"' in client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    for policy in ("keep", "fewer:2:type=minor hero"):
+        client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "80", "seed": "9", "mulligan_policy": policy})
+    second = client.get(f"/decks/{deck_id}/stats/simulations/2.json").get_json()
+    assert second["status"] == "done" and 0 < second["result"]["mulligans"] < 80
+    assert sum(side["games"] for side in second["result"]["by_turn_order"].values()) == 80
+    page = client.get(f"/decks/{deck_id}/stats/?compare=1").get_data(as_text=True)
+    panel = page.split('id="results"')[1]
+    assert "<dt>Mulligan policy</dt><dd>keep</dd>" in panel and "<dt>Mulligan policy</dt><dd>fewer:2:type=minor hero</dd>" in panel
+    assert f"Hands sent back (mulligans)</th><td>{second['result']['mulligans']} of 80" in panel
+    assert "<td>0 of 80</td>" in panel and panel.count("Going first and second") == 2
+    assert "different seeds" not in page
