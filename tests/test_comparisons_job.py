@@ -7,7 +7,7 @@ from pathlib import Path
 
 from deckhub.core.compare import compare
 from deckhub.core.decklist import Deck
-from deckhub.services import tunings
+from deckhub.services import job_board, tunings
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.store import models
 from deckhub.store.db import database
@@ -74,3 +74,6 @@ def test_comparisons_count_against_the_limit_and_cancel(queued):  # noqa: F811
     assert client.get(f"/api/impacts/{ids[1]}", headers=headers).status_code == 404
     page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
     assert f"Tuning run #{ids[1]}" not in page  # the statistics page lists tunings, not comparisons
+    with database.connection_context():
+        queued_jobs = job_board.board()["queued"]
+    assert {(j.kind, j.id) for j in queued_jobs} >= {("Comparison", ids[1]), ("Comparison", ids[2])}
