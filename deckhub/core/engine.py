@@ -59,7 +59,9 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
    limit ends every game.
 2. Export `ENGINE = Engine(game=slug, state_class=..., policy=..., coverage=..., options=(...))`.
    Every option needs a default (the generic tests play with `{}`); name the limit option
-   `turn_limit` or `round_limit` so the tests know the bound. `policy(state)` returns a legal action
+   `turn_limit` or `round_limit` so the tests know the bound (or, when the game's own rules end
+   every game by a fixed round, declare it as `rules_limit`, as Huntik does): simulations, tuning,
+   card impact and comparisons score a game not won as one past it (`Engine.last_turn`). `policy(state)` returns a legal action
    (answering a pending choice too); `coverage(catalogue)` returns `deckhub.core.effects.coverage(...)`
    (`deckhub coverage` prints it). `sample_decks` gives decks to test with when `data/<game>/decks/`
    has none.
