@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from deckhub.services import api_tokens, card_values, played_games, simulations, tunings
+from deckhub.services import api_tokens, card_values, comparisons, played_games, simulations, tunings
 from deckhub.services.community.proposing import propose_batch, propose_facts
 from deckhub.services.community.reviewing import approve
 from deckhub.store import models
@@ -219,6 +219,12 @@ MATRIX = [
     Row("stats.impact_chart", "GET", lambda w: f"/decks/{w.private}/stats/tunings/{w.tuning}/impact.svg",
         alices(404)),  # a tuning run, not an impact run: no chart of it, even for its owner
     Row("stats.compare", "GET", lambda w: f"/decks/{w.public}/stats/compare", everyone()),
+    Row("stats.start_comparison", "POST", lambda w: f"/decks/{w.private}/stats/comparisons", alices(303),
+        data=lambda w: {"other": str(w.private), "games": "10", "seed": "2"}),
+    Row("stats.comparison_status", "GET", lambda w: f"/decks/{w.private}/stats/comparisons/{w.comparison}.json",
+        alices()),
+    Row("stats.cancel_comparison", "POST",
+        lambda w: f"/decks/{w.private}/stats/comparisons/{w.new_tuning('comparison')}/cancel", alices(303)),
     Row("goldfish.archive", "POST", lambda w: f"/goldfish/{w.new_session()}/archive", alices(303)),
     Row("goldfish.delete", "GET", lambda w: f"/goldfish/{w.session}/delete", alices()),
     Row("goldfish.delete", "POST", lambda w: f"/goldfish/{w.new_session()}/delete", alices(303)),
@@ -421,6 +427,7 @@ def _world(app) -> SimpleNamespace:
         halo_hawk = models.Printing.select().join(models.Card).where(models.Card.key == "halo-hawk").first().id
         adjust(alice.id, halo_hawk, "quantity", 1)  # a candidate for tuning her decks
         w.tuning = tunings.start(alice.id, private.row, private.version, 300, 1, {}).id
+        w.comparison = comparisons.start(alice, private.row.id, private.row.id, 10, 1).id
         _, w.token = api_tokens.create(alice, "alice's script")
         _, w.bob_token = api_tokens.create(bob, "bob's script")
         w.proposal = propose_facts(alice, "neopets-tcg", "the-thieves-code", {"bank_value": "2"}, URL).id
@@ -538,11 +545,12 @@ def _world(app) -> SimpleNamespace:
     made_tunings: list[int] = []
 
     @in_db
-    def new_tuning():
-        """A queued tuning run of alice's, for cancelling (the earlier ones set aside, as for runs)."""
+    def new_tuning(source="collection"):
+        """A queued tuning run (or another paired run: `source` "comparison") of alice's, for
+        cancelling (the earlier ones set aside, as for runs)."""
         models.TuningRun.update(status="cancelled").where(models.TuningRun.id.in_(made_tunings)).execute()
         run = models.TuningRun.create(deck=w.private, version=1, owner=w.alice, game="kaijudo", budget=300, seed=1,
-                                      candidates=["halo-hawk"], candidate_source="collection", format="standard")
+                                      candidates=["halo-hawk"], candidate_source=source, format="standard")
         made_tunings.append(run.id)
         return run.id
 

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from deckhub.commands.impact import impact as impact_command
+from deckhub.commands.tune import tune as tune_command
 from deckhub.core.cards import BLANK_KEY
 from deckhub.core.decklist import Deck
-from deckhub.core.engine import published_decks
+from deckhub.core.engine import engines, get_engine, published_decks
 from deckhub.core.impact import CardImpact, ImpactResult, impact
 from deckhub.games import load_catalogue
 
@@ -68,3 +70,34 @@ def test_impact_command_prints_the_json_contract(tmp_path):
     assert set(data["cards"][0]) >= {"card", "delta", "ci", "games"}
     too_small = CliRunner().invoke(impact_command, ["--game", "kaijudo", "--deck", str(path), "--budget", "50"])
     assert too_small.exit_code == 2 and "at least" in too_small.output
+
+
+def _files(engine, tmp_path) -> list[str]:
+    """A game's first sample deck as a file, with the engine's sample options as the command's flags."""
+    _name, deck = engine.decks()[0]
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps(deck.to_json()))
+    args = ["--game", engine.game, "--deck", str(path)]
+    options = dict(engine.sample_options)
+    if options.get("card_values"):
+        values = tmp_path / "values.json"
+        values.write_text(json.dumps(options.pop("card_values")))
+        args += ["--values", str(values)]
+    for key, value in options.items():
+        args += ["--option", f"{key}={value}"]
+    return args
+
+
+@pytest.mark.parametrize("slug", [e.game for e in engines()])
+def test_every_game_measures_card_impact_and_tunes_from_the_command_line(slug, tmp_path):
+    """Every game scores a game it does not win (Huntik's at round 8: its rules end a game after round 7)."""
+    engine = get_engine(slug)
+    args = _files(engine, tmp_path)
+    measured = CliRunner().invoke(impact_command, [*args, "--budget", "150", "--seed", "2", "--json", "--allow-unknown"])
+    assert measured.exit_code == 0, measured.output
+    data = json.loads(measured.output)
+    limit = engine.last_turn(engine.normalize_options(dict(engine.sample_options)))
+    assert data["game"] == slug and data["cards"] and data["settings"]["score"].endswith(f"scores {limit + 1}")
+    tuned = CliRunner().invoke(tune_command, [*args, "--budget", "150", "--seed", "2", "--json", "--allow-unknown"])
+    assert tuned.exit_code == 0 or "not legal" in tuned.output or "no candidate" in tuned.output, tuned.output
+    assert "no turn or round limit" not in tuned.output

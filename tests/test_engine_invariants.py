@@ -96,7 +96,11 @@ def _has_bool(action: dict) -> bool:
 
 
 def bound_turns(state: State) -> int:
-    return int(state.options.get("turn_limit") or state.options.get("round_limit") or 200)
+    """The turn (or round) every game has ended by: each engine declares one (a limit option, or
+    the rules' own last round, as Huntik's seven), and simulations score a game not won past it."""
+    bound = state.engine.last_turn(state.options)
+    assert bound, f"{state.engine.game} declares no turn or round limit"
+    return bound
 
 
 def play_checked(engine, deck, catalogue, seed: int, use_policy: bool) -> State:

@@ -55,8 +55,8 @@ def test_a_policy_sends_hands_back_the_same_whatever_the_workers(game):
     assert kept["mulligans"] == 0 and sum(side["games"] for side in kept["by_turn_order"].values()) == 300
 
 
-def test_two_mulligan_policies_compared_on_the_same_seeds():
-    game = "neopets-battledome"
+@pytest.mark.parametrize("game", sorted(POLICIES))
+def test_two_mulligan_policies_compared_on_the_same_seeds(game):
     engine = get_engine(game)
     _, deck = engine.decks()[0]
     catalogue = load_catalogue(game)

@@ -6,6 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from deckhub.core.engine import engines, get_engine
+from deckhub.core.legality import check_deck
+from deckhub.games import get_game, load_catalogue
+from deckhub.services.decks import create_deck
+from deckhub.store import models
+from deckhub.store.db import database
+
 
 BULL_RUSH = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[2ED]Bull_Rush.o8d").read_text(encoding="utf-8-sig")
 
@@ -117,22 +124,82 @@ def test_a_run_shows_the_settings_it_used_in_the_forms_words_and_in_its_json(cli
 
 
 def test_two_decks_compared_on_the_same_shuffles(app, client, deck_id):
+    """A comparison is a job: started by a form, shown with its progress (the page refreshes itself
+    without JavaScript while it runs), cancelled, and counted among the user's runs at once."""
     rocket = (Path(__file__).resolve().parents[1] / "data" / "kaijudo" / "decks" / "[3RIS]Rocket_Storm.o8d").read_bytes()
     other = client.post("/decks/import", data={"name": "Rocket Storm", "game": "kaijudo", "format": "",
                                                "decklist": rocket.decode("utf-8")})
     other_id = int(other.location.rsplit("/", 1)[1])
     page = client.get(f"/decks/{deck_id}/stats/compare").get_data(as_text=True)
     assert f'<option value="{other_id}"' in page and "Rocket Storm" in page
-    itself = client.get(f"/decks/{deck_id}/stats/compare?other={deck_id}&games=40&seed=2").get_data(as_text=True)
+    started = client.post(f"/decks/{deck_id}/stats/comparisons", data={"other": str(deck_id), "games": "40", "seed": "2"})
+    assert started.status_code == 303 and "#comparison-" in started.location
+    itself = client.get(f"/decks/{deck_id}/stats/compare").get_data(as_text=True)
     assert "B − A: +0.000" in itself and "The two lists are the same." in itself
-    both = client.get(f"/decks/{deck_id}/stats/compare?other={other_id}&games=60&seed=2").get_data(as_text=True)
+    client.post(f"/decks/{deck_id}/stats/comparisons", data={"other": str(other_id), "games": "60", "seed": "2"})
+    both = client.get(f"/decks/{deck_id}/stats/compare").get_data(as_text=True)
     assert "Bull Rush (A) and Rocket Storm (B)" in both and "Cards that differ" in both and "in B" in both
-    too_many = client.get(f"/decks/{deck_id}/stats/compare?other={other_id}&games=100000").get_data(as_text=True)
-    assert "plays 2 to 500 games" in too_many
+    run_id = int(re.findall(r'id="comparison-(\d+)"', both)[0])
+    status = client.get(f"/decks/{deck_id}/stats/comparisons/{run_id}.json").get_json()
+    assert status["status"] == "done" and status["done"] == status["games"] == 120
+    assert {"a", "b", "delta", "ci", "games"} <= set(status["result"]) and status["result"]["games"] == 60
+    too_many = client.post(f"/decks/{deck_id}/stats/comparisons", data={"other": str(other_id), "games": "1000000"},
+                           follow_redirects=True).get_data(as_text=True)
+    assert "plays 2 to 100,000 games" in too_many
     stranger = app.test_client()
     stranger.post("/signup", data={"username": "eve", "password": "correct horse", "confirm": "correct horse"})
     assert stranger.get(f"/decks/{deck_id}/stats/compare").status_code == 404  # a private deck stays private
+    assert stranger.get(f"/decks/{deck_id}/stats/comparisons/{run_id}.json").status_code == 404
     mine = stranger.post("/decks/import", data={"name": "Eve's", "game": "kaijudo", "format": "", "decklist": BULL_RUSH})
     eve_id = int(mine.location.rsplit("/", 1)[1])
-    hidden = stranger.get(f"/decks/{eve_id}/stats/compare?other={deck_id}&games=20").get_data(as_text=True)
+    hidden = stranger.post(f"/decks/{eve_id}/stats/comparisons", data={"other": str(deck_id), "games": "20"},
+                           follow_redirects=True).get_data(as_text=True)
     assert "nor a public deck" in hidden and "Bull Rush (A)" not in hidden
+
+
+def test_two_mulligan_policies_side_by_side_with_the_turn_order_split(auth, client):
+    """A Huntik deck (its rules offer a mulligan) simulated under two policies on one seed: the page
+    compares the runs side by side, each naming its policy and how many hands it sent back."""
+    auth.signup("hana")
+    huntik = (Path(__file__).resolve().parents[1] / "data" / "huntik" / "decks" / "evil-organization.txt").read_text()
+    deck_id = int(client.post("/decks/import", data={"name": "Organization", "game": "huntik", "format": "",
+                                                    "decklist": huntik}).location.rsplit("/", 1)[1])
+    assert 'name="mulligan_policy"' in client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    for policy in ("keep", "fewer:2:type=minor hero"):
+        client.post(f"/decks/{deck_id}/stats/simulations", data={"games": "80", "seed": "9", "mulligan_policy": policy})
+    second = client.get(f"/decks/{deck_id}/stats/simulations/2.json").get_json()
+    assert second["status"] == "done" and 0 < second["result"]["mulligans"] < 80
+    assert sum(side["games"] for side in second["result"]["by_turn_order"].values()) == 80
+    page = client.get(f"/decks/{deck_id}/stats/?compare=1").get_data(as_text=True)
+    panel = page.split('id="results"')[1]
+    assert "<dt>Mulligan policy</dt><dd>keep</dd>" in panel and "<dt>Mulligan policy</dt><dd>fewer:2:type=minor hero</dd>" in panel
+    assert f"Hands sent back (mulligans)</th><td>{second['result']['mulligans']} of 80" in panel
+    assert "<td>0 of 80</td>" in panel and panel.count("Going first and second") == 2
+    assert "different seeds" not in page
+
+
+@pytest.mark.parametrize("slug", [e.game for e in engines()])
+def test_every_game_measures_compares_and_tunes_from_the_statistics_tab(app, auth, client, slug):
+    """Every game's deck can be measured card by card, compared and tuned from its pages (Huntik's
+    games not won score round 8: its rules end every game after round 7)."""
+    auth.signup("gina")
+    engine = get_engine(slug)
+    _name, deck = engine.decks()[0]
+    with database.connection_context():
+        owner = models.User.get(username="gina")
+        deck_id = create_deck(owner.id, slug, get_game(slug).format(None).id, "Sample", deck=deck).row.id
+    client.post(f"/decks/{deck_id}/stats/impacts", data={"budget": "150", "seed": "3", "allow_unknown": "1"})
+    client.post(f"/decks/{deck_id}/stats/comparisons", data={"other": str(deck_id), "games": "20", "seed": "3"})
+    client.post(f"/decks/{deck_id}/stats/tunings", data={"budget": "150", "seed": "3", "candidates": "catalogue",
+                                                        "allow_unknown": "1"})
+    with database.connection_context():
+        runs = {r.candidate_source: r for r in models.TuningRun.select().where(models.TuningRun.deck == deck_id)}
+    limit = engine.last_turn(engine.normalize_options({}))
+    assert runs["impact"].status == "done" and runs["impact"].result["cards"], runs["impact"].error
+    assert runs["impact"].result["settings"]["score"].endswith(f"scores {limit + 1}")
+    assert runs["comparison"].status == "done" and runs["comparison"].result["delta"] == 0
+    page = client.get(f"/decks/{deck_id}/stats/").get_data(as_text=True)
+    assert "no turn or round limit" not in page and "Card impact run #" in page
+    assert "catalogue" in runs or not check_deck(deck, get_game(slug), get_game(slug).format(None), load_catalogue(slug)).legal
+    if "catalogue" in runs:  # (a sample deck the format refuses is not tuned)
+        assert runs["catalogue"].status == "done" and runs["catalogue"].result["suggestions"]

@@ -20,6 +20,7 @@ Exit status: 0 when a game was played (won or lost), 2 when the game, deck or op
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Mapping
 
 import click
@@ -126,6 +127,51 @@ def play(use_case, *args, **kwargs):
         for line in exc.lines:
             click.echo(line, err=True)
         _fail(str(exc))
+
+
+def play_with_bar(label: str, length: int, quiet: bool, use_case, *args, **kwargs):
+    """`play(use_case, *args, progress=..., **kwargs)` with a progress bar of `length` steps on standard
+    error when it is a terminal (none when `quiet`, e.g. for --json); the use case's progress calls
+    (done, total) may correct the length once it knows the total."""
+    bar = None
+    if sys.stderr.isatty() and not quiet:
+        bar = click.progressbar(length=length, label=label, file=sys.stderr)
+        bar.__enter__()
+    last = [0]
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.length = total
+            bar.update(done - last[0])
+            last[0] = done
+    try:
+        return play(use_case, *args, progress=progress, **kwargs)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+
+
+def paired_run_flags(default_budget: int, arms: str):
+    """The flags `deckhub tune` and `deckhub impact` share: --game, --deck, --budget, --seed, --workers
+    and --json (`arms`: what plays the deck's seeds, in --seed's help)."""
+    flags = (
+        click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo"),
+        click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+                     help="deck list: text, OCTGN .o8d or JSON ('-' reads standard input)"),
+        click.option("--budget", default=default_budget, show_default=True, type=click.IntRange(1, 1_000_000),
+                     help="games to spend in all (the deck's own included)"),
+        click.option("--seed", default=0, show_default=True, type=int,
+                     help=f"master seed; every {arms} plays the same seeds"),
+        click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+                     help="processes to share the games"),
+        click.option("--json", "as_json", is_flag=True, help="print the result as JSON"),
+    )
+
+    def add(command):
+        for flag in reversed(flags):
+            command = flag(command)
+        return command
+    return add
 
 
 _VALUES_HELP = ("card values for this game, a JSON file {\"card key or name\": {\"field\": value}} "

@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 import click
 
-from deckhub.commands.goldfish import (_USER_HELP, _VALUES_HELP, deck_file, game_options, play, turn_order_flags,
-                                       with_game_flags)
+from deckhub.commands.goldfish import (_USER_HELP, _VALUES_HELP, deck_file, game_options, play_with_bar,
+                                       turn_order_flags, with_game_flags)
 
 
 @with_game_flags
@@ -61,22 +60,8 @@ def simulate(game_slug, deck_path, games, seed, workers, as_json, first, mulliga
 
     source = deck_file(game_slug, deck_path, game_options(first, pairs, game_flags, mulligan), values_path, username)
     workers = min(workers, os.cpu_count() or 1)
-    bar = None
-    if sys.stderr.isatty() and not as_json:
-        bar = click.progressbar(length=games, label="playing", file=sys.stderr)
-        bar.__enter__()
-    last = [0]
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.update(done - last[0])
-            last[0] = done
-    try:
-        ready, summary = play(playing.simulation, source, games, seed, workers, allow_unknown=allow_unknown,
-                              progress=progress)
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
+    ready, summary = play_with_bar("playing", games, as_json, playing.simulation, source, games, seed, workers,
+                                   allow_unknown=allow_unknown)
     spec, catalogue, missing = ready.spec, ready.catalogue, ready.missing
     data = summary.to_json(catalogue, drawn_by)
     if missing:  # (only then: the JSON of a fully known deck keeps its documented keys)

@@ -17,56 +17,34 @@ Exit status: 0 tuned (whether or not a swap beats the noise), 2 unusable input.
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
-from deckhub.commands.goldfish import _USER_HELP, deck_file, game_options, play, read_file, with_game_flags
+from deckhub.commands.goldfish import (_USER_HELP, deck_file, game_options, paired_run_flags, play_with_bar,
+                                       read_file, with_game_flags)
 
 
 @with_game_flags
 @click.command("tune")
-@click.option("--game", "game_slug", required=True, help="game slug, e.g. kaijudo")
-@click.option("--deck", "deck_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="deck list: text, OCTGN .o8d or JSON ('-' reads standard input)")
+@paired_run_flags(20_000, "variant")
 @click.option("--candidates", default="catalogue", show_default=True,
               help="'collection' (the --user's cards), 'catalogue', or a deck-list FILE whose cards may come in")
 @click.option("--user", "username", default=None, help=_USER_HELP + "; --candidates collection takes their cards")
-@click.option("--budget", default=20_000, show_default=True, type=click.IntRange(1, 1_000_000),
-              help="games to spend in all (the deck's own included)")
-@click.option("--seed", default=0, show_default=True, type=int, help="master seed; every variant plays the same seeds")
 @click.option("--format", "format_name", default=None, help="the format the variants must stay legal in")
 @click.option("--option", "pairs", multiple=True, metavar="KEY=VALUE", help="a game option")
 @click.option("--values", "values_path", default=None, type=click.Path(dir_okay=False, allow_dash=True),
               help="card values the catalogue lacks, as JSON")
 @click.option("--allow-unknown", is_flag=True, help="tune even though some cards lack values the engine needs")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="processes to share the games")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(1, 100), help="suggestions to list")
-@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-def tune(game_slug, deck_path, candidates, username, budget, seed, format_name, pairs, values_path,
-         allow_unknown, workers, top, as_json, **game_flags):
+def tune(game_slug, deck_path, budget, seed, workers, as_json, candidates, username, format_name, pairs, values_path,
+         allow_unknown, top, **game_flags):
     """Suggest one-for-one swaps that make a deck win faster, each with a paired 95% interval."""
     from deckhub.services import playing
 
     source = deck_file(game_slug, deck_path, game_options(None, pairs, game_flags), values_path, username)
     listed = None if candidates in ("catalogue", "collection") else (read_file(candidates), candidates)
-    bar = None
-    if sys.stderr.isatty() and not as_json:
-        bar = click.progressbar(length=budget, label="tuning", file=sys.stderr)
-        bar.__enter__()
-    last = [0]
-
-    def progress(done: int, total: int) -> None:
-        if bar is not None:
-            bar.length = total
-            bar.update(done - last[0])
-            last[0] = done
-    try:
-        tuned = play(playing.tuning, source, candidates, listed, format_name, allow_unknown=allow_unknown,
-                     budget=budget, seed=seed, workers=workers, top=top, progress=progress)
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
+    tuned = play_with_bar("tuning", budget, as_json, playing.tuning, source, candidates, listed, format_name,
+                          allow_unknown=allow_unknown, budget=budget, seed=seed, workers=workers, top=top)
     result, unknown, deck, fmt, spec = tuned.result, tuned.unknown, tuned.deck, tuned.format, tuned.spec
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))

@@ -59,7 +59,9 @@ Writing an engine for a game (`deckhub/games/<package>/engine.py`):
    limit ends every game.
 2. Export `ENGINE = Engine(game=slug, state_class=..., policy=..., coverage=..., options=(...))`.
    Every option needs a default (the generic tests play with `{}`); name the limit option
-   `turn_limit` or `round_limit` so the tests know the bound. `policy(state)` returns a legal action
+   `turn_limit` or `round_limit` so the tests know the bound (or, when the game's own rules end
+   every game by a fixed round, declare it as `rules_limit`, as Huntik does): simulations, tuning,
+   card impact and comparisons score a game not won as one past it (`Engine.last_turn`). `policy(state)` returns a legal action
    (answering a pending choice too); `coverage(catalogue)` returns `deckhub.core.effects.coverage(...)`
    (`deckhub coverage` prints it). `sample_decks` gives decks to test with when `data/<game>/decks/`
    has none.
@@ -109,12 +111,21 @@ class Engine:
     # the options every sample game starts with: e.g. session `card_values` for the facts the
     # catalogue lacks, so sample decks of real cards can be played (never written into data/)
     sample_options: Mapping[str, Any] = field(default_factory=dict)
+    # the last turn (or round) the game's own rules let any game reach, for a game whose rules end
+    # every game rather than a `turn_limit`/`round_limit` option (Huntik: seven rounds at most)
+    rules_limit: int | None = None
 
     def decks(self) -> list[tuple[str, "Deck"]]:
         return self.sample_decks() if self.sample_decks else published_decks(self.game)
 
     def option(self, name: str) -> OptionSpec | None:
         return next((o for o in self.options if o.name == name), None)
+
+    def last_turn(self, options: Mapping[str, Any]) -> int | None:
+        """The turn (or round) by which every game with these (normalized) options has ended: the
+        limit option's value, else the rules' own limit; None when the engine declares neither."""
+        limit = options.get("turn_limit") or options.get("round_limit") or self.rules_limit
+        return int(limit) if limit else None
 
     def normalize_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in, values coerced; an unknown option is an error naming the known ones."""

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable
 
 from deckhub.core.cards import Catalogue
 from deckhub.core.decklist import Deck
+from deckhub.core.engine import get_engine
 from deckhub.core.simulate import play_one, run_options
 
 MIN_GAMES = 8          # games every variant plays in the first round when the budget affords it
@@ -278,6 +279,10 @@ class Tuner:
     def base(self) -> Arm:
         return self.arms[0]
 
+    def arm_options(self, arm: int) -> dict:
+        """The options an arm plays with: the run's, for every arm of a tuning."""
+        return self.options
+
     @property
     def played(self) -> int:
         return sum(len(a.scores) for a in self.arms)
@@ -404,9 +409,10 @@ class Player:
 
 
 def score_limit(game: str, options: dict) -> int:
-    """The turn (or round) limit a game not won scores one more than; TuningError without one."""
-    limit = int(options.get("turn_limit") or options.get("round_limit") or 0)
-    if limit <= 0:
+    """The turn (or round) limit a game not won scores one more than: the limit option, or the last
+    round the game's own rules allow (`Engine.last_turn`); TuningError for an engine with neither."""
+    limit = get_engine(game).last_turn(options)
+    if not limit or limit <= 0:
         raise TuningError(f"{game}'s engine declares no turn or round limit to score losses by")
     return limit
 

@@ -18,7 +18,7 @@ UPLOAD_ACTIVE = ("queued", "planning", "committing")
 
 @dataclass
 class Job:
-    kind: str  # "Simulation", "Tuning run", "Collection import", "Facts file check"
+    kind: str  # "Simulation", "Tuning run", "Card impact run", "Comparison", "Collection import", "Facts file check"
     id: int
     owner: str
     subject: str  # the deck's name, or the uploaded file's
@@ -44,8 +44,13 @@ def _runs(model, chunk_model, kind: str, status_of, where, order, limit: int) ->
     rows = list(R.select(R, U.username, D.id, D.name, D.is_public).join(U, on=(R.owner == U.id)).switch(R)
                 .join(D, on=(R.deck == D.id)).where(where).order_by(order).limit(limit))
     held = _holders(chunk_model, [r.id for r in rows if r.status == "running"])
-    return [Job(kind, r.id, r.owner.username, _deck_name(r.deck), r.deck_id, status_of(r), r.created_at,
-                r.updated_at, held.get(r.id, [])) for r in rows]
+    return [Job(_PAIRED_KINDS.get(getattr(r, "candidate_source", None), kind), r.id, r.owner.username,
+                _deck_name(r.deck), r.deck_id, status_of(r), r.created_at, r.updated_at, held.get(r.id, []))
+            for r in rows]
+
+
+# paired runs other than tunings, stored as tuning runs are: the board names them as their owners do
+_PAIRED_KINDS = {tunings.IMPACT: "Card impact run", tunings.COMPARISON: "Comparison"}
 
 
 def _deck_name(deck: models.Deck) -> str:

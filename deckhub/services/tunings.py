@@ -20,6 +20,7 @@ from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.decklist import Deck
 from deckhub.core.engine import EngineError, get_engine
 from deckhub.core.cards import BLANK_KEY, Catalogue
+from deckhub.core.compare import ComparisonPlan
 from deckhub.core.impact import impact_result, impact_tuner
 from deckhub.core.legality import Format, check_deck
 from deckhub.core.session_values import CARD_VALUES, apply_card_values, missing_values
@@ -33,6 +34,7 @@ DEFAULT_BUDGET = DEFAULT_TUNING_BUDGET
 MAX_CANDIDATES = 300     # candidate cards one run may try
 CANDIDATE_SOURCES = ("collection", "catalogue")
 IMPACT = "impact"  # the candidate source of a causal card impact run: every card against the blank
+COMPARISON = "comparison"  # of two decks compared on the same seeds (`deckhub.services.comparisons`)
 
 
 class TuningStartError(simulations.SimulationError):
@@ -143,6 +145,12 @@ def _tuner(game: str, deck: Deck, candidates: list[str], budget: int, seed: int,
     catalogue = apply_card_values(engine, get_catalogue(game), (options or {}).get(CARD_VALUES))
     if source == IMPACT:
         return impact_tuner(game, deck, catalogue, budget=budget, seed=seed, options=options)
+    if source == COMPARISON:  # the one candidate is the other deck: its list and both decks' names
+        other = candidates[0]
+        deck.name = other["a"]
+        deck_b = Deck.from_json(other["list"])
+        deck_b.name = other["b"]
+        return ComparisonPlan(game, deck, deck_b, catalogue, games=budget, seed=seed, options=options)
     fmt = spec.format(format_id)
 
     def legal(variant: Deck) -> bool:
@@ -184,12 +192,21 @@ def start(owner_id: int, deck_row: models.Deck, version: models.DeckVersion, bud
         tuner = _tuner(deck_row.game, deck, keys, budget, seed, options, fmt, candidates)
     except (TuningError, EngineError) as exc:
         raise TuningStartError(str(exc)) from None
+    return queue(owner_id, deck_row, version.number, tuner, options, candidates=keys, source=candidates,
+                 format_id=fmt, budget=budget, unknown=len(unknown))
+
+
+def queue(owner_id: int, deck_row: models.Deck, version: int, tuner, options: dict, *, candidates: list, source: str,
+          format_id: str, budget: int, unknown: int = 0) -> models.TuningRun:
+    """Write a paired run (a tuning, an impact or a comparison: `tuner` is its first round's plan) and
+    its first round's chunks, within the per-user limit of runs at once (429 past it), and feed them
+    to the queue."""
     with jobs.exclusive(simulations.LOCK_KEY):
         simulations.check_active_limits(owner_id)
-        run = models.TuningRun.create(deck=deck_row, version=version.number, owner=owner_id, game=deck_row.game,
-                                      budget=budget, seed=seed, options=options, candidates=keys,
-                                      candidate_source=candidates, format=fmt, total=tuner.total,
-                                      unknown_cards=len(unknown))
+        run = models.TuningRun.create(deck=deck_row, version=version, owner=owner_id, game=deck_row.game,
+                                      budget=budget, seed=tuner.seed, options=options, candidates=candidates,
+                                      candidate_source=source, format=format_id, total=tuner.total,
+                                      unknown_cards=unknown)
         _write_round(run.id, 0, tuner)
     chunks.feed(owner_id)
     return models.TuningRun.get_by_id(run.id)
@@ -250,8 +267,8 @@ class _Tunings(chunks.ChunkRuns):
 
     def play(self, run, chunk):
         tuner = _run_tuner(run)  # its variants' decks; built per chunk, nothing kept between tasks
-        return [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.options, run.seed, tuner.limit,
-                           first, stop) for arm, first, stop in chunk.ranges]
+        return [play_range(run.game, tuner.arms[arm].deck, tuner.catalogue, tuner.arm_options(arm), run.seed,
+                           tuner.limit, first, stop) for arm, first, stop in chunk.ranges]
 
     def progress(self, run_id: int) -> int:
         C = models.TuningChunk
@@ -312,6 +329,8 @@ def advance(run_id: int) -> bool:
 def _result(run: models.TuningRun, tuner: Tuner):
     if run.candidate_source == IMPACT:
         return impact_result(tuner, {"cards_without_values": run.unknown_cards})
+    if run.candidate_source == COMPARISON:
+        return _Compared(tuner.result())
     return tuner.result(settings=_settings(run))
 
 
@@ -329,10 +348,22 @@ def recover_tuning_chunks() -> None:
         advance(run_id)
 
 
-def runs_for(deck_row: models.Deck, limit: int = 10, impact: bool = False) -> list[models.TuningRun]:
-    """The deck's tuning runs (`impact`: its card impact runs instead), newest first."""
+class _Compared(dict):
+    """A comparison's result, which is JSON already (as a TuningResult's `to_json`)."""
+
+    def to_json(self) -> dict:
+        return dict(self)
+
+
+def runs_for(deck_row: models.Deck, limit: int = 10, impact: bool = False, comparison: bool = False,
+             owner_id: int | None = None) -> list[models.TuningRun]:
+    """The deck's tuning runs (`impact`: its card impact runs instead; `comparison`: its comparisons
+    with other decks), newest first; `owner_id`: only that user's."""
     R = models.TuningRun
-    kind = (R.candidate_source == IMPACT) if impact else (R.candidate_source != IMPACT)
+    source = IMPACT if impact else COMPARISON if comparison else None
+    kind = (R.candidate_source == source) if source else R.candidate_source.not_in((IMPACT, COMPARISON))
+    if owner_id is not None:
+        kind &= R.owner == owner_id
     return list(R.select().where((R.deck == deck_row) & kind).order_by(R.id.desc()).limit(limit))
 
 

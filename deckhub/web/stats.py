@@ -11,7 +11,7 @@ from deckhub.services import decks as deck_store
 from deckhub.services import card_values, comparisons, simulations, tunings
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
-from deckhub.core.simulate import mulligan_offered
+from deckhub.core.simulate import MAX_GAMES, mulligan_offered
 from deckhub.core.odds import DrawModel, combined_odds_table, group_predicate, odds_table
 from deckhub.core.tuning import MIN_BUDGET as MIN_TUNING_BUDGET
 from deckhub.games import get_game
@@ -97,19 +97,60 @@ def show(deck_id: int):
 
 @bp.route("/compare")
 def compare(deck_id: int):
-    """Two decks of one game played on the same seeds (this one, and one of mine or a public one)."""
+    """Two decks of one game played on the same seeds (this one, and one of mine or a public one): the
+    form, and the user's comparisons of this deck with their progress and results."""
     other = request.args.get("other", type=int)
     if other is not None and not 0 < other <= MAX_ID:
         abort(404, "No deck has that number.")
-    games = request.args.get("games", default=comparisons.DEFAULT_PAGE_GAMES, type=int)
-    seed = request.args.get("seed", default=0, type=int)
-    if not 0 <= seed < MAX_SEED:
-        seed = 0
-    page = comparisons.compare_page(current_user, deck_id, other, games, seed)
+    page = comparisons.compare_page(current_user, deck_id)
     if page is None:
         abort(404, "No deck you may read has that number.")
-    return render_template("stats/compare.html", page=page, spec=get_game(page.stored.row.game), games=games,
-                           seed=seed, other=other, max_games=comparisons.MAX_PAGE_GAMES)
+    running = any(r.status in ("queued", "running") for r in page.runs)
+    return render_template("stats/compare.html", page=page, spec=get_game(page.stored.row.game), other=other,
+                           games=comparisons.DEFAULT_GAMES, max_games=MAX_GAMES, running=running,
+                           job_status=comparisons.job_status)
+
+
+@bp.route("/comparisons", methods=["POST"])
+@login_required
+def start_comparison(deck_id: int):
+    """Queue a comparison of this deck (A) with the deck the form names (B)."""
+    try:
+        other = int(request.form.get("other") or 0)
+        games = int(request.form.get("games") or comparisons.DEFAULT_GAMES)
+        seed = int(request.form.get("seed") or random.SystemRandom().randrange(1, MAX_SEED))
+        if not 0 < other <= MAX_ID:
+            raise comparisons.ComparisonError("Choose the other deck: one of yours, or a public deck's number.")
+        run = comparisons.start(current_user, deck_id, other, games, seed)
+    except ValueError as exc:
+        flash(str(exc) if isinstance(exc, simulations.SimulationError) else "Deck, games and seed are whole numbers.",
+              "error")
+        return redirect(url_for("stats.compare", deck_id=deck_id), code=303)
+    if run is None:
+        abort(404, "No deck you may read has that number.")
+    flash(f"Comparison #{run.id} started: {run.budget:,} games of each deck, seed {run.seed}.", "info")
+    return redirect(url_for("stats.compare", deck_id=deck_id, _anchor=f"comparison-{run.id}"), code=303)
+
+
+@bp.route("/comparisons/<int:run_id>/cancel", methods=["POST"])
+@login_required
+def cancel_comparison(deck_id: int, run_id: int):
+    run = comparisons.cancel(current_user, deck_id, run_id)
+    if run is None:
+        abort(404, "No comparison of yours has that number.")
+    flash(f"Comparison #{run.id} cancelled." if run.status == "cancelled"
+          else f"Comparison #{run.id} had already ended ({run.status}).", "info")
+    return redirect(url_for("stats.compare", deck_id=deck_id, _anchor=f"comparison-{run.id}"), code=303)
+
+
+@bp.route("/comparisons/<int:run_id>.json")
+@login_required
+def comparison_status(deck_id: int, run_id: int):
+    run = comparisons.own_comparison(current_user, deck_id, run_id)
+    if run is None:
+        abort(404, "No comparison of yours has that number.")
+    return {"id": run.id, "status": run.status, "done": run.done, "games": run.total, "result": run.result,
+            "waiting": comparisons.job_status(run).waiting}
 
 
 @bp.route("/simulations", methods=["POST"])

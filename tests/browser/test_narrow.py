@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from deckhub.services import comparisons
 from deckhub.services import goldfish as goldfish_store
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
@@ -75,7 +76,10 @@ def _world(live_server, phone) -> list[str]:
                   f"/collection/{game.slug}/sets/{set_code}", f"/decks/{stored.row.id}",
                   f"/decks/{stored.row.id}/edit", f"/decks/{stored.row.id}/versions",
                   f"/decks/{stored.row.id}/settings", f"/decks/{stored.row.id}/stats/",
-                  f"/goldfish/decks/{stored.row.id}", f"/goldfish/{session.id}", f"/goldfish/{session.id}/replay"]
+                  f"/goldfish/decks/{stored.row.id}", f"/goldfish/{session.id}", f"/goldfish/{session.id}/replay",
+                  f"/decks/{stored.row.id}/stats/compare"]
+        if game.slug == "huntik":  # a comparison's tables on the page (one: a player's runs at once are limited)
+            comparisons.start(user, stored.row.id, stored.row.id, 20, 3)
     return paths
 
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from deckhub.core.engine import Engine
 from deckhub.core.options import OptionSpec
+from deckhub.games.huntik.board import MAX_ROUNDS
 from deckhub.games.huntik.coverage import coverage
 from deckhub.games.huntik.missions import DEFAULT_MISSION, MISSIONS, find_mission
 from deckhub.games.huntik.policy import policy
@@ -64,4 +65,7 @@ ENGINE = Engine(
     # the generic invariant test and benchmark play the mission with the most rules in it: an obstacle
     # blocking zone 1, combats with obstacles that fight back, KO replaced by stun, shielded attacks
     sample_options={"mission": "defeat-ymir-frost-king-151"},
+    # the mission timer stops after round 7: a game not won by then is over (Huntik 500, 501), so
+    # a simulation scores a lost game as round 8, as the other games score theirs past the turn limit
+    rules_limit=MAX_ROUNDS,
 )

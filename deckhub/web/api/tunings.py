@@ -42,6 +42,6 @@ def tuning(run_id: int):
         run = tunings.cancel(me.id, run_id)
     else:
         run = tunings.own_run(me.id, run_id)
-    if run is None or run.candidate_source == tunings.IMPACT:
+    if run is None or run.candidate_source in (tunings.IMPACT, tunings.COMPARISON):
         fail(404, "No tuning run of yours has that number.")
     return jsonify(tuning_json(run))
