@@ -66,7 +66,7 @@ def _signed_in(app, username: str):
 
 def fill_collection(app, username: str, trader: str) -> None:
     """`username` owns every printing of every game (wants on one in three, trades on one in four);
-    `trader` shows public lists that offer and want some of the same cards."""
+    `trader` shows public lists that offer about 60 of the cards wanted and want about 70 of those traded."""
     from deckhub.services import collection, trading
     from deckhub.store import models
     from deckhub.store.db import database, write_transaction
@@ -76,8 +76,8 @@ def fill_collection(app, username: str, trader: str) -> None:
         ids = [p for (p,) in models.Printing.select(models.Printing.id).order_by(models.Printing.id).tuples()]
         mine = {p: {"quantity": 1 + i % 3, "foil_quantity": i % 5 == 0, "want_quantity": 2 if i % 3 == 0 else 0,
                     "trade_quantity": 1 if i % 4 == 0 else 0} for i, p in enumerate(ids)}
-        theirs = {p: {"quantity": 2, "foil_quantity": 0, "want_quantity": 1 if i % 4 == 0 else 0,
-                      "trade_quantity": 1 if i % 3 == 0 else 0} for i, p in enumerate(ids) if i % 2 == 0}
+        theirs = {p: {"quantity": 2, "foil_quantity": 0, "want_quantity": 1 if i % 40 == 0 else 0,
+                      "trade_quantity": 1 if i % 48 == 0 else 0} for i, p in enumerate(ids) if i % 2 == 0}
         with write_transaction():
             collection.write_targets(me, mine)
             collection.write_targets(other, theirs)

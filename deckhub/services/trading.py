@@ -16,6 +16,7 @@ from peewee import Case, fn
 
 from deckhub.store import models
 from deckhub.core.paging import Paged
+from deckhub.importers.collection_csv import ExportRow
 from deckhub.store.db import write_transaction
 
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
@@ -74,10 +75,9 @@ class ListPage(Paged):
     per_page: int
 
 
-def _listed(column_name: str):
+def _listed(column_name: str, O=models.OwnedCard):
     """A row's copies on a list as SQL: the trade quantity counts only copies owned (plain and foil),
     so a row written before trade was capped never offers cards that do not exist."""
-    O = models.OwnedCard
     if column_name != "trade_quantity":
         return getattr(O, column_name)
     owned = O.quantity + O.foil_quantity
@@ -95,6 +95,32 @@ def public_list(user: models.User, kind: str, page: int = 1, per_page: int = LIS
     rows = (query.order_by(C.game, C.norm_name, C.version, S.position, P.number_sort, P.id)
             .paginate(page, per_page).tuples())
     return ListPage([ListRow(*r) for r in rows], total, page, per_page)
+
+
+@dataclass
+class MyListPage(Paged):
+    """One page of my own want & trade rows (per printing, with what I have), for my list page."""
+
+    rows: list[ExportRow]
+    total: int
+    page: int
+    per_page: int
+
+
+def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPage:
+    """My rows that want or offer a card, by game, set order and collector number: one page of
+    them, read through my own rows only (the export's order, so pages never shuffle)."""
+    uid = user if isinstance(user, int) else user.id
+    O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
+    query = (O.select(C.game, S.code, P.number, C.name, C.version, O.quantity, O.foil_quantity,
+                      O.want_quantity, O.trade_quantity)
+             .join(P).join(C).switch(P).join(S)
+             .where((O.owner == uid) & ((O.want_quantity > 0) | (O.trade_quantity > 0))))
+    total = query.count()
+    rows = (query.order_by(C.game, S.position, S.code, P.number_sort, P.number, P.position, P.id)
+            .paginate(page, per_page).tuples())
+    return MyListPage([ExportRow(g, code, number or "", name, version or "", q, f, w, t)
+                       for g, code, number, name, version, q, f, w, t in rows], total, page, per_page)
 
 
 # --------------------------------------------------------------------------- matching
@@ -137,25 +163,36 @@ class Matches:
 MATCH_CHUNK = 500  # cards matched per statement (their printings go into one IN list)
 
 
-def _offers(their_column: str, exclude_uid: int | None, card_ids: dict[int, int] | None = None):
+def _offers(their_column: str, exclude_uid: int | None, card_ids: dict[int, int] | None = None, mine=None):
     """Opted-in users' (not `exclude_uid`) copies in `their_column` of the cards `card_ids` (card id
     -> my copies), summed per user and card: (username, game, key, name, version, copies, mine) rows.
-    The statement starts from the cards' printings, and the partial index of the rows offered (or
-    wanted) per printing finds their owners: it never reads a printing's other owners, nor the site."""
+    `mine`, a subquery of (card_id, copies), stands in for `card_ids` when given, so my cards never
+    travel to Python and back. The statement starts from the cards' printings, and the partial index
+    of the rows offered (or wanted) per printing finds their owners: it never reads a printing's
+    other owners, nor the site."""
     O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
     column = _listed(their_column)
     ids = list(card_ids or ())
-    for start in range(0, len(ids), MATCH_CHUNK):
-        printings = P.select(P.id).where(P.card.in_(ids[start:start + MATCH_CHUNK]))
-        query = (O.select(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), C.id)
-                 .join(P, on=(O.printing == P.id)).join(C, on=(P.card == C.id))
-                 .switch(O).join(U, on=(O.owner == U.id))
+    chunks = [None] if mine is not None else [ids[start:start + MATCH_CHUNK] for start in range(0, len(ids), MATCH_CHUNK)]
+    for chunk in chunks:
+        if mine is not None:
+            copies = mine.c.copies
+            query = (mine.select_from(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), copies)
+                     .join(P, on=(P.card == mine.c.card_id)).join(C, on=(P.card == C.id))
+                     .join(O, on=(O.printing == P.id)))
+        else:
+            copies = C.id
+            query = (O.select(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), C.id)
+                     .join(P, on=(O.printing == P.id)).join(C, on=(P.card == C.id))
+                     .where(O.printing.in_(P.select(P.id).where(P.card.in_(chunk)))).switch(O))
+        query = (query.join(U, on=(O.owner == U.id))
                  .join(models.PublicLists, on=(models.PublicLists.user == U.id))
-                 .where(O.printing.in_(printings) & (getattr(O, their_column) > 0) & (column > 0)))
+                 .where((getattr(O, their_column) > 0) & (column > 0)))
         if exclude_uid is not None:
             query = query.where(O.owner != exclude_uid)
-        for *row, card_id in query.group_by(U.id, U.username, C.id, C.game, C.key, C.name, C.version).tuples():
-            yield (*row, card_ids[card_id])
+        grouped = query.group_by(U.id, U.username, C.id, C.game, C.key, C.name, C.version, copies).tuples()
+        for *row, mine_or_card in grouped:
+            yield (*row, mine_or_card if mine is not None else card_ids[mine_or_card])
 
 
 def _grouped(rows: Iterable[tuple]) -> Matches:
@@ -172,15 +209,15 @@ def _grouped(rows: Iterable[tuple]) -> Matches:
 
 def match_my_list(user, kind: str) -> Matches:
     """"wants": opted-in users whose trade list holds cards I want; "trades": those who want cards I
-    have for trade. Mine need not be public: only I see this. My cards first (my rows, by the owner
-    index), then their offers of those cards only."""
+    have for trade. Mine need not be public: only I see this. One statement: my copies per card (my
+    rows, by the owner index) joined to their offers of those cards only."""
     uid = user if isinstance(user, int) else user.id
     my_column = KINDS[kind]
-    O, P = models.OwnedCard, models.Printing
-    listed = _listed(my_column)
-    mine = dict(O.select(P.card, fn.SUM(listed)).join(P)
-                .where((O.owner == uid) & (listed > 0)).group_by(P.card).tuples())
-    return _grouped(_offers(OTHER[my_column], uid, mine))
+    O, P = models.OwnedCard.alias("mine_row"), models.Printing.alias("mine_printing")
+    listed = _listed(my_column, O)
+    mine = (O.select(P.card.alias("card_id"), fn.SUM(listed).alias("copies")).join(P, on=(O.printing == P.id))
+            .where((O.owner == uid) & (listed > 0)).group_by(P.card).alias("mine"))
+    return _grouped(_offers(OTHER[my_column], uid, mine=mine))
 
 
 def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) -> Matches:
