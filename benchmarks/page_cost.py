@@ -64,6 +64,11 @@ def _signed_in(app, username: str):
     return client, token
 
 
+def deck_card(decklist: str) -> str:
+    """The first card name of an OCTGN deck file, as a URL's query value (the card filter's)."""
+    return re.search(r">([^<>]+)</card>", decklist).group(1).strip().replace(" ", "+")
+
+
 def fill_collection(app, username: str, trader: str) -> None:
     """`username` owns every printing of every game (wants on one in three, trades on one in four);
     `trader` shows public lists that offer about 60 of the cards wanted and want about 70 of those traded."""
@@ -102,8 +107,7 @@ def pages(app) -> dict:
     viewer, _ = _signed_in(app, "viewer")
     fill_collection(app, "bencher", "viewer")
     visitor = app.test_client()
-    card = re.search(r"^\d+\s+(.+?)\s*$", decklist, re.M)
-    card = card.group(1).replace(" ", "+") if card else "dragon"
+    card = deck_card(decklist)
     words = (f"zq{i}x" for i in itertools.count())  # queries never sent before
     game, code = EDITED_SET
     kaijudo_set = player.get("/collection/").get_data(as_text=True)
