@@ -95,10 +95,10 @@ def test_a_public_list_holds_only_that_kind_per_printing(people):
     assert [r.key for r in page.rows] == ["halo-hawk"] and page.pages == 2
 
 
-def test_who_has_what_i_want_most_cards_first_only_opted_in_in_one_query(people):
+def test_who_has_what_i_want_most_cards_first_only_opted_in_in_two_queries(people):
     with database.connection_context(), CountQueries() as counter:
         matches = trading.match_my_list(people["alice"], "wants")
-    assert counter.count == 1  # my wanted cards joined to the offers of those cards only
+    assert counter.count == 2  # the users ranked (my wanted cards joined to their offers), then their cards
     assert summary(matches) == [("bob", [("argus-vigilant-seer", 3, 2), ("halo-hawk", 1, 4)]),
                                 ("carol", [("halo-hawk", 1, 1)])]  # dave trades Argus, but privately
     assert matches.users[0].copies == 3

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from peewee import Case, fn
+from peewee import SQL, Case, fn
 
 from deckhub.store import models
 from deckhub.core.paging import Paged
@@ -160,43 +160,48 @@ class Matches:
     more: int = 0  # further matching users past MAX_MATCH_USERS
 
 
-MATCH_CHUNK = 500  # cards matched per statement (their printings go into one IN list)
-
-
-def _offers(their_column: str, exclude_uid: int | None, card_ids: dict[int, int] | None = None, mine=None):
-    """Opted-in users' (not `exclude_uid`) copies in `their_column` of the cards `card_ids` (card id
-    -> my copies), summed per user and card: (username, game, key, name, version, copies, mine) rows.
-    `mine`, a subquery of (card_id, copies), stands in for `card_ids` when given, so my cards never
-    travel to Python and back. The statement starts from the cards' printings, and the partial index
-    of the rows offered (or wanted) per printing finds their owners: it never reads a printing's
-    other owners, nor the site."""
-    O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
+def _per_card(their_column: str, exclude_uid: int | None, mine):
+    """Opted-in users' (not `exclude_uid`) copies in `their_column` of the cards of `mine` (a subquery
+    of (card_id, copies): my copies of each card), summed per user and card, as a statement of
+    (user_id, username, card id, their copies, my copies). It starts from my cards' printings, and
+    the partial index of the rows offered (or wanted) per printing finds their owners: it never reads
+    a printing's other owners, nor the site."""
+    O, P, U = models.OwnedCard, models.Printing, models.User
     column = _listed(their_column)
-    ids = list(card_ids or ())
-    chunks = [None] if mine is not None else [ids[start:start + MATCH_CHUNK] for start in range(0, len(ids), MATCH_CHUNK)]
-    for chunk in chunks:
-        if mine is not None:
-            copies = mine.c.copies
-            query = (mine.select_from(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), copies)
-                     .join(P, on=(P.card == mine.c.card_id)).join(C, on=(P.card == C.id))
-                     .join(O, on=(O.printing == P.id)))
-        else:
-            copies = C.id
-            query = (O.select(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), C.id)
-                     .join(P, on=(O.printing == P.id)).join(C, on=(P.card == C.id))
-                     .where(O.printing.in_(P.select(P.id).where(P.card.in_(chunk)))).switch(O))
-        query = (query.join(U, on=(O.owner == U.id))
-                 .join(models.PublicLists, on=(models.PublicLists.user == U.id))
-                 .where((getattr(O, their_column) > 0) & (column > 0)))
-        if exclude_uid is not None:
-            query = query.where(O.owner != exclude_uid)
-        grouped = query.group_by(U.id, U.username, C.id, C.game, C.key, C.name, C.version, copies).tuples()
-        for *row, mine_or_card in grouped:
-            yield (*row, mine_or_card if mine is not None else card_ids[mine_or_card])
+    query = (mine.select_from(U.id.alias("user_id"), U.username.alias("username"), P.card.alias("card_id"),
+                              fn.SUM(column).alias("theirs"), mine.c.copies.alias("mine"))
+             .join(P, on=(P.card == mine.c.card_id)).join(O, on=(O.printing == P.id))
+             .join(U, on=(O.owner == U.id)).join(models.PublicLists, on=(models.PublicLists.user == U.id))
+             .where((getattr(O, their_column) > 0) & (column > 0)))
+    if exclude_uid is not None:
+        query = query.where(O.owner != exclude_uid)
+    return query.group_by(U.id, U.username, P.card, mine.c.copies)
 
 
-def _grouped(rows: Iterable[tuple]) -> Matches:
-    """(username, game, key, name, version, theirs, mine) rows -> users with most cards matched first."""
+def _matches(their_column: str, exclude_uid: int | None, mine) -> Matches:
+    """The users matched on the cards of `mine`, most cards first (then most copies, then name), in
+    two statements: the users ranked and counted by the database, then the cards of the first
+    MAX_MATCH_USERS only. What a page reads stays the size of what it shows, however many players
+    trade the same cards."""
+    per_card = _per_card(their_column, exclude_uid, mine).alias("per_card")
+    pc = per_card.c
+    least = Case(None, [(pc.theirs < pc.mine, pc.theirs)], pc.mine)
+    cards, copies = fn.COUNT(pc.card_id), fn.SUM(least)
+    ranked = list(per_card.select_from(pc.user_id, fn.COUNT(SQL("*")).over())
+                  .group_by(pc.user_id, pc.username)
+                  .order_by(cards.desc(), copies.desc(), fn.LOWER(pc.username), pc.user_id)
+                  .limit(MAX_MATCH_USERS).tuples())
+    if not ranked:
+        return Matches([])
+    C = models.Card
+    rows = (per_card.select_from(pc.username, C.game, C.key, C.name, C.version, pc.theirs, pc.mine)
+            .join(C, on=(C.id == pc.card_id)).where(pc.user_id.in_([uid for uid, _ in ranked])).tuples())
+    return _grouped(rows, ranked[0][1])
+
+
+def _grouped(rows: Iterable[tuple], matched: int) -> Matches:
+    """(username, game, key, name, version, theirs, mine) rows of the first users -> users with most
+    cards matched first; `matched` users in all."""
     by_user: dict[str, Match] = {}
     for username, game, key, name, version, theirs, mine in rows:
         by_user.setdefault(username, Match(username)).cards.append(
@@ -204,20 +209,20 @@ def _grouped(rows: Iterable[tuple]) -> Matches:
     users = sorted(by_user.values(), key=lambda m: (-len(m.cards), -m.copies, m.username.casefold()))
     for m in users:
         m.cards.sort(key=lambda c: (c.game, c.name.casefold(), c.version or ""))
-    return Matches(users[:MAX_MATCH_USERS], max(0, len(users) - MAX_MATCH_USERS))
+    return Matches(users[:MAX_MATCH_USERS], max(0, matched - MAX_MATCH_USERS))
 
 
 def match_my_list(user, kind: str) -> Matches:
     """"wants": opted-in users whose trade list holds cards I want; "trades": those who want cards I
-    have for trade. Mine need not be public: only I see this. One statement: my copies per card (my
-    rows, by the owner index) joined to their offers of those cards only."""
+    have for trade. Mine need not be public: only I see this. My copies per card (my rows, by the
+    owner index) stay in the database, joined to their offers of those cards only."""
     uid = user if isinstance(user, int) else user.id
     my_column = KINDS[kind]
     O, P = models.OwnedCard.alias("mine_row"), models.Printing.alias("mine_printing")
     listed = _listed(my_column, O)
     mine = (O.select(P.card.alias("card_id"), fn.SUM(listed).alias("copies")).join(P, on=(O.printing == P.id))
             .where((O.owner == uid) & (listed > 0)).group_by(P.card).alias("mine"))
-    return _grouped(_offers(OTHER[my_column], uid, mine=mine))
+    return _matches(OTHER[my_column], uid, mine)
 
 
 def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) -> Matches:
@@ -225,10 +230,11 @@ def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) ->
     needed = {k: n for k, n in needed.items() if n > 0}
     if not needed:
         return Matches([])
-    C = models.Card
-    cards = {card_id: needed[key] for card_id, key in
-             C.select(C.id, C.key).where((C.game == game) & C.key.in_(list(needed))).tuples()}
-    return _grouped(_offers("trade_quantity", exclude_uid, cards))
+    C = models.Card.alias("needed_card")
+    copies = Case(C.key, list(needed.items()), 0)
+    mine = (C.select(C.id.alias("card_id"), copies.alias("copies"))
+            .where((C.game == game) & C.key.in_(list(needed))).alias("mine"))
+    return _matches("trade_quantity", exclude_uid, mine)
 
 
 @dataclass
