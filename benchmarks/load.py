@@ -1,7 +1,7 @@
 """Load on the running site, from localhost: throughput, latency percentiles, errors, lost updates.
 
     python benchmarks/load.py [--duration 10] [--clients 16,64] [--workers 2] [--database-url URL] [--short]
-                              [--only NAME,...]
+                              [--only "NAME;..."]
 
 Starts DeckHub (`deckhub serve --workers N`, gunicorn) on a throw-away database with the
 catalogues loaded, and a bare Flask endpoint served the same way, both on 127.0.0.1; drives each
@@ -335,7 +335,7 @@ def main(argv=None) -> int:
     parser.add_argument("--database-url", default=None, help="default: a throw-away SQLite file")
     parser.add_argument("--short", action="store_true", help="the quick form CI runs")
     parser.add_argument("--json", dest="json_out", default=None, help="also write the figures to this file")
-    parser.add_argument("--only", default="", help="comma-separated scenario names (default: all)")
+    parser.add_argument("--only", default="", help="scenario names separated by semicolons (default: all)")
     args = parser.parse_args(argv)
     if args.short:
         args.duration, args.clients = 2.0, "16"
@@ -344,7 +344,7 @@ def main(argv=None) -> int:
     url = args.database_url or f"sqlite:///{tmp / 'load.sqlite3'}"
     site, bare, procs = start_servers(args.workers, url, tmp)
     results: dict = {"workers": args.workers, "duration_s": args.duration, "scenarios": {}}
-    only = {n.strip() for n in args.only.split(",") if n.strip()}
+    only = {n.strip() for n in args.only.split(";") if n.strip()}
     try:
         state = prepare(site)
         fill_collections(url)

@@ -1,7 +1,7 @@
 """What one request of each page costs the server, in-process: CPU time and Python function calls,
 each next to the bare health endpoint's in the same run.
 
-    python benchmarks/page_cost.py [--requests N] [--rounds R] [--database-url URL] [--only NAME,...]
+    python benchmarks/page_cost.py [--requests N] [--rounds R] [--database-url URL] [--only "NAME;..."]
                                    [--profile NAME]
 
 `load.py` measures the site under concurrent load, so its ratios move with whatever else the
@@ -168,7 +168,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server's URL (default: SQLite)")
-    parser.add_argument("--only", default="", help="comma-separated page names (the bare endpoint is always timed)")
+    parser.add_argument("--only", default="", help="page names separated by semicolons (the bare endpoint is always timed)")
     parser.add_argument("--profile", default="", help="print where this page's time goes instead of timing")
     args = parser.parse_args()
     from scale import drop_database, new_database
@@ -180,7 +180,7 @@ def main() -> None:
             if args.profile:
                 profile(requests[args.profile])
                 return
-            only = {n.strip() for n in args.only.split(",") if n.strip()}
+            only = {n.strip() for n in args.only.split(";") if n.strip()}
             figures = {name: measure(request, args.requests, args.rounds) for name, request in requests.items()
                        if not only or name in only or name.startswith("bare")}
         finally:
