@@ -10,7 +10,7 @@ database on that server, dropped afterwards), upgraded with the catalogues loade
 through the models' bulk inserts. Every page and API list of issue 34 is then requested through
 the app's test client by a signed-in player (their own deck, someone else's, public decks with and
 without a card filter, copies sort, most wanted, want & trade, collection, checklist, card search
-with queries never sent before), and the median time of `--requests` requests is printed per size,
+with queries never sent before, the set editor), and the median time of `--requests` requests is printed per size,
 next to the bare `/healthz` of the same run, with each page's time at the largest size divided by
 its time at the smallest (the target is at most 2). At the largest size every statement the pages
 ran is explained, and the plan of any statement that reads a whole site-sized table is printed.
@@ -202,6 +202,7 @@ def pages(site: dict) -> dict:
         "want & trade": "/collection/wants",
         "collection": "/collection/",
         "set checklist": f"/collection/{GAME}/sets/{site['set']}",
+        "set editor": f"/games/{GAME}/sets/{site['set']}/edit",
         "card search, new query": lambda: f"/cards?game={GAME}&q=dragon+{next(words)}",
     }
 

@@ -86,9 +86,12 @@ def site(app):
 
 def test_a_players_pages_run_as_many_statements_on_a_site_ten_times_larger(site):
     app, client, own, theirs = site
+    with app.app_context(), database.connection_context():
+        code = models.CardSet.select(models.CardSet.code).where(models.CardSet.game == GAME).first().code
     pages = [f"/decks/{own}", f"/decks/{theirs}", "/decks/", "/decks/public", "/decks/public?sort=copied",
              "/decks/public?card=halo+hawk", "/api/v1/decks/public?card=argus+vigilant+seer", "/collection/wants",
-             "/most-wanted", f"/most-wanted?game={GAME}"]
+             "/most-wanted", f"/most-wanted?game={GAME}", "/collection/", "/collection/wants?page=1",
+             f"/collection/{GAME}/sets/{code}", f"/games/{GAME}/sets/{code}/edit", f"/cards?game={GAME}&q=hawk+zq"]
     small = {page: _statements(client, page) for page in pages}
     with app.app_context(), database.connection_context():
         _grow(58, 540)

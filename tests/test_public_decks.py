@@ -74,6 +74,18 @@ def test_a_card_filter_that_names_no_card_finds_nothing_and_says_so(world):
     assert result.cards == [] and result.decks == [] and result.total == 0
 
 
+def test_a_card_filter_is_read_once_until_a_catalogue_it_searched_changes(world, monkeypatch):
+    from deckhub.services.catalogue_store import bump_stamp
+    searched = []
+    real = public_decks.search_games
+    monkeypatch.setattr(public_decks, "search_games", lambda *args: searched.append(args[1]) or real(*args))
+    assert [c.key for c in browse(card="halo hawk").cards] == ["halo-hawk"]
+    assert [c.key for c in browse(card="halo hawk").cards] == ["halo-hawk"] and searched == ["halo hawk"]
+    with database.connection_context():
+        bump_stamp("neopets-tcg")  # any game of the search: it is read again
+    assert [c.key for c in browse(card="halo hawk").cards] == ["halo-hawk"] and len(searched) == 2
+
+
 def test_most_copied_first_counts_every_copy_made_even_of_deleted_copies(world):
     with database.connection_context():
         carol = create_user("carol", PASSWORD)

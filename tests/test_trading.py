@@ -94,7 +94,7 @@ def test_a_public_list_holds_only_that_kind_per_printing(people):
 def test_who_has_what_i_want_most_cards_first_only_opted_in_in_two_queries(people):
     with database.connection_context(), CountQueries() as counter:
         matches = trading.match_my_list(people["alice"], "wants")
-    assert counter.count == 2  # my wanted cards, then the offers of those cards only
+    assert counter.count == 2  # the users ranked (my wanted cards joined to their offers), then their cards
     assert summary(matches) == [("bob", [("argus-vigilant-seer", 3, 2), ("halo-hawk", 1, 4)]),
                                 ("carol", [("halo-hawk", 1, 1)])]  # dave trades Argus, but privately
     assert matches.users[0].copies == 3
@@ -226,3 +226,30 @@ def test_a_private_player_and_a_private_deck_never_show_anywhere(client, auth, p
             assert client.get(url).status_code == 404
         if who:
             auth.logout()
+
+
+def test_the_want_list_page_shows_my_rows_a_hundred_to_a_page(client, auth, people):
+    ids = [p.id for refs in col.game_index(GAME).by_card.values() for p in refs][:130]
+    with database.connection_context(), database.atomic():
+        col.write_targets(people["alice"], {pid: {"want_quantity": 1} for pid in ids})
+        total = trading.my_list_page(people["alice"]).total
+        everything = [r for r in col.export_rows(people["alice"]) if r.want_quantity or r.trade_quantity]
+    assert 130 <= total == len(everything) < 200
+    auth.login("alice", PASSWORD)
+    first = text(client.get("/collection/wants"))
+    assert f"1–100 of {total} printings · page 1 of 2" in first and "Who has what I want" in first
+    second = text(client.get("/collection/wants?page=2"))
+    assert f"101–{total} of {total} printings" in second
+    assert second.count("<tr><td>Kaijudo</td>") == total - 100
+    with database.connection_context():
+        both = trading.my_list_page(people["alice"], 1).rows + trading.my_list_page(people["alice"], 2).rows
+    assert both == everything  # the export's order, page after page
+    assert "There is no page 3." in text(client.get("/collection/wants?page=3"))
+    assert client.get("/collection/wants?page=x").status_code == 400
+
+
+def test_only_the_first_players_matched_are_read_and_the_rest_are_counted(people, monkeypatch):
+    monkeypatch.setattr(trading, "MAX_MATCH_USERS", 1)
+    matches = in_db(trading.match_my_list, people["alice"], "wants")
+    assert summary(matches) == [("bob", [("argus-vigilant-seer", 3, 2), ("halo-hawk", 1, 4)])]
+    assert matches.more == 1  # carol

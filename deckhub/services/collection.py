@@ -756,29 +756,30 @@ class GameProgress:
         return not self.totals.empty
 
 
+def _sets_of(game: str) -> list[tuple[int, str, str, int | None, int]]:
+    """(id, code, name, size, printings) of a game's sets in order: catalogue data, kept on the catalogue."""
+    S, P = models.CardSet, models.Printing
+    return get_catalogue(game).memo("collection.sets", lambda: list(
+        S.select(S.id, S.code, S.name, S.size, fn.COUNT(P.id)).join(P, JOIN.LEFT_OUTER, on=(P.card_set == S.id))
+        .where(S.game == game).group_by(S.id, S.code, S.name, S.size).order_by(S.position, S.code).tuples()))
+
+
 def collection_overview(user) -> list[GameProgress]:
     """Completion per set and per game, and the user's totals, in a handful of queries."""
     uid = _uid(user)
-    P, C, O, S = models.Printing, models.Card, models.OwnedCard, models.CardSet
-    owned_expr = fn.SUM(Case(None, [((O.quantity + O.foil_quantity) > 0, 1)], 0))
-    per_set = {set_id: (printings, owned or 0) for set_id, printings, owned in
-               P.select(P.card_set, fn.COUNT(P.id), owned_expr)
-               .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
-               .group_by(P.card_set).tuples()}
+    P, C, O = models.Printing, models.Card, models.OwnedCard
+    owned = dict(O.select(P.card_set, fn.COUNT(O.id)).join(P)  # my rows only, by the owner index
+                 .where((O.owner == uid) & ((O.quantity + O.foil_quantity) > 0)).group_by(P.card_set).tuples())
     totals = {game: Owned(*(int(v or 0) for v in values)) for game, *values in
               O.select(C.game, fn.SUM(O.quantity), fn.SUM(O.foil_quantity), fn.SUM(O.want_quantity),
                        fn.SUM(O.trade_quantity))
               .join(P).join(C).where(O.owner == uid).group_by(C.game).tuples()}
-    sets_by_game: dict[str, list] = defaultdict(list)
-    for s in S.select().order_by(S.position, S.code):
-        sets_by_game[s.game].append(s)
     result = []
     for game in all_games():
         sets = []
-        for s in sets_by_game.get(game.slug, []):
-            printings, owned = per_set.get(s.id, (0, 0))
-            size, known = _denominator(s.size, printings)
-            sets.append(SetProgress(s.code, s.name, Completion(int(owned), size, known)))
+        for set_id, code, name, set_size, printings in _sets_of(game.slug):
+            size, known = _denominator(set_size, printings)
+            sets.append(SetProgress(code, name, Completion(int(owned.get(set_id, 0)), size, known)))
         completion = Completion(sum(s.completion.owned for s in sets), sum(s.completion.size for s in sets))
         result.append(GameProgress(game.slug, game.name, sets, completion, totals.get(game.slug, NOTHING)))
     return result

@@ -16,6 +16,7 @@ from peewee import fn
 from deckhub.services import tallies
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
+from deckhub.core.caches import LRU
 from deckhub.core.cards import Card, normalize_name
 from deckhub.core.paging import Paged
 from deckhub.core.search import search_cards, search_games
@@ -25,6 +26,8 @@ from deckhub.services.limits import (MAX_DECK_QUERY as MAX_QUERY, MAX_PAGE, MAX_
 
 SORTS = {"newest": "newest first", "copied": "most copied first"}
 MAX_CARD_MATCHES = 12  # cards of one name across games and versions a card filter may stand for
+CARD_FILTERS_KEPT = 512  # card filters whose matches are kept until a catalogue they searched changes
+_matched: LRU[tuple] = LRU(CARD_FILTERS_KEPT)  # (card, game) -> (the catalogues searched, the matches)
 
 
 class BrowseError(ValueError):
@@ -63,12 +66,16 @@ def card_matches(card: str, game: str | None = None) -> list[Card]:
     if not normalize_name(card):
         return []
     games = [get_game(game)] if game else list(all_games())
-    found = (search_cards(get_catalogue(games[0].slug), games[0], card) if game
-             else search_games([(g, get_catalogue(g.slug)) for g in games], card))
-    if not found:
-        return []
-    best = normalize_name(found[0].name)
-    return [c for c in found if normalize_name(c.name) == best][:MAX_CARD_MATCHES]
+    catalogues = tuple(get_catalogue(g.slug) for g in games)
+    kept = _matched.get((card, game))
+    if kept is not None and len(kept[0]) == len(catalogues) and all(a is b for a, b in zip(kept[0], catalogues)):
+        return list(kept[1])  # the same catalogues (objects, so another database never shares them)
+    found = (search_cards(catalogues[0], games[0], card) if game
+             else search_games(list(zip(games, catalogues)), card))
+    best = normalize_name(found[0].name) if found else None
+    matches = [c for c in found if normalize_name(c.name) == best][:MAX_CARD_MATCHES]
+    _matched.put((card, game), (catalogues, tuple(matches)))
+    return matches
 
 
 def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "newest",

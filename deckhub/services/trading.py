@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from peewee import Case, fn
+from peewee import SQL, Case, fn
 
 from deckhub.store import models
 from deckhub.core.paging import Paged
+from deckhub.importers.collection_csv import ExportRow
 from deckhub.store.db import write_transaction
 
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
@@ -74,10 +75,9 @@ class ListPage(Paged):
     per_page: int
 
 
-def _listed(column_name: str):
+def _listed(column_name: str, O=models.OwnedCard):
     """A row's copies on a list as SQL: the trade quantity counts only copies owned (plain and foil),
     so a row written before trade was capped never offers cards that do not exist."""
-    O = models.OwnedCard
     if column_name != "trade_quantity":
         return getattr(O, column_name)
     owned = O.quantity + O.foil_quantity
@@ -95,6 +95,32 @@ def public_list(user: models.User, kind: str, page: int = 1, per_page: int = LIS
     rows = (query.order_by(C.game, C.norm_name, C.version, S.position, P.number_sort, P.id)
             .paginate(page, per_page).tuples())
     return ListPage([ListRow(*r) for r in rows], total, page, per_page)
+
+
+@dataclass
+class MyListPage(Paged):
+    """One page of my own want & trade rows (per printing, with what I have), for my list page."""
+
+    rows: list[ExportRow]
+    total: int
+    page: int
+    per_page: int
+
+
+def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPage:
+    """My rows that want or offer a card, by game, set order and collector number: one page of
+    them, read through my own rows only (the export's order, so pages never shuffle)."""
+    uid = user if isinstance(user, int) else user.id
+    O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
+    query = (O.select(C.game, S.code, P.number, C.name, C.version, O.quantity, O.foil_quantity,
+                      O.want_quantity, O.trade_quantity)
+             .join(P).join(C).switch(P).join(S)
+             .where((O.owner == uid) & ((O.want_quantity > 0) | (O.trade_quantity > 0))))
+    total = query.count()
+    rows = (query.order_by(C.game, S.position, S.code, P.number_sort, P.number, P.position, P.id)
+            .paginate(page, per_page).tuples())
+    return MyListPage([ExportRow(g, code, number or "", name, version or "", q, f, w, t)
+                       for g, code, number, name, version, q, f, w, t in rows], total, page, per_page)
 
 
 # --------------------------------------------------------------------------- matching
@@ -134,32 +160,48 @@ class Matches:
     more: int = 0  # further matching users past MAX_MATCH_USERS
 
 
-MATCH_CHUNK = 500  # cards matched per statement (their printings go into one IN list)
-
-
-def _offers(their_column: str, exclude_uid: int | None, card_ids: dict[int, int] | None = None):
-    """Opted-in users' (not `exclude_uid`) copies in `their_column` of the cards `card_ids` (card id
-    -> my copies), summed per user and card: (username, game, key, name, version, copies, mine) rows.
-    The statement starts from the cards' printings, and the partial index of the rows offered (or
-    wanted) per printing finds their owners: it never reads a printing's other owners, nor the site."""
-    O, P, C, U = models.OwnedCard, models.Printing, models.Card, models.User
+def _per_card(their_column: str, exclude_uid: int | None, mine):
+    """Opted-in users' (not `exclude_uid`) copies in `their_column` of the cards of `mine` (a subquery
+    of (card_id, copies): my copies of each card), summed per user and card, as a statement of
+    (user_id, username, card id, their copies, my copies). It starts from my cards' printings, and
+    the partial index of the rows offered (or wanted) per printing finds their owners: it never reads
+    a printing's other owners, nor the site."""
+    O, P, U = models.OwnedCard, models.Printing, models.User
     column = _listed(their_column)
-    ids = list(card_ids or ())
-    for start in range(0, len(ids), MATCH_CHUNK):
-        printings = P.select(P.id).where(P.card.in_(ids[start:start + MATCH_CHUNK]))
-        query = (O.select(U.username, C.game, C.key, C.name, C.version, fn.SUM(column), C.id)
-                 .join(P, on=(O.printing == P.id)).join(C, on=(P.card == C.id))
-                 .switch(O).join(U, on=(O.owner == U.id))
-                 .join(models.PublicLists, on=(models.PublicLists.user == U.id))
-                 .where(O.printing.in_(printings) & (getattr(O, their_column) > 0) & (column > 0)))
-        if exclude_uid is not None:
-            query = query.where(O.owner != exclude_uid)
-        for *row, card_id in query.group_by(U.id, U.username, C.id, C.game, C.key, C.name, C.version).tuples():
-            yield (*row, card_ids[card_id])
+    query = (mine.select_from(U.id.alias("user_id"), U.username.alias("username"), P.card.alias("card_id"),
+                              fn.SUM(column).alias("theirs"), mine.c.copies.alias("mine"))
+             .join(P, on=(P.card == mine.c.card_id)).join(O, on=(O.printing == P.id))
+             .join(U, on=(O.owner == U.id)).join(models.PublicLists, on=(models.PublicLists.user == U.id))
+             .where((getattr(O, their_column) > 0) & (column > 0)))
+    if exclude_uid is not None:
+        query = query.where(O.owner != exclude_uid)
+    return query.group_by(U.id, U.username, P.card, mine.c.copies)
 
 
-def _grouped(rows: Iterable[tuple]) -> Matches:
-    """(username, game, key, name, version, theirs, mine) rows -> users with most cards matched first."""
+def _matches(their_column: str, exclude_uid: int | None, mine) -> Matches:
+    """The users matched on the cards of `mine`, most cards first (then most copies, then name), in
+    two statements: the users ranked and counted by the database, then the cards of the first
+    MAX_MATCH_USERS only. What a page reads stays the size of what it shows, however many players
+    trade the same cards."""
+    per_card = _per_card(their_column, exclude_uid, mine).alias("per_card")
+    pc = per_card.c
+    least = Case(None, [(pc.theirs < pc.mine, pc.theirs)], pc.mine)
+    cards, copies = fn.COUNT(pc.card_id), fn.SUM(least)
+    ranked = list(per_card.select_from(pc.user_id, fn.COUNT(SQL("*")).over())
+                  .group_by(pc.user_id, pc.username)
+                  .order_by(cards.desc(), copies.desc(), fn.LOWER(pc.username), pc.user_id)
+                  .limit(MAX_MATCH_USERS).tuples())
+    if not ranked:
+        return Matches([])
+    C = models.Card
+    rows = (per_card.select_from(pc.username, C.game, C.key, C.name, C.version, pc.theirs, pc.mine)
+            .join(C, on=(C.id == pc.card_id)).where(pc.user_id.in_([uid for uid, _ in ranked])).tuples())
+    return _grouped(rows, ranked[0][1])
+
+
+def _grouped(rows: Iterable[tuple], matched: int) -> Matches:
+    """(username, game, key, name, version, theirs, mine) rows of the first users -> users with most
+    cards matched first; `matched` users in all."""
     by_user: dict[str, Match] = {}
     for username, game, key, name, version, theirs, mine in rows:
         by_user.setdefault(username, Match(username)).cards.append(
@@ -167,20 +209,20 @@ def _grouped(rows: Iterable[tuple]) -> Matches:
     users = sorted(by_user.values(), key=lambda m: (-len(m.cards), -m.copies, m.username.casefold()))
     for m in users:
         m.cards.sort(key=lambda c: (c.game, c.name.casefold(), c.version or ""))
-    return Matches(users[:MAX_MATCH_USERS], max(0, len(users) - MAX_MATCH_USERS))
+    return Matches(users[:MAX_MATCH_USERS], max(0, matched - MAX_MATCH_USERS))
 
 
 def match_my_list(user, kind: str) -> Matches:
     """"wants": opted-in users whose trade list holds cards I want; "trades": those who want cards I
-    have for trade. Mine need not be public: only I see this. My cards first (my rows, by the owner
-    index), then their offers of those cards only."""
+    have for trade. Mine need not be public: only I see this. My copies per card (my rows, by the
+    owner index) stay in the database, joined to their offers of those cards only."""
     uid = user if isinstance(user, int) else user.id
     my_column = KINDS[kind]
-    O, P = models.OwnedCard, models.Printing
-    listed = _listed(my_column)
-    mine = dict(O.select(P.card, fn.SUM(listed)).join(P)
-                .where((O.owner == uid) & (listed > 0)).group_by(P.card).tuples())
-    return _grouped(_offers(OTHER[my_column], uid, mine))
+    O, P = models.OwnedCard.alias("mine_row"), models.Printing.alias("mine_printing")
+    listed = _listed(my_column, O)
+    mine = (O.select(P.card.alias("card_id"), fn.SUM(listed).alias("copies")).join(P, on=(O.printing == P.id))
+            .where((O.owner == uid) & (listed > 0)).group_by(P.card).alias("mine"))
+    return _matches(OTHER[my_column], uid, mine)
 
 
 def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) -> Matches:
@@ -188,10 +230,11 @@ def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) ->
     needed = {k: n for k, n in needed.items() if n > 0}
     if not needed:
         return Matches([])
-    C = models.Card
-    cards = {card_id: needed[key] for card_id, key in
-             C.select(C.id, C.key).where((C.game == game) & C.key.in_(list(needed))).tuples()}
-    return _grouped(_offers("trade_quantity", exclude_uid, cards))
+    C = models.Card.alias("needed_card")
+    copies = Case(C.key, list(needed.items()), 0)
+    mine = (C.select(C.id.alias("card_id"), copies.alias("copies"))
+            .where((C.game == game) & C.key.in_(list(needed))).alias("mine"))
+    return _matches("trade_quantity", exclude_uid, mine)
 
 
 @dataclass

@@ -157,10 +157,14 @@ def checklist_print(slug: str, code: str):
 @bp.route("/wants")
 @login_required
 def wants():
-    rows = [r for r in service.export_rows(current_user) if r.want_quantity > 0 or r.trade_quantity > 0]
+    page = int_in_range(request.args.get("page") or "1", 1, MAX_PAGE)
+    if page is None:
+        abort(400, description="page must be a whole number from 1.")
     names = {g.slug: g.name for g in all_games()}
-    from deckhub.services.trading import my_lists
-    return render_template("collection/wants.html", rows=rows, game_names=names, lists=my_lists(current_user))
+    from deckhub.services.trading import my_list_page, my_lists
+    listing = my_list_page(current_user, page)
+    return render_template("collection/wants.html", listing=listing, rows=listing.rows, game_names=names,
+                           lists=my_lists(current_user))
 
 
 @bp.route("/adjust", methods=["POST"])

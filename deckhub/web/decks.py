@@ -7,6 +7,7 @@ from operator import itemgetter
 from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
                    url_for)
 from flask_login import current_user, login_required
+from markupsafe import Markup
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -206,17 +207,32 @@ def show(deck_id: int):
             or page_cache.keep(catalogue, "decks", key, _render_show(stored, spec, catalogue, view)))
 
 
+def _sections_html(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str], report) -> Markup:
+    """The deck page's card list, kept (see `page_cache`) per deck version, view and the problems the
+    check flags on its cards (a viewer's own card values can change those), so every viewer of a
+    deck shares one list: written once, not on each signed-in request."""
+    flags = tuple((tuple(v.keys), v.severity, v.rule, v.message, v.missing) for v in report.violations)
+    key = page_cache.page_key(stored.row.id, stored.version.number, *view, flags)
+    html = page_cache.kept(catalogue, "deck-sections", key)
+    if html is None:
+        sections = _rows(stored.deck, catalogue, spec, report)
+        visual = ([(section, group_cards(section["rows"], itemgetter("card"), view[1], spec.face.cost))
+                   for section in sections] if view[0] != "table" else None)
+        html = page_cache.keep(catalogue, "deck-sections", key, render_template(
+            "decks/_show_sections.html", stored=stored, spec=spec, sections=sections, view=view[0], by=view[1],
+            visual=visual))
+    return Markup(html)
+
+
 def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str]) -> str:
     report = _report(stored, catalogue)
     stats = deck_stats(stored.deck, catalogue, spec.extras)
     needs = (deck_needs.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
              if current_user.is_authenticated else None)
     owner = store.owns(current_user, stored.row)
-    sections = _rows(stored.deck, catalogue, spec, report)
-    visual = ([(section, group_cards(section["rows"], itemgetter("card"), view[1], spec.face.cost))
-               for section in sections] if view[0] != "table" else None)
     return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
-                           sections=sections, view=view[0], by=view[1], visual=visual,
+                           sections_html=_sections_html(stored, spec, catalogue, view, report),
+                           view=view[0], by=view[1],
                            fmt=spec.format(stored.row.format), owner=owner,
                            has_engine=find_engine(spec) is not None, needs=needs,
                            suppliers=trading.who_has_cards(spec.slug, {r.card_key: r.missing for r in needs},
