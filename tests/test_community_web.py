@@ -4,6 +4,7 @@ Values proposed here are made up for the tests, not facts about the cards.
 """
 from __future__ import annotations
 
+import re
 from html import unescape
 from pathlib import Path
 
