@@ -26,15 +26,19 @@ def test_goldfish_a_deck_to_a_win(live_server, page, engine):
     page.get_by_label("Keep the lines that could be read").check()
     page.get_by_role("button", name="Import").click()
     page.get_by_role("link", name="Goldfish this deck").click()
+    expect(page.get_by_label("Seed")).to_be_visible()  # the start form has loaded, not the deck page
     values = engine.sample_options.get("card_values") or {}
     # the engine's own test-fixture values for the cards the catalogue lacks: one form asks for all of
     # them at once (a card of unknown type shows every type's fields), so one pass fills it
-    page.evaluate("""values => {
+    filled = page.evaluate("""values => {
+        let filled = 0;
         for (const el of document.querySelectorAll('[name^="cv__"]')) {
           const [, key, field] = el.name.split('__');
           const v = (values[key] || {})[field];
-          if (v !== undefined) el.value = String(v);
-        } }""", values)
+          if (v !== undefined) { el.value = String(v); filled += 1; }
+        }
+        return filled; }""", values)
+    assert filled or not values, "the start form asked for none of the values the deck needs"
     page.get_by_label("Seed").fill("3")
     page.get_by_role("button", name="Start the game").click()
     board = page.locator("#board")
