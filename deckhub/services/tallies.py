@@ -143,9 +143,10 @@ def public_decks(game: str | None = None) -> int:
     return int(query.scalar() or 0)
 
 
-def recount() -> None:
+def recount() -> tuple[int, dict[str, int]]:
     """Every count made again from the rows (decks' card rows, goldfish games, public decks), in one
-    transaction: after data was written around the services, such as a benchmark's bulk fill."""
+    transaction: after data was written around the services, such as a benchmark's bulk fill or rows
+    mended by hand (`deckhub db recount`). Returns the cards counted and each game's public decks."""
     D, DC, S = models.Deck, models.DeckCard, models.GoldfishSession
     counts: dict[tuple[str, str], list[int]] = {}
     with write_transaction():
@@ -169,3 +170,4 @@ def recount() -> None:
                       .group_by(D.game).tuples())
         if public:
             models.PublicDeckCount.insert_many([{"game": g, "decks": n} for g, n in public]).execute()
+    return len(rows), dict(public)
