@@ -149,7 +149,8 @@ def fill(scale: float, rng: random.Random) -> dict:
                 for number in range(1, PER_1X["versions_per_deck"] + 1):
                     data = deck_data()
                     versions.append({"deck": deck_id, "number": number, "data": data, "created_at": created})
-                cards += [{"deck": deck_id, "game": GAME, "card_key": k, "qty": q} for k, q in card_counts(data).items()]
+                cards += [{"deck": deck_id, "game": GAME, "card_key": k, "qty": q, "is_public": deck_id % 3 == 0,
+                           "created_at": created} for k, q in card_counts(data).items()]
             M.Deck.insert_many(decks).execute()
             for chunk in _chunks(versions):
                 M.DeckVersion.insert_many(chunk).execute()
