@@ -15,6 +15,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redi
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from markupsafe import Markup, escape
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
@@ -26,6 +27,7 @@ from deckhub.services import collection_imports as uploads
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
 from deckhub.services.limits import MAX_ID, MAX_PAGE, int_in_range
+from deckhub.web.catalog import card_url
 from deckhub.web.lookups import deck_or_404, game_or_404
 from deckhub.web.redirects import safe_next
 
@@ -113,6 +115,40 @@ def collection_printing_id(card, printing) -> int | None:
     return service.printing_id(card, printing)
 
 
+@bp.app_template_global("want_trade_rows")
+def want_trade_rows(rows, game_names: dict[str, str], sets: dict) -> Markup:
+    """The want & trade list's rows (trading.MyListPage.rows): written in Python, not Jinja, as a
+    template loop costs several times the rest of the page for its hundred rows. `sets`: (game, set
+    code) -> (checklist address, set name)."""
+    games = {slug: escape(name) for slug, name in game_names.items()}
+    links = {key: (escape(url), escape(name)) for key, (url, name) in sets.items()}
+    out = []
+    add = out.append
+    for r in rows:
+        game = r.game
+        url, title = links[game, r.set]
+        name = escape(r.name)
+        if r.version:
+            name = f"{name}, {escape(r.version)}"
+        add(f'<tr><td>{games.get(game) or escape(game)}</td>\n      <td><a href="{url}">{title}</a></td>\n'
+            f'      <td>{escape(r.number) if r.number else "—"}</td><td>{name}</td>\n'
+            f'      <td>{r.want_quantity or ""}</td><td>{r.trade_quantity or ""}</td>'
+            f'<td>{r.quantity + r.foil_quantity}</td></tr>\n')
+    return Markup("".join(out))
+
+
+@bp.app_template_global("match_card_rows")
+def match_card_rows(cards) -> Markup:
+    """A matched player's cards (trading.MatchCard) as table rows, written in Python like the
+    want & trade list's rows (a page may show hundreds)."""
+    out = []
+    add = out.append
+    for c in cards:
+        add(f'<tr><td><a href="{escape(card_url(c))}">{escape(c.display_name)}</a></td>'
+            f'<td>{c.mine}</td><td>{c.theirs}</td></tr>\n')
+    return Markup("".join(out))
+
+
 @bp.app_context_processor
 def _collection_globals():
     return {"QTY_LABELS": QTY_LABELS, "NO_CARDS_OWNED": service.NOTHING, "MAX_QUANTITY": MAX_QUANTITY,
@@ -163,8 +199,10 @@ def wants():
     names = {g.slug: g.name for g in all_games()}
     from deckhub.services.trading import my_list_page, my_lists
     listing = my_list_page(current_user, page)
+    sets = {key: (url_for("collection.checklist", slug=key[0], code=key[1]), name)
+            for key, name in listing.set_names.items()}  # a link per set, not per row
     return render_template("collection/wants.html", listing=listing, rows=listing.rows, game_names=names,
-                           lists=my_lists(current_user))
+                           sets=sets, lists=my_lists(current_user))
 
 
 @bp.route("/adjust", methods=["POST"])
