@@ -12,16 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from peewee import SQL, Case, fn
+from peewee import SQL, Case, Select, fn
 
 from deckhub.store import models
 from deckhub.core.paging import Paged
 from deckhub.importers.collection_csv import ExportRow
-from deckhub.store.db import PreparedRows, write_transaction
+from deckhub.store.db import PreparedRows, database, write_transaction
 
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
 OTHER = {"want_quantity": "trade_quantity", "trade_quantity": "want_quantity"}
 LIST_PER_PAGE = 100
+# zero written into the SQL, not bound: SQLite uses a partial index (`trade_quantity > 0`) only for
+# a query whose SQL says the same, and a prepared statement's values are bound
+NONE = SQL("0")
 MAX_MATCH_USERS = 50
 
 
@@ -183,7 +186,7 @@ def _per_card(their_column: str, exclude_uid: int | None, mine):
                               fn.SUM(column).alias("theirs"), mine.c.copies.alias("mine"))
              .join(P, on=(P.card == mine.c.card_id)).join(O, on=(O.printing == P.id))
              .join(U, on=(O.owner == U.id)).join(models.PublicLists, on=(models.PublicLists.user == U.id))
-             .where((getattr(O, their_column) > 0) & (column > 0)))
+             .where((getattr(O, their_column) > NONE) & (column > NONE)))
     if exclude_uid is not None:
         query = query.where(O.owner != exclude_uid)
     return query.group_by(U.id, U.username, P.card, mine.c.copies)
@@ -195,22 +198,22 @@ def _matches_query(their_column: str, exclude_uid, mine, limit):
     of them joined back to their cards. What a page reads stays the size of what it shows, however
     many players trade the same cards. Rows: (username, game, key, name, version, theirs, mine,
     copies that could change hands with that user, users matched)."""
-    per_card = _per_card(their_column, exclude_uid, mine).alias("per_card")
-    each = _per_card(their_column, exclude_uid, mine).alias("each_card")
-    pc, ec = per_card.c, each.c
-    least = Case(None, [(ec.theirs < ec.mine, ec.theirs)], ec.mine)
-    cards, copies = fn.COUNT(ec.card_id), fn.SUM(least)
-    ranked = (each.select_from(ec.user_id, cards.alias("cards"), copies.alias("copies"),
-                               fn.COUNT(SQL("*")).over().alias("matched"))
-              .group_by(ec.user_id, ec.username)
-              .order_by(cards.desc(), copies.desc(), fn.LOWER(ec.username), ec.user_id)
+    per_card = _per_card(their_column, exclude_uid, mine).cte("per_card")  # read once, used twice
+    pc = per_card.c
+    least = Case(None, [(pc.theirs < pc.mine, pc.theirs)], pc.mine)
+    cards, copies = fn.COUNT(pc.card_id), fn.SUM(least)
+    ranked = (Select((per_card,), (pc.user_id, cards.alias("cards"), copies.alias("copies"),
+                                   fn.COUNT(SQL("*")).over().alias("matched")))
+              .group_by(pc.user_id, pc.username)
+              .order_by(cards.desc(), copies.desc(), fn.LOWER(pc.username), pc.user_id)
               .limit(limit).alias("ranked"))
     rc, C = ranked.c, models.Card
-    return (per_card.select_from(pc.username, C.game, C.key, C.name, C.version, pc.theirs, pc.mine, rc.copies,
-                                 rc.matched)
+    return (Select((per_card,), (pc.username, C.game, C.key, C.name, C.version, pc.theirs, pc.mine, rc.copies,
+                                 rc.matched))
             .join(ranked, on=(rc.user_id == pc.user_id)).join(C, on=(C.id == pc.card_id))
             .order_by(rc.cards.desc(), rc.copies.desc(), fn.LOWER(pc.username), pc.user_id,
-                      C.game, fn.LOWER(C.name), fn.COALESCE(C.version, "")))
+                      C.game, fn.LOWER(C.name), fn.COALESCE(C.version, ""))
+            .with_cte(per_card).bind(database))
 
 
 def _grouped(rows: Iterable[tuple]) -> Matches:
@@ -231,7 +234,7 @@ def _my_cards(uid, my_column: str):
     O, P = models.OwnedCard.alias("mine_row"), models.Printing.alias("mine_printing")
     listed = _listed(my_column, O)
     return (O.select(P.card.alias("card_id"), fn.SUM(listed).alias("copies")).join(P, on=(O.printing == P.id))
-            .where((O.owner == uid) & (listed > 0)).group_by(P.card).alias("mine"))
+            .where((O.owner == uid) & (listed > NONE)).group_by(P.card).alias("mine"))
 
 
 _MY_MATCHES = {column: PreparedRows(2, lambda uid, limit, column=column: _matches_query(

@@ -9,6 +9,7 @@ runs, the page refreshes itself every second (no JavaScript needed) and shows th
 """
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
@@ -28,7 +29,6 @@ from deckhub.services import collection_imports as uploads
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
 from deckhub.services.limits import MAX_ID, MAX_PAGE, int_in_range
-from deckhub.web.catalog import card_url
 from deckhub.web.lookups import deck_or_404, game_or_404
 from deckhub.web.redirects import safe_next
 
@@ -116,23 +116,30 @@ def collection_printing_id(card, printing) -> int | None:
     return service.printing_id(card, printing)
 
 
+_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})  # markupsafe's
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch  # a card key that quote(key, safe="/") leaves as it is
+
+
+def _html(text: str) -> str:
+    """Text escaped for HTML as markupsafe escapes it, in one call (rows written in Python)."""
+    return text.translate(_HTML)
+
+
 @bp.app_template_global("want_trade_rows")
 def want_trade_rows(rows, game_names: dict[str, str], sets: dict) -> Markup:
     """The want & trade list's rows (trading.MyListPage.rows): written in Python, not Jinja, as a
     template loop costs several times the rest of the page for its hundred rows. `sets`: (game, set
     code) -> (checklist address, set name)."""
-    games = {slug: escape(name) for slug, name in game_names.items()}
-    links = {key: (escape(url), escape(name)) for key, (url, name) in sets.items()}
+    games = {slug: _html(name) for slug, name in game_names.items()}
+    links = {key: (_html(url), _html(name)) for key, (url, name) in sets.items()}
     out = []
     add = out.append
     for r in rows:
         game = r.game
         url, title = links[game, r.set]
-        name = escape(r.name)
-        if r.version:
-            name = f"{name}, {escape(r.version)}"
-        add(f'<tr><td>{games.get(game) or escape(game)}</td>\n      <td><a href="{url}">{title}</a></td>\n'
-            f'      <td>{escape(r.number) if r.number else "—"}</td><td>{name}</td>\n'
+        name = f"{r.name}, {r.version}" if r.version else r.name
+        add(f'<tr><td>{games.get(game) or _html(game)}</td>\n      <td><a href="{url}">{title}</a></td>\n'
+            f'      <td>{r.number.translate(_HTML) if r.number else "—"}</td><td>{name.translate(_HTML)}</td>\n'
             f'      <td>{r.want_quantity or ""}</td><td>{r.trade_quantity or ""}</td>'
             f'<td>{r.quantity + r.foil_quantity}</td></tr>\n')
     return Markup("".join(out))
@@ -150,11 +157,11 @@ def _completion_bar(c, label: str) -> str:
 def collection_set_rows(game) -> Markup:
     """A game's sets (collection.GameProgress.sets) with their completion, as the overview's table
     rows: written in Python, as a template loop with a macro per set cost most of the page."""
-    prefix = url_for("collection.checklist", slug=game.slug, code="~")[:-1]
+    prefix = _html(url_for("collection.checklist", slug=game.slug, code="~")[:-1])
     out = []
     add = out.append
     for s in game.sets:
-        name = escape(s.name)
+        name = s.name.translate(_HTML)
         add(f'<tr><td><a href="{prefix}{quote(s.code, safe="")}">{name}</a></td>\n'
             f'            <td>{_completion_bar(s.completion, f"{name} completion")}</td></tr>\n')
     return Markup("".join(out))
@@ -163,11 +170,18 @@ def collection_set_rows(game) -> Markup:
 @bp.app_template_global("match_card_rows")
 def match_card_rows(cards) -> Markup:
     """A matched player's cards (trading.MatchCard) as table rows, written in Python like the
-    want & trade list's rows (a page may show hundreds)."""
+    want & trade list's rows (a page may show hundreds). Card pages' addresses as `card_url` writes them."""
+    prefixes: dict[str, str] = {}
     out = []
     add = out.append
     for c in cards:
-        add(f'<tr><td><a href="{escape(card_url(c))}">{escape(c.display_name)}</a></td>'
+        game, key = c.game, c.key
+        prefix = prefixes.get(game)
+        if prefix is None:
+            prefix = prefixes[game] = _html(url_for("catalog.card", slug=game, key="~")[:-1])
+        address = key if _PLAIN_KEY(key) else quote(key, safe="/")
+        name = f"{c.name}, {c.version}" if c.version else c.name
+        add(f'<tr><td><a href="{prefix}{address.translate(_HTML)}">{name.translate(_HTML)}</a></td>'
             f'<td>{c.mine}</td><td>{c.theirs}</td></tr>\n')
     return Markup("".join(out))
 
