@@ -112,32 +112,35 @@ class MyListPage(Paged):
     set_names: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
-def _my_list_query(uid, limit, offset):
+def _my_list_rows(uid):
     O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
-    return (O.select(C.game, S.code, fn.COALESCE(P.number, ""), C.name, fn.COALESCE(C.version, ""), O.quantity,
-                     O.foil_quantity, O.want_quantity, O.trade_quantity, S.name, fn.COUNT(SQL("*")).over())
-            .join(P).join(C).switch(P).join(S)
-            .where((O.owner == uid) & ((O.want_quantity > 0) | (O.trade_quantity > 0)))
-            .order_by(C.game, S.position, S.code, P.number_sort, P.number, P.position, P.id)
-            .limit(limit).offset(offset))
+    return (O.select().join(P).join(C).switch(P).join(S)
+            .where((O.owner == uid) & ((O.want_quantity > NONE) | (O.trade_quantity > NONE))))
 
 
-_MY_LIST = PreparedRows(3, _my_list_query)
+_MY_LIST = PreparedRows(3, lambda uid, limit, offset: (
+    _my_list_rows(uid).select(models.Card.game, models.CardSet.code, fn.COALESCE(models.Printing.number, ""),
+                              models.Card.name, fn.COALESCE(models.Card.version, ""), models.OwnedCard.quantity,
+                              models.OwnedCard.foil_quantity, models.OwnedCard.want_quantity,
+                              models.OwnedCard.trade_quantity, models.CardSet.name)
+    .order_by(models.Card.game, models.CardSet.position, models.CardSet.code, models.Printing.number_sort,
+              models.Printing.number, models.Printing.position, models.Printing.id)
+    .limit(limit).offset(offset)))
+# counted apart: a window count over the page's statement sorts every row instead of the page's
+_MY_LIST_COUNT = PreparedRows(1, lambda uid: _my_list_rows(uid).select(fn.COUNT(SQL("*"))))
 
 
 def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPage:
     """My rows that want or offer a card, by game, set order and collector number: one page of
-    them, read through my own rows only (the export's order, so pages never shuffle), counted in
-    the same statement."""
+    them, read through my own rows only (the export's order, so pages never shuffle); counted by
+    a second statement unless the first page holds them all."""
     uid = user if isinstance(user, int) else user.id
     found = _MY_LIST.rows(uid, per_page, (page - 1) * per_page)
-    if not found:
-        total = 0 if page == 1 else _my_list_query(uid, None, None).count()
-        return MyListPage([], total, page, per_page)
+    total = len(found) if page == 1 and len(found) < per_page else _MY_LIST_COUNT.rows(uid)[0][0]
     set_names = {}
     for row in found:
         set_names[row[0], row[1]] = row[9]
-    return MyListPage([ExportRow(*row[:9]) for row in found], found[0][10], page, per_page, set_names)
+    return MyListPage([ExportRow(*row[:9]) for row in found], total, page, per_page, set_names)
 
 
 # --------------------------------------------------------------------------- matching
