@@ -30,9 +30,13 @@ MAX_MATCH_USERS = 50
 
 # --------------------------------------------------------------------------- opting in
 
+_PUBLIC = PreparedRows(1, lambda uid: (
+    models.PublicLists.select(SQL("1")).where(models.PublicLists.user == uid).limit(1)))
+
+
 def lists_public(user) -> bool:
     uid = user if isinstance(user, int) else user.id
-    return models.PublicLists.select().where(models.PublicLists.user == uid).exists()
+    return bool(_PUBLIC.rows(uid))
 
 
 def set_lists_public(user, public: bool) -> bool:
