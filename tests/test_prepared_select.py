@@ -83,3 +83,16 @@ def test_rows_are_what_peewee_itself_returns(users):
     values = (users[2].id, users[2].session_version, login.key)
     for _ in range(2):
         assert sessions._SIGNED_IN.first(*values).__data__ == sessions._SIGNED_IN.build(*values).first().__data__
+
+
+def test_prepared_rows_bind_each_value_wherever_it_appears(users):
+    """A value may appear several times and among constants; the SQL is written once per backend."""
+    from deckhub.store.db import PreparedRows
+    U = models.User
+    others = PreparedRows(2, lambda uid, limit: (
+        U.select(U.username).where((U.id != uid) & (U.id >= 0) & ((U.id > uid) | (U.id < uid)))
+        .order_by(U.id).limit(limit)))
+    assert others.rows(users[0].id, 5) == [("bob",), ("cyd",)]
+    assert others.rows(users[1].id, 1) == [("ada",)]
+    assert others.rows(users[2].id, 0) == []
+    assert len(others._sql) == 1

@@ -26,7 +26,7 @@ from deckhub.store import models
 from deckhub.services.accounts import named_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Catalogue
-from deckhub.store.db import database, write_transaction
+from deckhub.store.db import PreparedRows, database, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LABELS, CollectionFileError,
                                               ExportRow, GameIndex, ImportPlan, PlannedRow, PrintingRef,
@@ -764,16 +764,20 @@ def _sets_of(game: str) -> list[tuple[int, str, str, int | None, int]]:
         .where(S.game == game).group_by(S.id, S.code, S.name, S.size).order_by(S.position, S.code).tuples()))
 
 
+_P, _C, _O = models.Printing, models.Card, models.OwnedCard
+_OWNED_PER_SET = PreparedRows(1, lambda uid: (  # my rows only, by the owner index
+    _O.select(_P.card_set, fn.COUNT(_O.id)).join(_P)
+    .where((_O.owner == uid) & ((_O.quantity + _O.foil_quantity) > 0)).group_by(_P.card_set)))
+_TOTALS_PER_GAME = PreparedRows(1, lambda uid: (
+    _O.select(_C.game, fn.SUM(_O.quantity), fn.SUM(_O.foil_quantity), fn.SUM(_O.want_quantity),
+              fn.SUM(_O.trade_quantity)).join(_P).join(_C).where(_O.owner == uid).group_by(_C.game)))
+
+
 def collection_overview(user) -> list[GameProgress]:
-    """Completion per set and per game, and the user's totals, in a handful of queries."""
+    """Completion per set and per game, and the user's totals, in two queries written once."""
     uid = _uid(user)
-    P, C, O = models.Printing, models.Card, models.OwnedCard
-    owned = dict(O.select(P.card_set, fn.COUNT(O.id)).join(P)  # my rows only, by the owner index
-                 .where((O.owner == uid) & ((O.quantity + O.foil_quantity) > 0)).group_by(P.card_set).tuples())
-    totals = {game: Owned(*(int(v or 0) for v in values)) for game, *values in
-              O.select(C.game, fn.SUM(O.quantity), fn.SUM(O.foil_quantity), fn.SUM(O.want_quantity),
-                       fn.SUM(O.trade_quantity))
-              .join(P).join(C).where(O.owner == uid).group_by(C.game).tuples()}
+    owned = dict(_OWNED_PER_SET.rows(uid))
+    totals = {game: Owned(*(int(v or 0) for v in values)) for game, *values in _TOTALS_PER_GAME.rows(uid)}
     result = []
     for game in all_games():
         sets = []
