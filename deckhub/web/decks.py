@@ -7,7 +7,7 @@ from operator import itemgetter
 from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
                    url_for)
 from flask_login import current_user, login_required
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -238,6 +238,34 @@ def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str
                            suppliers=trading.who_has_cards(spec.slug, {r.card_key: r.missing for r in needs},
                                                            current_user.id) if owner else None,
                            exports=EXPORTS, **table.record_context(stored))
+
+
+@bp.app_template_global()
+def need_totals(needs) -> tuple[int, int]:
+    """(copies missing, copies to find if the owner's other decks keep theirs) of `deck_needs` rows."""
+    missing = short = 0
+    for row in needs:
+        missing += row.missing
+        short += row.short_if_shared
+    return missing, short
+
+
+@bp.app_template_global()
+def need_rows(needs) -> Markup:
+    """The rows of the *Against my collection* table (collection/_deck_needs.html): a card each,
+    written here rather than by a dozen template expressions a card on every signed-in visit."""
+    out = []
+    for row in needs:
+        missing = row.missing
+        badges = ("" if row.known else ' <span class="badge">not in the catalogue</span>') + (
+            f'\n          <span class="badge">wanted {row.wanted}</span>' if row.wanted else "")
+        uses = row.used_elsewhere
+        elsewhere = (", ".join([f"{use.qty} in “{escape(use.deck_name)}”" for use in uses])
+                     + f"\n          <br><small>you own {row.owned}, {row.free} free</small>") if uses else ""
+        out.append(f'<tr class="{"short" if missing else "covered"}">\n        <td>{escape(row.name)}{badges}</td>'
+                   f"\n        <td>{row.needed}</td>\n        <td>{row.owned}</td>\n        <td>{missing or ''}</td>"
+                   f"\n        <td>{elsewhere}</td>\n      </tr>")
+    return Markup("\n      ".join(out))
 
 
 @bp.route("/<int:deck_id>/edit")
