@@ -15,6 +15,7 @@ from peewee import fn
 
 from deckhub.services import tallies
 from deckhub.store import models
+from deckhub.store.db import PreparedSelect
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.caches import LRU
 from deckhub.core.cards import Card, normalize_name
@@ -99,34 +100,82 @@ def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "ne
     if card and not out.cards:
         return out
 
-    D, U, DC = models.Deck, models.User, models.DeckCard
-    query = (D.select(D, U.username).join(U, on=(D.owner == U.id))
-             .where(D.is_public == True))  # noqa: E712 (a peewee expression)
-    if game:
-        query = query.where(D.game == game)
-    if q:
-        query = query.where(D.name.contains(q))
-    if out.cards:
-        # the decks holding one of the cards, through the card index of the current cards' rows
-        holding = (DC.select(DC.deck).distinct()
-                   .where(_any_card(out.cards)))
-        query = query.where(D.id.in_(holding))
-    order = [D.created_at.desc(), D.id.desc()]
-    if sort == "copied":
-        order = [D.copies.desc()] + order
-    # unfiltered (or by game only) the total is the kept count: no page counts the site's public decks
-    out.total = query.count() if (q or out.cards) else tallies.public_decks(game)
-    rows = list(query.order_by(*order).paginate(page, per_page).objects())
-    latest = _latest_numbers([r.id for r in rows])
-    out.decks = [PublicDeck(r, r.username, latest.get(r.id, 0), r.copies) for r in rows]
+    by_game = _keys_by_game(out.cards)
+    if q:  # a name filter is rare: its query is built as it comes (a typed % changes its SQL)
+        query = _page_query(sort, game, by_game, q)
+        out.total = query.count()
+        rows = list(query.paginate(page, per_page).objects())
+    else:
+        shape = (sort, game is not None, tuple(len(keys) for keys in by_game.values()))
+        counter, pager = _PREPARED.get_or_build(shape, lambda: _prepared(*shape))
+        values = [True, *([game] if game else []), *(v for g, keys in by_game.items() for v in (g, *keys))]
+        # unfiltered (or by game only) the total is the kept count: no page counts the site's public decks
+        out.total = counter.all(*values)[0][0] if out.cards else tallies.public_decks(game)
+        rows = pager.all(*values, per_page, (page - 1) * per_page)
+    out.decks = [PublicDeck(r, r.username, r.latest or 0, r.copies) for r in rows]
     return out
 
 
-def _any_card(cards: list[Card]):
-    """A `DeckCard` row of one of `cards` (each is a game's card: keys are unique within a game)."""
+PREPARED_SHAPES = 64  # filter shapes (game or not, cards per game, sort) whose SQL is kept
+_PREPARED: LRU[tuple] = LRU(PREPARED_SHAPES)
+
+
+def _prepared(sort: str, with_game: bool, key_counts: tuple[int, ...]) -> tuple[PreparedSelect, PreparedSelect]:
+    """The count and the page query of one filter shape, their SQL written once (see PreparedSelect),
+    bound to [True, the game if any, each card game's name and its keys..., then a page's per_page, offset]."""
+
+    def filters(values):
+        it = iter(values[1:])  # [0]: is_public
+        game = next(it) if with_game else None
+        by_game = {}
+        for n in key_counts:
+            card_game = next(it)
+            by_game[card_game] = [next(it) for _ in range(n)]
+        return game, by_game, list(it)
+
+    def count(*values):
+        game, by_game, _ = filters(values)
+        return models.Deck.select(fn.COUNT(models.Deck.id)).where(_where(game, by_game)).tuples()
+
+    def page(*values):
+        game, by_game, (per_page, offset) = filters(values)
+        return _page_query(sort, game, by_game).limit(per_page).offset(offset).objects()
+
+    return PreparedSelect(models.Deck, count), PreparedSelect(models.Deck, page)
+
+
+def _where(game: str | None, by_game: dict[str, list[str]], q: str = ""):
+    """Public decks (of `game`, holding one of the cards `by_game`, named with `q`), in the order
+    their SQL binds values."""
+    D, DC = models.Deck, models.DeckCard
+    condition = D.is_public == True  # noqa: E712 (a peewee expression)
+    if game:
+        condition &= D.game == game
+    if by_game:
+        # the decks holding one of the cards, through the card index of the current cards' rows
+        condition &= D.id.in_(DC.select(DC.deck).distinct().where(_any_card(by_game)))
+    if q:
+        condition &= D.name.contains(q)
+    return condition
+
+
+def _page_query(sort: str, game: str | None, by_game: dict[str, list[str]], q: str = ""):
+    """The page's decks with their owner's name and their latest version's number (by the (deck,
+    number) index), newest (or most copied) first, through the (game,) public, created or copies indexes."""
+    D, U, V = models.Deck, models.User, models.DeckVersion
+    latest = V.select(fn.MAX(V.number)).where(V.deck == D.id)
+    order = [D.created_at.desc(), D.id.desc()]
+    if sort == "copied":
+        order = [D.copies.desc()] + order
+    return (D.select(D, U.username, latest.alias("latest")).join(U, on=(D.owner == U.id))
+            .where(_where(game, by_game, q)).order_by(*order))
+
+
+def _any_card(by_game: dict[str, list[str]]):
+    """A `DeckCard` row of one of the cards (keys by game: keys are unique within a game)."""
     DC = models.DeckCard
     condition = None
-    for game, keys in _keys_by_game(cards).items():
+    for game, keys in by_game.items():
         one = (DC.game == game) & DC.card_key.in_(keys)
         condition = one if condition is None else (condition | one)
     return condition
@@ -137,14 +186,6 @@ def _keys_by_game(cards: list[Card]) -> dict[str, list[str]]:
     for c in cards:
         by_game.setdefault(c.game, []).append(c.key)
     return by_game
-
-
-def _latest_numbers(deck_ids: list[int]) -> dict[int, int]:
-    """The latest version number of each of a page's decks (the (deck, number) index answers it)."""
-    if not deck_ids:
-        return {}
-    V = models.DeckVersion
-    return dict(V.select(V.deck, fn.MAX(V.number)).where(V.deck.in_(deck_ids)).group_by(V.deck).tuples())
 
 
 def copies_made(deck_id: int) -> int:
