@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable
 
 from peewee import Case, fn
@@ -40,9 +41,9 @@ class NeedRow:
     def missing(self) -> int:
         return max(0, self.needed - self.owned)
 
-    @property
+    @cached_property
     def in_other_decks(self) -> int:
-        return sum(u.qty for u in self.used_elsewhere)
+        return sum([u.qty for u in self.used_elsewhere]) if self.used_elsewhere else 0
 
     @property
     def free(self) -> int:

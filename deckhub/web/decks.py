@@ -231,6 +231,7 @@ def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str
              if current_user.is_authenticated else None)
     owner = store.owns(current_user, stored.row)
     return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
+                           needs_missing=need_totals(needs)[0] if owner else 0,
                            sections_html=_sections_html(stored, spec, catalogue, view, report),
                            view=view[0], by=view[1],
                            fmt=spec.format(stored.row.format), owner=owner,
@@ -245,8 +246,9 @@ def need_totals(needs) -> tuple[int, int]:
     """(copies missing, copies to find if the owner's other decks keep theirs) of `deck_needs` rows."""
     missing = short = 0
     for row in needs:
-        missing += row.missing
-        short += row.short_if_shared
+        free = row.owned - row.in_other_decks
+        missing += max(0, row.needed - row.owned)
+        short += max(0, row.needed - (free if free > 0 else 0))
     return missing, short
 
 
@@ -256,14 +258,14 @@ def need_rows(needs) -> Markup:
     written here rather than by a dozen template expressions a card on every signed-in visit."""
     out = []
     for row in needs:
-        missing = row.missing
+        missing = row.needed - row.owned
         badges = ("" if row.known else ' <span class="badge">not in the catalogue</span>') + (
             f'\n          <span class="badge">wanted {row.wanted}</span>' if row.wanted else "")
         uses = row.used_elsewhere
         elsewhere = (", ".join([f"{use.qty} in “{escape(use.deck_name)}”" for use in uses])
-                     + f"\n          <br><small>you own {row.owned}, {row.free} free</small>") if uses else ""
-        out.append(f'<tr class="{"short" if missing else "covered"}">\n        <td>{escape(row.name)}{badges}</td>'
-                   f"\n        <td>{row.needed}</td>\n        <td>{row.owned}</td>\n        <td>{missing or ''}</td>"
+                     + f"\n          <br><small>you own {row.owned}, {max(0, row.owned - row.in_other_decks)} free</small>") if uses else ""
+        out.append(f'<tr class="{"short" if missing > 0 else "covered"}">\n        <td>{escape(row.name)}{badges}</td>'
+                   f"\n        <td>{row.needed}</td>\n        <td>{row.owned}</td>\n        <td>{missing if missing > 0 else ''}</td>"
                    f"\n        <td>{elsewhere}</td>\n      </tr>")
     return Markup("\n      ".join(out))
 
