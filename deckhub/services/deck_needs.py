@@ -101,7 +101,7 @@ _OWNED_IN_DECK = PreparedSelect(models.DeckCard, _owned_in_deck_query)
 def _owned_in_deck(deck_id: int, uid: int) -> dict[str, tuple[int, int]]:
     """Owned and wanted copies of each of a saved deck's current cards (its `DeckCard` rows, through
     the card, printing and (owner, printing) indexes)."""
-    return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in _OWNED_IN_DECK.all(deck_id, uid)}
+    return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in _OWNED_IN_DECK.raw(deck_id, uid)}
 
 
 def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None):
@@ -124,7 +124,7 @@ def copies_in_other_decks(user, exclude_deck_id: int | None = None,
 
     Give `game` (deck_needs does): card keys are unique within a game only."""
     uid = _uid(user)
-    rows = (_USES_BESIDE.all(uid, exclude_deck_id, game) if exclude_deck_id is not None and game
+    rows = (_USES_BESIDE.raw(uid, exclude_deck_id, game) if exclude_deck_id is not None and game
             else _uses_query(uid, exclude_deck_id, game))
     uses: dict[str, list[DeckUse]] = defaultdict(list)
     for deck_id, name, key, qty in rows:

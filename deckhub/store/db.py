@@ -181,3 +181,15 @@ class PreparedSelect:
             return [process(row) for row in rows]
         finally:
             cursor.close()
+
+    def raw(self, *values) -> list[tuple]:
+        """Every row as the database driver returns it, nothing converted: for a query of text and
+        whole-number columns (a card key, a name, a count), which both backends return as Python's."""
+        prepared = self._prepared(values)
+        if prepared is None:
+            return list(self.build(*values).tuples())
+        cursor = database.execute_sql(prepared[1], (*values, *prepared[2]))
+        try:
+            return cursor.fetchall()
+        finally:
+            cursor.close()

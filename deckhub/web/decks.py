@@ -224,13 +224,24 @@ def _sections_html(stored: store.StoredDeck, spec, catalogue, view: tuple[str, s
     return Markup(html)
 
 
+def _stats_html(stored: store.StoredDeck, spec, catalogue) -> Markup:
+    """The deck page's statistics panel (types, curve, breakdown of the catalogue's facts): the same
+    for every viewer of one deck version, so kept (see `page_cache`) per version."""
+    key = page_cache.page_key(stored.row.id, stored.version.number)
+    html = page_cache.kept(catalogue, "deck-stats", key)
+    if html is None:
+        html = page_cache.keep(catalogue, "deck-stats", key, render_template(
+            "decks/_stats_panel.html", stored=stored, stats=deck_stats(stored.deck, catalogue, spec.extras)))
+    return Markup(html)
+
+
 def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str]) -> str:
     report = _report(stored, catalogue)
-    stats = deck_stats(stored.deck, catalogue, spec.extras)
     needs = (deck_needs.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
              if current_user.is_authenticated else None)
     owner = store.owns(current_user, stored.row)
-    return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
+    return render_template("decks/show.html", stored=stored, spec=spec, report=report,
+                           stats_html=_stats_html(stored, spec, catalogue),
                            needs_missing=need_totals(needs)[0] if owner else 0,
                            sections_html=_sections_html(stored, spec, catalogue, view, report),
                            view=view[0], by=view[1],
