@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable
 
-from peewee import Case, fn
+from peewee import JOIN, Case, fn
 
 from deckhub.core.cards import Catalogue
 from deckhub.importers.collection_csv import MAX_QUANTITY
@@ -84,13 +84,15 @@ def _owned_by_card(uid: int, game: str, keys: Iterable[str]) -> dict[str, tuple[
     return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in query}
 
 
-def _owned_in_deck_query(deck_id: int, uid: int):
+def _owned_in_deck_query(uid: int, deck_id: int):
+    # the user's rows are joined last (LEFT: no database may start from a whole collection), each
+    # found by the (owner, printing) index from the deck's card rows, cards and printings
     O, P, C, DC = models.OwnedCard, models.Printing, models.Card, models.DeckCard
     return (DC.select(DC.card_key, fn.SUM(O.quantity + O.foil_quantity), fn.SUM(O.want_quantity))
             .join(C, on=((C.game == DC.game) & (C.key == DC.card_key)))
             .join(P, on=(P.card == C.id))
-            .join(O, on=(O.printing == P.id))
-            .where((DC.deck == deck_id) & (O.owner == uid))
+            .join(O, JOIN.LEFT_OUTER, on=((O.owner == uid) & (O.printing == P.id)))
+            .where(DC.deck == deck_id)
             .group_by(DC.card_key).tuples())
 
 
@@ -101,7 +103,7 @@ _OWNED_IN_DECK = PreparedSelect(models.DeckCard, _owned_in_deck_query)
 def _owned_in_deck(deck_id: int, uid: int) -> dict[str, tuple[int, int]]:
     """Owned and wanted copies of each of a saved deck's current cards (its `DeckCard` rows, through
     the card, printing and (owner, printing) indexes)."""
-    return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in _OWNED_IN_DECK.raw(deck_id, uid)}
+    return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in _OWNED_IN_DECK.raw(uid, deck_id)}
 
 
 def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None):
