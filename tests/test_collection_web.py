@@ -9,6 +9,7 @@ import pytest
 
 from deckhub.services import deck_needs
 from deckhub.services import collection as col
+from deckhub.services.decks import keep_current_cards
 from deckhub.store import models
 from deckhub.store.db import database
 from conftest import csrf_token
@@ -298,8 +299,9 @@ def _deck(username: str, name: str, cards: dict[str, int], public: bool = False)
     with database.connection_context():
         user = models.User.get(models.User.username == username)
         deck = models.Deck.create(owner=user, game=GAME, format="standard", name=name, is_public=public)
-        models.DeckVersion.create(deck=deck, number=1, data={
+        version = models.DeckVersion.create(deck=deck, number=1, data={
             "game": GAME, "name": name, "sections": {"Deck": [{"card": k, "qty": q} for k, q in cards.items()]}})
+        keep_current_cards(deck.id, GAME, version.data)  # as the deck service does with every version
         return deck.id
 
 

@@ -96,3 +96,21 @@ def test_prepared_rows_bind_each_value_wherever_it_appears(users):
     assert others.rows(users[1].id, 1) == [("ada",)]
     assert others.rows(users[2].id, 0) == []
     assert len(others._sql) == 1
+
+
+def test_all_and_raw_bind_each_calls_values_for_every_row(users):
+    """`all` returns every row as the query's own iteration does; `raw` the driver's values."""
+    from deckhub.services import decks
+    for name in ("One", "Two"):
+        decks.create_deck(users[1], "kaijudo", "standard", name)
+    decks.create_deck(users[2], "kaijudo", "standard", "Three")
+    D = models.Deck
+    names = PreparedSelect(D, lambda owner: D.select(D.name, D.id).where(D.owner == owner).order_by(D.name).tuples())
+    whole = PreparedSelect(D, lambda owner: D.select().where(D.owner == owner).order_by(D.name))
+    for _ in range(2):
+        assert [n for n, _ in names.raw(users[1].id)] == ["One", "Two"]
+        assert [n for n, _ in names.all(users[2].id)] == ["Three"]
+        assert [d.name for d in whole.all(users[1].id)] == ["One", "Two"]
+        assert whole.all(users[1].id)[0].created_at == D.get(D.name == "One").created_at
+        assert names.raw(10_000) == [] and whole.all(10_000) == []
+    assert None not in (names._sql[type(database.obj)], whole._sql[type(database.obj)])

@@ -124,6 +124,20 @@ def test_pages(world):
     assert browse(page=9).decks == []
 
 
+def test_a_filter_shape_writes_its_sql_once_and_binds_each_requests_values(world):
+    """The count and the page of one shape (sort, game or not, cards per game) keep their SQL: a
+    second card, game or page of the same shape gets its own decks, never the first one's."""
+    public_decks._PREPARED.clear()
+    assert names(browse(card="halo hawk", game="kaijudo", per_page=1)) == ["Bob's Hawks"]
+    again = browse(card="halo hawk", game="kaijudo", per_page=1, page=2)
+    assert names(again) == ["Light Rush"] and again.total == 2
+    argus = browse(card="argus vigilant seer", game="kaijudo")
+    assert names(argus) == ["Light Rush"] and argus.total == 1 and argus.decks[0].version == 1
+    assert names(browse(card="cloudwalker drone", sort="copied")) == ["Drone Swarm"]
+    assert len(public_decks._PREPARED) == 2  # (newest, a game, one card) and (copied, every game, one card)
+    assert all(q._sql and None not in q._sql.values() for pair in public_decks._PREPARED._entries.values() for q in pair)
+
+
 @pytest.mark.parametrize("kwargs, words", [
     ({"game": "chess"}, "no game"), ({"sort": "oldest"}, "Sort by"), ({"page": 0}, "page"),
     ({"per_page": 1000}, "per_page"),

@@ -79,12 +79,35 @@ class _Index:
     set_rows: dict[str, list[SetRow]]
     no_printing: list[Card]
     _truncated: dict[int, list[str]] = field(default_factory=dict)
+    _sized: dict[int, list[str]] = field(default_factory=dict)
+    _starts: dict[int, tuple[list[str], list[list[str]]]] = field(default_factory=dict)
 
     def truncated(self, length: int) -> list[str]:
         """The vocabulary cut to `length` characters (a word typed half-way, with a typo)."""
         found = self._truncated.get(length)
         if found is None:
             found = self._truncated[length] = [w[:length] for w in self.vocabulary]
+        return found
+
+    def sized_for(self, length: int) -> list[str]:
+        """The words a query word of `length` characters can be within WORD_CUTOFF of: rapidfuzz's
+        ratio is 200·matches/(both lengths), so a word much shorter or longer never reaches it."""
+        found = self._sized.get(length)
+        if found is None:
+            found = self._sized[length] = [w for w in self.vocabulary
+                                           if 200 * min(length, len(w)) >= WORD_CUTOFF * (length + len(w))]
+        return found
+
+    def starts(self, length: int) -> tuple[list[str], list[list[str]]]:
+        """The distinct starts of `length` characters of the words longer than that, each with its
+        words (a word no longer than `length` is its own start: `sized_for` holds it)."""
+        found = self._starts.get(length)
+        if found is None:
+            owners: dict[str, list[str]] = {}
+            for w in self.vocabulary:
+                if len(w) > length:
+                    owners.setdefault(w[:length], []).append(w)
+            found = self._starts[length] = (list(owners), list(owners.values()))
         return found
 
 
@@ -260,11 +283,15 @@ def _filter_predicates(game_spec, catalogue: Catalogue, filters: Mapping[str, An
 def _word_scores(index: _Index, token: str) -> dict[str, float]:
     """Name words within a small typo of `token` (whole word, or the word's start), with scores."""
     scores: dict[str, float] = {}
-    for choices in (index.vocabulary, index.truncated(len(token)), index.truncated(len(token) + 1)):
-        for _, score, i in process.extract(token, choices, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
-            word = index.vocabulary[i]
-            if score > scores.get(word, 0):
-                scores[word] = score
+    sized = index.sized_for(len(token))
+    for _, score, i in process.extract(token, sized, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
+        scores[sized[i]] = score
+    for length in (len(token), len(token) + 1):  # each distinct start once, for all its words
+        starts, owners = index.starts(length)
+        for _, score, i in process.extract(token, starts, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
+            for word in owners[i]:
+                if score > scores.get(word, 0):
+                    scores[word] = score
     return scores
 
 

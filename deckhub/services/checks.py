@@ -99,11 +99,12 @@ def check_stored(stored, catalogue: Catalogue | None = None, user_id: int | None
     from deckhub.services.catalogue_store import get_catalogue
     spec = get_game(stored.row.game)
     base = catalogue if catalogue is not None else get_catalogue(spec.slug)
-    checked = card_values.catalogue_for(user_id, spec.slug, stored.deck, base)
-    report = check_deck(stored.deck, spec, spec.format(stored.row.format), checked, packs=stored.row.packs)
+    deck = stored.deck  # (read from its JSON once)
+    checked = card_values.catalogue_for(user_id, spec.slug, deck, base)
+    report = check_deck(deck, spec, spec.format(stored.row.format), checked, packs=stored.row.packs)
     report.yours = len(getattr(checked, "values", None) or ()) if checked is not base else 0
     report.enterable = card_values.enterable(spec.slug)
-    report.fits = other_formats_fitting(stored.deck, spec, report, checked)
+    report.fits = other_formats_fitting(deck, spec, report, checked)
     return report
 
 

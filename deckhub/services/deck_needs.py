@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable
 
-from peewee import Case, fn
+from peewee import JOIN, Case, fn
 
 from deckhub.core.cards import Catalogue
 from deckhub.importers.collection_csv import MAX_QUANTITY
 from deckhub.services.decks import card_counts
 from deckhub.services.collection import _ensure_rows, _uid, game_index, owned_for
 from deckhub.store import models
-from deckhub.store.db import write_transaction
+from deckhub.store.db import PreparedSelect, write_transaction
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,9 @@ class NeedRow:
     def missing(self) -> int:
         return max(0, self.needed - self.owned)
 
-    @property
+    @cached_property
     def in_other_decks(self) -> int:
-        return sum(u.qty for u in self.used_elsewhere)
+        return sum([u.qty for u in self.used_elsewhere]) if self.used_elsewhere else 0
 
     @property
     def free(self) -> int:
@@ -83,20 +84,52 @@ def _owned_by_card(uid: int, game: str, keys: Iterable[str]) -> dict[str, tuple[
     return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in query}
 
 
+def _owned_in_deck_query(uid: int, deck_id: int):
+    # the user's rows are joined last (LEFT: no database may start from a whole collection), each
+    # found by the (owner, printing) index from the deck's card rows, cards and printings
+    O, P, C, DC = models.OwnedCard, models.Printing, models.Card, models.DeckCard
+    return (DC.select(DC.card_key, fn.SUM(O.quantity + O.foil_quantity), fn.SUM(O.want_quantity))
+            .join(C, on=((C.game == DC.game) & (C.key == DC.card_key)))
+            .join(P, on=(P.card == C.id))
+            .join(O, JOIN.LEFT_OUTER, on=((O.owner == uid) & (O.printing == P.id)))
+            .where(DC.deck == deck_id)
+            .group_by(DC.card_key).tuples())
+
+
+# the deck page asks this of every signed-in viewer: its SQL is written once (see PreparedSelect)
+_OWNED_IN_DECK = PreparedSelect(models.DeckCard, _owned_in_deck_query)
+
+
+def _owned_in_deck(deck_id: int, uid: int) -> dict[str, tuple[int, int]]:
+    """Owned and wanted copies of each of a saved deck's current cards (its `DeckCard` rows, through
+    the card, printing and (owner, printing) indexes)."""
+    return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in _OWNED_IN_DECK.raw(uid, deck_id)}
+
+
+def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None):
+    D, DC = models.Deck, models.DeckCard
+    query = (DC.select(D.id, D.name, DC.card_key, DC.qty).join(D, on=(DC.deck == D.id))
+             .where(D.owner == uid))  # the owner's decks (by the owner index), then their card rows
+    if exclude_deck_id is not None:
+        query = query.where(D.id != exclude_deck_id)
+    if game:
+        query = query.where(D.game == game)
+    return query.order_by(D.name, D.id).tuples()
+
+
+_USES_BESIDE = PreparedSelect(models.DeckCard, _uses_query)  # (uid, a deck, its game): the deck page's
+
+
 def copies_in_other_decks(user, exclude_deck_id: int | None = None,
                           game: str | None = None) -> dict[str, list[DeckUse]]:
     """Card key -> the user's decks (their latest version) that use it, without `exclude_deck_id`.
 
     Give `game` (deck_needs does): card keys are unique within a game only."""
-    D, DC = models.Deck, models.DeckCard
-    query = (DC.select(D.id, D.name, DC.card_key, DC.qty).join(D, on=(DC.deck == D.id))
-             .where(D.owner == _uid(user)))  # the owner's decks (by the owner index), then their card rows
-    if exclude_deck_id is not None:
-        query = query.where(D.id != exclude_deck_id)
-    if game:
-        query = query.where(D.game == game)
+    uid = _uid(user)
+    rows = (_USES_BESIDE.raw(uid, exclude_deck_id, game) if exclude_deck_id is not None and game
+            else _uses_query(uid, exclude_deck_id, game))
     uses: dict[str, list[DeckUse]] = defaultdict(list)
-    for deck_id, name, key, qty in query.order_by(D.name, D.id).tuples():
+    for deck_id, name, key, qty in rows:
         uses[key].append(DeckUse(deck_id, name, qty))
     return dict(uses)
 
@@ -104,12 +137,14 @@ def copies_in_other_decks(user, exclude_deck_id: int | None = None,
 def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None = None) -> list[NeedRow]:
     """Owned vs needed for every card of a deck (all sections together), in deck order.
 
-    `deck_id` is the deck's own id when it is saved, so its copies are not counted as "in another deck".
+    `deck_id` is the deck's own id when it is saved (and `deck_data` its latest version), so its
+    copies are not counted as "in another deck" and its card rows find what the user owns of them.
     """
     uid = _uid(user)
     game = deck_data.get("game") or catalogue.game
     totals, sections = _deck_counts(deck_data)
-    owned = _owned_by_card(uid, game, totals)
+    # a saved deck's cards are its current card rows (kept with its latest version, which it is given)
+    owned = _owned_in_deck(deck_id, uid) if deck_id is not None and totals else _owned_by_card(uid, game, totals)
     elsewhere = copies_in_other_decks(uid, deck_id, game) if totals else {}
     rows = []
     for key, needed in totals.items():

@@ -16,7 +16,7 @@ from peewee import fn
 from deckhub.services import decks as deck_store
 from deckhub.services.limits import MAX_GAME_NOTE, MAX_OPPONENT, MAX_PLAYED_GAMES
 from deckhub.store import models
-from deckhub.store.db import lock, write_transaction
+from deckhub.store.db import PreparedSelect, lock, write_transaction
 
 RESULTS = ("win", "loss", "draw")
 ORDERS = ("first", "second")
@@ -148,11 +148,15 @@ def _simulated(deck_id: int, versions: set[int]) -> dict[int, Simulated]:
     return out
 
 
+_GAMES = PreparedSelect(models.PlayedGame, lambda deck_id: (
+    models.PlayedGame.select().where(models.PlayedGame.deck == deck_id)
+    .order_by(models.PlayedGame.played_on.desc(), models.PlayedGame.id.desc())))
+
+
 def history(stored: deck_store.StoredDeck) -> History:
     """The deck's logged games, newest first, and their tallies: overall, per version (each with its
     simulated figures when a run of that version finished), per opponent and per turn order."""
-    P = models.PlayedGame
-    games = list(P.select().where(P.deck == stored.row.id).order_by(P.played_on.desc(), P.id.desc()))
+    games = _GAMES.all(stored.row.id)  # the owner's deck page reads it on every visit
     total = Tally("all")
     versions: dict[int, Tally] = {}
     opponents: dict[str, Tally] = {}

@@ -5,8 +5,9 @@ The web page (`GET /decks/public`) and the JSON API (`GET /api/v1/decks/public`)
 starts from `is_public`. A card filter is read with the catalogue search (typos forgiven, as on
 the card search page) and matches a deck whose latest version holds that card in any section.
 A page reads its own decks through the (game,) public, created or copies indexes, and a card
-filter's newest decks through the card rows' (game, card, public, created) index; the total of an
-unfiltered list (or one game's) is the count the deck service keeps (`tallies.public_decks`).
+filter's newest decks through the card rows' (game, card, public, created) index, so a page costs
+its own decks however many hold the card; the total of an unfiltered list (or one game's) is the
+count the deck service keeps (`tallies.public_decks`).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from peewee import fn
 
 from deckhub.services import tallies
 from deckhub.store import models
+from deckhub.store.db import PreparedSelect
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.caches import LRU
 from deckhub.core.cards import Card, normalize_name
@@ -100,59 +102,111 @@ def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "ne
     if card and not out.cards:
         return out
 
-    if out.cards and not q and sort == "newest":
-        rows = _newest_holding(out, page, per_page)
+    by_game = _keys_by_game(out.cards)
+    if q:  # a name filter is rare: its query is built as it comes (a typed % changes its SQL)
+        query = _page_query(sort, game, by_game, q)
+        out.total = query.count()
+        rows = list(query.paginate(page, per_page).objects())
     else:
-        rows = _page_of_decks(out, game, q, sort, page, per_page)
-    latest = _latest_numbers([r.id for r in rows])
-    out.decks = [PublicDeck(r, r.username, latest.get(r.id, 0), r.copies) for r in rows]
+        shape = (sort, game is not None, tuple(len(keys) for keys in by_game.values()))
+        counter, pager = _PREPARED.get_or_build(shape, lambda: _prepared(*shape))
+        values = [True, *([game] if game else []), *(v for g, keys in by_game.items() for v in (g, *keys))]
+        # unfiltered (or by game only) the total is the kept count: no page counts the site's public decks
+        out.total = counter.all(*values)[0][0] if out.cards else tallies.public_decks(game)
+        rows = pager.all(*values, per_page, (page - 1) * per_page)
+    out.decks = [PublicDeck(r, r.username, r.latest or 0, r.copies) for r in rows]
     return out
 
 
-def _decks_with_owners():
-    D, U = models.Deck, models.User
-    return (D.select(D, U.username).join(U, on=(D.owner == U.id))
-            .where(D.is_public == True))  # noqa: E712 (a peewee expression)
+PREPARED_SHAPES = 64  # filter shapes (game or not, cards per game, sort) whose SQL is kept
+_PREPARED: LRU[tuple] = LRU(PREPARED_SHAPES)
 
 
-def _page_of_decks(out: PublicDeckPage, game: str | None, q: str, sort: str, page: int, per_page: int) -> list:
-    """A page of public decks through the deck indexes (by game, newest or most copied first); a card
-    filter keeps the decks among the public decks holding one of its cards."""
+def _prepared(sort: str, with_game: bool, key_counts: tuple[int, ...]) -> tuple[PreparedSelect, PreparedSelect]:
+    """The count and the page query of one filter shape, their SQL written once (see PreparedSelect),
+    bound to [True, the game if any, each card game's name and its keys..., then a page's per_page, offset]."""
+
+    def filters(values):
+        it = iter(values[1:])  # [0]: is_public
+        game = next(it) if with_game else None
+        by_game = {}
+        for n in key_counts:
+            card_game = next(it)
+            by_game[card_game] = [next(it) for _ in range(n)]
+        return game, by_game, list(it)
+
+    def count(*values):
+        game, by_game, _ = filters(values)
+        if by_game:
+            DC = models.DeckCard
+            return DC.select(fn.COUNT(DC.deck.distinct())).where(_holding(game, by_game)).tuples()
+        return models.Deck.select(fn.COUNT(models.Deck.id)).where(_where(game, by_game)).tuples()
+
+    def page(*values):
+        game, by_game, (per_page, offset) = filters(values)
+        if by_game and sort == "newest":
+            return _newest_holding(game, by_game, per_page, offset).objects()
+        return _page_query(sort, game, by_game).limit(per_page).offset(offset).objects()
+
+    return PreparedSelect(models.Deck, count), PreparedSelect(models.Deck, page)
+
+
+def _where(game: str | None, by_game: dict[str, list[str]], q: str = ""):
+    """Public decks (of `game`, holding one of the cards `by_game`, named with `q`), in the order
+    their SQL binds values."""
     D, DC = models.Deck, models.DeckCard
-    query = _decks_with_owners()
+    condition = D.is_public == True  # noqa: E712 (a peewee expression)
     if game:
-        query = query.where(D.game == game)
+        condition &= D.game == game
+    if by_game:
+        # the decks holding one of the cards, through the card index of the current cards' rows
+        condition &= D.id.in_(DC.select(DC.deck).where(_any_card(by_game)))
     if q:
-        query = query.where(D.name.contains(q))
-    if out.cards:
-        query = query.where(D.id.in_(DC.select(DC.deck).where(_any_card(out.cards) & (DC.is_public == True))))  # noqa: E712
+        condition &= D.name.contains(q)
+    return condition
+
+
+def _holding(game: str | None, by_game: dict[str, list[str]]):
+    """A public deck's `DeckCard` row of one of the cards (of `game`), in the order the SQL binds values."""
+    DC = models.DeckCard
+    condition = DC.is_public == True  # noqa: E712 (a peewee expression)
+    if game:
+        condition &= DC.game == game
+    return condition & _any_card(by_game)
+
+
+def _newest_holding(game: str | None, by_game: dict[str, list[str]], per_page: int, offset: int):
+    """A page of the public decks holding one of the cards, newest first: the page's deck ids read
+    backwards along the card rows' (game, card, public, created, deck) index, then those decks."""
+    D, DC = models.Deck, models.DeckCard
+    ids = DC.select(DC.deck).where(_holding(game, by_game))
+    if sum(len(keys) for keys in by_game.values()) > 1:
+        ids = ids.group_by(DC.deck, DC.created_at)  # a deck holding two of the cards is one deck
+    ids = ids.order_by(DC.created_at.desc(), DC.deck.desc()).limit(per_page).offset(offset)
+    return _with_owner_and_latest().where(D.id.in_(ids)).order_by(D.created_at.desc(), D.id.desc())
+
+
+def _with_owner_and_latest():
+    D, U, V = models.Deck, models.User, models.DeckVersion
+    latest = V.select(fn.MAX(V.number)).where(V.deck == D.id)
+    return D.select(D, U.username, latest.alias("latest")).join(U, on=(D.owner == U.id))
+
+
+def _page_query(sort: str, game: str | None, by_game: dict[str, list[str]], q: str = ""):
+    """The page's decks with their owner's name and their latest version's number (by the (deck,
+    number) index), newest (or most copied) first, through the (game,) public, created or copies indexes."""
+    D = models.Deck
     order = [D.created_at.desc(), D.id.desc()]
     if sort == "copied":
         order = [D.copies.desc()] + order
-    # unfiltered (or by game only) the total is the kept count: no page counts the site's public decks
-    out.total = query.count() if (q or out.cards) else tallies.public_decks(game)
-    return list(query.order_by(*order).paginate(page, per_page).objects())
+    return _with_owner_and_latest().where(_where(game, by_game, q)).order_by(*order)
 
 
-def _newest_holding(out: PublicDeckPage, page: int, per_page: int) -> list:
-    """A page of the public decks holding one of the filter's cards, newest first, read from the card
-    rows' (game, card, public, created) index: a page costs its own decks, however many hold the card."""
-    D, DC = models.Deck, models.DeckCard
-    holding = DC.select(DC.deck, DC.created_at).where(_any_card(out.cards) & (DC.is_public == True))  # noqa: E712
-    if len(out.cards) > 1:
-        holding = holding.distinct()  # a deck holding two of the cards is one deck
-    out.total = holding.count()
-    ids = [deck_id for deck_id, _ in holding.order_by(DC.created_at.desc(), DC.deck.desc())
-           .paginate(page, per_page).tuples()]
-    found = {r.id: r for r in _decks_with_owners().where(D.id.in_(ids)).objects()} if ids else {}
-    return [found[i] for i in ids if i in found]
-
-
-def _any_card(cards: list[Card]):
-    """A `DeckCard` row of one of `cards` (each is a game's card: keys are unique within a game)."""
+def _any_card(by_game: dict[str, list[str]]):
+    """A `DeckCard` row of one of the cards (keys by game: keys are unique within a game)."""
     DC = models.DeckCard
     condition = None
-    for game, keys in _keys_by_game(cards).items():
+    for game, keys in by_game.items():
         one = (DC.game == game) & DC.card_key.in_(keys)
         condition = one if condition is None else (condition | one)
     return condition
@@ -163,14 +217,6 @@ def _keys_by_game(cards: list[Card]) -> dict[str, list[str]]:
     for c in cards:
         by_game.setdefault(c.game, []).append(c.key)
     return by_game
-
-
-def _latest_numbers(deck_ids: list[int]) -> dict[int, int]:
-    """The latest version number of each of a page's decks (the (deck, number) index answers it)."""
-    if not deck_ids:
-        return {}
-    V = models.DeckVersion
-    return dict(V.select(V.deck, fn.MAX(V.number)).where(V.deck.in_(deck_ids)).group_by(V.deck).tuples())
 
 
 def copies_made(deck_id: int) -> int:

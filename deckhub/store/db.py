@@ -128,8 +128,8 @@ class PreparedSelect:
         self.model, self.build = model, build
         self._sql: dict[type, list | None] = {}
 
-    def first(self, *values):
-        """The first row as a model instance (with its joined models), or None."""
+    def _prepared(self, values: tuple) -> list | None:
+        """[query, sql, constants, mapping] for this backend, or None when the SQL depends on a value."""
         backend = type(database.obj)
         prepared = self._sql.get(backend, False)
         if prepared is False:
@@ -138,23 +138,61 @@ class PreparedSelect:
             n = len(values)
             prepared = [query, sql, tuple(params[n:]), None] if list(params[:n]) == list(values) else None
             self._sql[backend] = prepared
+        return prepared
+
+    @staticmethod
+    def _reader(prepared: list, cursor):
+        """The first query's cursor wrapper over `cursor`, its column mapping worked out once."""
+        reader = prepared[0]._get_cursor_wrapper(cursor)
+        if prepared[3] is None:
+            reader.initialize()
+            prepared[3] = {k: v for k, v in vars(reader).items() if k not in _PER_CURSOR}
+        else:
+            reader.__dict__.update(prepared[3])
+        return reader
+
+    def first(self, *values):
+        """The first row as a model instance (with its joined models), or None."""
+        prepared = self._prepared(values)
         if prepared is None:
             return self.build(*values).first()
-        query, sql, constants, mapping = prepared
-        cursor = database.execute_sql(sql, (*values, *constants))
+        cursor = database.execute_sql(prepared[1], (*values, *prepared[2]))
         try:
             row = cursor.fetchone()
             if row is None:
                 return None
-            reader = query._get_cursor_wrapper(cursor)
-            if mapping is None:
-                reader.initialize()
-                prepared[3] = {k: v for k, v in vars(reader).items() if k not in _PER_CURSOR}
-            else:
-                reader.__dict__.update(mapping)
+            reader = self._reader(prepared, cursor)
         finally:
             cursor.close()
         return reader.process_row(row)
+
+    def all(self, *values) -> list:
+        """Every row, as iterating the built query gives them (models with their joined models,
+        or tuples for a `.tuples()` query)."""
+        prepared = self._prepared(values)
+        if prepared is None:
+            return list(self.build(*values))
+        cursor = database.execute_sql(prepared[1], (*values, *prepared[2]))
+        try:
+            rows = cursor.fetchall()
+            if not rows:
+                return []
+            process = self._reader(prepared, cursor).process_row
+            return [process(row) for row in rows]
+        finally:
+            cursor.close()
+
+    def raw(self, *values) -> list[tuple]:
+        """Every row as the database driver returns it, nothing converted: for a query of text and
+        whole-number columns (a card key, a name, a count), which both backends return as Python's."""
+        prepared = self._prepared(values)
+        if prepared is None:
+            return list(self.build(*values).tuples())
+        cursor = database.execute_sql(prepared[1], (*values, *prepared[2]))
+        try:
+            return cursor.fetchall()
+        finally:
+            cursor.close()
 
 
 class PreparedRows:

@@ -7,7 +7,7 @@ from operator import itemgetter
 from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
                    url_for)
 from flask_login import current_user, login_required
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FileField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -224,13 +224,25 @@ def _sections_html(stored: store.StoredDeck, spec, catalogue, view: tuple[str, s
     return Markup(html)
 
 
+def _stats_html(stored: store.StoredDeck, spec, catalogue) -> Markup:
+    """The deck page's statistics panel (types, curve, breakdown of the catalogue's facts): the same
+    for every viewer of one deck version, so kept (see `page_cache`) per version."""
+    key = page_cache.page_key(stored.row.id, stored.version.number)
+    html = page_cache.kept(catalogue, "deck-stats", key)
+    if html is None:
+        html = page_cache.keep(catalogue, "deck-stats", key, render_template(
+            "decks/_stats_panel.html", stored=stored, stats=deck_stats(stored.deck, catalogue, spec.extras)))
+    return Markup(html)
+
+
 def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str]) -> str:
     report = _report(stored, catalogue)
-    stats = deck_stats(stored.deck, catalogue, spec.extras)
     needs = (deck_needs.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
              if current_user.is_authenticated else None)
     owner = store.owns(current_user, stored.row)
-    return render_template("decks/show.html", stored=stored, spec=spec, report=report, stats=stats,
+    return render_template("decks/show.html", stored=stored, spec=spec, report=report,
+                           stats_html=_stats_html(stored, spec, catalogue),
+                           needs_missing=need_totals(needs)[0] if owner else 0,
                            sections_html=_sections_html(stored, spec, catalogue, view, report),
                            view=view[0], by=view[1],
                            fmt=spec.format(stored.row.format), owner=owner,
@@ -238,6 +250,35 @@ def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str
                            suppliers=trading.who_has_cards(spec.slug, {r.card_key: r.missing for r in needs},
                                                            current_user.id) if owner else None,
                            exports=EXPORTS, **table.record_context(stored))
+
+
+@bp.app_template_global()
+def need_totals(needs) -> tuple[int, int]:
+    """(copies missing, copies to find if the owner's other decks keep theirs) of `deck_needs` rows."""
+    missing = short = 0
+    for row in needs:
+        free = row.owned - row.in_other_decks
+        missing += max(0, row.needed - row.owned)
+        short += max(0, row.needed - (free if free > 0 else 0))
+    return missing, short
+
+
+@bp.app_template_global()
+def need_rows(needs) -> Markup:
+    """The rows of the *Against my collection* table (collection/_deck_needs.html): a card each,
+    written here rather than by a dozen template expressions a card on every signed-in visit."""
+    out = []
+    for row in needs:
+        missing = row.needed - row.owned
+        badges = ("" if row.known else ' <span class="badge">not in the catalogue</span>') + (
+            f'\n          <span class="badge">wanted {row.wanted}</span>' if row.wanted else "")
+        uses = row.used_elsewhere
+        elsewhere = (", ".join([f"{use.qty} in “{escape(use.deck_name)}”" for use in uses])
+                     + f"\n          <br><small>you own {row.owned}, {max(0, row.owned - row.in_other_decks)} free</small>") if uses else ""
+        out.append(f'<tr class="{"short" if missing > 0 else "covered"}">\n        <td>{escape(row.name)}{badges}</td>'
+                   f"\n        <td>{row.needed}</td>\n        <td>{row.owned}</td>\n        <td>{missing if missing > 0 else ''}</td>"
+                   f"\n        <td>{elsewhere}</td>\n      </tr>")
+    return Markup("\n      ".join(out))
 
 
 @bp.route("/<int:deck_id>/edit")

@@ -7,6 +7,7 @@ import datetime as dt
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from wtforms import DateField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
@@ -15,6 +16,7 @@ from deckhub.games import get_game
 from deckhub.services import limits, played_games, table_pictures
 from deckhub.services import decks as store
 from deckhub.services.catalogue_store import get_catalogue
+from deckhub.web import page_cache
 from deckhub.web.lookups import deck_or_404
 
 bp = Blueprint("table", __name__, url_prefix="/decks")
@@ -40,13 +42,28 @@ def game_form(stored: store.StoredDeck) -> GameForm:
     return GameForm(formdata=None, played_on=dt.date.today(), version=stored.version.number)
 
 
-def record_context(stored: store.StoredDeck) -> dict:
+def log_form_html(stored: store.StoredDeck, form: GameForm | None = None) -> Markup:
+    """The owner's log form: `form` as sent back (with its errors), else a fresh one, which is the
+    same all day for one deck version and sharing setting and so is kept (see `page_cache`)."""
+    if form is not None:
+        return Markup(render_template("decks/_log_game.html", stored=stored, game_form=form))
+    row = stored.row
+    catalogue = get_catalogue(row.game)
+    key = page_cache.page_key(row.id, stored.version.number, dt.date.today(), row.is_public, row.show_record)
+    html = page_cache.kept(catalogue, "deck-log-form", key)
+    if html is None:
+        html = page_cache.keep(catalogue, "deck-log-form", key, render_template(
+            "decks/_log_game.html", stored=stored, game_form=game_form(stored)))
+    return Markup(html)
+
+
+def record_context(stored: store.StoredDeck, form: GameForm | None = None) -> dict:
     """What the deck page's *Games played* section shows the current visitor: the record when they
-    may see it (`record` None otherwise), the log form for the owner."""
+    may see it (`record` None otherwise), the log form for the owner (`form` when sent back)."""
     if not played_games.record_visible(stored, current_user):
         return {"record": None}
     owner = store.owns(current_user, stored.row)
-    return {"record": played_games.history(stored), "game_form": game_form(stored) if owner else None,
+    return {"record": played_games.history(stored), "log_form": log_form_html(stored, form) if owner else None,
             "result_words": RESULT_WORDS, "order_words": ORDER_WORDS, "recent": RECENT}
 
 
@@ -56,9 +73,7 @@ def record_key(stored: store.StoredDeck) -> tuple:
 
 
 def _games_page(stored: store.StoredDeck, form: GameForm | None, status: int = 200):
-    context = record_context(stored)
-    if form is not None:
-        context["game_form"] = form
+    context = record_context(stored, form)
     return render_template("decks/games.html", stored=stored, spec=get_game(stored.row.game),
                            owner=store.owns(current_user, stored.row), everything=True, **context), status
 
