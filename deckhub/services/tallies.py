@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping
 from peewee import EXCLUDED, fn
 
 from deckhub.store import models
-from deckhub.store.db import write_transaction
+from deckhub.store.db import PreparedRows, write_transaction
 
 BATCH = 500  # rows written, or goldfish games read, at a time
 
@@ -125,13 +125,15 @@ def _write_public(game: str, delta: int) -> None:
      .on_conflict(conflict_target=[P.game], update={P.decks: P.decks + EXCLUDED.decks}).execute())
 
 
+_DEMAND = PreparedRows(1, lambda game: (
+    models.CardDemand.select(models.CardDemand.card_key, models.CardDemand.decks, models.CardDemand.games)
+    .where((models.CardDemand.game == game) & ((models.CardDemand.decks > 0) | (models.CardDemand.games > 0)))))
+
+
 def card_demand(game: str) -> dict[str, tuple[int, int]]:
     """(decks, games) of every card of `game` that some deck or goldfish game holds: at most one row
-    per card of the catalogue, whatever the size of the site."""
-    CD = models.CardDemand
-    rows = (CD.select(CD.card_key, CD.decks, CD.games)
-            .where((CD.game == game) & ((CD.decks > 0) | (CD.games > 0))).tuples())
-    return {key: (decks, games) for key, decks, games in rows}
+    per card of the catalogue, whatever the size of the site (its SQL written once)."""
+    return {key: (decks, games) for key, decks, games in _DEMAND.rows(game)}
 
 
 def public_decks(game: str | None = None) -> int:
