@@ -114,3 +114,12 @@ def test_all_and_raw_bind_each_calls_values_for_every_row(users):
         assert whole.all(users[1].id)[0].created_at == D.get(D.name == "One").created_at
         assert names.raw(10_000) == [] and whole.all(10_000) == []
     assert None not in (names._sql[type(database.obj)], whole._sql[type(database.obj)])
+
+
+def test_prepared_rows_refuse_a_value_a_field_would_turn_into_text(users):
+    """A text column converts its marker, so the value would never be bound: refused, not run wrongly."""
+    from deckhub.store.db import PreparedRows
+    U = models.User
+    by_name = PreparedRows(1, lambda name: U.select(U.id).where(U.username == name))
+    with pytest.raises(TypeError, match="whole numbers only"):
+        by_name.rows("bob")

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping
 from peewee import EXCLUDED, fn
 
 from deckhub.store import models
-from deckhub.store.db import PreparedRows, write_transaction
+from deckhub.store.db import PreparedSelect, write_transaction
 
 BATCH = 500  # rows written, or goldfish games read, at a time
 
@@ -125,15 +125,16 @@ def _write_public(game: str, delta: int) -> None:
      .on_conflict(conflict_target=[P.game], update={P.decks: P.decks + EXCLUDED.decks}).execute())
 
 
-_DEMAND = PreparedRows(1, lambda game: (
+_DEMAND = PreparedSelect(models.CardDemand, lambda game: (
     models.CardDemand.select(models.CardDemand.card_key, models.CardDemand.decks, models.CardDemand.games)
-    .where((models.CardDemand.game == game) & ((models.CardDemand.decks > 0) | (models.CardDemand.games > 0)))))
+    .where((models.CardDemand.game == game) & ((models.CardDemand.decks > 0) | (models.CardDemand.games > 0)))
+    .tuples()))
 
 
 def card_demand(game: str) -> dict[str, tuple[int, int]]:
     """(decks, games) of every card of `game` that some deck or goldfish game holds: at most one row
     per card of the catalogue, whatever the size of the site (its SQL written once)."""
-    return {key: (decks, games) for key, decks, games in _DEMAND.rows(game)}
+    return {key: (decks, games) for key, decks, games in _DEMAND.raw(game)}
 
 
 def public_decks(game: str | None = None) -> int:

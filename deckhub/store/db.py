@@ -198,6 +198,7 @@ class PreparedSelect:
 class PreparedRows:
     """A SELECT whose SQL peewee writes once per database backend, run with each call's values and
     read as plain tuples (the database's own values: ints, strings, None; no field converters).
+    Its values are whole numbers (ids, limits, offsets): each must reach the SQL as it was given.
 
     `build(*values)` returns the peewee query. It is first built with markers in place of the
     values (huge negative numbers no caller sends, one per value); each of its parameters equal to
@@ -220,6 +221,8 @@ class PreparedRows:
         if prepared is None:
             sql, params = self.build(*self._markers).sql()
             slots = {marker: n for n, marker in enumerate(self._markers)}
+            if not set(slots) <= {p for p in params if type(p) is int}:  # a field turned a marker into text
+                raise TypeError("PreparedRows binds whole numbers only (ids, limits); use PreparedSelect for others")
             places = tuple((True, slots[p]) if type(p) is int and p in slots else (False, p) for p in params)
             prepared = self._sql[backend] = (sql, places)
         return prepared
