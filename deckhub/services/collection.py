@@ -663,21 +663,18 @@ CHECKLIST_FILTERS = {
 }
 
 
-@dataclass
-class ChecklistRow:
+class ChecklistRow(NamedTuple):
+    """One printing of a set with my quantities (a tuple: a page of rows unpacks it)."""
     printing_id: int
     number: str | None
     card_key: str
-    name: str
-    version: str | None
-    type: str | None
+    display_name: str  # "name, version" when the card has a version
     rarity: str | None
     promo_code: str | None
     owned: Owned
-
-    @property
-    def display_name(self) -> str:
-        return f"{self.name}, {self.version}" if self.version else self.name
+    name: str
+    version: str | None
+    type: str | None
 
 
 @dataclass
@@ -726,14 +723,30 @@ def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklis
              .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == _uid(user))))
              .where(P.card_set == card_set.id)
              .order_by(P.number_sort, P.number, P.position, P.id).tuples())
-    rows = [ChecklistRow(pid, number, key, name, version, type_, rarity, promo, Owned(q, f, w, t))
+    rows = [ChecklistRow(pid, number, key, f"{name}, {version}" if version else name, rarity, promo,
+                         Owned(q, f, w, t), name, version, type_)
             for pid, number, key, name, version, type_, rarity, promo, q, f, w, t in query]
-    counts = {name: sum(1 for r in rows if test(r.owned)) for name, (_, test) in CHECKLIST_FILTERS.items()}
+    counts = _checklist_counts(rows)
     size, known = _denominator(card_set.size, len(rows))
     completion = Completion(counts["owned"], size, known)
-    keep = CHECKLIST_FILTERS[show][1]
-    return Checklist(game, get_game(game).name, card_set.code, card_set.name,
-                     [r for r in rows if keep(r.owned)], completion, counts, show)
+    if show != "all":
+        keep = CHECKLIST_FILTERS[show][1]
+        rows = [r for r in rows if keep(r.owned)]
+    return Checklist(game, get_game(game).name, card_set.code, card_set.name, rows, completion, counts, show)
+
+
+def _checklist_counts(rows: list[ChecklistRow]) -> dict[str, int]:
+    """How many rows each of CHECKLIST_FILTERS shows, in one pass (the same tests, written out)."""
+    owned = duplicates = wanted = trade = 0
+    for row in rows:
+        quantity, foil, want, offered = row.owned
+        total = quantity + foil
+        owned += total > 0
+        duplicates += total > 1
+        wanted += want > 0
+        trade += offered > 0
+    return {"all": len(rows), "owned": owned, "missing": len(rows) - owned, "duplicates": duplicates,
+            "wanted": wanted, "trade": trade}
 
 
 @dataclass

@@ -14,6 +14,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redi
                    url_for)
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
+from markupsafe import escape
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import IntegerField, SelectField, StringField, TextAreaField
@@ -107,10 +108,25 @@ def collection_owned(printing_ids) -> dict:
     return service.owned_for(current_user, printing_ids)
 
 
+@bp.app_template_global("card_url_prefix")
+def card_url_prefix(game: str) -> str:
+    """A game's card page address up to its card key (the rule ends in the key), for pages that
+    link many cards: prefix + key|urlencode is that card's page."""
+    return url_for("catalog.card", slug=game, key="-")[:-1]
+
+
 @bp.app_template_global("collection_printing_id")
 def collection_printing_id(card, printing) -> int | None:
     """The database id of one of a `core.cards.Card`'s printings (for the ± partial on card pages)."""
     return service.printing_id(card, printing)
+
+
+# the fixed parts of the ± form (templates/collection/_owned_form.html, imported without a context):
+# (field, its place in an Owned, its label, the label capitalised), the labels escaped once here
+OWNED_FIELDS = tuple((f, service.Owned._fields.index(f), escape(label), escape(label.capitalize()))
+                     for f, label in QTY_LABELS.items())
+bp.add_app_template_global(OWNED_FIELDS, "OWNED_FIELDS")
+bp.add_app_template_global(MAX_QUANTITY, "OWNED_MAX")
 
 
 @bp.app_context_processor
