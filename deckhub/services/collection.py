@@ -20,13 +20,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, NamedTuple
 
-from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
+from peewee import JOIN, SQL, Case, IntegrityError, SqliteDatabase, fn
 
 from deckhub.store import models
 from deckhub.services.accounts import named_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Catalogue
-from deckhub.store.db import database, write_transaction
+from deckhub.store.db import PreparedSelect, database, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LABELS, CollectionFileError,
                                               ExportRow, GameIndex, ImportPlan, PlannedRow, PrintingRef,
@@ -708,21 +708,32 @@ def _denominator(size: int | None, printings: int) -> tuple[int, bool]:
     return max(size or 0, printings), size is not None
 
 
+def _checklist_query(uid: int, set_id: int):
+    P, C, O = models.Printing, models.Card, models.OwnedCard
+    zero = SQL("0")  # written into the SQL: its parameters are only the user and the set
+    return (P.select(P.id, P.number, C.key, C.name, C.version, C.type, P.rarity, P.promo_code,
+                     fn.COALESCE(O.quantity, zero), fn.COALESCE(O.foil_quantity, zero),
+                     fn.COALESCE(O.want_quantity, zero), fn.COALESCE(O.trade_quantity, zero))
+            .join(C).switch(P)
+            .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
+            .where(P.card_set == set_id)
+            .order_by(P.number_sort, P.number, P.position, P.id))
+
+
+# the checklist's two queries, written once per database backend (numbers and text: no converters)
+_CHECKLIST_SET = PreparedSelect(models.CardSet, lambda game, code: models.CardSet.select().where(
+    (models.CardSet.game == game) & (models.CardSet.code == code)))
+_CHECKLIST_ROWS = PreparedSelect(models.Printing, _checklist_query)
+
+
 def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklist | None:
     """Every printing of a set in collector-number order with the user's quantities; None if no such set."""
-    card_set = models.CardSet.get_or_none((models.CardSet.game == game) & (models.CardSet.code == set_code))
+    card_set = _CHECKLIST_SET.first(game, set_code)
     if card_set is None:
         return None
     if show not in CHECKLIST_FILTERS:
         show = "all"
-    P, C, O = models.Printing, models.Card, models.OwnedCard
-    query = (P.select(P.id, P.number, C.key, C.name, C.version, C.type, P.rarity, P.promo_code,
-                      fn.COALESCE(O.quantity, 0), fn.COALESCE(O.foil_quantity, 0),
-                      fn.COALESCE(O.want_quantity, 0), fn.COALESCE(O.trade_quantity, 0))
-             .join(C).switch(P)
-             .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == _uid(user))))
-             .where(P.card_set == card_set.id)
-             .order_by(P.number_sort, P.number, P.position, P.id).tuples())
+    query = _CHECKLIST_ROWS.tuples(_uid(user), card_set.id)
     rows = [ChecklistRow(pid, number, key, f"{name}, {version}" if version else name, rarity, promo,
                          Owned(q, f, w, t), name, version, type_)
             for pid, number, key, name, version, type_, rarity, promo, q, f, w, t in query]

@@ -128,8 +128,7 @@ class PreparedSelect:
         self.model, self.build = model, build
         self._sql: dict[type, list | None] = {}
 
-    def first(self, *values):
-        """The first row as a model instance (with its joined models), or None."""
+    def _prepared(self, values) -> list | None:
         backend = type(database.obj)
         prepared = self._sql.get(backend, False)
         if prepared is False:
@@ -138,6 +137,24 @@ class PreparedSelect:
             n = len(values)
             prepared = [query, sql, tuple(params[n:]), None] if list(params[:n]) == list(values) else None
             self._sql[backend] = prepared
+        return prepared
+
+    def tuples(self, *values) -> list[tuple]:
+        """Every row as the database driver gives it: for queries whose columns need no peewee
+        converter (numbers and text), such as a page's rows read by the hundred."""
+        prepared = self._prepared(values)
+        if prepared is None:
+            return list(self.build(*values).tuples())
+        _, sql, constants, _ = prepared
+        cursor = database.execute_sql(sql, (*values, *constants))
+        try:
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+
+    def first(self, *values):
+        """The first row as a model instance (with its joined models), or None."""
+        prepared = self._prepared(values)
         if prepared is None:
             return self.build(*values).first()
         query, sql, constants, mapping = prepared

@@ -122,11 +122,10 @@ def collection_printing_id(card, printing) -> int | None:
 
 
 # the fixed parts of the ± form (templates/collection/_owned_form.html, imported without a context):
-# (field, its place in an Owned, its label, the label capitalised), the labels escaped once here
-OWNED_FIELDS = tuple((f, service.Owned._fields.index(f), escape(label), escape(label.capitalize()))
+# (field, its place in an Owned, its label, the label capitalised, its largest value), the labels escaped here
+OWNED_FIELDS = tuple((f, service.Owned._fields.index(f), escape(label), escape(label.capitalize()), MAX_QUANTITY)
                      for f, label in QTY_LABELS.items())
 bp.add_app_template_global(OWNED_FIELDS, "OWNED_FIELDS")
-bp.add_app_template_global(MAX_QUANTITY, "OWNED_MAX")
 
 
 @bp.app_context_processor
