@@ -553,6 +553,18 @@ def _write_rows(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
 _VERSION = attrgetter("card.version")
 
 
+def _grid_heads_html(grid: SetGrid) -> tuple[Markup, Markup]:
+    """(the choice fields' datalists, the field columns' headings): the grid's alone, kept beside it."""
+    def write(grid: SetGrid) -> tuple[Markup, Markup]:
+        esc = escape_html
+        lists = "".join(f'<datalist id="dl-{esc(f.key)}">' + "".join(f'<option value="{esc(c)}">' for c in f.choices)
+                        + "</datalist>" for f in grid.fields if f.choices)
+        heads = "".join(f'<th scope="col" title="{esc(f.describe())}">{esc(f.label)}</th>' for f in grid.fields)
+        return Markup(lists), Markup(heads)
+    kept_for, html = get_catalogue(grid.game).memo(("web.set_editor_heads", grid.code), lambda: (grid, write(grid)))
+    return html if kept_for is grid else write(grid)
+
+
 def _new_rows_html(grid: SetGrid, count: int, sent, cell_errors: dict[str, str], has_versions: bool) -> Markup:
     """The rows for missing cards; blank ones are kept beside the grid's card rows (`_grid_rows_html`)."""
     if sent or cell_errors:
@@ -653,7 +665,7 @@ def set_editor(slug: str, code: str):
     new_rows = max(NEW_ROWS, len({m.group(1) for m in map(_NEW_CELL.match, sent) if m}))
     has_versions = any(map(_VERSION, grid.rows))
     return render_template("community/set_editor.html", game=spec, grid=grid, form=form, problems=problems,
-                           rows_html=_grid_rows_html(grid, sent, cell_errors),
+                           rows_html=_grid_rows_html(grid, sent, cell_errors), heads_html=_grid_heads_html(grid),
                            new_rows_html=_new_rows_html(grid, min(new_rows, MAX_NEW_ROWS), sent, cell_errors,
                                                          has_versions)), status
 
