@@ -9,6 +9,8 @@ runs, the page refreshes itself every second (no JavaScript needed) and shows th
 """
 from __future__ import annotations
 
+import re
+from urllib.parse import quote
 
 from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
                    url_for)
@@ -113,6 +115,16 @@ def card_url_prefix(game: str) -> str:
     """A game's card page address up to its card key (the rule ends in the key), for pages that
     link many cards: prefix + key|urlencode is that card's page."""
     return url_for("catalog.card", slug=game, key="-")[:-1]
+
+
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9_.~-]+")  # what a URL path carries as it is
+
+
+@bp.app_template_filter("path_part")
+def path_part(text: str) -> str:
+    """`text` as one part of a URL's path: unchanged when nothing in it needs quoting (as in a
+    catalogue key), else percent-quoted (cheaper than `urlencode` for a page of card links)."""
+    return text if _PLAIN_PATH.fullmatch(text) else quote(text, safe="")
 
 
 @bp.app_template_global("collection_printing_id")
