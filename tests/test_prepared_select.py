@@ -83,3 +83,16 @@ def test_rows_are_what_peewee_itself_returns(users):
     values = (users[2].id, users[2].session_version, login.key)
     for _ in range(2):
         assert sessions._SIGNED_IN.first(*values).__data__ == sessions._SIGNED_IN.build(*values).first().__data__
+
+
+def test_tuples_gives_every_row_with_each_calls_values(users):
+    """A page's rows read as the driver gives them (numbers and text), the SQL kept; a query whose
+    parameters are not its values is built every time and gives the same rows."""
+    U = models.User
+    names = PreparedSelect(U, lambda low: U.select(U.id, U.username).where(U.id >= low).order_by(U.id))
+    assert names.tuples(users[1].id) == [(users[1].id, "bob"), (users[2].id, "cyd")]
+    assert names.tuples(users[0].id) == [(u.id, u.username) for u in users]
+    assert names.tuples(10_000) == [] and names._sql[type(database.obj)] is not None
+    shifted = PreparedSelect(U, lambda low: U.select(U.id, U.username).where(U.id >= low + 1).order_by(U.id))
+    assert shifted.tuples(users[0].id) == [(users[1].id, "bob"), (users[2].id, "cyd")]
+    assert shifted._sql[type(database.obj)] is None
