@@ -159,7 +159,7 @@ def test_checklist_text_and_card_links_are_escaped_and_quoted(app, client, auth)
     from flask_login import login_user
     auth.signup("alice")
     row = col.ChecklistRow(7, "<1>", "a key/é", "Bob & <i>Co</i>", None, None, col.Owned(1, 0, 0, 0),
-                           "Bob & <i>Co</i>", None, None)
+                           "Bob & <i>Co</i>", None)
     checklist = col.Checklist(GAME, "Kaijudo", "evo-fury", "Evo <Fury>", [row], col.Completion(1, 1),
                               {name: 1 for name in col.CHECKLIST_FILTERS}, "all")
     with app.test_request_context("/collection/kaijudo/sets/evo-fury?x=\"<b>"), database.connection_context():

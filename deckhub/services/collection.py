@@ -674,7 +674,6 @@ class ChecklistRow(NamedTuple):
     owned: Owned
     name: str
     version: str | None
-    type: str | None
 
 
 @dataclass
@@ -708,22 +707,18 @@ def _denominator(size: int | None, printings: int) -> tuple[int, bool]:
     return max(size or 0, printings), size is not None
 
 
-def _checklist_query(uid: int, set_id: int):
+def _checklist_query(uid: int, set_id: int, zero=SQL("0")):  # (0 written in: the parameters are uid, set_id)
     P, C, O = models.Printing, models.Card, models.OwnedCard
-    zero = SQL("0")  # written into the SQL: its parameters are only the user and the set
-    return (P.select(P.id, P.number, C.key, C.name, C.version, C.type, P.rarity, P.promo_code,
-                     fn.COALESCE(O.quantity, zero), fn.COALESCE(O.foil_quantity, zero),
-                     fn.COALESCE(O.want_quantity, zero), fn.COALESCE(O.trade_quantity, zero))
-            .join(C).switch(P)
-            .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
-            .where(P.card_set == set_id)
-            .order_by(P.number_sort, P.number, P.position, P.id))
+    return (P.select(P.id, P.number, C.key, C.name, C.version, P.rarity, P.promo_code,
+                     *(fn.COALESCE(column, zero) for column in (O.quantity, O.foil_quantity, O.want_quantity,
+                                                                O.trade_quantity)))
+            .join(C).switch(P).join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
+            .where(P.card_set == set_id).order_by(P.number_sort, P.number, P.position, P.id))
 
 
-# the checklist's two queries, written once per database backend (numbers and text: no converters)
 _CHECKLIST_SET = PreparedSelect(models.CardSet, lambda game, code: models.CardSet.select().where(
     (models.CardSet.game == game) & (models.CardSet.code == code)))
-_CHECKLIST_ROWS = PreparedSelect(models.Printing, _checklist_query)
+_CHECKLIST_ROWS = PreparedSelect(models.Printing, _checklist_query)  # SQL written once a backend, rows as read
 
 
 def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklist | None:
@@ -735,14 +730,13 @@ def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklis
         show = "all"
     query = _CHECKLIST_ROWS.tuples(_uid(user), card_set.id)
     rows = [ChecklistRow(pid, number, key, f"{name}, {version}" if version else name, rarity, promo,
-                         Owned(q, f, w, t), name, version, type_)
-            for pid, number, key, name, version, type_, rarity, promo, q, f, w, t in query]
+                         Owned(q, f, w, t), name, version)
+            for pid, number, key, name, version, rarity, promo, q, f, w, t in query]
     counts = _checklist_counts(rows)
     size, known = _denominator(card_set.size, len(rows))
     completion = Completion(counts["owned"], size, known)
-    if show != "all":
-        keep = CHECKLIST_FILTERS[show][1]
-        rows = [r for r in rows if keep(r.owned)]
+    keep = CHECKLIST_FILTERS[show][1]
+    rows = rows if show == "all" else [r for r in rows if keep(r.owned)]
     return Checklist(game, get_game(game).name, card_set.code, card_set.name, rows, completion, counts, show)
 
 
@@ -751,11 +745,8 @@ def _checklist_counts(rows: list[ChecklistRow]) -> dict[str, int]:
     owned = duplicates = wanted = trade = 0
     for row in rows:
         quantity, foil, want, offered = row.owned
-        total = quantity + foil
-        owned += total > 0
-        duplicates += total > 1
-        wanted += want > 0
-        trade += offered > 0
+        owned, duplicates = owned + (quantity + foil > 0), duplicates + (quantity + foil > 1)
+        wanted, trade = wanted + (want > 0), trade + (offered > 0)
     return {"all": len(rows), "owned": owned, "missing": len(rows) - owned, "duplicates": duplicates,
             "wanted": wanted, "trade": trade}
 
