@@ -528,7 +528,7 @@ def _write_rows(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
         anchor = row_anchor(row.number)
         add(f'<tr id="{esc(anchor)}">' if anchor not in anchors else "<tr>")
         anchors.add(anchor)
-        add(f'<td>{esc(row.number or "—")}</td><th scope="row"><a href="{esc(card_url(card))}" tabindex="-1">{name}</a>'
+        add(f'<td>{esc(row.number) if row.number else "&mdash;"}</td><th scope="row"><a href="{esc(card_url(card))}" tabindex="-1">{name}</a>'
             f'</th><td>{esc(row.rarity or "?")}</td>')
         for (field_key, label, multi, extra), (shown, how) in zip(columns, row.cells):
             cell = f"c:{card.key}:{field_key}"
