@@ -1,6 +1,7 @@
 """Pages on a site of 1x, 10x and 100x a community: does a page cost what its own data costs?
 
     python benchmarks/scale.py [--sizes 1,10,100] [--factor 1.0] [--database-url URL] [--requests 7]
+                               [--profile NAME]
 
 1x is 100 users, 1,000 decks, 3,000 deck versions, 10,000 collection rows and 100 goldfish games
 (100x: 10,000 users, 100,000 decks, 300,000 versions, 1,000,000 collection rows, 10,000 games);
@@ -13,7 +14,8 @@ without a card filter, copies sort, most wanted, want & trade, collection, check
 with queries never sent before, the set editor), and the median time of `--requests` requests is printed per size,
 next to the bare `/healthz` of the same run, with each page's time at the largest size divided by
 its time at the smallest (the target is at most 2). At the largest size every statement the pages
-ran is explained, and the plan of any statement that reads a whole site-sized table is printed.
+ran is explained, and the plan of any statement that reads a whole site-sized table is printed;
+`--profile NAME` also prints where that page's time goes at each size (cProfile, by cumulative time).
 """
 from __future__ import annotations
 
@@ -149,7 +151,8 @@ def fill(scale: float, rng: random.Random) -> dict:
                 for number in range(1, PER_1X["versions_per_deck"] + 1):
                     data = deck_data()
                     versions.append({"deck": deck_id, "number": number, "data": data, "created_at": created})
-                cards += [{"deck": deck_id, "game": GAME, "card_key": k, "qty": q} for k, q in card_counts(data).items()]
+                cards += [{"deck": deck_id, "game": GAME, "card_key": k, "qty": q, "is_public": deck_id % 3 == 0,
+                           "created_at": created} for k, q in card_counts(data).items()]
             M.Deck.insert_many(decks).execute()
             for chunk in _chunks(versions):
                 M.DeckVersion.insert_many(chunk).execute()
@@ -222,6 +225,19 @@ def time_pages(client, urls: dict, requests: int) -> dict[str, float]:
     return out
 
 
+def profile(client, url, title: str) -> None:
+    """Where one page's time goes, over a few requests (cProfile, by cumulative time)."""
+    import cProfile
+    import pstats
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(5):
+        client.get(url() if callable(url) else url)
+    profiler.disable()
+    print(f"\n-- profile of {title} (5 requests)")
+    pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(25)
+
+
 def site_scans(client, urls: dict) -> list[tuple[str, str, str]]:
     """(page, statement, plan) of every statement the pages run that reads a whole site table."""
     from deckhub.store.db import database
@@ -252,6 +268,7 @@ def main() -> None:
     parser.add_argument("--factor", type=float, default=1.0, help="scale every size (0.1: ten times smaller)")
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server's URL (default: SQLite)")
     parser.add_argument("--requests", type=int, default=7)
+    parser.add_argument("--profile", default=None, help="a page's name: print where its time goes at each size")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     from deckhub.store.db import database
@@ -272,6 +289,8 @@ def main() -> None:
                 assert client.post("/login", data={"username": "bencher", "password": PASSWORD}).status_code == 302
                 urls = pages(site)
                 results[size] = time_pages(client, urls, args.requests)
+                if args.profile:
+                    profile(client, urls[args.profile], f"{args.profile} at {size}x")
                 if size == sizes[-1]:
                     with app.app_context():
                         scans = site_scans(client, urls)

@@ -123,6 +123,26 @@ def test_two_players_agreeing_settle_a_fact_and_different_values_dispute_another
     assert not models.FactVote.select().where(models.FactVote.card_key == "the-thieves-code").exists()
 
 
+def test_facts_files_agree_and_dispute_like_every_other_entry(curator):
+    from deckhub.services import facts
+    ann, bob, cat = player("ann", 1), player("bob", 2), player("cat", 3)
+    thieves = card("the-thieves-code").name
+
+    def upload(user, value, source):
+        body = f'game,name,bank_value,type,source\n{NEO},"{thieves}",{value},,{source}\n'
+        (made,) = facts.commit_import(user, body.encode("utf-8"))
+        return made
+
+    first = upload(ann, 2, URL)
+    assert first.status == "pending" and card("the-thieves-code").attrs.get("bank_value") is None
+    assert upload(bob, 2, OTHER_URL).status == "agreed" == status(first)  # no curator acted
+    assert card("the-thieves-code").attrs["bank_value"] == 2
+    (change,) = card_history(NEO, "the-thieves-code")
+    assert (change.rule, change.actor.username) == ("agreement", "bob")
+    late = upload(cat, 3, URL)  # a known value now: it changes only by a curator
+    assert late.status == "pending" and card("the-thieves-code").attrs["bank_value"] == 2
+
+
 def test_the_card_api_keeps_a_disputed_field_null_and_names_its_values(app, client):
     with app.app_context(), database.connection_context():
         create_user("curie", "a long password")
@@ -510,3 +530,15 @@ def test_a_trusted_players_web_entry_is_in_recently_applied_and_a_revert_there_l
         assert card("the-thieves-code").attrs.get("bank_value") is None
         assert not trust.standing(tess.id).trusted
     assert tess_web.get("/review/recent").status_code == 403   # no longer trusted: no longer a checker
+
+
+@pytest.mark.parametrize("statuses, as_one, told", [
+    (["pending", "pending"], True, " waits for a curator."),
+    (["pending", "pending"], False, " wait for a curator."),
+    (["agreed", "pending", "disputed", "agreed"], False,
+     ": 2 agreed with another player's and used now, 1 disputed, 1 waits for a curator."),
+    (["applied"], True, ": 1 applied at once (you are trusted)."),
+])
+def test_many_entries_at_once_say_what_became_of_them(statuses, as_one, told):
+    from deckhub.web.community import outcomes
+    assert outcomes(statuses, as_one=as_one) == told

@@ -263,6 +263,9 @@ def test_my_card_values_lists_edits_deletes_and_proposes_in_one_step_then_cards_
     nosource = pat.post(f"/card-values/{NEO}", data={"action": "propose", "select": select, "source_kind": "url",
                                                       "source_url": ""})
     assert nosource.status_code == 400 and "Say where the facts come from" in text(nosource)
+    unchosen = pat.post(f"/card-values/{NEO}", data={"action": "propose", "select": select})
+    assert unchosen.status_code == 400 and "Choose where these values come from" in text(unchosen)
+    assert 'value="printed" checked' not in pat.get(f"/card-values/{NEO}").get_data(as_text=True)  # never chosen for them
     with database.connection_context():
         assert models.Proposal.select().count() == 0
     r = pat.post(f"/card-values/{NEO}", data={"action": "propose", "select": select, "source_kind": "printed"})

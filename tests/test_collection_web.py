@@ -166,7 +166,7 @@ def test_checklist_text_and_card_links_are_escaped_and_quoted(app, client, auth)
         login_user(models.User.get(models.User.username == "alice"))
         html = render_template("collection/checklist.html", checklist=checklist, filters=col.CHECKLIST_FILTERS)
     assert "<i>" not in html and "<1>" not in html and "Bob &amp; &lt;i&gt;Co&lt;/i&gt;" in html
-    assert 'href="/games/kaijudo/cards/a%20key%2F%C3%A9"' in html and '<b>' not in html
+    assert 'href="/games/kaijudo/cards/a%20key/%C3%A9"' in html and '<b>' not in html
     assert html.count('aria-label="One more quantity: Bob &amp; &lt;i&gt;Co&lt;/i&gt;"') == 1
 
 

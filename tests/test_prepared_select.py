@@ -85,14 +85,14 @@ def test_rows_are_what_peewee_itself_returns(users):
         assert sessions._SIGNED_IN.first(*values).__data__ == sessions._SIGNED_IN.build(*values).first().__data__
 
 
-def test_tuples_gives_every_row_with_each_calls_values(users):
-    """A page's rows read as the driver gives them (numbers and text), the SQL kept; a query whose
-    parameters are not its values is built every time and gives the same rows."""
+def test_prepared_rows_bind_each_value_wherever_it_appears(users):
+    """A value may appear several times and among constants; the SQL is written once per backend."""
+    from deckhub.store.db import PreparedRows
     U = models.User
-    names = PreparedSelect(U, lambda low: U.select(U.id, U.username).where(U.id >= low).order_by(U.id))
-    assert names.tuples(users[1].id) == [(users[1].id, "bob"), (users[2].id, "cyd")]
-    assert names.tuples(users[0].id) == [(u.id, u.username) for u in users]
-    assert names.tuples(10_000) == [] and names._sql[type(database.obj)] is not None
-    shifted = PreparedSelect(U, lambda low: U.select(U.id, U.username).where(U.id >= low + 1).order_by(U.id))
-    assert shifted.tuples(users[0].id) == [(users[1].id, "bob"), (users[2].id, "cyd")]
-    assert shifted._sql[type(database.obj)] is None
+    others = PreparedRows(2, lambda uid, limit: (
+        U.select(U.username).where((U.id != uid) & (U.id >= 0) & ((U.id > uid) | (U.id < uid)))
+        .order_by(U.id).limit(limit)))
+    assert others.rows(users[0].id, 5) == [("bob",), ("cyd",)]
+    assert others.rows(users[1].id, 1) == [("ada",)]
+    assert others.rows(users[2].id, 0) == []
+    assert len(others._sql) == 1

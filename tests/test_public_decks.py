@@ -69,6 +69,21 @@ def test_filters_by_game_by_deck_name_and_by_a_card_with_a_typo(world):
     assert names(browse(card="halo hawk", q="bob")) == ["Bob's Hawks"]
 
 
+def test_a_card_filter_follows_each_deck_s_visibility_and_cards(world):
+    from deckhub.services.decks import change_quantity, update_settings
+    with database.connection_context():
+        secret = load(models.Deck.get_by_id(world["secret"]))
+        update_settings(secret, is_public=True)  # made public: now found by its cards
+        assert names(public_decks.browse(card="argus vigilant seer")) == [SECRET, "Light Rush"]
+        change_quantity(load(models.Deck.get_by_id(world["secret"])), "Deck", "halo-hawk", 1)  # a card added later
+        assert names(public_decks.browse(card="halo hawk")) == ["Bob's Hawks", SECRET, "Light Rush"]
+        update_settings(load(models.Deck.get_by_id(world["secret"])), is_public=False)
+        assert names(public_decks.browse(card="halo hawk")) == ["Bob's Hawks", "Light Rush"]
+        change_quantity(load(models.Deck.get_by_id(world["bob"])), "Deck", "halo-hawk", -3)  # no longer holds it
+        first, second = public_decks.browse(card="halo hawk", per_page=1), public_decks.browse(card="halo hawk", page=2, per_page=1)
+    assert (first.total, names(first), names(second)) == (1, ["Light Rush"], [])
+
+
 def test_a_card_filter_that_names_no_card_finds_nothing_and_says_so(world):
     result = browse(card="zzqxv wibble")
     assert result.cards == [] and result.decks == [] and result.total == 0

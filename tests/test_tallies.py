@@ -119,3 +119,21 @@ def _one(game: str, key: str) -> Deck:
     deck = Deck(game)
     deck.add("Deck", key, 3)
     return deck
+
+
+def test_db_recount_makes_the_counts_again_after_rows_mended_by_hand(app):
+    from click.testing import CliRunner
+
+    from deckhub.cli import main
+    with app.app_context(), database.connection_context():
+        me = create_user("mender", "correct horse")
+        decks.create_deck(me.id, GAME, "standard", "Counted", deck=_deck((A, 20), (B, 20)), is_public=True)
+        expected = kept()
+        models.CardDemand.update(decks=7).execute()  # counts gone wrong outside the site
+        models.PublicDeckCount.delete().execute()
+    env = {"DATABASE_URL": app.config["DATABASE_URL"], "DECKHUB_SECRET_KEY": "test", "DECKHUB_QUEUE_URL": "immediate"}
+    result = CliRunner().invoke(main, ["db", "recount"], env=env, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "2 cards counted" in result.output and f"{GAME}: 1 public deck\n" in result.output
+    with app.app_context(), database.connection_context():
+        assert kept() == expected

@@ -311,3 +311,24 @@ def test_step_25_counts_every_decks_cards_goldfish_games_and_public_decks(entry,
             assert {r.game: r.decks for r in models.PublicDeckCount.select()} == dict(public)
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("entry", made_before(26)[-1:], ids=[f["name"] for f in made_before(26)[-1:]])
+def test_step_26_copies_each_decks_visibility_and_age_to_its_card_rows(entry, restore):
+    """Step 026 gives every `deck_card` row its deck's `is_public` and `created_at`, so the public decks
+    found by a card after the upgrade are exactly the public decks holding it, newest first."""
+    from deckhub.services import public_decks
+    url = restore(entry)
+    _upgrade(url)
+    app = make_app(url)
+    with app.app_context(), database.connection_context():
+        D, DC = models.Deck, models.DeckCard
+        rows = list(DC.select(DC, D.is_public.alias("deck_public"), D.created_at.alias("deck_created"))
+                    .join(D, on=(DC.deck == D.id)).objects())
+        assert rows and any(r.deck_public for r in rows), "the fixture has a public deck with cards"
+        assert all((r.is_public, r.created_at) == (r.deck_public, r.deck_created) for r in rows)
+        public = next(r for r in rows if r.deck_public)
+        card = models.Card.get((models.Card.game == public.game) & (models.Card.key == public.card_key))
+        holding = [r.deck_id for r in rows if r.deck_public and (r.game, r.card_key) == (public.game, public.card_key)]
+        newest = [d.id for d in D.select().where(D.id.in_(holding)).order_by(D.created_at.desc(), D.id.desc())]
+        assert [d.row.id for d in public_decks.browse(card=card.name, game=public.game).decks] == newest

@@ -1,4 +1,5 @@
-"""`deckhub db status` and `deckhub db upgrade`: see and apply the database's schema steps."""
+"""`deckhub db status` and `deckhub db upgrade`: see and apply the database's schema steps;
+`deckhub db recount`: make the site's kept counts again from its rows."""
 from __future__ import annotations
 
 import json
@@ -6,7 +7,7 @@ import sys
 
 import click
 
-from deckhub.commands.site import say_error, site_database
+from deckhub.commands.site import open_app, say_error, site_database
 
 
 @click.group("db")
@@ -47,3 +48,17 @@ def upgrade(dry_run: bool) -> None:
         sys.exit(apply_upgrade(site_database(), click.echo, dry_run=dry_run, errors=say_error))
     except UpgradeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+@db.command("recount")
+def recount() -> None:
+    """Make the counts pages show (most wanted's decks and games per card, the public deck totals)
+    again from the rows, after rows were written or mended outside the site; the site keeps them
+    itself, so this is never needed otherwise."""
+    from deckhub.services import tallies
+
+    open_app()
+    cards, public = tallies.recount()
+    click.echo(f"{cards} card{'s' if cards != 1 else ''} counted in decks and goldfish games")
+    for game in sorted(public):
+        click.echo(f"{game}: {public[game]} public deck{'s' if public[game] != 1 else ''}")

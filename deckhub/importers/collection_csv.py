@@ -26,7 +26,7 @@ import dataclasses
 import io
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from deckhub.core.cards import Card, Catalogue, normalize_name
 from deckhub.core.decklist import split_printing
@@ -601,8 +601,10 @@ def _resolve_row(row: CsvRow, indexes: Mapping[str, GameIndex], games: Mapping[s
 
 # --------------------------------------------------------------------------- writing
 
-@dataclass(frozen=True, slots=True)
-class ExportRow:
+class ExportRow(NamedTuple):
+    """One row of the export (and of the want & trade page): a tuple, so a page of them costs no
+    constructor per row."""
+
     game: str
     set: str
     number: str

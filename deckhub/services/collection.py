@@ -20,13 +20,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, NamedTuple
 
-from peewee import JOIN, SQL, Case, IntegrityError, SqliteDatabase, fn
+from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
 
 from deckhub.store import models
 from deckhub.services.accounts import named_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Catalogue
-from deckhub.store.db import PreparedSelect, database, write_transaction
+from deckhub.store.db import PreparedRows, PreparedSelect, database, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LABELS, CollectionFileError,
                                               ExportRow, GameIndex, ImportPlan, PlannedRow, PrintingRef,
@@ -707,18 +707,17 @@ def _denominator(size: int | None, printings: int) -> tuple[int, bool]:
     return max(size or 0, printings), size is not None
 
 
-def _checklist_query(uid: int, set_id: int, zero=SQL("0")):  # (0 written in: the parameters are uid, set_id)
+def _checklist_query(uid: int, set_id: int):
     P, C, O = models.Printing, models.Card, models.OwnedCard
     return (P.select(P.id, P.number, C.key, C.name, C.version, P.rarity, P.promo_code,
-                     *(fn.COALESCE(column, zero) for column in (O.quantity, O.foil_quantity, O.want_quantity,
-                                                                O.trade_quantity)))
+                     *(fn.COALESCE(c, 0) for c in (O.quantity, O.foil_quantity, O.want_quantity, O.trade_quantity)))
             .join(C).switch(P).join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
             .where(P.card_set == set_id).order_by(P.number_sort, P.number, P.position, P.id))
 
 
 _CHECKLIST_SET = PreparedSelect(models.CardSet, lambda game, code: models.CardSet.select().where(
     (models.CardSet.game == game) & (models.CardSet.code == code)))
-_CHECKLIST_ROWS = PreparedSelect(models.Printing, _checklist_query)  # SQL written once a backend, rows as read
+_CHECKLIST_ROWS = PreparedRows(2, _checklist_query)  # SQL written once a backend, rows as the database gives them
 
 
 def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklist | None:
@@ -726,15 +725,12 @@ def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklis
     card_set = _CHECKLIST_SET.first(game, set_code)
     if card_set is None:
         return None
-    if show not in CHECKLIST_FILTERS:
-        show = "all"
-    query = _CHECKLIST_ROWS.tuples(_uid(user), card_set.id)
+    show = show if show in CHECKLIST_FILTERS else "all"
     rows = [ChecklistRow(pid, number, key, f"{name}, {version}" if version else name, rarity, promo,
                          Owned(q, f, w, t), name, version)
-            for pid, number, key, name, version, rarity, promo, q, f, w, t in query]
+            for pid, number, key, name, version, rarity, promo, q, f, w, t in _CHECKLIST_ROWS.rows(_uid(user), card_set.id)]
     counts = _checklist_counts(rows)
-    size, known = _denominator(card_set.size, len(rows))
-    completion = Completion(counts["owned"], size, known)
+    completion = Completion(counts["owned"], *_denominator(card_set.size, len(rows)))
     keep = CHECKLIST_FILTERS[show][1]
     rows = rows if show == "all" else [r for r in rows if keep(r.owned)]
     return Checklist(game, get_game(game).name, card_set.code, card_set.name, rows, completion, counts, show)
@@ -779,16 +775,20 @@ def _sets_of(game: str) -> list[tuple[int, str, str, int | None, int]]:
         .where(S.game == game).group_by(S.id, S.code, S.name, S.size).order_by(S.position, S.code).tuples()))
 
 
+_P, _C, _O = models.Printing, models.Card, models.OwnedCard
+_OWNED_PER_SET = PreparedRows(1, lambda uid: (  # my rows only, by the owner index
+    _O.select(_P.card_set, fn.COUNT(_O.id)).join(_P)
+    .where((_O.owner == uid) & ((_O.quantity + _O.foil_quantity) > 0)).group_by(_P.card_set)))
+_TOTALS_PER_GAME = PreparedRows(1, lambda uid: (
+    _O.select(_C.game, fn.SUM(_O.quantity), fn.SUM(_O.foil_quantity), fn.SUM(_O.want_quantity),
+              fn.SUM(_O.trade_quantity)).join(_P).join(_C).where(_O.owner == uid).group_by(_C.game)))
+
+
 def collection_overview(user) -> list[GameProgress]:
-    """Completion per set and per game, and the user's totals, in a handful of queries."""
+    """Completion per set and per game, and the user's totals, in two queries written once."""
     uid = _uid(user)
-    P, C, O = models.Printing, models.Card, models.OwnedCard
-    owned = dict(O.select(P.card_set, fn.COUNT(O.id)).join(P)  # my rows only, by the owner index
-                 .where((O.owner == uid) & ((O.quantity + O.foil_quantity) > 0)).group_by(P.card_set).tuples())
-    totals = {game: Owned(*(int(v or 0) for v in values)) for game, *values in
-              O.select(C.game, fn.SUM(O.quantity), fn.SUM(O.foil_quantity), fn.SUM(O.want_quantity),
-                       fn.SUM(O.trade_quantity))
-              .join(P).join(C).where(O.owner == uid).group_by(C.game).tuples()}
+    owned = dict(_OWNED_PER_SET.rows(uid))
+    totals = {game: Owned(*(int(v or 0) for v in values)) for game, *values in _TOTALS_PER_GAME.rows(uid)}
     result = []
     for game in all_games():
         sets = []

@@ -133,7 +133,7 @@ def create_deck(owner, game: str, format_id: str, name: str, packs: int | None =
 def keep_current_cards(deck_id: int, game: str, data: dict) -> None:
     """Make the deck's `DeckCard` rows those of `data`, its latest version, changing only the rows that
     differ (a click changes one row). Call it inside the transaction that writes that version."""
-    DC = models.DeckCard
+    DC, D = models.DeckCard, models.Deck
     wanted = card_counts(data)
     held = dict(DC.select(DC.card_key, DC.qty).where(DC.deck == deck_id).tuples())
     gone = [key for key in held if key not in wanted]
@@ -144,8 +144,9 @@ def keep_current_cards(deck_id: int, game: str, data: dict) -> None:
             DC.update(qty=qty).where((DC.deck == deck_id) & (DC.card_key == key)).execute()
     new = [{"deck": deck_id, "game": game, "card_key": key, "qty": qty}
            for key, qty in wanted.items() if key not in held]
-    if new:
-        DC.insert_many(new).execute()
+    if new:  # with the deck's visibility as this transaction sees it (a change of it waits on the deck's lock)
+        is_public, created_at = D.select(D.is_public, D.created_at).where(D.id == deck_id).tuples().get()
+        DC.insert_many([dict(row, is_public=is_public, created_at=created_at) for row in new]).execute()
     tallies.deck_cards_changed(game, [row["card_key"] for row in new], gone)
 
 
@@ -331,11 +332,13 @@ def update_settings(stored: StoredDeck, **changes) -> None:
     clean = _clean_settings(stored.row.game, changes)
     if not clean:
         return
-    D = models.Deck
+    D, DC = models.Deck, models.DeckCard
     with write_transaction():
         if "is_public" in clean:  # counted only when it changes (a request that sets it again counts nothing)
             public = clean["is_public"]
+            lock(f"deck:{stored.row.id}")  # a save writing the deck's card rows at the same time goes first
             if D.update(is_public=public).where((D.id == stored.row.id) & (D.is_public != public)).execute():
+                DC.update(is_public=public).where(DC.deck == stored.row.id).execute()
                 tallies.public_decks_changed(stored.row.game, 1 if public else -1)
         D.update(**clean, updated_at=models.utcnow()).where(D.id == stored.row.id).execute()
 

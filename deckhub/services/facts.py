@@ -24,7 +24,8 @@ from typing import Any, Callable, Iterable, Mapping
 from deckhub.services.community.errors import RateLimited
 from deckhub.services.community.fields import (current_value, fields_by_key, proposable_fields, validate_source,
                                                validate_values)
-from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW, take_rate
+from deckhub.services.community.proposing import store_rows
+from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
 from deckhub.services import tallies
 from deckhub.store import models
 from deckhub.services.accounts import named_user
@@ -33,7 +34,6 @@ from deckhub.services.collection import all_indexes
 from deckhub.core import completeness as core_completeness
 from deckhub.core import search as core_search
 from deckhub.core.cards import Card, normalize_name
-from deckhub.store.db import write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_SUGGESTED, GameIndex, Problem, game_lookup, resolve,
                                               unknown_card)
@@ -250,14 +250,12 @@ def commit_import(user: models.User, data: bytes | str, *, rate_limit: int = RAT
 def write_proposals(user: models.User, items: Iterable[tuple[str, str, Mapping[str, Any], str]], *,
                     rate_limit: int, window: dt.timedelta) -> list[models.Proposal]:
     """The facts import's one write: checked (game, card key, clean values, clean source) items become
-    pending proposals in one transaction, counted once against the proposer's rate limit.
+    proposals in one transaction, counted once against the proposer's rate limit (RateLimited:
+    nothing written), each settled by the agreement and trust rules as the set editor's are.
 
     Rows carry their own sources, so they are single proposals rather than one batch (which has one
-    source); the rate limit is taken the way batches take it, under the proposer's lock."""
-    with write_transaction():
-        take_rate(user, rate_limit, window)  # raises RateLimited; nothing written
-        return [models.Proposal.create(game=game, card_key=key, values=dict(values), source=source, proposer=user.id)
-                for game, key, values, source in items]
+    source)."""
+    return store_rows(user, items, rate_limit=rate_limit, window=window)
 
 
 # --------------------------------------------------------------------------- export

@@ -4,7 +4,8 @@ The web page (`GET /decks/public`) and the JSON API (`GET /api/v1/decks/public`)
 `browse`, so they filter, sort and page alike. A private deck is never selected: the query
 starts from `is_public`. A card filter is read with the catalogue search (typos forgiven, as on
 the card search page) and matches a deck whose latest version holds that card in any section.
-A page reads its own decks through the (game,) public, created or copies indexes; the total of an
+A page reads its own decks through the (game,) public, created or copies indexes, and a card
+filter's newest decks through the card rows' (game, card, public, created) index; the total of an
 unfiltered list (or one game's) is the count the deck service keeps (`tallies.public_decks`).
 """
 from __future__ import annotations
@@ -99,27 +100,52 @@ def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "ne
     if card and not out.cards:
         return out
 
-    D, U, DC = models.Deck, models.User, models.DeckCard
-    query = (D.select(D, U.username).join(U, on=(D.owner == U.id))
-             .where(D.is_public == True))  # noqa: E712 (a peewee expression)
+    if out.cards and not q and sort == "newest":
+        rows = _newest_holding(out, page, per_page)
+    else:
+        rows = _page_of_decks(out, game, q, sort, page, per_page)
+    latest = _latest_numbers([r.id for r in rows])
+    out.decks = [PublicDeck(r, r.username, latest.get(r.id, 0), r.copies) for r in rows]
+    return out
+
+
+def _decks_with_owners():
+    D, U = models.Deck, models.User
+    return (D.select(D, U.username).join(U, on=(D.owner == U.id))
+            .where(D.is_public == True))  # noqa: E712 (a peewee expression)
+
+
+def _page_of_decks(out: PublicDeckPage, game: str | None, q: str, sort: str, page: int, per_page: int) -> list:
+    """A page of public decks through the deck indexes (by game, newest or most copied first); a card
+    filter keeps the decks among the public decks holding one of its cards."""
+    D, DC = models.Deck, models.DeckCard
+    query = _decks_with_owners()
     if game:
         query = query.where(D.game == game)
     if q:
         query = query.where(D.name.contains(q))
     if out.cards:
-        # the decks holding one of the cards, through the card index of the current cards' rows
-        holding = (DC.select(DC.deck).distinct()
-                   .where(_any_card(out.cards)))
-        query = query.where(D.id.in_(holding))
+        query = query.where(D.id.in_(DC.select(DC.deck).where(_any_card(out.cards) & (DC.is_public == True))))  # noqa: E712
     order = [D.created_at.desc(), D.id.desc()]
     if sort == "copied":
         order = [D.copies.desc()] + order
     # unfiltered (or by game only) the total is the kept count: no page counts the site's public decks
     out.total = query.count() if (q or out.cards) else tallies.public_decks(game)
-    rows = list(query.order_by(*order).paginate(page, per_page).objects())
-    latest = _latest_numbers([r.id for r in rows])
-    out.decks = [PublicDeck(r, r.username, latest.get(r.id, 0), r.copies) for r in rows]
-    return out
+    return list(query.order_by(*order).paginate(page, per_page).objects())
+
+
+def _newest_holding(out: PublicDeckPage, page: int, per_page: int) -> list:
+    """A page of the public decks holding one of the filter's cards, newest first, read from the card
+    rows' (game, card, public, created) index: a page costs its own decks, however many hold the card."""
+    D, DC = models.Deck, models.DeckCard
+    holding = DC.select(DC.deck, DC.created_at).where(_any_card(out.cards) & (DC.is_public == True))  # noqa: E712
+    if len(out.cards) > 1:
+        holding = holding.distinct()  # a deck holding two of the cards is one deck
+    out.total = holding.count()
+    ids = [deck_id for deck_id, _ in holding.order_by(DC.created_at.desc(), DC.deck.desc())
+           .paginate(page, per_page).tuples()]
+    found = {r.id: r for r in _decks_with_owners().where(D.id.in_(ids)).objects()} if ids else {}
+    return [found[i] for i in ids if i in found]
 
 
 def _any_card(cards: list[Card]):

@@ -143,9 +143,11 @@ def public_decks(game: str | None = None) -> int:
     return int(query.scalar() or 0)
 
 
-def recount() -> None:
-    """Every count made again from the rows (decks' card rows, goldfish games, public decks), in one
-    transaction: after data was written around the services, such as a benchmark's bulk fill."""
+def recount() -> tuple[int, dict[str, int]]:
+    """Every count made again from the rows (decks' card rows, goldfish games, public decks), and the
+    card rows' copies of their deck's visibility and creation time, in one transaction: after data was
+    written around the services, such as a benchmark's bulk fill or rows mended by hand (`deckhub db
+    recount`). Returns the cards counted and each game's public decks."""
     D, DC, S = models.Deck, models.DeckCard, models.GoldfishSession
     counts: dict[tuple[str, str], list[int]] = {}
     with write_transaction():
@@ -165,7 +167,10 @@ def recount() -> None:
         for start in range(0, len(rows), BATCH):
             models.CardDemand.insert_many(rows[start:start + BATCH]).execute()
         models.PublicDeckCount.delete().execute()
+        DC.update(is_public=D.select(D.is_public).where(D.id == DC.deck),  # the card rows' copies of their deck's
+                  created_at=D.select(D.created_at).where(D.id == DC.deck)).execute()
         public = list(D.select(D.game, fn.COUNT(D.id)).where(D.is_public == True)  # noqa: E712 (SQL)
                       .group_by(D.game).tuples())
         if public:
             models.PublicDeckCount.insert_many([{"game": g, "decks": n} for g, n in public]).execute()
+    return len(rows), dict(public)

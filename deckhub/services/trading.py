@@ -12,24 +12,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from peewee import SQL, Case, fn
+from peewee import SQL, Case, Select, fn
 
 from deckhub.store import models
 from deckhub.core.paging import Paged
 from deckhub.importers.collection_csv import ExportRow
-from deckhub.store.db import write_transaction
+from deckhub.store.db import PreparedRows, database, write_transaction
 
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
 OTHER = {"want_quantity": "trade_quantity", "trade_quantity": "want_quantity"}
 LIST_PER_PAGE = 100
+# zero written into the SQL, not bound: SQLite uses a partial index (`trade_quantity > 0`) only for
+# a query whose SQL says the same, and a prepared statement's values are bound
+NONE = SQL("0")
 MAX_MATCH_USERS = 50
 
 
 # --------------------------------------------------------------------------- opting in
 
+_PUBLIC = PreparedRows(1, lambda uid: (
+    models.PublicLists.select(SQL("1")).where(models.PublicLists.user == uid).limit(1)))
+
+
 def lists_public(user) -> bool:
     uid = user if isinstance(user, int) else user.id
-    return models.PublicLists.select().where(models.PublicLists.user == uid).exists()
+    return bool(_PUBLIC.rows(uid))
 
 
 def set_lists_public(user, public: bool) -> bool:
@@ -99,28 +106,45 @@ def public_list(user: models.User, kind: str, page: int = 1, per_page: int = LIS
 
 @dataclass
 class MyListPage(Paged):
-    """One page of my own want & trade rows (per printing, with what I have), for my list page."""
+    """One page of my own want & trade rows (per printing, with what I have), for my list page,
+    with the names of their sets ((game, set code) -> name)."""
 
     rows: list[ExportRow]
     total: int
     page: int
     per_page: int
+    set_names: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+def _my_list_rows(uid):
+    O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
+    return (O.select().join(P).join(C).switch(P).join(S)
+            .where((O.owner == uid) & ((O.want_quantity > NONE) | (O.trade_quantity > NONE))))
+
+
+_MY_LIST = PreparedRows(3, lambda uid, limit, offset: (
+    _my_list_rows(uid).select(models.Card.game, models.CardSet.code, fn.COALESCE(models.Printing.number, ""),
+                              models.Card.name, fn.COALESCE(models.Card.version, ""), models.OwnedCard.quantity,
+                              models.OwnedCard.foil_quantity, models.OwnedCard.want_quantity,
+                              models.OwnedCard.trade_quantity, models.CardSet.name)
+    .order_by(models.Card.game, models.CardSet.position, models.CardSet.code, models.Printing.number_sort,
+              models.Printing.number, models.Printing.position, models.Printing.id)
+    .limit(limit).offset(offset)))
+# counted apart: a window count over the page's statement sorts every row instead of the page's
+_MY_LIST_COUNT = PreparedRows(1, lambda uid: _my_list_rows(uid).select(fn.COUNT(SQL("*"))))
 
 
 def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPage:
     """My rows that want or offer a card, by game, set order and collector number: one page of
-    them, read through my own rows only (the export's order, so pages never shuffle)."""
+    them, read through my own rows only (the export's order, so pages never shuffle); counted by
+    a second statement unless the first page holds them all."""
     uid = user if isinstance(user, int) else user.id
-    O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
-    query = (O.select(C.game, S.code, P.number, C.name, C.version, O.quantity, O.foil_quantity,
-                      O.want_quantity, O.trade_quantity)
-             .join(P).join(C).switch(P).join(S)
-             .where((O.owner == uid) & ((O.want_quantity > 0) | (O.trade_quantity > 0))))
-    total = query.count()
-    rows = (query.order_by(C.game, S.position, S.code, P.number_sort, P.number, P.position, P.id)
-            .paginate(page, per_page).tuples())
-    return MyListPage([ExportRow(g, code, number or "", name, version or "", q, f, w, t)
-                       for g, code, number, name, version, q, f, w, t in rows], total, page, per_page)
+    found = _MY_LIST.rows(uid, per_page, (page - 1) * per_page)
+    total = len(found) if page == 1 and len(found) < per_page else _MY_LIST_COUNT.rows(uid)[0][0]
+    set_names = {}
+    for row in found:
+        set_names[row[0], row[1]] = row[9]
+    return MyListPage([ExportRow(*row[:9]) for row in found], total, page, per_page, set_names)
 
 
 # --------------------------------------------------------------------------- matching
@@ -148,10 +172,7 @@ class MatchCard:
 class Match:
     username: str
     cards: list[MatchCard] = field(default_factory=list)
-
-    @property
-    def copies(self) -> int:
-        return sum(c.copies for c in self.cards)
+    copies: int = 0  # copies that could change hands, over all the cards
 
 
 @dataclass
@@ -172,57 +193,67 @@ def _per_card(their_column: str, exclude_uid: int | None, mine):
                               fn.SUM(column).alias("theirs"), mine.c.copies.alias("mine"))
              .join(P, on=(P.card == mine.c.card_id)).join(O, on=(O.printing == P.id))
              .join(U, on=(O.owner == U.id)).join(models.PublicLists, on=(models.PublicLists.user == U.id))
-             .where((getattr(O, their_column) > 0) & (column > 0)))
+             .where((getattr(O, their_column) > NONE) & (column > NONE)))
     if exclude_uid is not None:
         query = query.where(O.owner != exclude_uid)
     return query.group_by(U.id, U.username, P.card, mine.c.copies)
 
 
-def _matches(their_column: str, exclude_uid: int | None, mine) -> Matches:
-    """The users matched on the cards of `mine`, most cards first (then most copies, then name), in
-    two statements: the users ranked and counted by the database, then the cards of the first
-    MAX_MATCH_USERS only. What a page reads stays the size of what it shows, however many players
-    trade the same cards."""
-    per_card = _per_card(their_column, exclude_uid, mine).alias("per_card")
+def _matches_query(their_column: str, exclude_uid, mine, limit):
+    """The users matched on the cards of `mine`, most cards first (then most copies, then name), with
+    their cards, in one statement: the users ranked and counted by the database, the first `limit`
+    of them joined back to their cards. What a page reads stays the size of what it shows, however
+    many players trade the same cards. Rows: (username, game, key, name, version, theirs, mine,
+    copies that could change hands with that user, users matched)."""
+    per_card = _per_card(their_column, exclude_uid, mine).cte("per_card")  # read once, used twice
     pc = per_card.c
     least = Case(None, [(pc.theirs < pc.mine, pc.theirs)], pc.mine)
     cards, copies = fn.COUNT(pc.card_id), fn.SUM(least)
-    ranked = list(per_card.select_from(pc.user_id, fn.COUNT(SQL("*")).over())
-                  .group_by(pc.user_id, pc.username)
-                  .order_by(cards.desc(), copies.desc(), fn.LOWER(pc.username), pc.user_id)
-                  .limit(MAX_MATCH_USERS).tuples())
-    if not ranked:
-        return Matches([])
-    C = models.Card
-    rows = (per_card.select_from(pc.username, C.game, C.key, C.name, C.version, pc.theirs, pc.mine)
-            .join(C, on=(C.id == pc.card_id)).where(pc.user_id.in_([uid for uid, _ in ranked])).tuples())
-    return _grouped(rows, ranked[0][1])
+    ranked = (Select((per_card,), (pc.user_id, cards.alias("cards"), copies.alias("copies"),
+                                   fn.COUNT(SQL("*")).over().alias("matched")))
+              .group_by(pc.user_id, pc.username)
+              .order_by(cards.desc(), copies.desc(), fn.LOWER(pc.username), pc.user_id)
+              .limit(limit).alias("ranked"))
+    rc, C = ranked.c, models.Card
+    return (Select((per_card,), (pc.username, C.game, C.key, C.name, C.version, pc.theirs, pc.mine, rc.copies,
+                                 rc.matched))
+            .join(ranked, on=(rc.user_id == pc.user_id)).join(C, on=(C.id == pc.card_id))
+            .order_by(rc.cards.desc(), rc.copies.desc(), fn.LOWER(pc.username), pc.user_id,
+                      C.game, fn.LOWER(C.name), fn.COALESCE(C.version, ""))
+            .with_cte(per_card).bind(database))
 
 
-def _grouped(rows: Iterable[tuple], matched: int) -> Matches:
-    """(username, game, key, name, version, theirs, mine) rows of the first users -> users with most
-    cards matched first; `matched` users in all."""
-    by_user: dict[str, Match] = {}
-    for username, game, key, name, version, theirs, mine in rows:
-        by_user.setdefault(username, Match(username)).cards.append(
-            MatchCard(game, key, name, version, int(mine), int(theirs)))
-    users = sorted(by_user.values(), key=lambda m: (-len(m.cards), -m.copies, m.username.casefold()))
-    for m in users:
-        m.cards.sort(key=lambda c: (c.game, c.name.casefold(), c.version or ""))
-    return Matches(users[:MAX_MATCH_USERS], max(0, matched - MAX_MATCH_USERS))
+def _grouped(rows: Iterable[tuple]) -> Matches:
+    """(username, game, key, name, version, theirs, mine, their copies in all, users matched) rows, users with most cards
+    matched first and each user's cards in order -> Matches."""
+    users: list[Match] = []
+    current, matched = None, 0
+    for username, game, key, name, version, theirs, mine, copies, matched in rows:
+        if current is None or current.username != username:
+            current = Match(username, [], int(copies))
+            users.append(current)
+        current.cards.append(MatchCard(game, key, name, version, int(mine), int(theirs)))
+    return Matches(users, max(0, matched - len(users)))
+
+
+def _my_cards(uid, my_column: str):
+    """My copies per card on my list `my_column` (my rows, by the owner index), as a subquery."""
+    O, P = models.OwnedCard.alias("mine_row"), models.Printing.alias("mine_printing")
+    listed = _listed(my_column, O)
+    return (O.select(P.card.alias("card_id"), fn.SUM(listed).alias("copies")).join(P, on=(O.printing == P.id))
+            .where((O.owner == uid) & (listed > NONE)).group_by(P.card).alias("mine"))
+
+
+_MY_MATCHES = {column: PreparedRows(2, lambda uid, limit, column=column: _matches_query(
+    OTHER[column], uid, _my_cards(uid, column), limit)) for column in KINDS.values()}
 
 
 def match_my_list(user, kind: str) -> Matches:
     """"wants": opted-in users whose trade list holds cards I want; "trades": those who want cards I
-    have for trade. Mine need not be public: only I see this. My copies per card (my rows, by the
-    owner index) stay in the database, joined to their offers of those cards only."""
+    have for trade. Mine need not be public: only I see this. My copies per card stay in the
+    database, joined to their offers of those cards only, in one statement written once."""
     uid = user if isinstance(user, int) else user.id
-    my_column = KINDS[kind]
-    O, P = models.OwnedCard.alias("mine_row"), models.Printing.alias("mine_printing")
-    listed = _listed(my_column, O)
-    mine = (O.select(P.card.alias("card_id"), fn.SUM(listed).alias("copies")).join(P, on=(O.printing == P.id))
-            .where((O.owner == uid) & (listed > 0)).group_by(P.card).alias("mine"))
-    return _matches(OTHER[my_column], uid, mine)
+    return _grouped(_MY_MATCHES[KINDS[kind]].rows(uid, MAX_MATCH_USERS))
 
 
 def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) -> Matches:
@@ -234,7 +265,7 @@ def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) ->
     copies = Case(C.key, list(needed.items()), 0)
     mine = (C.select(C.id.alias("card_id"), copies.alias("copies"))
             .where((C.game == game) & C.key.in_(list(needed))).alias("mine"))
-    return _matches("trade_quantity", exclude_uid, mine)
+    return _grouped(_matches_query("trade_quantity", exclude_uid, mine, MAX_MATCH_USERS).tuples())
 
 
 @dataclass

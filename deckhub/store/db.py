@@ -128,7 +128,8 @@ class PreparedSelect:
         self.model, self.build = model, build
         self._sql: dict[type, list | None] = {}
 
-    def _prepared(self, values) -> list | None:
+    def first(self, *values):
+        """The first row as a model instance (with its joined models), or None."""
         backend = type(database.obj)
         prepared = self._sql.get(backend, False)
         if prepared is False:
@@ -137,24 +138,6 @@ class PreparedSelect:
             n = len(values)
             prepared = [query, sql, tuple(params[n:]), None] if list(params[:n]) == list(values) else None
             self._sql[backend] = prepared
-        return prepared
-
-    def tuples(self, *values) -> list[tuple]:
-        """Every row as the database driver gives it: for queries whose columns need no peewee
-        converter (numbers and text), such as a page's rows read by the hundred."""
-        prepared = self._prepared(values)
-        if prepared is None:
-            return list(self.build(*values).tuples())
-        _, sql, constants, _ = prepared
-        cursor = database.execute_sql(sql, (*values, *constants))
-        try:
-            return cursor.fetchall()
-        finally:
-            cursor.close()
-
-    def first(self, *values):
-        """The first row as a model instance (with its joined models), or None."""
-        prepared = self._prepared(values)
         if prepared is None:
             return self.build(*values).first()
         query, sql, constants, mapping = prepared
@@ -172,3 +155,38 @@ class PreparedSelect:
         finally:
             cursor.close()
         return reader.process_row(row)
+
+
+class PreparedRows:
+    """A SELECT whose SQL peewee writes once per database backend, run with each call's values and
+    read as plain tuples (the database's own values: ints, strings, None; no field converters).
+
+    `build(*values)` returns the peewee query. It is first built with markers in place of the
+    values (huge negative numbers no caller sends, one per value); each of its parameters equal to
+    a marker takes that value on every later call, and the others are constants. So a value may
+    appear several times, or among constants, in any order. The SQL must not depend on the values
+    beyond where they go (no `if`, no list whose length varies): for such a query build it each time.
+    Pages that read many rows (a want & trade list, its matches) spend nothing on writing SQL.
+    """
+
+    _MARKER = -7_301_000_000_000_001
+
+    def __init__(self, arity: int, build):
+        self.build = build
+        self._markers = tuple(self._MARKER - n for n in range(arity))
+        self._sql: dict[type, tuple[str, tuple]] = {}
+
+    def _prepared(self) -> tuple[str, tuple]:
+        backend = type(database.obj)
+        prepared = self._sql.get(backend)
+        if prepared is None:
+            sql, params = self.build(*self._markers).sql()
+            slots = {marker: n for n, marker in enumerate(self._markers)}
+            places = tuple((True, slots[p]) if type(p) is int and p in slots else (False, p) for p in params)
+            prepared = self._sql[backend] = (sql, places)
+        return prepared
+
+    def rows(self, *values) -> list[tuple]:
+        sql, places = self._prepared()
+        params = [values[p] if is_value else p for is_value, p in places]
+        return database.execute_sql(sql, params).fetchall()

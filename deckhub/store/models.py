@@ -143,15 +143,18 @@ class DeckCard(BaseModel):
     """A deck's current cards as rows: copies of each card over all sections of its latest version,
     replaced by the deck service in the transaction that writes a version. What pages ask of many
     decks (which decks hold a card, what a player's other decks use) is an indexed lookup here,
-    never a read of every version's JSON."""
+    never a read of every version's JSON. Each row carries its deck's visibility and creation time
+    (step 026), so the public decks holding a card are read newest first from one index."""
 
     deck = ForeignKeyField(Deck, backref="current_cards", on_delete="CASCADE", index=False)
     game = CharField(max_length=40)
     card_key = CharField(max_length=200)
     qty = IntegerField()
+    is_public = BooleanField(default=False)  # the deck's, changed with it by the deck service
+    created_at = DateTimeField(null=True)  # the deck's
 
     class Meta:
-        indexes = ((("deck", "card_key"), True), (("game", "card_key"), False))
+        indexes = ((("deck", "card_key"), True), (("game", "card_key", "is_public", "created_at", "deck"), False))
 
 
 class CardDemand(BaseModel):

@@ -13,6 +13,7 @@ from deckhub.services.community.fields import PRINTED
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.engine import find_engine
 from deckhub.games import all_games, get_game
+from deckhub.web.community import outcomes
 from deckhub.web.lookups import deck_or_404, game_or_404
 from deckhub.web.redirects import safe_next
 
@@ -68,8 +69,11 @@ def game(slug: str):
         typed = typed_values(request.form)
         for key, field in listed:  # an emptied input deletes that value
             changes.setdefault(key, {})[field] = typed.get(key, {}).get(field)
-    printed = request.form.get("source_kind") == "printed"
-    source = PRINTED if printed else (request.form.get("source_url") or "").strip()
+    kind = request.form.get("source_kind")
+    if action == "propose" and kind not in ("printed", "url"):  # nothing is chosen for the player
+        return _render_game(spec, 400, "Choose where these values come from: a printed card you own, or a web "
+                                       "page (give its address).", request.form)
+    source = PRINTED if kind == "printed" else (request.form.get("source_url") or "").strip()
     try:
         done = service.change_values(current_user, spec.slug, action, changes, selection, source)
     except service.CardValuesError as exc:
@@ -79,8 +83,10 @@ def game(slug: str):
     elif action == "delete":
         flash(f"{done} value{'s' if done != 1 else ''} deleted.", "info")
     else:
+        told = outcomes([p.status for p in done])
         flash(f"{len(done)} proposal{'s' if len(done) != 1 else ''} sent to the curators "
-              f"({sum(len(p.values) for p in done)} values). They stay yours until a curator approves them.", "info")
+              f"({sum(len(p.values) for p in done)} values)"
+              + (". They stay yours until a curator approves them." if told.startswith(" ") else told), "info")
     return redirect(url_for("card_values.game", slug=spec.slug))
 
 

@@ -16,8 +16,8 @@ from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redi
                    url_for)
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
-from markupsafe import escape
 from flask_wtf.file import FileField, FileRequired
+from markupsafe import Markup, escape
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
@@ -117,14 +117,11 @@ def card_url_prefix(game: str) -> str:
     return url_for("catalog.card", slug=game, key="-")[:-1]
 
 
-_PLAIN_PATH = re.compile(r"[A-Za-z0-9_.~-]+")  # what a URL path carries as it is
-
-
 @bp.app_template_filter("path_part")
-def path_part(text: str) -> str:
-    """`text` as one part of a URL's path: unchanged when nothing in it needs quoting (as in a
-    catalogue key), else percent-quoted (cheaper than `urlencode` for a page of card links)."""
-    return text if _PLAIN_PATH.fullmatch(text) else quote(text, safe="")
+def path_part(key: str) -> str:
+    """A card key as its card page's address ends, as `card_url` writes it: unchanged when nothing
+    in it needs quoting, else percent-quoted (cheaper than `urlencode` for a page of card links)."""
+    return key if _PLAIN_KEY(key) else quote(key, safe="/")
 
 
 @bp.app_template_global("collection_printing_id")
@@ -138,6 +135,75 @@ def collection_printing_id(card, printing) -> int | None:
 OWNED_FIELDS = tuple((f, service.Owned._fields.index(f), escape(label), escape(label.capitalize()), MAX_QUANTITY)
                      for f, label in QTY_LABELS.items())
 bp.add_app_template_global(OWNED_FIELDS, "OWNED_FIELDS")
+
+_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})  # markupsafe's
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch  # a card key that quote(key, safe="/") leaves as it is
+
+
+def _html(text: str) -> str:
+    """Text escaped for HTML as markupsafe escapes it, in one call (rows written in Python)."""
+    return text.translate(_HTML)
+
+
+@bp.app_template_global("want_trade_rows")
+def want_trade_rows(rows, game_names: dict[str, str], sets: dict) -> Markup:
+    """The want & trade list's rows (trading.MyListPage.rows): written in Python, not Jinja, as a
+    template loop costs several times the rest of the page for its hundred rows. `sets`: (game, set
+    code) -> (checklist address, set name)."""
+    games = {slug: _html(name) for slug, name in game_names.items()}
+    links = {key: (_html(url), _html(name)) for key, (url, name) in sets.items()}
+    out = []
+    add = out.append
+    for r in rows:
+        game = r.game
+        url, title = links[game, r.set]
+        name = f"{r.name}, {r.version}" if r.version else r.name
+        add(f'<tr><td>{games.get(game) or _html(game)}</td>\n      <td><a href="{url}">{title}</a></td>\n'
+            f'      <td>{r.number.translate(_HTML) if r.number else "—"}</td><td>{name.translate(_HTML)}</td>\n'
+            f'      <td>{r.want_quantity or ""}</td><td>{r.trade_quantity or ""}</td>'
+            f'<td>{r.quantity + r.foil_quantity}</td></tr>\n')
+    return Markup("".join(out))
+
+
+def _completion_bar(c, label: str) -> str:
+    """collection/_macros.html's completion_bar, for rows written in Python (`label` escaped)."""
+    text = f"{c.owned} of {c.size} ({c.percent:.0f}%)" if c.size else f"{c.owned} of {c.size}"
+    return (f'<div class="coll-progress">\n    <progress max="{c.size or 1}" value="{c.owned}" '
+            f'aria-label="{label}: {c.owned} of {c.size}">{text}</progress>\n'
+            f'    <span class="coll-progress-text">{text}</span>\n  </div>')
+
+
+@bp.app_template_global("collection_set_rows")
+def collection_set_rows(game) -> Markup:
+    """A game's sets (collection.GameProgress.sets) with their completion, as the overview's table
+    rows: written in Python, as a template loop with a macro per set cost most of the page."""
+    prefix = _html(url_for("collection.checklist", slug=game.slug, code="~")[:-1])
+    out = []
+    add = out.append
+    for s in game.sets:
+        name = s.name.translate(_HTML)
+        add(f'<tr><td><a href="{prefix}{quote(s.code, safe="")}">{name}</a></td>\n'
+            f'            <td>{_completion_bar(s.completion, f"{name} completion")}</td></tr>\n')
+    return Markup("".join(out))
+
+
+@bp.app_template_global("match_card_rows")
+def match_card_rows(cards) -> Markup:
+    """A matched player's cards (trading.MatchCard) as table rows, written in Python like the
+    want & trade list's rows (a page may show hundreds). Card pages' addresses as `card_url` writes them."""
+    prefixes: dict[str, str] = {}
+    out = []
+    add = out.append
+    for c in cards:
+        game, key = c.game, c.key
+        prefix = prefixes.get(game)
+        if prefix is None:
+            prefix = prefixes[game] = _html(url_for("catalog.card", slug=game, key="~")[:-1])
+        address = key if _PLAIN_KEY(key) else quote(key, safe="/")
+        name = f"{c.name}, {c.version}" if c.version else c.name
+        add(f'<tr><td><a href="{prefix}{address.translate(_HTML)}">{name.translate(_HTML)}</a></td>'
+            f'<td>{c.mine}</td><td>{c.theirs}</td></tr>\n')
+    return Markup("".join(out))
 
 
 @bp.app_context_processor
@@ -190,8 +256,10 @@ def wants():
     names = {g.slug: g.name for g in all_games()}
     from deckhub.services.trading import my_list_page, my_lists
     listing = my_list_page(current_user, page)
+    sets = {key: (url_for("collection.checklist", slug=key[0], code=key[1]), name)
+            for key, name in listing.set_names.items()}  # a link per set, not per row
     return render_template("collection/wants.html", listing=listing, rows=listing.rows, game_names=names,
-                           lists=my_lists(current_user))
+                           sets=sets, lists=my_lists(current_user))
 
 
 @bp.route("/adjust", methods=["POST"])

@@ -107,6 +107,22 @@ def outcome(status: str) -> str:
     return OUTCOMES.get(status, "it waits for another player or a curator.")
 
 
+SETTLED_AS = {"agreed": "agreed with another player's and used now", "applied": "applied at once (you are trusted)",
+              "disputed": "disputed", "held": "held: the card changed since", "approved": "approved"}
+
+
+def outcomes(statuses: list[str], *, as_one: bool = False) -> str:
+    """What became of many entries at once, to follow "batch #N (N cards)" (`as_one`: the batch
+    waits) or "N proposals from FILE": " waits for a curator." or ": 2 disputed, 1 …"."""
+    waiting = sum(1 for s in statuses if s not in SETTLED_AS)
+    if waiting == len(statuses):
+        return f" {'waits' if as_one or waiting == 1 else 'wait'} for a curator."
+    parts = [f"{n} {SETTLED_AS[s]}" for s in SETTLED_AS if (n := statuses.count(s))]
+    if waiting:
+        parts.append(f"{waiting} {'wait' if waiting != 1 else 'waits'} for a curator")
+    return ": " + ", ".join(parts) + "."
+
+
 def _offer_last_source(form: SourceForm, source: str | None) -> None:
     """Preselect the source of the player's last proposal (a set is often entered from one checklist)."""
     if source == PRINTED:
@@ -658,8 +674,9 @@ def set_editor(slug: str, code: str):
                 problems = problems if len(problems) <= 12 else problems[:12] + [f"… and {len(problems) - 12} more (marked in the grid)."]
                 status = 400
             else:
-                count = len(review_queue.batch_proposals(batch.id))
-                flash(f"Thank you: batch #{batch.id} ({count} card{'s' if count != 1 else ''}) waits for a curator.", "success")
+                statuses = [p.status for p in review_queue.batch_proposals(batch.id)]
+                flash(f"Thank you: batch #{batch.id} ({len(statuses)} card{'s' if len(statuses) != 1 else ''})"
+                      f"{outcomes(statuses, as_one=True)}", "success")
                 return redirect(url_for("community.batch", batch_id=batch.id))
             sent = request.form
     new_rows = max(NEW_ROWS, len({m.group(1) for m in map(_NEW_CELL.match, sent) if m}))

@@ -26,6 +26,7 @@ from deckhub.services import facts_uploads as uploads
 from deckhub.games import all_games
 from deckhub.importers.facts_csv import IDENTITY, SOURCE
 from deckhub.services.limits import MAX_PAGE, int_in_range
+from deckhub.web.community import outcomes
 from deckhub.web.lookups import game_or_404
 
 bp = Blueprint("facts", __name__)
@@ -103,8 +104,8 @@ def import_propose(token: str):
     if not made:
         flash(f"Nothing to propose: every value in {upload.filename} is what the catalogue has already.", "info")
         return redirect(url_for(".import_upload"), code=303)
-    flash(f"Thank you: {len(made)} proposal{'s' if len(made) != 1 else ''} from {upload.filename} "
-          f"{'wait' if len(made) != 1 else 'waits'} for a curator.", "success")
+    flash(f"Thank you: {len(made)} proposal{'s' if len(made) != 1 else ''} from {upload.filename}"
+          f"{outcomes([p.status for p in made])}", "success")
     return redirect(url_for("community.mine"), code=303)
 
 

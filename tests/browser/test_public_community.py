@@ -22,8 +22,7 @@ def test_find_a_public_deck_by_a_card_and_copy_it(live_server, page):
     uid = models.User.get(models.User.username == author).id
     deck = Deck("kaijudo")
     deck.add("Deck", "argus-vigilant-seer", 3)
-    shared = create_deck(uid, "kaijudo", "standard", f"Seer Parade {author}", deck=deck).row
-    models.Deck.update(is_public=True).where(models.Deck.id == shared.id).execute()
+    create_deck(uid, "kaijudo", "standard", f"Seer Parade {author}", deck=deck, is_public=True)
     create_deck(uid, "kaijudo", "standard", f"Seer Secret {author}", deck=deck)  # private
 
     live_server.signup(page)  # someone else finds it

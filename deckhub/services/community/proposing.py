@@ -57,6 +57,34 @@ def _store(user: models.User, game_slug: str, drafts: list[_Draft], source: str,
     return batch if as_batch else models.Proposal.get_by_id(made[0].id)  # with the status the agreement rules gave it
 
 
+def store_rows(user: models.User, rows: Iterable[tuple[str, str, Mapping[str, Any], str]], *,
+               rate_limit: int, window: dt.timedelta) -> list[models.Proposal]:
+    """Checked (game, card key, values, source) rows, each its own proposal with its own source (a
+    facts file's rows), in one transaction with one rate-limit hit. Their values are votes like any
+    other entry's: two independent players agreeing, or a trusted player, apply them at once."""
+    rows = list(rows)
+    with write_transaction():
+        take_rate(user, rate_limit, window)
+        made = [models.Proposal.create(game=game, card_key=key, values=dict(values), source=source, proposer=user.id)
+                for game, key, values, source in rows]
+        take_entries(made, flags=_rows_flags(user, rows))
+    by_id = {p.id: p for p in models.Proposal.select().where(models.Proposal.id.in_([p.id for p in made]))}
+    return [by_id[p.id] for p in made]  # with the statuses the agreement rules gave them
+
+
+def _rows_flags(user: models.User, rows: list[tuple[str, str, Mapping[str, Any], str]]) -> list[str] | None:
+    """A trusted player's rows apply at once only when no row's game and source raise a flag."""
+    found: list[str] = []
+    for game in sorted({game for game, *_ in rows}):
+        drafts = [_Draft(key, None, dict(values)) for g, key, values, _ in rows if g == game]
+        for source in sorted({source for g, _, _, source in rows if g == game}):
+            flags = _trust_flags(user, game, drafts, source)
+            if flags is None:
+                return None
+            found += [f for f in flags if f not in found]
+    return found
+
+
 def _trust_flags(user: models.User, game_slug: str, drafts: list[_Draft], source: str) -> list[str] | None:
     """Why a trusted player's submission waits in the queue (empty: it may apply at once); None when
     the player is not trusted."""
