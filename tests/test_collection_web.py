@@ -141,6 +141,36 @@ def test_the_checklist_shows_order_completion_filters_and_controls(client, auth)
     assert "2 of 60 owned" in printable and printable.count("☐") == 58 and "owned-controls" not in printable
 
 
+def test_the_checklist_counts_each_filter_as_the_filter_shows(client, auth):
+    """The counts are worked out in one pass; each must be the number of rows its filter shows."""
+    auth.signup()
+    for number, step in [("2", "quantity:2"), ("5", "foil_quantity:1"), ("7", "want_quantity:1"),
+                         ("8", "trade_quantity:1"), ("8", "quantity:1")]:
+        client.post("/collection/adjust", data={"printing": pid("evo-fury", number), "step": step})
+    with client.application.app_context(), database.connection_context():
+        alice = models.User.get(models.User.username == "alice")
+        for name in col.CHECKLIST_FILTERS:
+            checklist = col.set_checklist(alice, GAME, "evo-fury", name)
+            assert len(checklist.rows) == checklist.counts[name], name
+            assert all(col.CHECKLIST_FILTERS[name][1](r.owned) for r in checklist.rows)
+
+
+def test_checklist_text_and_card_links_are_escaped_and_quoted(app, client, auth):
+    from flask import render_template
+    from flask_login import login_user
+    auth.signup("alice")
+    row = col.ChecklistRow(7, "<1>", "a key/é", "Bob & <i>Co</i>", None, None, col.Owned(1, 0, 0, 0),
+                           "Bob & <i>Co</i>", None)
+    checklist = col.Checklist(GAME, "Kaijudo", "evo-fury", "Evo <Fury>", [row], col.Completion(1, 1),
+                              {name: 1 for name in col.CHECKLIST_FILTERS}, "all")
+    with app.test_request_context("/collection/kaijudo/sets/evo-fury?x=\"<b>"), database.connection_context():
+        login_user(models.User.get(models.User.username == "alice"))
+        html = render_template("collection/checklist.html", checklist=checklist, filters=col.CHECKLIST_FILTERS)
+    assert "<i>" not in html and "<1>" not in html and "Bob &amp; &lt;i&gt;Co&lt;/i&gt;" in html
+    assert 'href="/games/kaijudo/cards/a%20key/%C3%A9"' in html and '<b>' not in html
+    assert html.count('aria-label="One more quantity: Bob &amp; &lt;i&gt;Co&lt;/i&gt;"') == 1
+
+
 def test_unknown_games_and_sets_are_404(client, auth):
     auth.signup()
     assert client.get("/collection/chess/sets/x").status_code == 404

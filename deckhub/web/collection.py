@@ -17,7 +17,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redi
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
@@ -110,11 +110,31 @@ def collection_owned(printing_ids) -> dict:
     return service.owned_for(current_user, printing_ids)
 
 
+@bp.app_template_global("card_url_prefix")
+def card_url_prefix(game: str) -> str:
+    """A game's card page address up to its card key (the rule ends in the key), for pages that
+    link many cards: prefix + key|urlencode is that card's page."""
+    return url_for("catalog.card", slug=game, key="-")[:-1]
+
+
+@bp.app_template_filter("path_part")
+def path_part(key: str) -> str:
+    """A card key as its card page's address ends, as `card_url` writes it: unchanged when nothing
+    in it needs quoting, else percent-quoted (cheaper than `urlencode` for a page of card links)."""
+    return key if _PLAIN_KEY(key) else quote(key, safe="/")
+
+
 @bp.app_template_global("collection_printing_id")
 def collection_printing_id(card, printing) -> int | None:
     """The database id of one of a `core.cards.Card`'s printings (for the ± partial on card pages)."""
     return service.printing_id(card, printing)
 
+
+# the fixed parts of the ± form (templates/collection/_owned_form.html, imported without a context):
+# (field, its place in an Owned, its label, the label capitalised, its largest value), the labels escaped here
+OWNED_FIELDS = tuple((f, service.Owned._fields.index(f), escape(label), escape(label.capitalize()), MAX_QUANTITY)
+                     for f, label in QTY_LABELS.items())
+bp.add_app_template_global(OWNED_FIELDS, "OWNED_FIELDS")
 
 _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})  # markupsafe's
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch  # a card key that quote(key, safe="/") leaves as it is

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from operator import attrgetter
 from functools import lru_cache, wraps
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
@@ -543,7 +544,7 @@ def _write_rows(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
         anchor = row_anchor(row.number)
         add(f'<tr id="{esc(anchor)}">' if anchor not in anchors else "<tr>")
         anchors.add(anchor)
-        add(f'<td>{esc(row.number or "—")}</td><th scope="row"><a href="{esc(card_url(card))}" tabindex="-1">{name}</a>'
+        add(f'<td>{esc(row.number) if row.number else "&mdash;"}</td><th scope="row"><a href="{esc(card_url(card))}" tabindex="-1">{name}</a>'
             f'</th><td>{esc(row.rarity or "?")}</td>')
         for (field_key, label, multi, extra), (shown, how) in zip(columns, row.cells):
             cell = f"c:{card.key}:{field_key}"
@@ -562,6 +563,76 @@ def _write_rows(grid: SetGrid, sent, cell_errors: dict[str, str]) -> Markup:
         bad = cell_errors.get(f"s:{card.key}") if cell_errors else None
         add((f'<td class="se-bad" title="{esc(bad)}">' if bad else "<td>")
             + f'<input type="file" name="s:{key}" accept="image/jpeg,image/png,image/webp" aria-label="{name}: scan"></td></tr>\n')
+    return Markup("".join(out))
+
+
+_VERSION = attrgetter("card.version")
+
+
+def _grid_heads_html(grid: SetGrid) -> tuple[Markup, Markup]:
+    """(the choice fields' datalists, the field columns' headings): the grid's alone, kept beside it."""
+    def write(grid: SetGrid) -> tuple[Markup, Markup]:
+        esc = escape_html
+        lists = "".join(f'<datalist id="dl-{esc(f.key)}">' + "".join(f'<option value="{esc(c)}">' for c in f.choices)
+                        + "</datalist>" for f in grid.fields if f.choices)
+        heads = "".join(f'<th scope="col" title="{esc(f.describe())}">{esc(f.label)}</th>' for f in grid.fields)
+        return Markup(lists), Markup(heads)
+    kept_for, html = get_catalogue(grid.game).memo(("web.set_editor_heads", grid.code), lambda: (grid, write(grid)))
+    return html if kept_for is grid else write(grid)
+
+
+def _new_rows_html(grid: SetGrid, count: int, sent, cell_errors: dict[str, str], has_versions: bool) -> Markup:
+    """The rows for missing cards; blank ones are kept beside the grid's card rows (`_grid_rows_html`)."""
+    if sent or cell_errors:
+        return _write_new_rows(grid, count, sent, cell_errors, has_versions)
+    kept_for, html = get_catalogue(grid.game).memo(("web.set_editor_new_rows", grid.code, count, has_versions),
+                                                   lambda: (grid, _write_new_rows(grid, count, None, {}, has_versions)))
+    return html if kept_for is grid else _write_new_rows(grid, count, None, {}, has_versions)
+
+
+def _write_new_rows(grid: SetGrid, count: int, sent, cell_errors: dict[str, str], has_versions: bool) -> Markup:
+    """The blank rows for cards the set is missing (with what was sent, when a page comes back
+    with errors), written like the card rows above them: about fifty cells, each a few pieces."""
+    esc = escape_html
+    out: list[str] = []
+    add = out.append
+
+    def typed(name: str) -> str:  # what was sent in a cell (nothing on a page as first shown)
+        return esc(sent.get(name, "")) if sent else ""
+
+    def invalid(name: str) -> str:
+        bad = cell_errors.get(name) if cell_errors else None
+        return f' aria-invalid="true" title="{esc(bad)}"' if bad else ""
+
+    columns = []
+    for spec in grid.fields:
+        key = esc(spec.key)
+        if spec.kind == "text":
+            columns.append((spec.key, key, esc(spec.label), None))
+        else:
+            columns.append((spec.key, key, esc(spec.label), (f' list="dl-{key}" autocomplete="off"' if spec.choices else "")))
+    for i in range(count):
+        n, shown = f"n:{i}:", f"New card {i + 1}"
+        add(f'\n    <tr class="se-new-row"><td><input name="{n}number" value="{typed(n + "number")}" '
+            f'aria-label="{shown}: number" size="4" placeholder="No."></td>\n      <th scope="row"><input name="{n}name" '
+            f'value="{typed(n + "name")}" aria-label="{shown}: name" placeholder="missing card\'s name"{invalid(n + "name")}>')
+        if has_versions:
+            add(f'<input name="{n}version" value="{typed(n + "version")}" aria-label="{shown}: version" '
+                f'placeholder="version, if printed">')
+        add(f'</th>\n      <td><input name="{n}rarity" value="{typed(n + "rarity")}" '
+            f'aria-label="{shown}: rarity" size="4" placeholder="?"></td>')
+        for (field_key, key, label, listed), spec in zip(columns, grid.fields):
+            name, bad = n + field_key, invalid(n + field_key)
+            cls = "unknown se-bad" if bad else "unknown"
+            if listed is None:
+                add(f'\n      <td class="{cls}"><textarea name="{n}{key}" rows="1" aria-label="{shown}: {label}"{bad} '
+                    f'placeholder="?">{typed(name)}</textarea></td>')
+            else:
+                size = ' size="4"' if spec.kind == "int" else ""
+                add(f'\n      <td class="{cls}"><input name="{n}{key}" value="{typed(name)}" aria-label="{shown}: {label}"'
+                    f'{listed}{bad} placeholder="?"{size}></td>')
+        add(f'\n      <td><input type="file" name="s:n:{i}" accept="image/jpeg,image/png,image/webp" aria-label="{shown}: scan">'
+            f'</td></tr>')
     return Markup("".join(out))
 
 
@@ -609,10 +680,11 @@ def set_editor(slug: str, code: str):
                 return redirect(url_for("community.batch", batch_id=batch.id))
             sent = request.form
     new_rows = max(NEW_ROWS, len({m.group(1) for m in map(_NEW_CELL.match, sent) if m}))
+    has_versions = any(map(_VERSION, grid.rows))
     return render_template("community/set_editor.html", game=spec, grid=grid, form=form, problems=problems,
-                           cell_errors=cell_errors, sent=sent, new_rows=min(new_rows, MAX_NEW_ROWS),
-                           rows_html=_grid_rows_html(grid, sent, cell_errors),
-                           has_versions=any(r.card.version for r in grid.rows)), status
+                           rows_html=_grid_rows_html(grid, sent, cell_errors), heads_html=_grid_heads_html(grid),
+                           new_rows_html=_new_rows_html(grid, min(new_rows, MAX_NEW_ROWS), sent, cell_errors,
+                                                         has_versions)), status
 
 
 # ---------------------------------------------------------------------------------- batches
