@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from deckhub.services import deck_needs
+from deckhub.services import checklists
 from deckhub.services import collection as col
 from deckhub.services.decks import keep_current_cards
 from deckhub.store import models
@@ -225,26 +226,26 @@ def test_a_checklist_lists_the_set_in_number_order_with_completion(alice):
     col.adjust(alice, printing_id("evo-fury", "2"), "quantity", 2)
     col.adjust(alice, printing_id("evo-fury", "10"), "foil_quantity", 1)
     col.adjust(alice, printing_id("evo-fury", "3"), "want_quantity", 1)
-    checklist = col.set_checklist(alice, GAME, "evo-fury")
+    checklist = checklists.set_checklist(alice, GAME, "evo-fury")
     numbers = [r.number for r in checklist.rows]
     assert len(numbers) == 60 and numbers[:3] == ["1", "2", "3"] and numbers.index("10") == 9
     assert checklist.completion.label == "2 of 60"
     assert checklist.counts == {"all": 60, "owned": 2, "missing": 58, "duplicates": 1, "wanted": 1, "trade": 0}
-    assert [r.number for r in col.set_checklist(alice, GAME, "evo-fury", "duplicates").rows] == ["2"]
-    assert [r.number for r in col.set_checklist(alice, GAME, "evo-fury", "wanted").rows] == ["3"]
-    assert col.set_checklist(alice, GAME, "no-such-set") is None
+    assert [r.number for r in checklists.set_checklist(alice, GAME, "evo-fury", "duplicates").rows] == ["2"]
+    assert [r.number for r in checklists.set_checklist(alice, GAME, "evo-fury", "wanted").rows] == ["3"]
+    assert checklists.set_checklist(alice, GAME, "no-such-set") is None
 
 
 def test_wanting_a_card_does_not_count_as_owning_it(alice):
     col.adjust(alice, printing_id("evo-fury", "2"), "want_quantity", 3)
-    assert col.set_checklist(alice, GAME, "evo-fury").completion.owned == 0
+    assert checklists.set_checklist(alice, GAME, "evo-fury").completion.owned == 0
 
 
 def test_the_overview_counts_per_set_and_per_game(alice, bob):
     col.adjust(alice, printing_id("evo-fury", "2"), "quantity", 2)
     col.adjust(alice, printing_id("vortex", "1"), "quantity", 1)
     col.adjust(bob, printing_id("vortex", "2"), "quantity", 1)
-    games = {g.slug: g for g in col.collection_overview(alice)}
+    games = {g.slug: g for g in checklists.collection_overview(alice)}
     kaijudo = games[GAME]
     sets = {s.code: s.completion for s in kaijudo.sets}
     assert sets["evo-fury"].label == "1 of 60" and sets["vortex"].label == "1 of 170"
@@ -333,8 +334,8 @@ def test_every_printing_of_every_game_survives_a_round_trip(alice, bob):
 
 
 def test_a_neopets_checklist_counts_against_the_set_size(alice):
-    checklist = col.set_checklist(alice, "neopets-tcg", "battle-for-meridell")
+    checklist = checklists.set_checklist(alice, "neopets-tcg", "battle-for-meridell")
     assert checklist.completion.label == "0 of 140"
     for row in checklist.rows[:23]:
         col.adjust(alice, row.printing_id, "quantity", 1)
-    assert col.set_checklist(alice, "neopets-tcg", "battle-for-meridell").completion.label == "23 of 140"
+    assert checklists.set_checklist(alice, "neopets-tcg", "battle-for-meridell").completion.label == "23 of 140"

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from deckhub.services import deck_needs
+from deckhub.services import checklists
 from deckhub.services import collection as col
 from deckhub.services.decks import keep_current_cards
 from deckhub.store import models
@@ -149,23 +150,23 @@ def test_the_checklist_counts_each_filter_as_the_filter_shows(client, auth):
         client.post("/collection/adjust", data={"printing": pid("evo-fury", number), "step": step})
     with client.application.app_context(), database.connection_context():
         alice = models.User.get(models.User.username == "alice")
-        for name in col.CHECKLIST_FILTERS:
-            checklist = col.set_checklist(alice, GAME, "evo-fury", name)
+        for name in checklists.CHECKLIST_FILTERS:
+            checklist = checklists.set_checklist(alice, GAME, "evo-fury", name)
             assert len(checklist.rows) == checklist.counts[name], name
-            assert all(col.CHECKLIST_FILTERS[name][1](r.owned) for r in checklist.rows)
+            assert all(checklists.CHECKLIST_FILTERS[name][1](r.owned) for r in checklist.rows)
 
 
 def test_checklist_text_and_card_links_are_escaped_and_quoted(app, client, auth):
     from flask import render_template
     from flask_login import login_user
     auth.signup("alice")
-    row = col.ChecklistRow(7, "<1>", "a key/é", "Bob & <i>Co</i>", None, None, col.Owned(1, 0, 0, 0),
+    row = checklists.ChecklistRow(7, "<1>", "a key/é", "Bob & <i>Co</i>", None, None, col.Owned(1, 0, 0, 0),
                            "Bob & <i>Co</i>", None)
-    checklist = col.Checklist(GAME, "Kaijudo", "evo-fury", "Evo <Fury>", [row], col.Completion(1, 1),
-                              {name: 1 for name in col.CHECKLIST_FILTERS}, "all")
+    checklist = checklists.Checklist(GAME, "Kaijudo", "evo-fury", "Evo <Fury>", [row], checklists.Completion(1, 1),
+                                     {name: 1 for name in checklists.CHECKLIST_FILTERS}, "all")
     with app.test_request_context("/collection/kaijudo/sets/evo-fury?x=\"<b>"), database.connection_context():
         login_user(models.User.get(models.User.username == "alice"))
-        html = render_template("collection/checklist.html", checklist=checklist, filters=col.CHECKLIST_FILTERS)
+        html = render_template("collection/checklist.html", checklist=checklist, filters=checklists.CHECKLIST_FILTERS)
     assert "<i>" not in html and "<1>" not in html and "Bob &amp; &lt;i&gt;Co&lt;/i&gt;" in html
     assert 'href="/games/kaijudo/cards/a%20key/%C3%A9"' in html and '<b>' not in html
     assert html.count('aria-label="One more quantity: Bob &amp; &lt;i&gt;Co&lt;/i&gt;"') == 1

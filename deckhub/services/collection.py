@@ -1,4 +1,5 @@
 """Collections: what each user owns, wants and trades, per printing — the service layer (no Flask).
+Set checklists and the overview of a collection read it in `deckhub.services.checklists`.
 
 Every quantity change happens in SQL, in one statement on the row, with the floor at zero done by
 the database (`qty = CASE WHEN qty + n < 0 THEN 0 ... END`) after the row is created with
@@ -20,13 +21,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, NamedTuple
 
-from peewee import JOIN, Case, IntegrityError, SqliteDatabase, fn
+from peewee import Case, IntegrityError, SqliteDatabase
 
 from deckhub.store import models
 from deckhub.services.accounts import named_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Catalogue
-from deckhub.store.db import PreparedRows, PreparedSelect, database, write_transaction
+from deckhub.store.db import database, write_transaction
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LABELS, CollectionFileError,
                                               ExportRow, GameIndex, ImportPlan, PlannedRow, PrintingRef,
@@ -38,8 +39,7 @@ CHUNK = 500  # rows per multi-row INSERT (6 parameters each: far below every dat
 __all__ = [
     "FIELDS", "Owned", "adjust", "set_quantities", "owned_for", "snapshot", "game_index", "all_indexes",
     "ImportPreview", "ImportResult", "ImportRejected", "preview_import", "commit_import",
-    "export_rows", "export_csv", "Checklist", "set_checklist", "GameProgress", "collection_overview",
-    "write_targets", "CollectionFileError",
+    "export_rows", "export_csv", "write_targets", "CollectionFileError",
 ]
 
 
@@ -649,152 +649,3 @@ def export_file(username: str, game: str | None = None, *, bom: bool = True) -> 
     user = named_user(username)
     rows = export_rows(user, game)
     return user, write_collection_csv(rows, bom=bom), len(rows)
-
-
-# --------------------------------------------------------------------------- checklists
-
-CHECKLIST_FILTERS = {
-    "all": ("All cards", lambda o: True),
-    "owned": ("Owned", lambda o: o.total > 0),
-    "missing": ("Missing", lambda o: o.total == 0),
-    "duplicates": ("Duplicates", lambda o: o.total > 1),
-    "wanted": ("Wanted", lambda o: o.want_quantity > 0),
-    "trade": ("For trade", lambda o: o.trade_quantity > 0),
-}
-
-
-class ChecklistRow(NamedTuple):
-    """One printing of a set with my quantities (a tuple: a page of rows unpacks it)."""
-    printing_id: int
-    number: str | None
-    card_key: str
-    display_name: str  # "name, version" when the card has a version
-    rarity: str | None
-    promo_code: str | None
-    owned: Owned
-    name: str
-    version: str | None
-
-
-@dataclass
-class Completion:
-    owned: int  # distinct printings of the set owned (foil or not)
-    size: int  # the set's size (or its printings, when more are known than the size says)
-    size_known: bool = True
-
-    @property
-    def percent(self) -> float:
-        return 100.0 * self.owned / self.size if self.size else 0.0
-
-    @property
-    def label(self) -> str:
-        return f"{self.owned} of {self.size}"
-
-
-@dataclass
-class Checklist:
-    game: str
-    game_name: str
-    set_code: str
-    set_name: str
-    rows: list[ChecklistRow]  # after the filter
-    completion: Completion
-    counts: dict[str, int]  # filter name -> rows it shows
-    show: str
-
-
-def _denominator(size: int | None, printings: int) -> tuple[int, bool]:
-    return max(size or 0, printings), size is not None
-
-
-def _checklist_query(uid: int, set_id: int):
-    P, C, O = models.Printing, models.Card, models.OwnedCard
-    return (P.select(P.id, P.number, C.key, C.name, C.version, P.rarity, P.promo_code,
-                     *(fn.COALESCE(c, 0) for c in (O.quantity, O.foil_quantity, O.want_quantity, O.trade_quantity)))
-            .join(C).switch(P).join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
-            .where(P.card_set == set_id).order_by(P.number_sort, P.number, P.position, P.id))
-
-
-_CHECKLIST_SET = PreparedSelect(models.CardSet, lambda game, code: models.CardSet.select().where(
-    (models.CardSet.game == game) & (models.CardSet.code == code)))
-_CHECKLIST_ROWS = PreparedRows(2, _checklist_query)  # SQL written once a backend, rows as the database gives them
-
-
-def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklist | None:
-    """Every printing of a set in collector-number order with the user's quantities; None if no such set."""
-    card_set = _CHECKLIST_SET.first(game, set_code)
-    if card_set is None:
-        return None
-    show = show if show in CHECKLIST_FILTERS else "all"
-    rows = [ChecklistRow(pid, number, key, f"{name}, {version}" if version else name, rarity, promo,
-                         Owned(q, f, w, t), name, version)
-            for pid, number, key, name, version, rarity, promo, q, f, w, t in _CHECKLIST_ROWS.rows(_uid(user), card_set.id)]
-    counts = _checklist_counts(rows)
-    completion = Completion(counts["owned"], *_denominator(card_set.size, len(rows)))
-    keep = CHECKLIST_FILTERS[show][1]
-    rows = rows if show == "all" else [r for r in rows if keep(r.owned)]
-    return Checklist(game, get_game(game).name, card_set.code, card_set.name, rows, completion, counts, show)
-
-
-def _checklist_counts(rows: list[ChecklistRow]) -> dict[str, int]:
-    """How many rows each of CHECKLIST_FILTERS shows, in one pass (the same tests, written out)."""
-    owned = duplicates = wanted = trade = 0
-    for row in rows:
-        quantity, foil, want, offered = row.owned
-        owned, duplicates = owned + (quantity + foil > 0), duplicates + (quantity + foil > 1)
-        wanted, trade = wanted + (want > 0), trade + (offered > 0)
-    return {"all": len(rows), "owned": owned, "missing": len(rows) - owned, "duplicates": duplicates,
-            "wanted": wanted, "trade": trade}
-
-
-@dataclass
-class SetProgress:
-    code: str
-    name: str
-    completion: Completion
-
-
-@dataclass
-class GameProgress:
-    slug: str
-    name: str
-    sets: list[SetProgress]
-    completion: Completion
-    totals: Owned  # copies, foils, wants and trades over the whole game
-
-    @property
-    def started(self) -> bool:
-        return not self.totals.empty
-
-
-def _sets_of(game: str) -> list[tuple[int, str, str, int | None, int]]:
-    """(id, code, name, size, printings) of a game's sets in order: catalogue data, kept on the catalogue."""
-    S, P = models.CardSet, models.Printing
-    return get_catalogue(game).memo("collection.sets", lambda: list(
-        S.select(S.id, S.code, S.name, S.size, fn.COUNT(P.id)).join(P, JOIN.LEFT_OUTER, on=(P.card_set == S.id))
-        .where(S.game == game).group_by(S.id, S.code, S.name, S.size).order_by(S.position, S.code).tuples()))
-
-
-_P, _C, _O = models.Printing, models.Card, models.OwnedCard
-_OWNED_PER_SET = PreparedRows(1, lambda uid: (  # my rows only, by the owner index
-    _O.select(_P.card_set, fn.COUNT(_O.id)).join(_P)
-    .where((_O.owner == uid) & ((_O.quantity + _O.foil_quantity) > 0)).group_by(_P.card_set)))
-_TOTALS_PER_GAME = PreparedRows(1, lambda uid: (
-    _O.select(_C.game, fn.SUM(_O.quantity), fn.SUM(_O.foil_quantity), fn.SUM(_O.want_quantity),
-              fn.SUM(_O.trade_quantity)).join(_P).join(_C).where(_O.owner == uid).group_by(_C.game)))
-
-
-def collection_overview(user) -> list[GameProgress]:
-    """Completion per set and per game, and the user's totals, in two queries written once."""
-    uid = _uid(user)
-    owned = dict(_OWNED_PER_SET.rows(uid))
-    totals = {game: Owned(*(int(v or 0) for v in values)) for game, *values in _TOTALS_PER_GAME.rows(uid)}
-    result = []
-    for game in all_games():
-        sets = []
-        for set_id, code, name, set_size, printings in _sets_of(game.slug):
-            size, known = _denominator(set_size, printings)
-            sets.append(SetProgress(code, name, Completion(int(owned.get(set_id, 0)), size, known)))
-        completion = Completion(sum(s.completion.owned for s in sets), sum(s.completion.size for s in sets))
-        result.append(GameProgress(game.slug, game.name, sets, completion, totals.get(game.slug, NOTHING)))
-    return result

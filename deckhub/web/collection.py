@@ -23,6 +23,7 @@ from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
+from deckhub.services import checklists
 from deckhub.services import collection as service
 from deckhub.services import deck_needs
 from deckhub.services import collection_imports as uploads
@@ -175,7 +176,7 @@ def _completion_bar(c, label: str) -> str:
 
 @bp.app_template_global("collection_set_rows")
 def collection_set_rows(game) -> Markup:
-    """A game's sets (collection.GameProgress.sets) with their completion, as the overview's table
+    """A game's sets (checklists.GameProgress.sets) with their completion, as the overview's table
     rows: written in Python, as a template loop with a macro per set cost most of the page."""
     prefix = _html(url_for("collection.checklist", slug=game.slug, code="~")[:-1])
     out = []
@@ -222,7 +223,7 @@ def overview():
     slug = request.args.get("game") or ""
     game = game_or_404(slug).slug if slug else None
     finds = service.find_cards(current_user, q, game) if q else None
-    return render_template("collection/overview.html", games=service.collection_overview(current_user),
+    return render_template("collection/overview.html", games=checklists.collection_overview(current_user),
                            finds=finds, q=q, search_game=game)
 
 
@@ -231,20 +232,20 @@ def overview():
 def checklist(slug: str, code: str):
     game = game_or_404(slug)
     show = request.args.get("show", "all")
-    checklist = service.set_checklist(current_user, game.slug, code, show)
+    checklist = checklists.set_checklist(current_user, game.slug, code, show)
     if checklist is None:
         abort(404, description=f"{game.name} has no set “{code[:80]}”.")
-    return render_template("collection/checklist.html", checklist=checklist, filters=service.CHECKLIST_FILTERS)
+    return render_template("collection/checklist.html", checklist=checklist, filters=checklists.CHECKLIST_FILTERS)
 
 
 @bp.route("/<slug>/sets/<code>/print")
 @login_required
 def checklist_print(slug: str, code: str):
     game = game_or_404(slug)
-    checklist = service.set_checklist(current_user, game.slug, code, request.args.get("show", "all"))
+    checklist = checklists.set_checklist(current_user, game.slug, code, request.args.get("show", "all"))
     if checklist is None:
         abort(404, description=f"{game.name} has no set “{code[:80]}”.")
-    return render_template("collection/checklist_print.html", checklist=checklist, filters=service.CHECKLIST_FILTERS)
+    return render_template("collection/checklist_print.html", checklist=checklist, filters=checklists.CHECKLIST_FILTERS)
 
 
 @bp.route("/wants")
