@@ -16,7 +16,7 @@ from deckhub import logs
 from deckhub.store import models
 from deckhub.store.db import database, init_database
 from deckhub.services.limits import MAX_BODY
-from deckhub.web import form_tokens, operations
+from deckhub.web import cookie_sessions, form_tokens, operations
 from deckhub.web.api.errors import error_response, under_api
 from deckhub.web.api.inputs import parse_json
 
@@ -58,6 +58,7 @@ def _wants_json() -> bool:
 
 def init_app(app: Flask) -> None:
     app.json = JSONProvider(app)
+    cookie_sessions.register(app)
     app.url_map.converters["int"] = IdConverter  # before any blueprint adds its routes
     init_database(app.config["DATABASE_URL"])  # the schema is changed only by `deckhub db upgrade` (and serve)
     _observe_requests(app)
