@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 
-from flask import Flask
+from flask import Flask, request, url_for
+from markupsafe import Markup
+
+from deckhub.core.caches import LRU
 
 # (module, blueprint attribute); an area adds itself here.
 AREAS = [
@@ -49,3 +52,24 @@ def register(app: Flask) -> None:
     from deckhub.web import api
     api.register(app)  # the JSON API: its routes, error shape, authentication and CSRF policy
     app.jinja_env.globals["nav_links"] = NAV_LINKS
+    app.jinja_env.globals["header_links"] = _header_links(LRU(HEADERS_KEPT))
+
+
+HEADERS_KEPT = 64  # (script root, signed in, curator): three kinds of visitor per script root
+
+
+def _header_links(written: LRU[Markup]):
+    """The header's navigation links for a kind of visitor (signed out, signed in, curator), as
+    base.html wrote them link by link: written once per kind and script root, since every page
+    shows them and only who is asking changes them."""
+    def header_links(signed_in: bool, curator: bool) -> Markup:
+        key = (request.script_root, bool(signed_in), bool(curator))
+        links = written.get(key)
+        if links is None:
+            shown = [(label, endpoint) for label, endpoint, private in NAV_LINKS
+                     if not private or (signed_in and (private != "curator" or curator))]
+            links = written.put(key, Markup("").join(Markup('<a href="{}">{}</a>').format(url_for(endpoint), label)
+                                                     for label, endpoint in shown))
+        return links
+
+    return header_links
