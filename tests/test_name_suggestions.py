@@ -94,3 +94,20 @@ def test_no_name_reaching_the_cutoff_is_left_out(slug):
         for choice, score, _ in process.extract(query, catalogue.name_choices(), scorer=fuzz.WRatio,
                                                 limit=None, score_cutoff=60):
             assert choice in kept, (q, choice, score)
+
+
+@pytest.mark.parametrize("slug", game_slugs())
+def test_names_holding_a_part_are_those_found_name_by_name(slug):
+    from deckhub.core.search import _index
+    catalogue = load_catalogue(slug)
+    index = _index(catalogue)
+    rng = random.Random(3)
+    parts = ["a", "e", "zz", "dragon", "of", "zq0x", "qqqqqqqqqqqq"]
+    for comp in rng.sample(index.all_compact, min(150, len(index.all_compact))):
+        i = rng.randrange(len(comp))
+        parts.append(comp[i:i + rng.randint(1, 8)] or "a")
+        parts.append(comp)
+    for q in queries(catalogue, 150, seed=11):
+        parts.append(normalize_name(q).replace(" ", "") or "b")
+    for part in parts:
+        assert index.containing(part) == [j for j, comp in enumerate(index.all_compact) if part in comp], part

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 import threading
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -81,6 +81,25 @@ class _Index:
     _truncated: dict[int, list[str]] = field(default_factory=dict)
     _sized: dict[int, list[str]] = field(default_factory=dict)
     _starts: dict[int, tuple[list[str], list[list[str]]]] = field(default_factory=dict)
+    _joined: tuple[str, list[int]] | None = None
+
+    def containing(self, part: str) -> list[int]:
+        """Indexes (in order) of the compact names holding `part`, found by searching them all
+        joined in one string (a line each) rather than name by name."""
+        if self._joined is None:
+            starts, n = [], 0
+            for comp in self.all_compact:
+                starts.append(n)
+                n += len(comp) + 1
+            self._joined = ("\n".join(self.all_compact), starts)
+        text, starts = self._joined
+        found: list[int] = []
+        at = text.find(part)
+        while at >= 0:
+            j = bisect_right(starts, at) - 1
+            found.append(j)
+            at = text.find(part, starts[j + 1]) if j + 1 < len(starts) else -1
+        return found
 
     def truncated(self, length: int) -> list[str]:
         """The vocabulary cut to `length` characters (a word typed half-way, with a typo)."""
@@ -340,11 +359,10 @@ def _rank(index: _Index, q: str, in_text: bool, allowed: set[int] | None) -> lis
         starts = any(n.startswith(query) for n in e.names)
         first = min((j for ws in e.words for j, w in enumerate(ws) if w.startswith(tokens[0])), default=0)
         offer(i, (WORD_PREFIX, 0 if starts else 1, first, len(e.words[0])))
-    for j, (name, comp) in enumerate(zip(index.all_names, index.all_compact)):
-        if compact in comp:
-            pos = _substring_at_word(name, comp, compact)
-            if pos is not None:
-                offer(index.name_owner[j], (SUBSTRING, pos, 0, 0))
+    for j in index.containing(compact):
+        pos = _substring_at_word(index.all_names[j], index.all_compact[j], compact)
+        if pos is not None:
+            offer(index.name_owner[j], (SUBSTRING, pos, 0, 0))
     if in_text:
         in_text_sets = [_starting(index.text_vocabulary, index.text_owners, t) for t in tokens]
         for i in set.intersection(*in_text_sets):
