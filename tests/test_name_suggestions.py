@@ -111,3 +111,29 @@ def test_names_holding_a_part_are_those_found_name_by_name(slug):
         parts.append(normalize_name(q).replace(" ", "") or "b")
     for part in parts:
         assert index.containing(part) == [j for j, comp in enumerate(index.all_compact) if part in comp], part
+
+
+def every_word_scored(index, token: str) -> dict:
+    """search._word_scores as it was: ratio against every sized word and start."""
+    from deckhub.core.search import WORD_CUTOFF
+    scores = {}
+    sized = index.sized_for(len(token))
+    for _, score, i in process.extract(token, sized, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
+        scores[sized[i]] = score
+    for length in (len(token), len(token) + 1):
+        starts, owners = index.starts(length)
+        for _, score, i in process.extract(token, starts, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
+            for word in owners[i]:
+                if score > scores.get(word, 0):
+                    scores[word] = score
+    return scores
+
+
+@pytest.mark.parametrize("slug", game_slugs())
+def test_near_words_are_those_of_scoring_every_word(slug):
+    from deckhub.core.search import _index, _word_scores
+    catalogue = load_catalogue(slug)
+    index = _index(catalogue)
+    for q in queries(catalogue, 300, seed=5):
+        for token in normalize_name(q).split():
+            assert list(_word_scores(index, token).items()) == list(every_word_scored(index, token).items()), token

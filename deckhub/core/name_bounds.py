@@ -31,23 +31,26 @@ _BANDS_KEPT = 512  # (query length, cutoff) pairs whose length bands are kept
 _SELECT = bytes.maketrans(b"01", b"\x00\x01")
 
 
-def _bound(common: int, l1: int, l2: int) -> float:
-    """The highest WRatio two names of lengths l1, l2 with `common` letters in common can score."""
+def _bound(common: int, l1: int, l2: int, whole_only: bool = False) -> float:
+    """The highest WRatio (with `whole_only`, plain ratio) two names of lengths l1, l2 with
+    `common` letters in common can score."""
     if not l1 or not l2:
         return 0.0
     whole = 200.0 * common / (l1 + l2)
     short, long = min(l1, l2), max(l1, l2)
-    if long / short < 1.5:
+    if whole_only or long / short < 1.5:
         return whole
     return max(whole, 0.9 * 200.0 * common / (short + common))  # 0.9: the larger of WRatio's two scales
 
 
 class NameBounds:
     """Bit-vector index of `names` (normalized, one space between words): per letter and count,
-    the names holding that letter at least that often; per length and per word, the names."""
+    the names holding that letter at least that often; per length and per word, the names.
+    With `whole_only`, the bound is that of rapidfuzz's plain ratio (words are not looked at)."""
 
-    def __init__(self, names: list[str]):
+    def __init__(self, names: list[str], whole_only: bool = False):
         self.names = names
+        self.whole_only = whole_only
         self.all = (1 << len(names)) - 1
         self.at_least: dict[str, list[int]] = {}  # letter -> [names holding it >= 1, >= 2, ...]
         self.by_length: dict[int, int] = {}
@@ -63,7 +66,7 @@ class NameBounds:
                 for k in range(count):
                     masks[k] |= bit
             self.by_length[len(name)] = self.by_length.get(len(name), 0) | bit
-            words = name.split()
+            words = [] if whole_only else name.split()
             if len(set(words)) < len(words):
                 self.always |= bit
             for w in set(words):
@@ -71,9 +74,19 @@ class NameBounds:
 
     def candidates(self, query: str, score_cutoff: float) -> list[str]:
         """The names whose WRatio against `query` (normalized) may reach `score_cutoff`, in order."""
-        words = query.split()
+        kept = self._kept(query, score_cutoff)
+        return self.names if kept is None else list(compress(self.names, kept))
+
+    def kept(self, query: str, score_cutoff: float) -> list[int]:
+        """The positions of `candidates(query, score_cutoff)` in `names`."""
+        kept = self._kept(query, score_cutoff)
+        return list(range(len(self.names))) if kept is None else list(compress(range(len(self.names)), kept))
+
+    def _kept(self, query: str, score_cutoff: float) -> bytes | None:
+        """One byte per name, 1 where it is kept (None: every name)."""
+        words = [] if self.whole_only else query.split()
         if score_cutoff <= 0 or not query or len(set(words)) < len(words):
-            return self.names
+            return None
         counter = _Bits()
         for letter, count in Counter(query).items():
             for mask in self.at_least.get(letter, ())[:count]:
@@ -86,28 +99,28 @@ class NameBounds:
             kept |= band & counter.at_least(least)
         kept &= self.all
         if kept == self.all:
-            return self.names
-        return list(compress(self.names, bin(kept)[:1:-1].encode().translate(_SELECT)))
+            return None
+        return bin(kept)[:1:-1].encode().translate(_SELECT)
 
     def _banded(self, length: int, score_cutoff: float) -> list[tuple[int, int]]:
         """(fewest common letters, names of the lengths needing that many) for a query's length."""
         bands: dict[int, int] = {}
         for other, band in self.by_length.items():
-            least = _least_common(length, other, score_cutoff)
+            least = _least_common(length, other, score_cutoff, self.whole_only)
             if least is not None:
                 bands[least] = bands.get(least, 0) | band
         return sorted(bands.items())
 
 
-def _least_common(l1: int, l2: int, score_cutoff: float) -> int | None:
+def _least_common(l1: int, l2: int, score_cutoff: float, whole_only: bool = False) -> int | None:
     """The fewest common letters with which names of lengths l1, l2 may reach the cutoff (None: never)."""
     top = min(l1, l2)
-    if _bound(top, l1, l2) < score_cutoff - _MARGIN:
+    if _bound(top, l1, l2, whole_only) < score_cutoff - _MARGIN:
         return None
     low, high = 0, top  # _bound grows with the common count: the first count reaching the cutoff
     while low < high:
         mid = (low + high) // 2
-        if _bound(mid, l1, l2) < score_cutoff - _MARGIN:
+        if _bound(mid, l1, l2, whole_only) < score_cutoff - _MARGIN:
             low = mid + 1
         else:
             high = mid

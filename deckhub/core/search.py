@@ -29,6 +29,7 @@ from typing import Any, Iterable, Mapping
 from rapidfuzz import fuzz, process
 
 from deckhub.core.cards import Card, Catalogue, Printing, normalize_name
+from deckhub.core.name_bounds import NameBounds
 
 UNKNOWN_SET = "_unknown"  # the `set` filter value for cards with no known printing
 WORD_CUTOFF = 80          # rapidfuzz ratio a query word needs against a name word (typos)
@@ -82,6 +83,15 @@ class _Index:
     _sized: dict[int, list[str]] = field(default_factory=dict)
     _starts: dict[int, tuple[list[str], list[list[str]]]] = field(default_factory=dict)
     _joined: tuple[str, list[int]] | None = None
+    _bounds: dict[tuple, NameBounds] = field(default_factory=dict)
+
+    def bounds(self, key: tuple, words: list[str]) -> NameBounds:
+        """The letter-count index of `words` (one of the lists above, named by `key`): which of
+        them can reach a plain-ratio cutoff against a query word, without scoring them all."""
+        found = self._bounds.get(key)
+        if found is None:
+            found = self._bounds[key] = NameBounds(words, whole_only=True)
+        return found
 
     def containing(self, part: str) -> list[int]:
         """Indexes (in order) of the compact names holding `part`, found by searching them all
@@ -302,13 +312,15 @@ def _filter_predicates(game_spec, catalogue: Catalogue, filters: Mapping[str, An
 def _word_scores(index: _Index, token: str) -> dict[str, float]:
     """Name words within a small typo of `token` (whole word, or the word's start), with scores."""
     scores: dict[str, float] = {}
-    sized = index.sized_for(len(token))
-    for _, score, i in process.extract(token, sized, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
-        scores[sized[i]] = score
+    sized = index.bounds(("sized", len(token)), index.sized_for(len(token))).candidates(token, WORD_CUTOFF)
+    for word, score, _ in process.extract(token, sized, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
+        scores[word] = score
     for length in (len(token), len(token) + 1):  # each distinct start once, for all its words
         starts, owners = index.starts(length)
-        for _, score, i in process.extract(token, starts, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
-            for word in owners[i]:
+        kept = index.bounds(("starts", length), starts).kept(token, WORD_CUTOFF)
+        for _, score, k in process.extract(token, [starts[i] for i in kept], scorer=fuzz.ratio,
+                                           score_cutoff=WORD_CUTOFF, limit=None):
+            for word in owners[kept[k]]:
                 if score > scores.get(word, 0):
                     scores[word] = score
     return scores
