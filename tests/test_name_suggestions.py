@@ -137,3 +137,16 @@ def test_near_words_are_those_of_scoring_every_word(slug):
     for q in queries(catalogue, 300, seed=5):
         for token in normalize_name(q).split():
             assert list(_word_scores(index, token).items()) == list(every_word_scored(index, token).items()), token
+
+
+@pytest.mark.parametrize("slug", game_slugs())
+def test_no_name_within_the_plain_ratio_cutoff_is_left_out(slug):
+    from deckhub.core.search import NAME_CUTOFF, _index
+    index = _index(load_catalogue(slug))
+    bounds = NameBounds(index.all_names, whole_only=True)
+    for q in queries(load_catalogue(slug), 200, seed=13):
+        query = normalize_name(q)
+        kept = set(bounds.kept(query, NAME_CUTOFF))
+        for _, score, j in process.extract(query, index.all_names, scorer=fuzz.ratio, score_cutoff=NAME_CUTOFF,
+                                           limit=None):
+            assert j in kept, (q, index.all_names[j], score)

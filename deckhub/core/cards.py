@@ -259,10 +259,8 @@ class Catalogue:
             return []
         found: list[tuple[Card, float]] = []
         seen: set[str] = set()
-        # only names that can reach the cutoff are scored (see name_bounds); same results, same order
         bounds = self.memo("core.name_bounds", lambda: NameBounds(self.name_choices()))
-        for choice, score, _ in process.extract(query, bounds.candidates(query, score_cutoff), scorer=fuzz.WRatio,
-                                                limit=limit * 3, score_cutoff=score_cutoff):
+        for choice, score in bounds.best(query, limit * 3, score_cutoff, fuzz.WRatio, process.extract):
             for card in self._by_name[choice]:
                 if card.key not in seen:
                     seen.add(card.key)

@@ -21,12 +21,14 @@ included) exactly as it ranks the whole list.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from itertools import compress
 
 from deckhub.core.caches import LRU
 
 _MARGIN = 1e-6  # a name is left out only when its bound is below the cutoff by more than this
+_ABOVE_ALL = 101  # a cutoff no score reaches: only the names always scored are kept
 _BANDS_KEPT = 512  # (query length, cutoff) pairs whose length bands are kept
 _SELECT = bytes.maketrans(b"01", b"\x00\x01")
 
@@ -76,6 +78,23 @@ class NameBounds:
         """The names whose WRatio against `query` (normalized) may reach `score_cutoff`, in order."""
         kept = self._kept(query, score_cutoff)
         return self.names if kept is None else list(compress(self.names, kept))
+
+    def best(self, query: str, limit: int, score_cutoff: float, scorer, extract) -> list[tuple[str, float]]:
+        """What `extract(query, names, scorer=scorer, limit=limit, score_cutoff=score_cutoff)` finds
+        (names and scores, best first, ties in list order), scoring only names that can make it:
+        first the names sharing a word with the query; the last of the `limit` best of those sets
+        the score the others must be able to reach (a whole number at most it, so the bands
+        computed for it are kept and reused)."""
+        first = self.kept(query, _ABOVE_ALL)
+        found = [(score, first[k], choice) for choice, score, k in extract(
+            query, [self.names[i] for i in first], scorer=scorer, limit=limit, score_cutoff=score_cutoff)]
+        floor = max(score_cutoff, math.floor(found[-1][0])) if len(found) == limit else score_cutoff
+        scored = set(first)
+        others = [i for i in self.kept(query, floor) if i not in scored]
+        found += [(score, others[k], choice) for choice, score, k in extract(
+            query, [self.names[i] for i in others], scorer=scorer, limit=limit, score_cutoff=floor)]
+        found.sort(key=lambda f: (-f[0], f[1]))
+        return [(choice, score) for score, _, choice in found[:limit]]
 
     def kept(self, query: str, score_cutoff: float) -> list[int]:
         """The positions of `candidates(query, score_cutoff)` in `names`."""

@@ -396,8 +396,10 @@ def _rank(index: _Index, q: str, in_text: bool, allowed: set[int] | None) -> lis
             per_token.append(owners)
         for i in set(per_token[0]).intersection(*per_token[1:]):
             fuzzy[i] = sum(p[i] for p in per_token) / len(per_token)
-        for _, score, j in process.extract(query, index.all_names, scorer=fuzz.ratio, score_cutoff=NAME_CUTOFF, limit=None):
-            i = index.name_owner[j]
+        near = index.bounds(("names",), index.all_names).kept(query, NAME_CUTOFF)
+        for _, score, k in process.extract(query, [index.all_names[j] for j in near], scorer=fuzz.ratio,
+                                           score_cutoff=NAME_CUTOFF, limit=None):
+            i = index.name_owner[near[k]]
             if score > fuzzy.get(i, 0):
                 fuzzy[i] = score
         for i, score in fuzzy.items():
