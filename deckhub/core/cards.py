@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Mapping, TypeVar
 
 from deckhub.core.caches import LRU
+from deckhub.core.name_bounds import NameBounds
 from deckhub.core.reading import overriding
 
 T = TypeVar("T")
@@ -258,8 +259,8 @@ class Catalogue:
             return []
         found: list[tuple[Card, float]] = []
         seen: set[str] = set()
-        for choice, score, _ in process.extract(query, self.name_choices(), scorer=fuzz.WRatio,
-                                                limit=limit * 3, score_cutoff=score_cutoff):
+        bounds = self.memo("core.name_bounds", lambda: NameBounds(self.name_choices()))
+        for choice, score in bounds.best(query, limit * 3, score_cutoff, fuzz.WRatio, process.extract):
             for card in self._by_name[choice]:
                 if card.key not in seen:
                     seen.add(card.key)

@@ -22,13 +22,14 @@ from __future__ import annotations
 import math
 import re
 import threading
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
 from deckhub.core.cards import Card, Catalogue, Printing, normalize_name
+from deckhub.core.name_bounds import NameBounds
 
 UNKNOWN_SET = "_unknown"  # the `set` filter value for cards with no known printing
 WORD_CUTOFF = 80          # rapidfuzz ratio a query word needs against a name word (typos)
@@ -81,6 +82,34 @@ class _Index:
     _truncated: dict[int, list[str]] = field(default_factory=dict)
     _sized: dict[int, list[str]] = field(default_factory=dict)
     _starts: dict[int, tuple[list[str], list[list[str]]]] = field(default_factory=dict)
+    _joined: tuple[str, list[int]] | None = None
+    _bounds: dict[tuple, NameBounds] = field(default_factory=dict)
+
+    def bounds(self, key: tuple, words: list[str]) -> NameBounds:
+        """The letter-count index of `words` (one of the lists above, named by `key`): which of
+        them can reach a plain-ratio cutoff against a query word, without scoring them all."""
+        found = self._bounds.get(key)
+        if found is None:
+            found = self._bounds[key] = NameBounds(words, whole_only=True)
+        return found
+
+    def containing(self, part: str) -> list[int]:
+        """Indexes (in order) of the compact names holding `part`, found by searching them all
+        joined in one string (a line each) rather than name by name."""
+        if self._joined is None:
+            starts, n = [], 0
+            for comp in self.all_compact:
+                starts.append(n)
+                n += len(comp) + 1
+            self._joined = ("\n".join(self.all_compact), starts)
+        text, starts = self._joined
+        found: list[int] = []
+        at = text.find(part)
+        while at >= 0:
+            j = bisect_right(starts, at) - 1
+            found.append(j)
+            at = text.find(part, starts[j + 1]) if j + 1 < len(starts) else -1
+        return found
 
     def truncated(self, length: int) -> list[str]:
         """The vocabulary cut to `length` characters (a word typed half-way, with a typo)."""
@@ -283,13 +312,15 @@ def _filter_predicates(game_spec, catalogue: Catalogue, filters: Mapping[str, An
 def _word_scores(index: _Index, token: str) -> dict[str, float]:
     """Name words within a small typo of `token` (whole word, or the word's start), with scores."""
     scores: dict[str, float] = {}
-    sized = index.sized_for(len(token))
-    for _, score, i in process.extract(token, sized, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
-        scores[sized[i]] = score
+    sized = index.bounds(("sized", len(token)), index.sized_for(len(token))).candidates(token, WORD_CUTOFF)
+    for word, score, _ in process.extract(token, sized, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
+        scores[word] = score
     for length in (len(token), len(token) + 1):  # each distinct start once, for all its words
         starts, owners = index.starts(length)
-        for _, score, i in process.extract(token, starts, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None):
-            for word in owners[i]:
+        kept = index.bounds(("starts", length), starts).kept(token, WORD_CUTOFF)
+        for _, score, k in process.extract(token, [starts[i] for i in kept], scorer=fuzz.ratio,
+                                           score_cutoff=WORD_CUTOFF, limit=None):
+            for word in owners[kept[k]]:
                 if score > scores.get(word, 0):
                     scores[word] = score
     return scores
@@ -340,11 +371,10 @@ def _rank(index: _Index, q: str, in_text: bool, allowed: set[int] | None) -> lis
         starts = any(n.startswith(query) for n in e.names)
         first = min((j for ws in e.words for j, w in enumerate(ws) if w.startswith(tokens[0])), default=0)
         offer(i, (WORD_PREFIX, 0 if starts else 1, first, len(e.words[0])))
-    for j, (name, comp) in enumerate(zip(index.all_names, index.all_compact)):
-        if compact in comp:
-            pos = _substring_at_word(name, comp, compact)
-            if pos is not None:
-                offer(index.name_owner[j], (SUBSTRING, pos, 0, 0))
+    for j in index.containing(compact):
+        pos = _substring_at_word(index.all_names[j], index.all_compact[j], compact)
+        if pos is not None:
+            offer(index.name_owner[j], (SUBSTRING, pos, 0, 0))
     if in_text:
         in_text_sets = [_starting(index.text_vocabulary, index.text_owners, t) for t in tokens]
         for i in set.intersection(*in_text_sets):
@@ -366,8 +396,10 @@ def _rank(index: _Index, q: str, in_text: bool, allowed: set[int] | None) -> lis
             per_token.append(owners)
         for i in set(per_token[0]).intersection(*per_token[1:]):
             fuzzy[i] = sum(p[i] for p in per_token) / len(per_token)
-        for _, score, j in process.extract(query, index.all_names, scorer=fuzz.ratio, score_cutoff=NAME_CUTOFF, limit=None):
-            i = index.name_owner[j]
+        near = index.bounds(("names",), index.all_names).kept(query, NAME_CUTOFF)
+        for _, score, k in process.extract(query, [index.all_names[j] for j in near], scorer=fuzz.ratio,
+                                           score_cutoff=NAME_CUTOFF, limit=None):
+            i = index.name_owner[near[k]]
             if score > fuzzy.get(i, 0):
                 fuzzy[i] = score
         for i, score in fuzzy.items():
