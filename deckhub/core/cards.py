@@ -252,7 +252,7 @@ class Catalogue:
 
     def suggest(self, name: str, limit: int = 3, score_cutoff: float = 60) -> list[tuple[Card, float]]:
         """Likely cards for a misspelt name, best first (rapidfuzz over normalized names)."""
-        from rapidfuzz import fuzz, process, utils  # noqa: F401  (imported lazily: heavy-ish)
+        from rapidfuzz import fuzz, process  # imported lazily: heavy-ish
 
         query = normalize_name(name)
         if not query:

@@ -230,11 +230,13 @@ def get_catalogue(game: str) -> core.Catalogue:
 
 
 def warm_catalogues() -> None:
-    """Build every game's in-memory catalogue and search index now, before serving."""
+    """Build every game's in-memory catalogue, search index and suggestion index now, before serving."""
     from deckhub.core.search import search_cards
     from deckhub.games import all_games
     for game in all_games():
-        search_cards(get_catalogue(game.slug), game, "a", {})
+        catalogue = get_catalogue(game.slug)
+        search_cards(catalogue, game, "a", {})
+        catalogue.suggest("a")
 
 
 def clear_cache() -> None:
