@@ -339,15 +339,6 @@ def _settings(run: models.TuningRun) -> dict[str, Any]:
             "cards_without_values": run.unknown_cards}
 
 
-@jobs.recoverer
-def recover_tuning_chunks() -> None:
-    """Queue again the chunks whose worker died, and advance rounds whose last worker died."""
-    C, R = models.TuningChunk, models.TuningRun
-    jobs.requeue_lost(C, R, play_tuning_chunk)
-    for (run_id,) in R.select(R.id).where(R.status.in_(jobs.ACTIVE)).tuples():
-        advance(run_id)
-
-
 class _Compared(dict):
     """A comparison's result, which is JSON already (as a TuningResult's `to_json`)."""
 

@@ -14,8 +14,6 @@ database on every request (services/sessions.py): log-out and "sign out everywhe
 """
 from __future__ import annotations
 
-import time
-
 from flask import Flask, Request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
@@ -57,7 +55,7 @@ class CheckedCookieSessions(SecureCookieSessionInterface):
             checked = self._checked.put(key, (int(signed_at.timestamp()), self.serializer.dumps(data)))
             return self.session_class(data)
         signed_at, text = checked
-        age = int(time.time()) - signed_at
+        age = serializer.make_signer().get_timestamp() - signed_at  # the signer's own clock, as its check reads
         if age > max_age or age < 0:  # as itsdangerous's TimestampSigner refuses it
             return self.session_class()
         return self.session_class(self.serializer.loads(text))
