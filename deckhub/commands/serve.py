@@ -38,8 +38,10 @@ def serve(host: str, port: int, workers: int) -> None:
         return
     consumer = _start_consumer(app.config["QUEUE_URL"])
     # `kill PID`, a service manager or a closed terminal stop the site as Ctrl+C does, so the
-    # `finally` below stops its worker too (SIGKILL cannot be caught: the worker watches for that)
-    before = {signum: signal.signal(signum, signal.default_int_handler) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    # `finally` below stops its worker too (SIGKILL cannot be caught: the worker watches for that).
+    # Ctrl+C itself is set too: a shell starting serve in the background passes SIGINT on ignored.
+    before = {signum: signal.signal(signum, signal.default_int_handler)
+              for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     try:
         app.run(host=host, port=port, threaded=True, use_reloader=False)
     except KeyboardInterrupt:
