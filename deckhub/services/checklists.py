@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from peewee import JOIN, fn
+from peewee import JOIN, SQL, Case, fn
 
 from deckhub.games import all_games, get_game
 from deckhub.services.catalogue_store import get_catalogue
-from deckhub.services.collection import NOTHING, Owned, _uid
+from deckhub.services.collection import Owned, _uid
 from deckhub.store import models
 from deckhub.store.db import PreparedRows, PreparedSelect
 
@@ -139,26 +139,31 @@ def _sets_of(game: str) -> list[tuple[int, str, str, int | None, int]]:
         .where(S.game == game).group_by(S.id, S.code, S.name, S.size).order_by(S.position, S.code).tuples()))
 
 
-_P, _C, _O = models.Printing, models.Card, models.OwnedCard
-_OWNED_PER_SET = PreparedRows(1, lambda uid: (  # my rows only, by the owner index
-    _O.select(_P.card_set, fn.COUNT(_O.id)).join(_P)
-    .where((_O.owner == uid) & ((_O.quantity + _O.foil_quantity) > 0)).group_by(_P.card_set)))
-_TOTALS_PER_GAME = PreparedRows(1, lambda uid: (
-    _O.select(_C.game, fn.SUM(_O.quantity), fn.SUM(_O.foil_quantity), fn.SUM(_O.want_quantity),
-              fn.SUM(_O.trade_quantity)).join(_P).join(_C).where(_O.owner == uid).group_by(_C.game)))
+_P, _O = models.Printing, models.OwnedCard
+# my rows only, by the owner index, read once: per set, the printings I own and my copies, foils,
+# wants and trades (a game's totals are its sets' sums, so no row is read twice nor joined to its card)
+_PER_SET = PreparedRows(1, lambda uid: (
+    _O.select(_P.card_set, fn.COUNT(Case(None, [((_O.quantity + _O.foil_quantity) > 0, SQL("1"))])),
+              fn.SUM(_O.quantity), fn.SUM(_O.foil_quantity), fn.SUM(_O.want_quantity), fn.SUM(_O.trade_quantity))
+    .join(_P).where(_O.owner == uid).group_by(_P.card_set)))
 
 
 def collection_overview(user) -> list[GameProgress]:
-    """Completion per set and per game, and the user's totals, in two queries written once."""
-    uid = _uid(user)
-    owned = dict(_OWNED_PER_SET.rows(uid))
-    totals = {game: Owned(*(int(v or 0) for v in values)) for game, *values in _TOTALS_PER_GAME.rows(uid)}
+    """Completion per set and per game, and the user's totals, in one query written once."""
+    per_set = {set_id: values for set_id, *values in _PER_SET.rows(_uid(user))}
     result = []
     for game in all_games():
         sets = []
+        quantity = foil = want = trade = 0
         for set_id, code, name, set_size, printings in _sets_of(game.slug):
             size, known = _denominator(set_size, printings)
-            sets.append(SetProgress(code, name, Completion(int(owned.get(set_id, 0)), size, known)))
+            mine = per_set.get(set_id)
+            if mine is None:
+                sets.append(SetProgress(code, name, Completion(0, size, known)))
+                continue
+            owned, q, f, w, t = mine
+            sets.append(SetProgress(code, name, Completion(int(owned), size, known)))
+            quantity, foil, want, trade = quantity + int(q), foil + int(f), want + int(w), trade + int(t)
         completion = Completion(sum(s.completion.owned for s in sets), sum(s.completion.size for s in sets))
-        result.append(GameProgress(game.slug, game.name, sets, completion, totals.get(game.slug, NOTHING)))
+        result.append(GameProgress(game.slug, game.name, sets, completion, Owned(quantity, foil, want, trade)))
     return result
