@@ -131,7 +131,7 @@ def collection_printing_id(card, printing) -> int | None:
     return service.printing_id(card, printing)
 
 
-# the fixed parts of the ± form (templates/collection/_owned_form.html, imported without a context):
+# the fixed parts of the ± form (`owned_form` below):
 # (field, its place in an Owned, its label, the label capitalised, its largest value), the labels escaped here
 OWNED_FIELDS = tuple((f, service.Owned._fields.index(f), escape(label), escape(label.capitalize()), MAX_QUANTITY)
                      for f, label in QTY_LABELS.items())
@@ -144,6 +144,72 @@ _PLAIN_KEY = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch  # a card key that quote
 def _html(text: str) -> str:
     """Text escaped for HTML as markupsafe escapes it, in one call (rows written in Python)."""
     return text.translate(_HTML)
+
+
+def _owned_fields_html(fields) -> tuple:
+    """(field, index, label, capitalised label, largest) as plain text, each row's labels ready to write."""
+    return tuple((f, i, str(label), str(capitalised), largest) for f, i, label, capitalised, largest in fields)
+
+
+_OWNED_FIELDS_HTML = _owned_fields_html(OWNED_FIELDS)
+
+
+@bp.app_template_global("owned_form")
+def owned_form(printing_id: int, owned, name: str, next: str, token: str, action: str, fields=OWNED_FIELDS) -> Markup:
+    """The ± form of one printing, the one markup behind collection/_owned_controls.html and the set
+    checklist: one plain POST form whose buttons each send "quantity:+1", "foil_quantity:-1", ..., and
+    whose boxes take a typed quantity (Enter or Set sends step=set with every box). Written in Python:
+    a checklist writes one a row, and a template macro cost most of the page.
+
+    Its text arguments arrive ESCAPED already (`|e`, `_html`, or Markup): name, next, token, action;
+    a page of many rows works them out once. `printing_id` is a whole number, `owned` a
+    collection.Owned (four whole numbers), `fields` [(field, index in owned, label, capitalised label,
+    largest value)] (OWNED_FIELDS, or some of them). Nothing is escaped in here."""
+    return Markup(_owned_form(printing_id, owned, name, next, token, action,
+                              _OWNED_FIELDS_HTML if fields is OWNED_FIELDS else _owned_fields_html(fields)))
+
+
+def _owned_form(printing_id, owned, name, next, token, action, fields) -> str:
+    out = [f'<form method="post" action="{action}" class="owned-controls" id="p{printing_id}">\n'
+           f'  <input type="hidden" name="csrf_token" value="{token}">\n'
+           f'  <input type="hidden" name="printing" value="{printing_id}">\n'
+           f'  <input type="hidden" name="next" value="{next}">\n'
+           # first in the form, so Enter in a box sets the typed numbers instead of pressing the first −
+           f'  <button type="submit" name="step" value="set" class="sr-only" tabindex="-1">Set the typed quantities of {name}</button>']
+    for f, i, label, capitalised, largest in fields:
+        value = owned[i]
+        out.append(
+            f'\n  <span class="owned-control{" has" if value else ""}"><span class="owned-label">{label}</span>\n'
+            f'    <button type="submit" name="step" value="{f}:-1" class="small secondary" aria-label="One less {label}: {name}"'
+            f'{"" if value else " disabled"}>&minus;</button>\n'
+            f'    <input type="number" name="set_{f}" value="{value}" min="0" max="{largest}" inputmode="numeric" '
+            f'class="owned-value" aria-label="{capitalised}: {name} (type a number, then Enter)">\n'
+            f'    <button type="submit" name="step" value="{f}:1" class="small secondary" aria-label="One more {label}: {name}">+</button></span>')
+    out.append('\n  <button type="submit" name="step" value="set" class="small secondary owned-set">Set</button>\n</form>')
+    return "".join(out)
+
+
+@bp.app_template_global("checklist_rows")
+def checklist_rows(rows, card_url: str, next: str, token: str, action: str) -> Markup:
+    """A set checklist's rows (checklists.ChecklistRow) with their ± forms, written in Python like the
+    want & trade list's rows. `card_url` (a card page's address up to its key), `next`, `token` and
+    `action` arrive escaped."""
+    out = []
+    add = out.append
+    fields = _OWNED_FIELDS_HTML
+    for printing_id, number, card_key, display_name, rarity, promo_code, owned, _, _ in rows:
+        name = display_name.translate(_HTML)
+        quantity, foil = owned[0], owned[1]
+        have = (f"{quantity} + {foil} foil" if foil else str(quantity)) if quantity + foil else '<span class="muted">&mdash;</span>'
+        key = card_key if _PLAIN_KEY(card_key) else quote(card_key, safe="/")
+        add(f'\n    <tr class="{"owned" if quantity + foil else "missing"}">\n'
+            f'      <td>{number.translate(_HTML) if number else "&mdash;"}</td>\n'
+            f'      <td><a href="{card_url}{key}">{name}</a></td>\n'
+            f'      <td>{("promo " + promo_code if promo_code else rarity or "").translate(_HTML)}</td>\n'
+            f'      <td class="coll-have">{have}</td>\n'
+            f'      <td class="no-print">{_owned_form(printing_id, owned, name, next, token, action, fields)}</td>\n'
+            f'    </tr>')
+    return Markup("".join(out))
 
 
 @bp.app_template_global("want_trade_rows")
