@@ -139,6 +139,7 @@ bp.add_app_template_global(OWNED_FIELDS, "OWNED_FIELDS")
 
 _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})  # markupsafe's
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch  # a card key that quote(key, safe="/") leaves as it is
+_PLAIN_CODE = re.compile(r"[A-Za-z0-9_.~-]*").fullmatch  # a set code that quote(code, safe="") leaves as it is
 
 
 def _html(text: str) -> str:
@@ -232,26 +233,60 @@ def want_trade_rows(rows, game_names: dict[str, str], sets: dict) -> Markup:
     return Markup("".join(out))
 
 
-def _completion_bar(c, label: str) -> str:
-    """collection/_macros.html's completion_bar, for rows written in Python (`label` escaped)."""
+def _completion_bar(c, label: str, id: str = "") -> str:
+    """collection/_macros.html's completion_bar, for rows written in Python (`label`, `id` escaped)."""
     text = f"{c.owned} of {c.size} ({c.percent:.0f}%)" if c.size else f"{c.owned} of {c.size}"
-    return (f'<div class="coll-progress">\n    <progress max="{c.size or 1}" value="{c.owned}" '
+    at = f' id="{id}"' if id else ""
+    return (f'<div class="coll-progress"{at}>\n    <progress max="{c.size or 1}" value="{c.owned}" '
             f'aria-label="{label}: {c.owned} of {c.size}">{text}</progress>\n'
             f'    <span class="coll-progress-text">{text}</span>\n  </div>')
 
 
-@bp.app_template_global("collection_set_rows")
-def collection_set_rows(game) -> Markup:
-    """A game's sets (checklists.GameProgress.sets) with their completion, as the overview's table
-    rows: written in Python, as a template loop with a macro per set cost most of the page."""
-    prefix = _html(url_for("collection.checklist", slug=game.slug, code="~")[:-1])
+def _link(endpoint: str, **values) -> str:
+    """A link as the templates' `url_for` writes it (kept once written: see web/filters.py)."""
+    return current_app.jinja_env.globals["url_for"](endpoint, **values)
+
+
+def _set_rows(game) -> str:
+    prefix = _html(_link("collection.checklist", slug=game.slug, code="~")[:-1])
     out = []
     add = out.append
     for s in game.sets:
         name = s.name.translate(_HTML)
-        add(f'<tr><td><a href="{prefix}{quote(s.code, safe="")}">{name}</a></td>\n'
+        code = s.code if _PLAIN_CODE(s.code) else quote(s.code, safe="")
+        add(f'<tr><td><a href="{prefix}{code}">{name}</a></td>\n'
             f'            <td>{_completion_bar(s.completion, f"{name} completion")}</td></tr>\n')
-    return Markup("".join(out))
+    return "".join(out)
+
+
+def _counted(number: int, noun: str) -> str:
+    """The `counted` filter's "1 set", "2,586 cards"."""
+    return f"{number:,} {noun if number == 1 else noun + 's'}"
+
+
+@bp.app_template_global("collection_games_html")
+def collection_games_html(games) -> Markup:
+    """The overview's section per game (checklists.GameProgress): completion, totals and the table of
+    its sets, written in Python, as a template loop with a macro per set cost most of the page."""
+    out = []
+    add = out.append
+    for game in games:
+        slug, name = _html(game.slug), _html(game.name)
+        add(f'\n\n<section class="panel coll-game" aria-labelledby="game-{slug}">\n  <h2 id="game-{slug}">{name}</h2>\n  ')
+        if not game.sets:
+            add(f'\n  <p class="empty">No {name} cards are loaded yet.</p>\n  \n</section>')
+            continue
+        totals, started = game.totals, game.started
+        export = (f'· <a href="{_html(_link("collection.export", game=game.slug))}">export {name} (CSV)</a>'
+                  if started else "")
+        add(f'\n  {_completion_bar(game.completion, f"{name} completion", f"completion-{slug}")}\n'
+            f'  <p class="coll-totals">{_counted(totals.quantity, "card")}, {totals.foil_quantity} foil,\n'
+            f'    {totals.want_quantity} wanted, {totals.trade_quantity} for trade\n    {export}</p>\n'
+            f'  <details{" open" if started else ""}>\n    <summary>{_counted(len(game.sets), "set")}</summary>\n'
+            f'    <table class="coll-sets">\n      <caption class="sr-only">{name} sets and how complete they are</caption>\n'
+            f'      <thead><tr><th scope="col">Set</th><th scope="col">Completion</th></tr></thead>\n'
+            f'      <tbody>\n      {_set_rows(game)}\n      </tbody>\n    </table>\n  </details>\n  \n</section>')
+    return Markup("".join(out)[1:] + "\n" if out else "")
 
 
 @bp.app_template_global("match_card_rows")
