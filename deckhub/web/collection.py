@@ -300,10 +300,10 @@ def match_card_rows(cards) -> Markup:
         game, key = c.game, c.key
         prefix = prefixes.get(game)
         if prefix is None:
-            prefix = prefixes[game] = _html(url_for("catalog.card", slug=game, key="~")[:-1])
-        address = key if _PLAIN_KEY(key) else quote(key, safe="/")
+            prefix = prefixes[game] = _html(_link("catalog.card", slug=game, key="~")[:-1])
+        address = key if _PLAIN_KEY(key) else quote(key, safe="/")  # neither leaves a character to escape
         name = f"{c.name}, {c.version}" if c.version else c.name
-        add(f'<tr><td><a href="{prefix}{address.translate(_HTML)}">{name.translate(_HTML)}</a></td>'
+        add(f'<tr><td><a href="{prefix}{address}">{name.translate(_HTML)}</a></td>'
             f'<td>{c.mine}</td><td>{c.theirs}</td></tr>\n')
     return Markup("".join(out))
 
@@ -358,7 +358,7 @@ def wants():
     names = {g.slug: g.name for g in all_games()}
     from deckhub.services.trading import my_list_page, my_lists
     listing = my_list_page(current_user, page)
-    sets = {key: (url_for("collection.checklist", slug=key[0], code=key[1]), name)
+    sets = {key: (_link("collection.checklist", slug=key[0], code=key[1]), name)
             for key, name in listing.set_names.items()}  # a link per set, not per row
     return render_template("collection/wants.html", listing=listing, rows=listing.rows, game_names=names,
                            sets=sets, lists=my_lists(current_user))
