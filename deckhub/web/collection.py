@@ -234,12 +234,19 @@ def want_trade_rows(rows, game_names: dict[str, str], sets: dict) -> Markup:
 
 
 def _completion_bar(c, label: str, id: str = "") -> str:
-    """collection/_macros.html's completion_bar, for rows written in Python (`label`, `id` escaped)."""
+    """`completion_bar` with its `label` and `id` escaped already (rows written in Python)."""
     text = f"{c.owned} of {c.size} ({c.percent:.0f}%)" if c.size else f"{c.owned} of {c.size}"
     at = f' id="{id}"' if id else ""
     return (f'<div class="coll-progress"{at}>\n    <progress max="{c.size or 1}" value="{c.owned}" '
             f'aria-label="{label}: {c.owned} of {c.size}">{text}</progress>\n'
             f'    <span class="coll-progress-text">{text}</span>\n  </div>')
+
+
+@bp.app_template_global("completion_bar")
+def completion_bar(c, label: str, id: str = "") -> Markup:
+    """A completion bar (checklists.Completion): a native <progress> (announced by screen readers)
+    with its text beside it; `label` names it for them."""
+    return Markup(_completion_bar(c, _html(label), _html(id)))
 
 
 def _link(endpoint: str, **values) -> str:
