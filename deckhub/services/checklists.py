@@ -71,33 +71,38 @@ def _denominator(size: int | None, printings: int) -> tuple[int, bool]:
     return max(size or 0, printings), size is not None
 
 
-def _checklist_query(uid: int, set_id: int):
-    P, C, O = models.Printing, models.Card, models.OwnedCard
-    return (P.select(P.id, P.number, C.key, C.name, C.version, P.rarity, P.promo_code,
-                     *(fn.COALESCE(c, 0) for c in (O.quantity, O.foil_quantity, O.want_quantity, O.trade_quantity)))
-            .join(C).switch(P).join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
-            .where(P.card_set == set_id).order_by(P.number_sort, P.number, P.position, P.id))
+_ZERO = SQL("0")  # written into the SQL: the statement's only values are the user, game and set code
 
 
-_CHECKLIST_SET = PreparedSelect(models.CardSet, lambda game, code: models.CardSet.select().where(
-    (models.CardSet.game == game) & (models.CardSet.code == code)))
-_CHECKLIST_ROWS = PreparedRows(2, _checklist_query)  # SQL written once a backend, rows as the database gives them
+def _checklist_query(uid: int, game: str, code: str):
+    """The set (code, name, size) on every row beside its printings in collector-number order with
+    my quantities, in one statement; a set without printings gives one row of its own."""
+    S, P, C, O = models.CardSet, models.Printing, models.Card, models.OwnedCard
+    return (S.select(S.code, S.name, S.size, P.id, P.number, C.key, C.name, C.version, P.rarity, P.promo_code,
+                     *(fn.COALESCE(c, _ZERO) for c in (O.quantity, O.foil_quantity, O.want_quantity, O.trade_quantity)))
+            .join(P, JOIN.LEFT_OUTER, on=(P.card_set == S.id)).join(C, JOIN.LEFT_OUTER, on=(P.card == C.id))
+            .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
+            .where((S.game == game) & (S.code == code)).order_by(P.number_sort, P.number, P.position, P.id))
+
+
+_CHECKLIST = PreparedSelect(models.CardSet, _checklist_query)  # SQL written once a backend, rows as the database gives them
 
 
 def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklist | None:
     """Every printing of a set in collector-number order with the user's quantities; None if no such set."""
-    card_set = _CHECKLIST_SET.first(game, set_code)
-    if card_set is None:
+    found = _CHECKLIST.raw(_uid(user), game, set_code)
+    if not found:
         return None
+    code, set_name, set_size = found[0][:3]
     show = show if show in CHECKLIST_FILTERS else "all"
     rows = [ChecklistRow(pid, number, key, f"{name}, {version}" if version else name, rarity, promo,
                          Owned(q, f, w, t), name, version)
-            for pid, number, key, name, version, rarity, promo, q, f, w, t in _CHECKLIST_ROWS.rows(_uid(user), card_set.id)]
+            for _, _, _, pid, number, key, name, version, rarity, promo, q, f, w, t in found if pid is not None]
     counts = _checklist_counts(rows)
-    completion = Completion(counts["owned"], *_denominator(card_set.size, len(rows)))
+    completion = Completion(counts["owned"], *_denominator(set_size, len(rows)))
     keep = CHECKLIST_FILTERS[show][1]
     rows = rows if show == "all" else [r for r in rows if keep(r.owned)]
-    return Checklist(game, get_game(game).name, card_set.code, card_set.name, rows, completion, counts, show)
+    return Checklist(game, get_game(game).name, code, set_name, rows, completion, counts, show)
 
 
 def _checklist_counts(rows: list[ChecklistRow]) -> dict[str, int]:
