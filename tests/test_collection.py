@@ -236,6 +236,13 @@ def test_a_checklist_lists_the_set_in_number_order_with_completion(alice):
     assert checklists.set_checklist(alice, GAME, "no-such-set") is None
 
 
+def test_a_set_without_printings_has_an_empty_checklist(alice):
+    models.CardSet.create(game=GAME, code="announced", name="Announced & unprinted", size=12, position=999)
+    checklist = checklists.set_checklist(alice, GAME, "announced")
+    assert (checklist.set_code, checklist.set_name, checklist.rows) == ("announced", "Announced & unprinted", [])
+    assert checklist.completion.label == "0 of 12" and checklist.counts["all"] == 0
+
+
 def test_wanting_a_card_does_not_count_as_owning_it(alice):
     col.adjust(alice, printing_id("evo-fury", "2"), "want_quantity", 3)
     assert checklists.set_checklist(alice, GAME, "evo-fury").completion.owned == 0

@@ -163,18 +163,28 @@ def catalogue_is_loaded(game: str) -> bool:
 
 
 _STAMP_SQL: dict[str, str] = {}
+_EVERY_GAME = ""  # in a request's stamps: every game's were read at once (no game is called "")
 
 
 def _stamp(game: str) -> int:
-    """The game's catalogue version; plain SQL, as it runs on every request that reads cards."""
+    """The game's catalogue version; plain SQL, as it runs on every request that reads cards. A
+    request's first read takes every game's stamp in the same statement (a page of several games,
+    the collection's, asked one each); a game bumped since is read alone."""
     seen = _request_stamps.get()
     if seen is not None and game in seen:
         return seen[game]
+    every = seen is not None and _EVERY_GAME not in seen
     db = database.obj
-    sql = _STAMP_SQL.get(db.param)
+    sql = _STAMP_SQL.get(db.param if not every else "")
     if sql is None:
         table = models.CatalogueStamp._meta.table_name
-        sql = _STAMP_SQL[db.param] = f'SELECT version FROM "{table}" WHERE game = {db.param}'
+        _STAMP_SQL[db.param] = f'SELECT version FROM "{table}" WHERE game = {db.param}'
+        _STAMP_SQL[""] = f'SELECT game, version FROM "{table}"'
+        sql = _STAMP_SQL[db.param if not every else ""]
+    if every:
+        seen.update(database.execute_sql(sql).fetchall())
+        seen[_EVERY_GAME] = 0
+        return seen.setdefault(game, 0)
     row = database.execute_sql(sql, (game,)).fetchone()
     stamp = row[0] if row else 0
     if seen is not None:

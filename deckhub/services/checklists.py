@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from peewee import JOIN, fn
+from peewee import JOIN, SQL, Case, fn
 
 from deckhub.games import all_games, get_game
 from deckhub.services.catalogue_store import get_catalogue
-from deckhub.services.collection import NOTHING, Owned, _uid
+from deckhub.services.collection import Owned, _uid
 from deckhub.store import models
 from deckhub.store.db import PreparedRows, PreparedSelect
 
@@ -71,33 +71,38 @@ def _denominator(size: int | None, printings: int) -> tuple[int, bool]:
     return max(size or 0, printings), size is not None
 
 
-def _checklist_query(uid: int, set_id: int):
-    P, C, O = models.Printing, models.Card, models.OwnedCard
-    return (P.select(P.id, P.number, C.key, C.name, C.version, P.rarity, P.promo_code,
-                     *(fn.COALESCE(c, 0) for c in (O.quantity, O.foil_quantity, O.want_quantity, O.trade_quantity)))
-            .join(C).switch(P).join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
-            .where(P.card_set == set_id).order_by(P.number_sort, P.number, P.position, P.id))
+_ZERO = SQL("0")  # written into the SQL: the statement's only values are the user, game and set code
 
 
-_CHECKLIST_SET = PreparedSelect(models.CardSet, lambda game, code: models.CardSet.select().where(
-    (models.CardSet.game == game) & (models.CardSet.code == code)))
-_CHECKLIST_ROWS = PreparedRows(2, _checklist_query)  # SQL written once a backend, rows as the database gives them
+def _checklist_query(uid: int, game: str, code: str):
+    """The set (code, name, size) on every row beside its printings in collector-number order with
+    my quantities, in one statement; a set without printings gives one row of its own."""
+    S, P, C, O = models.CardSet, models.Printing, models.Card, models.OwnedCard
+    return (S.select(S.code, S.name, S.size, P.id, P.number, C.key, C.name, C.version, P.rarity, P.promo_code,
+                     *(fn.COALESCE(c, _ZERO) for c in (O.quantity, O.foil_quantity, O.want_quantity, O.trade_quantity)))
+            .join(P, JOIN.LEFT_OUTER, on=(P.card_set == S.id)).join(C, JOIN.LEFT_OUTER, on=(P.card == C.id))
+            .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
+            .where((S.game == game) & (S.code == code)).order_by(P.number_sort, P.number, P.position, P.id))
+
+
+_CHECKLIST = PreparedSelect(models.CardSet, _checklist_query)  # SQL written once a backend, rows as the database gives them
 
 
 def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklist | None:
     """Every printing of a set in collector-number order with the user's quantities; None if no such set."""
-    card_set = _CHECKLIST_SET.first(game, set_code)
-    if card_set is None:
+    found = _CHECKLIST.raw(_uid(user), game, set_code)
+    if not found:
         return None
+    code, set_name, set_size = found[0][:3]
     show = show if show in CHECKLIST_FILTERS else "all"
     rows = [ChecklistRow(pid, number, key, f"{name}, {version}" if version else name, rarity, promo,
                          Owned(q, f, w, t), name, version)
-            for pid, number, key, name, version, rarity, promo, q, f, w, t in _CHECKLIST_ROWS.rows(_uid(user), card_set.id)]
+            for _, _, _, pid, number, key, name, version, rarity, promo, q, f, w, t in found if pid is not None]
     counts = _checklist_counts(rows)
-    completion = Completion(counts["owned"], *_denominator(card_set.size, len(rows)))
+    completion = Completion(counts["owned"], *_denominator(set_size, len(rows)))
     keep = CHECKLIST_FILTERS[show][1]
     rows = rows if show == "all" else [r for r in rows if keep(r.owned)]
-    return Checklist(game, get_game(game).name, card_set.code, card_set.name, rows, completion, counts, show)
+    return Checklist(game, get_game(game).name, code, set_name, rows, completion, counts, show)
 
 
 def _checklist_counts(rows: list[ChecklistRow]) -> dict[str, int]:
@@ -139,26 +144,31 @@ def _sets_of(game: str) -> list[tuple[int, str, str, int | None, int]]:
         .where(S.game == game).group_by(S.id, S.code, S.name, S.size).order_by(S.position, S.code).tuples()))
 
 
-_P, _C, _O = models.Printing, models.Card, models.OwnedCard
-_OWNED_PER_SET = PreparedRows(1, lambda uid: (  # my rows only, by the owner index
-    _O.select(_P.card_set, fn.COUNT(_O.id)).join(_P)
-    .where((_O.owner == uid) & ((_O.quantity + _O.foil_quantity) > 0)).group_by(_P.card_set)))
-_TOTALS_PER_GAME = PreparedRows(1, lambda uid: (
-    _O.select(_C.game, fn.SUM(_O.quantity), fn.SUM(_O.foil_quantity), fn.SUM(_O.want_quantity),
-              fn.SUM(_O.trade_quantity)).join(_P).join(_C).where(_O.owner == uid).group_by(_C.game)))
+_P, _O = models.Printing, models.OwnedCard
+# my rows only, by the owner index, read once: per set, the printings I own and my copies, foils,
+# wants and trades (a game's totals are its sets' sums, so no row is read twice nor joined to its card)
+_PER_SET = PreparedRows(1, lambda uid: (
+    _O.select(_P.card_set, fn.COUNT(Case(None, [((_O.quantity + _O.foil_quantity) > 0, SQL("1"))])),
+              fn.SUM(_O.quantity), fn.SUM(_O.foil_quantity), fn.SUM(_O.want_quantity), fn.SUM(_O.trade_quantity))
+    .join(_P).where(_O.owner == uid).group_by(_P.card_set)))
 
 
 def collection_overview(user) -> list[GameProgress]:
-    """Completion per set and per game, and the user's totals, in two queries written once."""
-    uid = _uid(user)
-    owned = dict(_OWNED_PER_SET.rows(uid))
-    totals = {game: Owned(*(int(v or 0) for v in values)) for game, *values in _TOTALS_PER_GAME.rows(uid)}
+    """Completion per set and per game, and the user's totals, in one query written once."""
+    per_set = {set_id: values for set_id, *values in _PER_SET.rows(_uid(user))}
     result = []
     for game in all_games():
         sets = []
+        quantity = foil = want = trade = 0
         for set_id, code, name, set_size, printings in _sets_of(game.slug):
             size, known = _denominator(set_size, printings)
-            sets.append(SetProgress(code, name, Completion(int(owned.get(set_id, 0)), size, known)))
+            mine = per_set.get(set_id)
+            if mine is None:
+                sets.append(SetProgress(code, name, Completion(0, size, known)))
+                continue
+            owned, q, f, w, t = mine
+            sets.append(SetProgress(code, name, Completion(int(owned), size, known)))
+            quantity, foil, want, trade = quantity + int(q), foil + int(f), want + int(w), trade + int(t)
         completion = Completion(sum(s.completion.owned for s in sets), sum(s.completion.size for s in sets))
-        result.append(GameProgress(game.slug, game.name, sets, completion, totals.get(game.slug, NOTHING)))
+        result.append(GameProgress(game.slug, game.name, sets, completion, Owned(quantity, foil, want, trade)))
     return result

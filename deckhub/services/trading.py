@@ -96,17 +96,35 @@ def _listed(column_name: str, O=models.OwnedCard):
     return Case(None, [(O.trade_quantity > owned, owned)], O.trade_quantity)
 
 
-def public_list(user: models.User, kind: str, page: int = 1, per_page: int = LIST_PER_PAGE) -> ListPage:
-    """One page of a user's wants or trades ("wants"/"trades"), per printing, by game and card name."""
-    column = _listed(KINDS[kind])
+def _list_count(column, uid):
+    """How many of a user's rows a list holds: their rows only (by the owner index), joined to
+    nothing (every row has its printing, card and set)."""
+    O = models.OwnedCard
+    return O.select(fn.COUNT(SQL("*"))).where((O.owner == uid) & (column > NONE))
+
+
+def _public_list_page(column, uid, limit, offset):
     O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
-    query = (O.select(C.game, C.key, C.name, C.version, S.code, S.name, P.number, column)
-             .join(P).join(C).switch(P).join(S)
-             .where((O.owner == user.id) & (column > 0)))
-    total = query.count()
-    rows = (query.order_by(C.game, C.norm_name, C.version, S.position, P.number_sort, P.id)
-            .paginate(page, per_page).tuples())
-    return ListPage([ListRow(*r) for r in rows], total, page, per_page)
+    return (O.select(C.game, C.key, C.name, C.version, S.code, S.name, P.number, column)
+            .join(P).join(C).switch(P).join(S)
+            .where((O.owner == uid) & (column > NONE))
+            .order_by(C.game, C.norm_name, C.version, S.position, P.number_sort, P.id)
+            .limit(limit).offset(offset))
+
+
+# per kind, SQL written once a backend (the user's page of each list is public)
+_PUBLIC_LIST = {kind: PreparedRows(3, lambda uid, limit, offset, column=column: _public_list_page(
+    _listed(column), uid, limit, offset)) for kind, column in KINDS.items()}
+_PUBLIC_LIST_COUNT = {kind: PreparedRows(1, lambda uid, column=column: _list_count(_listed(column), uid))
+                      for kind, column in KINDS.items()}
+
+
+def public_list(user: models.User, kind: str, page: int = 1, per_page: int = LIST_PER_PAGE) -> ListPage:
+    """One page of a user's wants or trades ("wants"/"trades"), per printing, by game and card name;
+    counted by a second statement unless the first page holds them all."""
+    found = _PUBLIC_LIST[kind].rows(user.id, per_page, (page - 1) * per_page)
+    total = len(found) if page == 1 and len(found) < per_page else _PUBLIC_LIST_COUNT[kind].rows(user.id)[0][0]
+    return ListPage([ListRow(*r) for r in found], total, page, per_page)
 
 
 @dataclass
@@ -121,22 +139,22 @@ class MyListPage(Paged):
     set_names: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
-def _my_list_rows(uid):
+def _on_my_list(O=models.OwnedCard):
+    return (O.want_quantity > NONE) | (O.trade_quantity > NONE)
+
+
+def _my_list_page(uid, limit, offset):
     O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
-    return (O.select().join(P).join(C).switch(P).join(S)
-            .where((O.owner == uid) & ((O.want_quantity > NONE) | (O.trade_quantity > NONE))))
+    return (O.select(C.game, S.code, fn.COALESCE(P.number, ""), C.name, fn.COALESCE(C.version, ""), O.quantity,
+                     O.foil_quantity, O.want_quantity, O.trade_quantity, S.name)
+            .join(P).join(C).switch(P).join(S).where((O.owner == uid) & _on_my_list())
+            .order_by(C.game, S.position, S.code, P.number_sort, P.number, P.position, P.id).limit(limit).offset(offset))
 
 
-_MY_LIST = PreparedRows(3, lambda uid, limit, offset: (
-    _my_list_rows(uid).select(models.Card.game, models.CardSet.code, fn.COALESCE(models.Printing.number, ""),
-                              models.Card.name, fn.COALESCE(models.Card.version, ""), models.OwnedCard.quantity,
-                              models.OwnedCard.foil_quantity, models.OwnedCard.want_quantity,
-                              models.OwnedCard.trade_quantity, models.CardSet.name)
-    .order_by(models.Card.game, models.CardSet.position, models.CardSet.code, models.Printing.number_sort,
-              models.Printing.number, models.Printing.position, models.Printing.id)
-    .limit(limit).offset(offset)))
+_MY_LIST = PreparedRows(3, _my_list_page)
 # counted apart: a window count over the page's statement sorts every row instead of the page's
-_MY_LIST_COUNT = PreparedRows(1, lambda uid: _my_list_rows(uid).select(fn.COUNT(SQL("*"))))
+_MY_LIST_COUNT = PreparedRows(1, lambda uid: models.OwnedCard.select(fn.COUNT(SQL("*"))).where(
+    (models.OwnedCard.owner == uid) & _on_my_list()))
 
 
 def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPage:

@@ -131,7 +131,7 @@ def collection_printing_id(card, printing) -> int | None:
     return service.printing_id(card, printing)
 
 
-# the fixed parts of the ± form (templates/collection/_owned_form.html, imported without a context):
+# the fixed parts of the ± form (`owned_form` below):
 # (field, its place in an Owned, its label, the label capitalised, its largest value), the labels escaped here
 OWNED_FIELDS = tuple((f, service.Owned._fields.index(f), escape(label), escape(label.capitalize()), MAX_QUANTITY)
                      for f, label in QTY_LABELS.items())
@@ -139,11 +139,78 @@ bp.add_app_template_global(OWNED_FIELDS, "OWNED_FIELDS")
 
 _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})  # markupsafe's
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch  # a card key that quote(key, safe="/") leaves as it is
+_PLAIN_CODE = re.compile(r"[A-Za-z0-9_.~-]*").fullmatch  # a set code that quote(code, safe="") leaves as it is
 
 
 def _html(text: str) -> str:
     """Text escaped for HTML as markupsafe escapes it, in one call (rows written in Python)."""
     return text.translate(_HTML)
+
+
+def _owned_fields_html(fields) -> tuple:
+    """(field, index, label, capitalised label, largest) as plain text, each row's labels ready to write."""
+    return tuple((f, i, str(label), str(capitalised), largest) for f, i, label, capitalised, largest in fields)
+
+
+_OWNED_FIELDS_HTML = _owned_fields_html(OWNED_FIELDS)
+
+
+@bp.app_template_global("owned_form")
+def owned_form(printing_id: int, owned, name: str, next: str, token: str, action: str, fields=OWNED_FIELDS) -> Markup:
+    """The ± form of one printing, the one markup behind collection/_owned_controls.html and the set
+    checklist: one plain POST form whose buttons each send "quantity:+1", "foil_quantity:-1", ..., and
+    whose boxes take a typed quantity (Enter or Set sends step=set with every box). Written in Python:
+    a checklist writes one a row, and a template macro cost most of the page.
+
+    Its text arguments arrive ESCAPED already (`|e`, `_html`, or Markup): name, next, token, action;
+    a page of many rows works them out once. `printing_id` is a whole number, `owned` a
+    collection.Owned (four whole numbers), `fields` [(field, index in owned, label, capitalised label,
+    largest value)] (OWNED_FIELDS, or some of them). Nothing is escaped in here."""
+    return Markup(_owned_form(printing_id, owned, name, next, token, action,
+                              _OWNED_FIELDS_HTML if fields is OWNED_FIELDS else _owned_fields_html(fields)))
+
+
+def _owned_form(printing_id, owned, name, next, token, action, fields) -> str:
+    out = [f'<form method="post" action="{action}" class="owned-controls" id="p{printing_id}">\n'
+           f'  <input type="hidden" name="csrf_token" value="{token}">\n'
+           f'  <input type="hidden" name="printing" value="{printing_id}">\n'
+           f'  <input type="hidden" name="next" value="{next}">\n'
+           # first in the form, so Enter in a box sets the typed numbers instead of pressing the first −
+           f'  <button type="submit" name="step" value="set" class="sr-only" tabindex="-1">Set the typed quantities of {name}</button>']
+    for f, i, label, capitalised, largest in fields:
+        value = owned[i]
+        out.append(
+            f'\n  <span class="owned-control{" has" if value else ""}"><span class="owned-label">{label}</span>\n'
+            f'    <button type="submit" name="step" value="{f}:-1" class="small secondary" aria-label="One less {label}: {name}"'
+            f'{"" if value else " disabled"}>&minus;</button>\n'
+            f'    <input type="number" name="set_{f}" value="{value}" min="0" max="{largest}" inputmode="numeric" '
+            f'class="owned-value" aria-label="{capitalised}: {name} (type a number, then Enter)">\n'
+            f'    <button type="submit" name="step" value="{f}:1" class="small secondary" aria-label="One more {label}: {name}">+</button></span>')
+    out.append('\n  <button type="submit" name="step" value="set" class="small secondary owned-set">Set</button>\n</form>')
+    return "".join(out)
+
+
+@bp.app_template_global("checklist_rows")
+def checklist_rows(rows, card_url: str, next: str, token: str, action: str) -> Markup:
+    """A set checklist's rows (checklists.ChecklistRow) with their ± forms, written in Python like the
+    want & trade list's rows. `card_url` (a card page's address up to its key), `next`, `token` and
+    `action` arrive escaped."""
+    out = []
+    add = out.append
+    fields = _OWNED_FIELDS_HTML
+    for printing_id, number, card_key, display_name, rarity, promo_code, owned, _, _ in rows:
+        name = display_name.translate(_HTML)
+        quantity, foil = owned[0], owned[1]
+        have = (f"{quantity} + {foil} foil" if foil else str(quantity)) if quantity + foil else '<span class="muted">&mdash;</span>'
+        key = card_key if _PLAIN_KEY(card_key) else quote(card_key, safe="/")
+        add(f'\n    <tr class="{"owned" if quantity + foil else "missing"}">\n'
+            f'      <td>{number.translate(_HTML) if number else "&mdash;"}</td>\n'
+            f'      <td><a href="{card_url}{key}">{name}</a></td>\n'
+            f'      <td>{("promo " + promo_code if promo_code else rarity or "").translate(_HTML)}</td>\n'
+            f'      <td class="coll-have">{have}</td>\n'
+            f'      <td class="no-print">{_owned_form(printing_id, owned, name, next, token, action, fields)}</td>\n'
+            f'    </tr>')
+    return Markup("".join(out))
 
 
 @bp.app_template_global("want_trade_rows")
@@ -166,26 +233,67 @@ def want_trade_rows(rows, game_names: dict[str, str], sets: dict) -> Markup:
     return Markup("".join(out))
 
 
-def _completion_bar(c, label: str) -> str:
-    """collection/_macros.html's completion_bar, for rows written in Python (`label` escaped)."""
+def _completion_bar(c, label: str, id: str = "") -> str:
+    """`completion_bar` with its `label` and `id` escaped already (rows written in Python)."""
     text = f"{c.owned} of {c.size} ({c.percent:.0f}%)" if c.size else f"{c.owned} of {c.size}"
-    return (f'<div class="coll-progress">\n    <progress max="{c.size or 1}" value="{c.owned}" '
+    at = f' id="{id}"' if id else ""
+    return (f'<div class="coll-progress"{at}>\n    <progress max="{c.size or 1}" value="{c.owned}" '
             f'aria-label="{label}: {c.owned} of {c.size}">{text}</progress>\n'
             f'    <span class="coll-progress-text">{text}</span>\n  </div>')
 
 
-@bp.app_template_global("collection_set_rows")
-def collection_set_rows(game) -> Markup:
-    """A game's sets (checklists.GameProgress.sets) with their completion, as the overview's table
-    rows: written in Python, as a template loop with a macro per set cost most of the page."""
-    prefix = _html(url_for("collection.checklist", slug=game.slug, code="~")[:-1])
+@bp.app_template_global("completion_bar")
+def completion_bar(c, label: str, id: str = "") -> Markup:
+    """A completion bar (checklists.Completion): a native <progress> (announced by screen readers)
+    with its text beside it; `label` names it for them."""
+    return Markup(_completion_bar(c, _html(label), _html(id)))
+
+
+def _link(endpoint: str, **values) -> str:
+    """A link as the templates' `url_for` writes it (kept once written: see web/filters.py)."""
+    return current_app.jinja_env.globals["url_for"](endpoint, **values)
+
+
+def _set_rows(game) -> str:
+    prefix = _html(_link("collection.checklist", slug=game.slug, code="~")[:-1])
     out = []
     add = out.append
     for s in game.sets:
         name = s.name.translate(_HTML)
-        add(f'<tr><td><a href="{prefix}{quote(s.code, safe="")}">{name}</a></td>\n'
+        code = s.code if _PLAIN_CODE(s.code) else quote(s.code, safe="")
+        add(f'<tr><td><a href="{prefix}{code}">{name}</a></td>\n'
             f'            <td>{_completion_bar(s.completion, f"{name} completion")}</td></tr>\n')
-    return Markup("".join(out))
+    return "".join(out)
+
+
+def _counted(number: int, noun: str) -> str:
+    """The `counted` filter's "1 set", "2,586 cards"."""
+    return f"{number:,} {noun if number == 1 else noun + 's'}"
+
+
+@bp.app_template_global("collection_games_html")
+def collection_games_html(games) -> Markup:
+    """The overview's section per game (checklists.GameProgress): completion, totals and the table of
+    its sets, written in Python, as a template loop with a macro per set cost most of the page."""
+    out = []
+    add = out.append
+    for game in games:
+        slug, name = _html(game.slug), _html(game.name)
+        add(f'\n\n<section class="panel coll-game" aria-labelledby="game-{slug}">\n  <h2 id="game-{slug}">{name}</h2>\n  ')
+        if not game.sets:
+            add(f'\n  <p class="empty">No {name} cards are loaded yet.</p>\n  \n</section>')
+            continue
+        totals, started = game.totals, game.started
+        export = (f'· <a href="{_html(_link("collection.export", game=game.slug))}">export {name} (CSV)</a>'
+                  if started else "")
+        add(f'\n  {_completion_bar(game.completion, f"{name} completion", f"completion-{slug}")}\n'
+            f'  <p class="coll-totals">{_counted(totals.quantity, "card")}, {totals.foil_quantity} foil,\n'
+            f'    {totals.want_quantity} wanted, {totals.trade_quantity} for trade\n    {export}</p>\n'
+            f'  <details{" open" if started else ""}>\n    <summary>{_counted(len(game.sets), "set")}</summary>\n'
+            f'    <table class="coll-sets">\n      <caption class="sr-only">{name} sets and how complete they are</caption>\n'
+            f'      <thead><tr><th scope="col">Set</th><th scope="col">Completion</th></tr></thead>\n'
+            f'      <tbody>\n      {_set_rows(game)}\n      </tbody>\n    </table>\n  </details>\n  \n</section>')
+    return Markup("".join(out)[1:] + "\n" if out else "")
 
 
 @bp.app_template_global("match_card_rows")
@@ -199,10 +307,10 @@ def match_card_rows(cards) -> Markup:
         game, key = c.game, c.key
         prefix = prefixes.get(game)
         if prefix is None:
-            prefix = prefixes[game] = _html(url_for("catalog.card", slug=game, key="~")[:-1])
-        address = key if _PLAIN_KEY(key) else quote(key, safe="/")
+            prefix = prefixes[game] = _html(_link("catalog.card", slug=game, key="~")[:-1])
+        address = key if _PLAIN_KEY(key) else quote(key, safe="/")  # neither leaves a character to escape
         name = f"{c.name}, {c.version}" if c.version else c.name
-        add(f'<tr><td><a href="{prefix}{address.translate(_HTML)}">{name.translate(_HTML)}</a></td>'
+        add(f'<tr><td><a href="{prefix}{address}">{name.translate(_HTML)}</a></td>'
             f'<td>{c.mine}</td><td>{c.theirs}</td></tr>\n')
     return Markup("".join(out))
 
@@ -257,7 +365,7 @@ def wants():
     names = {g.slug: g.name for g in all_games()}
     from deckhub.services.trading import my_list_page, my_lists
     listing = my_list_page(current_user, page)
-    sets = {key: (url_for("collection.checklist", slug=key[0], code=key[1]), name)
+    sets = {key: (_link("collection.checklist", slug=key[0], code=key[1]), name)
             for key, name in listing.set_names.items()}  # a link per set, not per row
     return render_template("collection/wants.html", listing=listing, rows=listing.rows, game_names=names,
                            sets=sets, lists=my_lists(current_user))

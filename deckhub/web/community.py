@@ -10,7 +10,8 @@ import re
 from operator import attrgetter
 from functools import lru_cache, wraps
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (Blueprint, abort, current_app, flash, get_template_attribute, redirect, render_template, request,
+                   url_for)
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from markupsafe import Markup
@@ -28,6 +29,7 @@ from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW
 from deckhub.services.community.set_editor import SetGrid, row_anchor, set_grid
 from deckhub.services import scans as service_scans
 from deckhub.services.catalogue_store import get_catalogue
+from deckhub.core.caches import LRU
 from deckhub.web.catalog import card_url, render_card
 from deckhub.web.lookups import game_or_404
 from deckhub.web.redirects import safe_next
@@ -129,6 +131,17 @@ def _offer_last_source(form: SourceForm, source: str | None) -> None:
         form.source_kind.data = "printed"
     elif source:
         form.source_kind.data, form.source_url.data = "url", source
+
+
+_SOURCES_SHOWN: LRU[Markup] = LRU(256)  # the source fieldset as first shown, by the source it offers
+
+
+def _source_inputs_html(form: SourceForm) -> Markup:
+    """The set editor's source fieldset as a GET shows it: it depends on the source offered alone
+    (`_offer_last_source`), so it is written once per source instead of by its form widgets each view."""
+    key = (form.source_kind.data, form.source_url.data)
+    return _SOURCES_SHOWN.get(key) or _SOURCES_SHOWN.put(
+        key, Markup(get_template_attribute("community/_fields.html", "source_inputs")(form)))
 
 
 def _uploaded_scan(name: str = "scan") -> bytes | None:
@@ -681,7 +694,9 @@ def set_editor(slug: str, code: str):
             sent = request.form
     new_rows = max(NEW_ROWS, len({m.group(1) for m in map(_NEW_CELL.match, sent) if m}))
     has_versions = any(map(_VERSION, grid.rows))
+    source_html = _source_inputs_html(form) if request.method == "GET" else None
     return render_template("community/set_editor.html", game=spec, grid=grid, form=form, problems=problems,
+                           source_html=source_html,
                            rows_html=_grid_rows_html(grid, sent, cell_errors), heads_html=_grid_heads_html(grid),
                            new_rows_html=_new_rows_html(grid, min(new_rows, MAX_NEW_ROWS), sent, cell_errors,
                                                          has_versions)), status

@@ -21,7 +21,7 @@ from deckhub.services.community.fields import (current_value, find_game, is_empt
                                                validate_values)
 from deckhub.services.community.rate_limits import RATE_LIMIT, RATE_WINDOW, check_rate, take_rate
 from deckhub.store import models
-from deckhub.store.db import write_transaction
+from deckhub.store.db import PreparedSelect, write_transaction
 
 
 @dataclass
@@ -238,13 +238,17 @@ def _card_ref(card: Any, set_code: str | None) -> str | NewCard:
     return card
 
 
+_LAST_SOURCE = PreparedSelect(models.Proposal, lambda uid, game: (
+    models.Proposal.select(models.Proposal.source)
+    .where((models.Proposal.proposer == uid) & (models.Proposal.game == game))
+    .order_by(models.Proposal.id.desc()).limit(1)))  # SQL written once a backend: the set editor asks on every view
+
+
 def last_source(user: models.User, game_slug: str) -> str | None:
     """The source of the user's latest proposal for a game, sent alone or in a batch (every proposal
     form offers it again: a set is often entered from one checklist), None if none."""
-    latest = (models.Proposal.select(models.Proposal.source)
-              .where((models.Proposal.proposer == user.id) & (models.Proposal.game == game_slug))
-              .order_by(models.Proposal.id.desc()).first())
-    return latest.source if latest is not None else None
+    latest = _LAST_SOURCE.raw(user.id, game_slug)
+    return latest[0][0] if latest else None
 
 
 def propose_batch(user: models.User, game_slug: str, changes: Iterable[tuple[Any, str, Any]], source: str,
