@@ -1,7 +1,7 @@
 """Pages on a site of 1x, 10x and 100x a community: does a page cost what its own data costs?
 
     python benchmarks/scale.py [--sizes 1,10,100] [--factor 1.0] [--database-url URL] [--requests 7]
-                               [--profile NAME]
+                               [--profile NAME] [--only "NAME;NAME"] [--keep]
 
 1x is 100 users, 1,000 decks, 3,000 deck versions, 10,000 collection rows and 100 goldfish games
 (100x: 10,000 users, 100,000 decks, 300,000 versions, 1,000,000 collection rows, 10,000 games);
@@ -16,10 +16,15 @@ next to the bare `/healthz` of the same run, with each page's time at the larges
 its time at the smallest (the target is at most 2). At the largest size every statement the pages
 ran is explained, and the plan of any statement that reads a whole site-sized table is printed;
 `--profile NAME` also prints where that page's time goes at each size (cProfile, by cumulative time).
+`--only "NAME;NAME"` times only those pages (and the bare endpoint). `--keep` keeps each size's
+filled database (PostgreSQL: `deckhub_scale_N`; SQLite: in the system's temporary folder) and
+uses it again on the next `--keep` run of the same size and factor, so a change can be timed
+against the same rows without filling them again (drop them with `DROP DATABASE` or delete the files).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import itertools
 import logging
@@ -70,17 +75,25 @@ class Statements(logging.Handler):
         logger.propagate = self._propagate
 
 
-def new_database(base_url: str | None, name: str, folder: str) -> str:
+def new_database(base_url: str | None, name: str, folder: str, keep: bool = False) -> tuple[str, bool]:
+    """The URL of the database of one size, and whether it is one filled by an earlier `--keep` run."""
     if not base_url:
-        return f"sqlite:///{folder}/{name}.sqlite3"
+        path = Path(folder) / f"{name}.sqlite3"
+        kept = keep and path.exists()
+        if path.exists() and not kept:
+            path.unlink()
+        return f"sqlite:///{path}", kept
     import psycopg
     parts = urlsplit(base_url)
     admin = psycopg.connect(base_url, autocommit=True)
     with admin.cursor() as cur:
-        cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cur.execute(f'CREATE DATABASE "{name}"')
+        cur.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,))
+        kept = keep and cur.fetchone() is not None
+        if not kept:
+            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            cur.execute(f'CREATE DATABASE "{name}"')
     admin.close()
-    return urlunsplit(parts._replace(path=f"/{name}"))
+    return urlunsplit(parts._replace(path=f"/{name}")), kept
 
 
 def drop_database(base_url: str | None, name: str) -> None:
@@ -188,6 +201,19 @@ def fill(scale: float, rng: random.Random) -> dict:
     return {"own": own, "other": other, "card": card.name, "set": code, "n": n}
 
 
+def kept_site(scale: float) -> dict:
+    """What `fill` returned, read back from a database an earlier `--keep` run filled."""
+    from deckhub.store import models as M
+    n = {k: max(2, int(v * scale)) for k, v in PER_1X.items() if k != "versions_per_deck"}
+    me = M.User.get(M.User.username == "bencher")
+    own = M.Deck.get((M.Deck.owner == me.id) & (M.Deck.name == "Mine"))
+    latest = own.versions.order_by(M.DeckVersion.number.desc()).first()
+    other = M.Deck.select(M.Deck.id).where((M.Deck.is_public == True) & (M.Deck.owner != me.id)).first().id  # noqa: E712
+    card = M.Card.get((M.Card.game == GAME) & (M.Card.key == latest.data["sections"]["Deck"][0]["card"]))
+    code = M.CardSet.select(M.CardSet.code).where(M.CardSet.game == GAME).order_by(M.CardSet.position).first().code
+    return {"own": own.id, "other": other, "card": card.name, "set": code, "n": n}
+
+
 def pages(site: dict) -> dict:
     words = (f"zq{i}x" for i in itertools.count())  # card searches never sent before
     card = site["card"].replace(" ", "+")
@@ -269,25 +295,37 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server's URL (default: SQLite)")
     parser.add_argument("--requests", type=int, default=7)
     parser.add_argument("--profile", default=None, help="a page's name: print where its time goes at each size")
+    parser.add_argument("--only", default=None, help='time only these pages ("NAME;NAME"; the bare endpoint always)')
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each size's filled database, and use one kept by an earlier run")
     args = parser.parse_args()
+    only = {n.strip() for n in args.only.split(";") if n.strip()} if args.only else None
     sizes = [int(s) for s in args.sizes.split(",")]
     from deckhub.store.db import database
     results: dict[int, dict[str, float]] = {}
     scans = []
-    with tempfile.TemporaryDirectory() as folder:
+    with contextlib.ExitStack() as stack:
+        folder = (tempfile.gettempdir() if args.keep
+                  else stack.enter_context(tempfile.TemporaryDirectory()))
         for size in sizes:
-            name = f"deckhub_scale_{size}"
-            url = new_database(args.database_url, name, folder)
+            name = f"deckhub_scale_{size}" + (f"_f{args.factor:g}".replace(".", "_") if args.factor != 1 else "")
+            url, kept = new_database(args.database_url, name, folder, args.keep)
             try:
                 app = make_site(url)
                 started = time.perf_counter()
                 with app.app_context(), database.connection_context():
-                    site = fill(size * args.factor, random.Random(size))
-                    database.execute_sql("ANALYZE")  # the planner's statistics of the filled tables
-                print(f"{size}x: {site['n']} filled in {time.perf_counter() - started:.1f} s", flush=True)
+                    if kept:
+                        site = kept_site(size * args.factor)
+                    else:
+                        site = fill(size * args.factor, random.Random(size))
+                        database.execute_sql("ANALYZE")  # the planner's statistics of the filled tables
+                print(f"{size}x: {site['n']} {'kept from an earlier run' if kept else 'filled'} "
+                      f"in {time.perf_counter() - started:.1f} s", flush=True)
                 client = app.test_client()
                 assert client.post("/login", data={"username": "bencher", "password": PASSWORD}).status_code == 302
-                urls = pages(site)
+                urls = {k: v for k, v in pages(site).items() if only is None or k in only or k.startswith("bare")}
+                if only and len(urls) != len(only) + 1:
+                    raise SystemExit(f"--only names pages of {', '.join(pages(site))}")
                 results[size] = time_pages(client, urls, args.requests)
                 if args.profile:
                     profile(client, urls[args.profile], f"{args.profile} at {size}x")
@@ -299,7 +337,8 @@ def main() -> None:
                     database.close()
                 if hasattr(database.obj, "close_all"):
                     database.obj.close_all()
-                drop_database(args.database_url, name)
+                if not args.keep:
+                    drop_database(args.database_url, name)
     backend = "PostgreSQL" if args.database_url else "SQLite"
     first, last = sizes[0], sizes[-1]
     print(f"\n{backend}, median ms of {args.requests} requests (factor {args.factor}); ratio = {last}x / {first}x")
