@@ -1,7 +1,7 @@
 """Pages on a site of 1x, 10x and 100x a community: does a page cost what its own data costs?
 
     python benchmarks/scale.py [--sizes 1,10,100] [--factor 1.0] [--database-url URL] [--requests 7]
-                               [--profile NAME] [--only "NAME;NAME"] [--keep]
+                               [--profile NAME] [--only "NAME;NAME"] [--keep] [--cpu]
 
 1x is 100 users, 1,000 decks, 3,000 deck versions, 10,000 collection rows and 100 goldfish games
 (100x: 10,000 users, 100,000 decks, 300,000 versions, 1,000,000 collection rows, 10,000 games);
@@ -20,6 +20,9 @@ ran is explained, and the plan of any statement that reads a whole site-sized ta
 filled database (PostgreSQL: `deckhub_scale_N`; SQLite: in the system's temporary folder) and
 uses it again on the next `--keep` run of the same size and factor, so a change can be timed
 against the same rows without filling them again (drop them with `DROP DATABASE` or delete the files).
+`--cpu` times each request's CPU instead of its wall time: this process's and, on PostgreSQL, that
+of the server processes serving the site (read from /proc, so the server runs on this machine);
+on a machine busy with other work the CPU a page costs moves far less than its wall time.
 """
 from __future__ import annotations
 
@@ -75,25 +78,30 @@ class Statements(logging.Handler):
         logger.propagate = self._propagate
 
 
-def new_database(base_url: str | None, name: str, folder: str, keep: bool = False) -> tuple[str, bool]:
-    """The URL of the database of one size, and whether it is one filled by an earlier `--keep` run."""
+def new_database(base_url: str | None, name: str, folder: str) -> str:
     if not base_url:
         path = Path(folder) / f"{name}.sqlite3"
-        kept = keep and path.exists()
-        if path.exists() and not kept:
-            path.unlink()
-        return f"sqlite:///{path}", kept
+        path.unlink(missing_ok=True)  # one a failed --keep run left
+        return f"sqlite:///{path}"
     import psycopg
     parts = urlsplit(base_url)
     admin = psycopg.connect(base_url, autocommit=True)
     with admin.cursor() as cur:
-        cur.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,))
-        kept = keep and cur.fetchone() is not None
-        if not kept:
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            cur.execute(f'CREATE DATABASE "{name}"')
+        cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cur.execute(f'CREATE DATABASE "{name}"')
     admin.close()
-    return urlunsplit(parts._replace(path=f"/{name}")), kept
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def kept_database(base_url: str | None, name: str, folder: str) -> str | None:
+    """The URL of a database an earlier `--keep` run filled, or None."""
+    if not base_url:
+        path = Path(folder) / f"{name}.sqlite3"
+        return f"sqlite:///{path}" if path.exists() else None
+    import psycopg
+    with psycopg.connect(base_url, autocommit=True) as admin:
+        found = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+    return urlunsplit(urlsplit(base_url)._replace(path=f"/{name}")) if found else None
 
 
 def drop_database(base_url: str | None, name: str) -> None:
@@ -248,17 +256,44 @@ def pages(site: dict) -> dict:
     }
 
 
-def time_pages(client, urls: dict, requests: int) -> dict[str, float]:
+def cpu_clock(url: str):
+    """A clock of CPU seconds: this process's, plus on PostgreSQL the server processes serving
+    this database's connections (read from /proc: the server must run on this machine)."""
+    if not url.startswith("postgres"):
+        return time.process_time
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as admin:
+        pids = [pid for (pid,) in admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND backend_type = 'client backend' AND pid <> pg_backend_pid()").fetchall()]
+
+    def clock() -> float:
+        server = 0
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/schedstat") as f:
+                    server += int(f.read().split()[0])  # nanoseconds on a CPU
+            except OSError:
+                raise SystemExit("--cpu reads the PostgreSQL server's CPU from /proc: run it on the "
+                                 "server's machine, as a user who may read its processes") from None
+        return time.process_time() + server / 1e9
+    return clock
+
+
+def time_pages(client, urls: dict, requests: int, cpu_of: str | None = None) -> dict[str, float]:
+    """Each page's median milliseconds: of wall time, or with `cpu_of` (the site's database URL) of
+    CPU (see `cpu_clock`)."""
     out = {}
     for name, url in urls.items():
         path = url() if callable(url) else url
         assert client.get(path).status_code in (200, 404), path  # warm (page 50 may not exist at 1x)
+        clock = cpu_clock(cpu_of) if cpu_of else time.perf_counter
         times = []
         for _ in range(requests):
             path = url() if callable(url) else url
-            start = time.perf_counter()
+            start = clock()
             client.get(path)
-            times.append(time.perf_counter() - start)
+            times.append(clock() - start)
         out[name] = statistics.median(times) * 1000
     return out
 
@@ -308,6 +343,8 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=7)
     parser.add_argument("--profile", default=None, help="a page's name: print where its time goes at each size")
     parser.add_argument("--only", default=None, help='time only these pages ("NAME;NAME"; the bare endpoint always)')
+    parser.add_argument("--cpu", action="store_true",
+                        help="time CPU (this process's and the PostgreSQL server's for the site), not wall time")
     parser.add_argument("--keep", action="store_true",
                         help="keep each size's filled database, and use one kept by an earlier run")
     args = parser.parse_args()
@@ -321,7 +358,8 @@ def main() -> None:
                   else stack.enter_context(tempfile.TemporaryDirectory()))
         for size in sizes:
             name = f"deckhub_scale_{size}" + (f"_f{args.factor:g}".replace(".", "_") if args.factor != 1 else "")
-            url, kept = new_database(args.database_url, name, folder, args.keep)
+            kept = kept_database(args.database_url, name, folder) if args.keep else None
+            url = kept or new_database(args.database_url, name, folder)
             try:
                 app = make_site(url)
                 started = time.perf_counter()
@@ -338,7 +376,7 @@ def main() -> None:
                 urls = {k: v for k, v in pages(site).items() if only is None or k in only or k.startswith("bare")}
                 if only and len(urls) != len(only) + 1:
                     raise SystemExit(f"--only names pages of {', '.join(pages(site))}")
-                results[size] = time_pages(client, urls, args.requests)
+                results[size] = time_pages(client, urls, args.requests, url if args.cpu else None)
                 if args.profile:
                     profile(client, urls[args.profile], f"{args.profile} at {size}x")
                 if size == sizes[-1]:
@@ -353,7 +391,8 @@ def main() -> None:
                     drop_database(args.database_url, name)
     backend = "PostgreSQL" if args.database_url else "SQLite"
     first, last = sizes[0], sizes[-1]
-    print(f"\n{backend}, median ms of {args.requests} requests (factor {args.factor}); ratio = {last}x / {first}x")
+    measure = "median CPU ms" if args.cpu else "median ms"
+    print(f"\n{backend}, {measure} of {args.requests} requests (factor {args.factor}); ratio = {last}x / {first}x")
     print(f"{'page':34}" + "".join(f"{str(s) + 'x':>10}" for s in sizes) + f"{'ratio':>8}{'x bare':>9}")
     for name in results[first]:
         ratio = results[last][name] / results[first][name]
