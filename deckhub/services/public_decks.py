@@ -45,6 +45,7 @@ class PublicDeck:
     owner: str
     version: int
     copies: int
+    format_name: str = ""  # the deck's format as its game names it ("Standard")
 
 
 @dataclass
@@ -115,8 +116,22 @@ def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "ne
         # unfiltered (or by game only) the total is the kept count: no page counts the site's public decks
         out.total = counter.all(*values)[0][0] if out.cards else tallies.public_decks(game)
         rows = pager.all(*values, per_page, (page - 1) * per_page)
-    out.decks = [PublicDeck(r, r.username, r.latest or 0, r.copies) for r in rows]
+    format_names: dict[tuple[str, str], str] = {}  # a page's decks share a few formats: each looked up once
+    out.decks = [PublicDeck(r, r.username, r.latest or 0, r.copies, _format_name(format_names, r.game, r.format))
+                 for r in rows]
     return out
+
+
+def _format_name(names: dict[tuple[str, str], str], game: str, fmt: str) -> str:
+    """The name of a deck's format (its stored id if its game no longer has it), kept in `names`."""
+    name = names.get((game, fmt))
+    if name is None:
+        try:
+            name = get_game(game).format(fmt).name
+        except LookupError:
+            name = fmt
+        names[(game, fmt)] = name
+    return name
 
 
 PREPARED_SHAPES = 64  # filter shapes (game or not, cards per game, sort) whose SQL is kept
