@@ -11,7 +11,8 @@ database on that server, dropped afterwards), upgraded with the catalogues loade
 through the models' bulk inserts. Every page and API list of issue 34 is then requested through
 the app's test client by a signed-in player (their own deck, someone else's, public decks with and
 without a card filter, copies sort, most wanted, want & trade, collection, checklist, card search
-with queries never sent before, the set editor), and the median time of `--requests` requests is printed per size,
+with queries never sent before, the set editor; and want & trade right after a player changed an offer
+of a card I want, so its matches are worked out again), and the median time of `--requests` requests is printed per size,
 next to the bare `/healthz` of the same run, with each page's time at the largest size divided by
 its time at the smallest (the target is at most 2). At the largest size every statement the pages
 ran is explained, and the plan of any statement that reads a whole site-sized table is printed;
@@ -203,10 +204,14 @@ def fill(scale: float, rng: random.Random) -> dict:
     for p in rng.sample(printings, min(300, len(printings))):
         collection.set_quantities(me, p, quantity=rng.randint(0, 3), want_quantity=rng.choice((0, 1, 2)),
                                   trade_quantity=rng.choice((0, 1)))
+    # a public player who offers a card I want, whose offer changes before each request of one page
+    wanted = next(p for p, o in collection.owned_for(me, printings).items() if o.want_quantity)
+    trader = users[0]  # every other player shows their lists, the first among them
+    collection.set_quantities(trader, wanted, quantity=4, trade_quantity=1)
     other = M.Deck.select(M.Deck.id).where((M.Deck.is_public == True) & (M.Deck.owner != me.id)).first().id  # noqa: E712
     card = M.Card.get((M.Card.game == GAME) & (M.Card.key == next(iter(mine.sections["Deck"]))))
     code = M.CardSet.select(M.CardSet.code).where(M.CardSet.game == GAME).order_by(M.CardSet.position).first().code
-    return {"own": own, "other": other, "card": card.name, "set": code, "n": n}
+    return {"own": own, "other": other, "card": card.name, "set": code, "n": n, "wanted": wanted, "trader": trader}
 
 
 def settle(database) -> None:
@@ -231,12 +236,29 @@ def kept_site(scale: float) -> dict:
     other = M.Deck.select(M.Deck.id).where((M.Deck.is_public == True) & (M.Deck.owner != me.id)).first().id  # noqa: E712
     card = M.Card.get((M.Card.game == GAME) & (M.Card.key == latest.data["sections"]["Deck"][0]["card"]))
     code = M.CardSet.select(M.CardSet.code).where(M.CardSet.game == GAME).order_by(M.CardSet.position).first().code
-    return {"own": own.id, "other": other, "card": card.name, "set": code, "n": n}
+    # the public player offering a card I want (as `fill` makes them; a site kept before it did, too)
+    from deckhub.services import collection
+    trader = M.User.select(M.User.id).where(M.User.id != me.id).order_by(M.User.id).first().id
+    O = M.OwnedCard
+    wanted = (O.select(O.printing).where((O.owner == me.id) & (O.want_quantity > 0)).order_by(O.printing)
+              .first().printing_id)
+    collection.set_quantities(trader, wanted, quantity=4, trade_quantity=1)
+    return {"own": own.id, "other": other, "card": card.name, "set": code, "n": n, "wanted": wanted, "trader": trader}
 
 
-def pages(site: dict) -> dict:
+def pages(site: dict, app) -> dict:
+    from deckhub.services import collection
+    from deckhub.store.db import database
     words = (f"zq{i}x" for i in itertools.count())  # card searches never sent before
     card = site["card"].replace(" ", "+")
+    offers = itertools.cycle((2, 1))
+
+    def after_an_offer_changed() -> str:
+        """A player changes their offer of a card I want (untimed): my kept matches no longer hold."""
+        with app.app_context(), database.connection_context():
+            collection.set_quantities(site["trader"], site["wanted"], trade_quantity=next(offers))
+        return "/collection/wants"
+
     return {
         "bare (/healthz)": "/healthz",
         "deck page (owner)": f"/decks/{site['own']}",
@@ -249,6 +271,7 @@ def pages(site: dict) -> dict:
         "API public decks, card filter": f"/api/v1/decks/public?card={card}",
         "most wanted": "/most-wanted",
         "want & trade": "/collection/wants",
+        "want & trade, an offer just changed": after_an_offer_changed,
         "collection": "/collection/",
         "set checklist": f"/collection/{GAME}/sets/{site['set']}",
         "set editor": f"/games/{GAME}/sets/{site['set']}/edit",
@@ -373,9 +396,9 @@ def main() -> None:
                       f"in {time.perf_counter() - started:.1f} s", flush=True)
                 client = app.test_client()
                 assert client.post("/login", data={"username": "bencher", "password": PASSWORD}).status_code == 302
-                urls = {k: v for k, v in pages(site).items() if only is None or k in only or k.startswith("bare")}
+                urls = {k: v for k, v in pages(site, app).items() if only is None or k in only or k.startswith("bare")}
                 if only and len(urls) != len(only) + 1:
-                    raise SystemExit(f"--only names pages of {', '.join(pages(site))}")
+                    raise SystemExit(f"--only names pages of {', '.join(pages(site, app))}")
                 results[size] = time_pages(client, urls, args.requests, url if args.cpu else None)
                 if args.profile:
                     profile(client, urls[args.profile], f"{args.profile} at {size}x")

@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from deckhub.services import backup, trading
+from deckhub.services import backup, kept_matches, trading
 from deckhub.services import collection as col
 from deckhub.services.accounts import create_user
 from deckhub.services.api_tokens import create as create_token
@@ -99,6 +99,7 @@ def test_matching_never_offers_copies_that_do_not_exist(db):
     assert [(r.key, r.qty) for r in trading.public_list(bob, "trades").rows] == [(key, 1)]
     assert [(m.username, m.copies) for m in trading.who_has_cards(GAME, {key: 4}, alice.id).users] == [("bob", 1)]
     O.update(quantity=0).where((O.owner == bob.id) & (O.printing == p)).execute()
+    kept_matches.lists_changed(bob.id, [p])  # what every collection service does with a change of a list
     assert trading.match_my_list(alice, "wants").users == [] and trading.card_traders(GAME, key).trading == []
 
 

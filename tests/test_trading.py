@@ -54,14 +54,19 @@ def summary(matches: trading.Matches) -> list[tuple[str, list[tuple[str, int, in
 
 
 class CountQueries:
-    """Counts the statements sent to the database inside the block."""
+    """Counts the statements sent to the database inside the block (and keeps their SQL)."""
+
+    def ranking(self) -> int:
+        """The statements that ranked other players' offers (read the site's trade rows)."""
+        return sum('"per_card"' in sql for sql in self.statements)
 
     def __enter__(self):
-        self.count, db = 0, database.obj
+        self.count, self.statements, db = 0, [], database.obj
         self._original = db.execute_sql
 
         def counting(sql, params=None, *args, **kwargs):
             self.count += 1
+            self.statements.append(sql)
             return self._original(sql, params, *args, **kwargs)
         db.execute_sql = counting
         return self
@@ -91,13 +96,37 @@ def test_a_public_list_holds_only_that_kind_per_printing(people):
     assert [r.key for r in page.rows] == ["halo-hawk"] and page.pages == 2
 
 
-def test_who_has_what_i_want_most_cards_first_only_opted_in_in_two_queries(people):
+def test_who_has_what_i_want_most_cards_first_only_opted_in_ranked_once_then_kept(people):
     with database.connection_context(), CountQueries() as counter:
         matches = trading.match_my_list(people["alice"], "wants")
-    assert counter.count == 1  # the users ranked (my wanted cards joined to their offers) with their cards
+    assert counter.ranking() == 1  # the users ranked (my wanted cards joined to their offers) with their cards
     assert summary(matches) == [("bob", [("argus-vigilant-seer", 3, 2), ("halo-hawk", 1, 4)]),
                                 ("carol", [("halo-hawk", 1, 1)])]  # dave trades Argus, but privately
     assert matches.users[0].copies == 3
+    with database.connection_context(), CountQueries() as counter:
+        again = trading.match_my_list(people["alice"], "wants")
+    # nothing changed: my own rows, the kept match, the players' names (and outside a request the
+    # catalogue's version), never the site's offers
+    assert counter.ranking() == 0 and counter.count <= 4 and again == matches
+
+
+def test_a_kept_match_shows_every_change_of_the_lists_at_once(people):
+    """Whoever changes a list of one of the cards, however it is changed, the next view shows it."""
+    alice = people["alice"]
+    in_db(trading.match_my_list, alice, "wants")  # kept
+    in_db(lambda: col.set_quantities(people["carol"], printing("halo-hawk"), trade_quantity=0))
+    assert summary(in_db(trading.match_my_list, alice, "wants")) == [
+        ("bob", [("argus-vigilant-seer", 3, 2), ("halo-hawk", 1, 4)])]
+    in_db(trading.set_lists_public, people["dave"], True)  # dave's offer of Argus shows now
+    assert summary(in_db(trading.match_my_list, alice, "wants"))[1] == ("dave", [("argus-vigilant-seer", 3, 5)])
+    in_db(col.adjust, people["bob"], printing("argus-vigilant-seer"), "quantity", -2)  # his trade of it is capped at 0
+    in_db(trading.set_lists_public, people["dave"], False)
+    assert summary(in_db(trading.match_my_list, alice, "wants")) == [("bob", [("halo-hawk", 1, 4)])]
+    in_db(col.apply_changes, alice, [(printing("halo-hawk"), "want_quantity", -1)])  # my own list changes too
+    assert in_db(trading.match_my_list, alice, "wants").users == []
+    with database.connection_context(), database.atomic():
+        col.write_targets(people["carol"], {printing("argus-vigilant-seer"): {"quantity": 1, "trade_quantity": 1}})
+    assert summary(in_db(trading.match_my_list, alice, "wants")) == [("carol", [("argus-vigilant-seer", 3, 1)])]
 
 
 def test_who_wants_what_i_have_for_trade(people):
@@ -113,9 +142,22 @@ def test_who_wants_what_i_have_for_trade(people):
 def test_who_has_a_decks_missing_cards(people):
     with database.connection_context(), CountQueries() as counter:
         matches = trading.who_has_cards(GAME, {"halo-hawk": 3, "argus-vigilant-seer": 0}, people["alice"])
-    assert counter.count == 1  # the cards joined to the offers of those cards only
+    assert counter.ranking() == 1  # the cards joined to the offers of those cards only
     assert summary(matches) == [("bob", [("halo-hawk", 3, 4)]), ("carol", [("halo-hawk", 3, 1)])]
     assert in_db(trading.who_has_cards, GAME, {}, people["alice"]).users == []
+
+
+def test_a_decks_missing_cards_are_matched_again_only_when_their_lists_change(people):
+    needed, deck_id = {"halo-hawk": 3}, 7
+    first = in_db(trading.who_has_cards, GAME, needed, people["alice"], deck_id)
+    with database.connection_context(), CountQueries() as counter:
+        assert trading.who_has_cards(GAME, needed, people["alice"], deck_id) == first
+    assert counter.ranking() == 0
+    in_db(lambda: col.set_quantities(people["bob"], printing("halo-hawk"), trade_quantity=1))
+    assert summary(in_db(trading.who_has_cards, GAME, needed, people["alice"], deck_id)) == [
+        ("bob", [("halo-hawk", 3, 1)]), ("carol", [("halo-hawk", 3, 1)])]
+    assert summary(in_db(trading.who_has_cards, GAME, {"halo-hawk": 3, "argus-vigilant-seer": 1},
+                         people["alice"], deck_id))[0] == ("bob", [("argus-vigilant-seer", 1, 2), ("halo-hawk", 3, 1)])
 
 
 def test_card_traders_only_opted_in_and_not_the_viewer(people):

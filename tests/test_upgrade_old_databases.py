@@ -332,3 +332,29 @@ def test_step_26_copies_each_decks_visibility_and_age_to_its_card_rows(entry, re
         holding = [r.deck_id for r in rows if r.deck_public and (r.game, r.card_key) == (public.game, public.card_key)]
         newest = [d.id for d in D.select().where(D.id.in_(holding)).order_by(D.created_at.desc(), D.id.desc())]
         assert [d.row.id for d in public_decks.browse(card=card.name, game=public.game).decks] == newest
+
+
+@pytest.mark.parametrize("entry", made_before(27)[-1:], ids=[f["name"] for f in made_before(27)[-1:]])
+def test_step_27_matches_are_worked_out_from_the_old_lists_then_kept(entry, restore):
+    """Step 027 starts with no kept match: each player's matches after the upgrade are worked out from
+    the lists as the old release left them, then kept, and a change of a list shows at once."""
+    from deckhub.services import collection, trading
+    url = restore(entry)
+    _upgrade(url)
+    app = make_app(url)
+    with app.app_context(), database.connection_context():
+        assert models.KeptMatch.select().count() == 0 and models.CardListChanges.select().count() == 0
+        O = models.OwnedCard
+        listed = list(O.select().where((O.want_quantity > 0) | (O.trade_quantity > 0)))
+        assert listed, "the fixture has a want or trade list"
+        trading.set_lists_public(listed[0].owner_id, True)
+        for user in models.User.select():
+            first = trading.my_lists(user)
+            assert trading.my_lists(user) == first  # now from the kept rows
+        wanted = next((r for r in listed if r.want_quantity > 0), None)
+        if wanted is not None:
+            offerer = next(u for u in models.User.select() if u.id != wanted.owner_id)
+            trading.set_lists_public(offerer, True)
+            collection.set_quantities(offerer, wanted.printing_id, quantity=1, trade_quantity=1)
+            names = [m.username for m in trading.match_my_list(wanted.owner_id, "wants").users]
+            assert offerer.username in names

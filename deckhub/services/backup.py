@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from deckhub.services import jobs, played_games, tallies
+from deckhub.services import jobs, kept_matches, played_games, tallies
 from deckhub.services.decks import keep_current_cards, record_copy
 from deckhub.store import models
 from deckhub.store.db import database
@@ -215,13 +215,17 @@ class _Importer:
                 raise BackupError(f"deck {i + 1}: {exc}") from None
         for i, c in enumerate(self.doc.get("deck_copies") or []):
             self.write_copy(c, f"deck copy {i + 1}")
+        listed: list[int] = []  # printings on the restored want or trade list: other players' matches change
         for i, c in enumerate(self.doc.get("collection") or []):
             what = f"collection row {i + 1}"
             values = {q: int(c.get(q) or 0) for q in _QTY}
             if any(v < 0 for v in values.values()):
                 raise BackupError(f"{what}: quantities cannot be negative")
             values["trade_quantity"] = min(values["trade_quantity"], values["quantity"] + values["foil_quantity"])
-            models.OwnedCard.create(owner=self.user, printing=self.printing(c, what), **values)
+            row = models.OwnedCard.create(owner=self.user, printing=self.printing(c, what), **values)
+            if values["want_quantity"] or values["trade_quantity"]:
+                listed.append(row.printing_id)
+        kept_matches.lists_changed(self.user.id, listed)
         for i, s in enumerate(self.doc.get("goldfish_sessions") or []):
             what = f"goldfish session {i + 1}"
             try:

@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Mapping, NamedTuple
 from peewee import Case, IntegrityError, SqliteDatabase
 
 from deckhub.store import models
+from deckhub.services import kept_matches
 from deckhub.services.accounts import named_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Catalogue
@@ -34,6 +35,7 @@ from deckhub.importers.collection_csv import (MAX_QUANTITY, QTY_COLUMNS, QTY_LAB
                                               apply_fixes, parse_collection_csv, plan_import, write_collection_csv)
 
 FIELDS = QTY_COLUMNS  # ("quantity", "foil_quantity", "want_quantity", "trade_quantity")
+LISTED = frozenset({"want_quantity", "trade_quantity"})  # what other players' trade matches read
 CHUNK = 500  # rows per multi-row INSERT (6 parameters each: far below every database's limit)
 
 __all__ = [
@@ -148,6 +150,8 @@ def _write_row(uid: int, printing_id: int, write: Callable[[], None], fields: It
             _ensure_rows(uid, [printing_id])
             write()
             lowered = _cap_trades(uid, [printing_id])
+            if lowered or LISTED.intersection(fields):
+                kept_matches.lists_changed(uid, [printing_id])
             owned = _read(uid, printing_id)
     except IntegrityError:  # the printing vanished between the check and the write
         raise LookupError(f"no printing {printing_id}") from None
@@ -228,6 +232,7 @@ def apply_changes(user, changes: list[tuple[int, str, int]]) -> list[tuple[Print
                 _add(uid, pid, field_name, delta)
             # capped once all the changes are in: "trade +2, quantity +2" in one batch keeps both
             lowered = set(_cap_trades(uid, ordered))
+            kept_matches.lists_changed(uid, [pid for pid in ordered if pid in lowered or fields[pid] & LISTED])
             after = owned_for(uid, ordered)
     except IntegrityError:  # a printing vanished between the check and the write
         raise LookupError("a printing vanished while the changes were written") from None
@@ -563,12 +568,15 @@ def write_targets(user, targets: dict[int, dict[str, int]], progress: Progress |
             done += len(items[start:start + step])
             if progress:
                 progress("writing", done, total)
-    capped = len(_cap_trades(uid, targets))
-    changed = 0
+    lowered = _cap_trades(uid, targets)
+    changed, listed = 0, set(lowered)
     for pid, target in targets.items():
         old = before.get(pid, NOTHING)
         changed += any(getattr(old, c) != v for c, v in target.items())
-    return changed, capped
+        if any(getattr(old, c) != v for c, v in target.items() if c in LISTED):
+            listed.add(pid)
+    kept_matches.lists_changed(uid, listed)
+    return changed, len(lowered)
 
 
 # --------------------------------------------------------------------------- lists and decks as an import

@@ -5,16 +5,19 @@ until they opt in (a `PublicLists` row); only then do they appear on their publi
 anyone's matches. Matching is by card, whatever the printing: a want of one printing of a card
 is met by a trade of any printing of it. Each match reads the cards wanted first, then only
 the rows offering (or wanting) those cards' printings, through a partial index: never a query per
-user or per card, never every owner of a card.
+user or per card, never every owner of a card. A match is kept until one of its cards' lists changes
+(`deckhub.services.kept_matches`), so a page reads the site's traders only when they changed.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from peewee import SQL, Case, Select, fn
+from peewee import JOIN, SQL, Case, Select, fn
 
 from deckhub.store import models
+from deckhub.services import kept_matches
+from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.paging import Paged
 from deckhub.importers.collection_csv import ExportRow
 from deckhub.store.db import PreparedRows, database, write_transaction
@@ -40,13 +43,15 @@ def lists_public(user) -> bool:
 
 
 def set_lists_public(user, public: bool) -> bool:
-    """Show (or stop showing) the user's want and trade lists publicly; returns the new setting."""
+    """Show (or stop showing) the user's want and trade lists publicly; returns the new setting. Either
+    way every card on them counts a change, so no kept match still shows (or misses) the user."""
     uid = user if isinstance(user, int) else user.id
     with write_transaction():
         if public:
             models.PublicLists.insert(user=uid).on_conflict_ignore().execute()
         else:
             models.PublicLists.delete().where(models.PublicLists.user == uid).execute()
+        kept_matches.user_lists_changed(uid)
     return public
 
 
@@ -173,6 +178,7 @@ class Match:
     username: str
     cards: list[MatchCard] = field(default_factory=list)
     copies: int = 0  # copies that could change hands, over all the cards
+    user_id: int | None = None
 
 
 @dataclass
@@ -202,9 +208,8 @@ def _per_card(their_column: str, exclude_uid: int | None, mine):
 def _matches_query(their_column: str, exclude_uid, mine, limit):
     """The users matched on the cards of `mine`, most cards first (then most copies, then name), with
     their cards, in one statement: the users ranked and counted by the database, the first `limit`
-    of them joined back to their cards. What a page reads stays the size of what it shows, however
-    many players trade the same cards. Rows: (username, game, key, name, version, theirs, mine,
-    copies that could change hands with that user, users matched)."""
+    of them joined back to their cards. Rows: (user id, game, card key, theirs, mine, copies that
+    could change hands with that user, users matched)."""
     per_card = _per_card(their_column, exclude_uid, mine).cte("per_card")  # read once, used twice
     pc = per_card.c
     least = Case(None, [(pc.theirs < pc.mine, pc.theirs)], pc.mine)
@@ -215,24 +220,36 @@ def _matches_query(their_column: str, exclude_uid, mine, limit):
               .order_by(cards.desc(), copies.desc(), fn.LOWER(pc.username), pc.user_id)
               .limit(limit).alias("ranked"))
     rc, C = ranked.c, models.Card
-    return (Select((per_card,), (pc.username, C.game, C.key, C.name, C.version, pc.theirs, pc.mine, rc.copies,
-                                 rc.matched))
+    return (Select((per_card,), (pc.user_id, C.game, C.key, pc.theirs, pc.mine, rc.copies, rc.matched))
             .join(ranked, on=(rc.user_id == pc.user_id)).join(C, on=(C.id == pc.card_id))
             .order_by(rc.cards.desc(), rc.copies.desc(), fn.LOWER(pc.username), pc.user_id,
                       C.game, fn.LOWER(C.name), fn.COALESCE(C.version, ""))
             .with_cte(per_card).bind(database))
 
 
-def _grouped(rows: Iterable[tuple]) -> Matches:
-    """(username, game, key, name, version, theirs, mine, their copies in all, users matched) rows, users with most cards
-    matched first and each user's cards in order -> Matches."""
+def _named(rows: Iterable) -> Matches:
+    """(user id, game, key, theirs, mine, their copies in all, users matched) rows, users with most
+    cards matched first and each user's cards in order -> Matches, with the players' names read now
+    and the cards' from the catalogues (a kept match shows today's names)."""
+    rows = list(rows)
+    if not rows:
+        return Matches([])
+    ids = sorted({row[0] for row in rows})
+    names = dict(database.execute_sql(  # written out: up to MAX_MATCH_USERS ids, on every view of a kept match
+        f'SELECT "id", "username" FROM "{models.User._meta.table_name}" WHERE "id" IN '
+        f'({", ".join([database.obj.param] * len(ids))})', ids).fetchall())
+    catalogues = {game: get_catalogue(game) for game in {row[1] for row in rows}}
     users: list[Match] = []
     current, matched = None, 0
-    for username, game, key, name, version, theirs, mine, copies, matched in rows:
-        if current is None or current.username != username:
-            current = Match(username, [], int(copies))
+    for user_id, game, key, theirs, mine, copies, matched in rows:
+        if user_id not in names:  # an account gone since the match was kept
+            continue
+        if current is None or current.user_id != user_id:
+            current = Match(names[user_id], [], int(copies), user_id)
             users.append(current)
-        current.cards.append(MatchCard(game, key, name, version, int(mine), int(theirs)))
+        card = catalogues[game].get(key)
+        current.cards.append(MatchCard(game, key, card.name if card else key, card.version if card else None,
+                                       int(mine), int(theirs)))
     return Matches(users, max(0, matched - len(users)))
 
 
@@ -248,16 +265,49 @@ _MY_MATCHES = {column: PreparedRows(2, lambda uid, limit, column=column: _matche
     OTHER[column], uid, _my_cards(uid, column), limit)) for column in KINDS.values()}
 
 
+def _my_counts(uid: int):
+    """What a kept match of my lists was worked out from, in one row: my lists' change count, and per
+    list the sum of its cards' change counts (one more per row, so an empty list sums to NULL),
+    read through my own rows only."""
+    O, P, L, U = models.OwnedCard, models.Printing, models.CardListChanges, models.UserListChanges
+    counted = fn.COALESCE(L.changes, 0) + 1
+    mine = U.select(U.changes).where(U.user == uid)
+    return (O.select(mine, fn.SUM(Case(None, [(_listed("want_quantity") > NONE, counted)])),
+                     fn.SUM(Case(None, [(_listed("trade_quantity") > NONE, counted)])))
+            .join(P, on=(O.printing == P.id)).join(L, JOIN.LEFT_OUTER, on=(L.card == P.card))
+            .where((O.owner == uid) & ((O.want_quantity > NONE) | (O.trade_quantity > NONE))))
+
+
+_MY_COUNTS = PreparedRows(1, _my_counts)
+
+
+def _counts(uid: int) -> dict[str, tuple | None]:
+    """Per list, what its kept match must have been worked out from (None: nothing on that list)."""
+    mine, wants, trades = _MY_COUNTS.rows(uid)[0]
+    return {"wants": wants and (mine, int(wants)), "trades": trades and (mine, int(trades))}
+
+
+def _my_matches(uid: int, kind: str, counts: tuple | None) -> Matches:
+    """My matches on one list: the kept ones while `counts` (see `_counts`) are those they were
+    worked out from; worked out again otherwise."""
+    if not counts:
+        return Matches([])
+    column, limit = KINDS[kind], MAX_MATCH_USERS
+    fingerprint = kept_matches.digest(kind, limit, counts)
+    return _named(kept_matches.kept(uid, kind, fingerprint, lambda: _MY_MATCHES[column].rows(uid, limit)))
+
+
 def match_my_list(user, kind: str) -> Matches:
     """"wants": opted-in users whose trade list holds cards I want; "trades": those who want cards I
-    have for trade. Mine need not be public: only I see this. My copies per card stay in the
-    database, joined to their offers of those cards only, in one statement written once."""
+    have for trade. Mine need not be public: only I see this. Worked out in one statement (my copies
+    per card joined to their offers of those cards only) when a card's lists changed since last time."""
     uid = user if isinstance(user, int) else user.id
-    return _grouped(_MY_MATCHES[KINDS[kind]].rows(uid, MAX_MATCH_USERS))
+    return _my_matches(uid, kind, _counts(uid)[kind])
 
 
-def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) -> Matches:
-    """Opted-in users with these cards (key -> copies needed) on their trade list: a deck's missing cards."""
+def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None, deck_id: int | None = None) -> Matches:
+    """Opted-in users with these cards (key -> copies needed) on their trade list: a deck's missing
+    cards. With the viewer and the deck, kept for the deck's owner until those cards' lists change."""
     needed = {k: n for k, n in needed.items() if n > 0}
     if not needed:
         return Matches([])
@@ -265,7 +315,16 @@ def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None) ->
     copies = Case(C.key, list(needed.items()), 0)
     mine = (C.select(C.id.alias("card_id"), copies.alias("copies"))
             .where((C.game == game) & C.key.in_(list(needed))).alias("mine"))
-    return _grouped(_matches_query("trade_quantity", exclude_uid, mine, MAX_MATCH_USERS).tuples())
+
+    def work_out():
+        return _matches_query("trade_quantity", exclude_uid, mine, MAX_MATCH_USERS).tuples()
+    if exclude_uid is None or deck_id is None:
+        return _named(work_out())
+    L = models.CardListChanges
+    changes = list(C.select(C.key, fn.COALESCE(L.changes, 0)).join(L, JOIN.LEFT_OUTER, on=(L.card == C.id))
+                   .where((C.game == game) & C.key.in_(list(needed))).order_by(C.key).tuples())
+    fingerprint = kept_matches.digest(game, MAX_MATCH_USERS, sorted(needed.items()), changes)
+    return _named(kept_matches.kept(exclude_uid, f"deck:{deck_id}", fingerprint, work_out))
 
 
 @dataclass
@@ -308,4 +367,6 @@ class MyLists:
 
 def my_lists(user) -> MyLists:
     uid = user if isinstance(user, int) else user.id
-    return MyLists(lists_public(uid), match_my_list(uid, "wants"), match_my_list(uid, "trades"))
+    counts = _counts(uid)
+    return MyLists(lists_public(uid), _my_matches(uid, "wants", counts["wants"]),
+                   _my_matches(uid, "trades", counts["trades"]))

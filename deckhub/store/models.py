@@ -608,6 +608,38 @@ class PublicLists(BaseModel):
     since = DateTimeField(default=utcnow)
 
 
+class CardListChanges(BaseModel):
+    """How many times any player's want or trade list of a card changed (step 027), counted in the
+    transaction of the change. A kept match result remembers these counts for the cards it was
+    worked out from, so a change anywhere on one of them shows that it is out of date."""
+
+    card = ForeignKeyField(Card, primary_key=True, on_delete="CASCADE")
+    changes = IntegerField(default=0)
+
+
+class UserListChanges(BaseModel):
+    """How many times a player's own want or trade list changed (step 027), counted with the cards'
+    `CardListChanges`: with those, what a kept match of the player's lists was worked out from."""
+
+    user = ForeignKeyField(User, primary_key=True, on_delete="CASCADE")
+    changes = IntegerField(default=0)
+
+
+class KeptMatch(BaseModel):
+    """A player's trade matches as last worked out (step 027): which players offer (or want) the cards
+    of `purpose` ("wants", "trades", "deck:ID"), ranked, as JSON, with the digest of what they were
+    worked out from (my `UserListChanges`, my cards' `CardListChanges`). Used while the digest is the same."""
+
+    user = ForeignKeyField(User, backref="kept_matches", on_delete="CASCADE")
+    purpose = CharField(max_length=40)
+    digest = CharField(max_length=64)
+    rows = TextField()
+    worked_out_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("user", "purpose"), True),)
+
+
 class SiteIdentity(BaseModel):
     """One row: this database's random id (step 16). Every queued job carries it, so a worker of
     another database that shares the queue never runs the job (see deckhub.services.jobs.site_id)."""
@@ -641,4 +673,5 @@ ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck,
               CardDemand, PublicDeckCount, OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
-              FactsUpload, ReadingFlag, ManualOverride, PlayedGame, FactVote, Notice, WorkClaim]
+              FactsUpload, ReadingFlag, ManualOverride, PlayedGame, FactVote, Notice, WorkClaim,
+              CardListChanges, UserListChanges, KeptMatch]

@@ -248,7 +248,7 @@ def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str
                            fmt=spec.format(stored.row.format), owner=owner,
                            has_engine=find_engine(spec) is not None, needs=needs,
                            suppliers=trading.who_has_cards(spec.slug, {r.card_key: r.missing for r in needs},
-                                                           current_user.id) if owner else None,
+                                                           current_user.id, stored.row.id) if owner else None,
                            exports=EXPORTS, **table.record_context(stored))
 
 
