@@ -1,7 +1,7 @@
 """Pages on a site of 1x, 10x and 100x a community: does a page cost what its own data costs?
 
     python benchmarks/scale.py [--sizes 1,10,100] [--factor 1.0] [--database-url URL] [--requests 7]
-                               [--profile NAME]
+                               [--profile NAME] [--only "NAME;NAME"] [--keep] [--cpu]
 
 1x is 100 users, 1,000 decks, 3,000 deck versions, 10,000 collection rows and 100 goldfish games
 (100x: 10,000 users, 100,000 decks, 300,000 versions, 1,000,000 collection rows, 10,000 games);
@@ -17,10 +17,18 @@ next to the bare `/healthz` of the same run, with each page's time at the larges
 its time at the smallest (the target is at most 2). At the largest size every statement the pages
 ran is explained, and the plan of any statement that reads a whole site-sized table is printed;
 `--profile NAME` also prints where that page's time goes at each size (cProfile, by cumulative time).
+`--only "NAME;NAME"` times only those pages (and the bare endpoint). `--keep` keeps each size's
+filled database (PostgreSQL: `deckhub_scale_N`; SQLite: in the system's temporary folder) and
+uses it again on the next `--keep` run of the same size and factor, so a change can be timed
+against the same rows without filling them again (drop them with `DROP DATABASE` or delete the files).
+`--cpu` times each request's CPU instead of its wall time: this process's and, on PostgreSQL, that
+of the server processes serving the site (read from /proc, so the server runs on this machine);
+on a machine busy with other work the CPU a page costs moves far less than its wall time.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import itertools
 import logging
@@ -73,7 +81,9 @@ class Statements(logging.Handler):
 
 def new_database(base_url: str | None, name: str, folder: str) -> str:
     if not base_url:
-        return f"sqlite:///{folder}/{name}.sqlite3"
+        path = Path(folder) / f"{name}.sqlite3"
+        path.unlink(missing_ok=True)  # one a failed --keep run left
+        return f"sqlite:///{path}"
     import psycopg
     parts = urlsplit(base_url)
     admin = psycopg.connect(base_url, autocommit=True)
@@ -82,6 +92,17 @@ def new_database(base_url: str | None, name: str, folder: str) -> str:
         cur.execute(f'CREATE DATABASE "{name}"')
     admin.close()
     return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def kept_database(base_url: str | None, name: str, folder: str) -> str | None:
+    """The URL of a database an earlier `--keep` run filled, or None."""
+    if not base_url:
+        path = Path(folder) / f"{name}.sqlite3"
+        return f"sqlite:///{path}" if path.exists() else None
+    import psycopg
+    with psycopg.connect(base_url, autocommit=True) as admin:
+        found = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+    return urlunsplit(urlsplit(base_url)._replace(path=f"/{name}")) if found else None
 
 
 def drop_database(base_url: str | None, name: str) -> None:
@@ -193,6 +214,38 @@ def fill(scale: float, rng: random.Random) -> dict:
     return {"own": own, "other": other, "card": card.name, "set": code, "n": n, "wanted": wanted, "trader": trader}
 
 
+def settle(database) -> None:
+    """The filled tables as a running site has them: the planner's statistics, and on PostgreSQL the
+    dead rows of the fill gone. The fill writes every card row twice (inserted, then given its
+    deck's visibility by `tallies.recount`), leaving a dead copy of each; a running site's autovacuum
+    clears those, and would otherwise do so in the middle of the timings, while index-only scans
+    visit the table for every row whose page it has not marked all-visible yet."""
+    if database.param == "%s":
+        database.execute_sql("VACUUM ANALYZE")  # outside a transaction: peewee runs it in autocommit
+    else:
+        database.execute_sql("ANALYZE")
+
+
+def kept_site(scale: float) -> dict:
+    """What `fill` returned, read back from a database an earlier `--keep` run filled."""
+    from deckhub.store import models as M
+    n = {k: max(2, int(v * scale)) for k, v in PER_1X.items() if k != "versions_per_deck"}
+    me = M.User.get(M.User.username == "bencher")
+    own = M.Deck.get((M.Deck.owner == me.id) & (M.Deck.name == "Mine"))
+    latest = own.versions.order_by(M.DeckVersion.number.desc()).first()
+    other = M.Deck.select(M.Deck.id).where((M.Deck.is_public == True) & (M.Deck.owner != me.id)).first().id  # noqa: E712
+    card = M.Card.get((M.Card.game == GAME) & (M.Card.key == latest.data["sections"]["Deck"][0]["card"]))
+    code = M.CardSet.select(M.CardSet.code).where(M.CardSet.game == GAME).order_by(M.CardSet.position).first().code
+    # the public player offering a card I want (as `fill` makes them; a site kept before it did, too)
+    from deckhub.services import collection
+    trader = M.User.select(M.User.id).where(M.User.id != me.id).order_by(M.User.id).first().id
+    O = M.OwnedCard
+    wanted = (O.select(O.printing).where((O.owner == me.id) & (O.want_quantity > 0)).order_by(O.printing)
+              .first().printing_id)
+    collection.set_quantities(trader, wanted, quantity=4, trade_quantity=1)
+    return {"own": own.id, "other": other, "card": card.name, "set": code, "n": n, "wanted": wanted, "trader": trader}
+
+
 def pages(site: dict, app) -> dict:
     from deckhub.services import collection
     from deckhub.store.db import database
@@ -226,17 +279,44 @@ def pages(site: dict, app) -> dict:
     }
 
 
-def time_pages(client, urls: dict, requests: int) -> dict[str, float]:
+def cpu_clock(url: str):
+    """A clock of CPU seconds: this process's, plus on PostgreSQL the server processes serving
+    this database's connections (read from /proc: the server must run on this machine)."""
+    if not url.startswith("postgres"):
+        return time.process_time
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as admin:
+        pids = [pid for (pid,) in admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND backend_type = 'client backend' AND pid <> pg_backend_pid()").fetchall()]
+
+    def clock() -> float:
+        server = 0
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/schedstat") as f:
+                    server += int(f.read().split()[0])  # nanoseconds on a CPU
+            except OSError:
+                raise SystemExit("--cpu reads the PostgreSQL server's CPU from /proc: run it on the "
+                                 "server's machine, as a user who may read its processes") from None
+        return time.process_time() + server / 1e9
+    return clock
+
+
+def time_pages(client, urls: dict, requests: int, cpu_of: str | None = None) -> dict[str, float]:
+    """Each page's median milliseconds: of wall time, or with `cpu_of` (the site's database URL) of
+    CPU (see `cpu_clock`)."""
     out = {}
     for name, url in urls.items():
         path = url() if callable(url) else url
         assert client.get(path).status_code in (200, 404), path  # warm (page 50 may not exist at 1x)
+        clock = cpu_clock(cpu_of) if cpu_of else time.perf_counter
         times = []
         for _ in range(requests):
             path = url() if callable(url) else url
-            start = time.perf_counter()
+            start = clock()
             client.get(path)
-            times.append(time.perf_counter() - start)
+            times.append(clock() - start)
         out[name] = statistics.median(times) * 1000
     return out
 
@@ -285,26 +365,41 @@ def main() -> None:
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server's URL (default: SQLite)")
     parser.add_argument("--requests", type=int, default=7)
     parser.add_argument("--profile", default=None, help="a page's name: print where its time goes at each size")
+    parser.add_argument("--only", default=None, help='time only these pages ("NAME;NAME"; the bare endpoint always)')
+    parser.add_argument("--cpu", action="store_true",
+                        help="time CPU (this process's and the PostgreSQL server's for the site), not wall time")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep each size's filled database, and use one kept by an earlier run")
     args = parser.parse_args()
+    only = {n.strip() for n in args.only.split(";") if n.strip()} if args.only else None
     sizes = [int(s) for s in args.sizes.split(",")]
     from deckhub.store.db import database
     results: dict[int, dict[str, float]] = {}
     scans = []
-    with tempfile.TemporaryDirectory() as folder:
+    with contextlib.ExitStack() as stack:
+        folder = (tempfile.gettempdir() if args.keep
+                  else stack.enter_context(tempfile.TemporaryDirectory()))
         for size in sizes:
-            name = f"deckhub_scale_{size}"
-            url = new_database(args.database_url, name, folder)
+            name = f"deckhub_scale_{size}" + (f"_f{args.factor:g}".replace(".", "_") if args.factor != 1 else "")
+            kept = kept_database(args.database_url, name, folder) if args.keep else None
+            url = kept or new_database(args.database_url, name, folder)
             try:
                 app = make_site(url)
                 started = time.perf_counter()
                 with app.app_context(), database.connection_context():
-                    site = fill(size * args.factor, random.Random(size))
-                    database.execute_sql("ANALYZE")  # the planner's statistics of the filled tables
-                print(f"{size}x: {site['n']} filled in {time.perf_counter() - started:.1f} s", flush=True)
+                    if kept:
+                        site = kept_site(size * args.factor)
+                    else:
+                        site = fill(size * args.factor, random.Random(size))
+                        settle(database)
+                print(f"{size}x: {site['n']} {'kept from an earlier run' if kept else 'filled'} "
+                      f"in {time.perf_counter() - started:.1f} s", flush=True)
                 client = app.test_client()
                 assert client.post("/login", data={"username": "bencher", "password": PASSWORD}).status_code == 302
-                urls = pages(site, app)
-                results[size] = time_pages(client, urls, args.requests)
+                urls = {k: v for k, v in pages(site, app).items() if only is None or k in only or k.startswith("bare")}
+                if only and len(urls) != len(only) + 1:
+                    raise SystemExit(f"--only names pages of {', '.join(pages(site, app))}")
+                results[size] = time_pages(client, urls, args.requests, url if args.cpu else None)
                 if args.profile:
                     profile(client, urls[args.profile], f"{args.profile} at {size}x")
                 if size == sizes[-1]:
@@ -315,10 +410,12 @@ def main() -> None:
                     database.close()
                 if hasattr(database.obj, "close_all"):
                     database.obj.close_all()
-                drop_database(args.database_url, name)
+                if not args.keep:
+                    drop_database(args.database_url, name)
     backend = "PostgreSQL" if args.database_url else "SQLite"
     first, last = sizes[0], sizes[-1]
-    print(f"\n{backend}, median ms of {args.requests} requests (factor {args.factor}); ratio = {last}x / {first}x")
+    measure = "median CPU ms" if args.cpu else "median ms"
+    print(f"\n{backend}, {measure} of {args.requests} requests (factor {args.factor}); ratio = {last}x / {first}x")
     print(f"{'page':34}" + "".join(f"{str(s) + 'x':>10}" for s in sizes) + f"{'ratio':>8}{'x bare':>9}")
     for name in results[first]:
         ratio = results[last][name] / results[first][name]

@@ -124,6 +124,20 @@ def test_pages(world):
     assert browse(page=9).decks == []
 
 
+@pytest.mark.parametrize("sort", ["newest", "copied"])
+@pytest.mark.parametrize("filters", [{}, {"game": "kaijudo"}, {"card": "halo hawk"}, {"card": "argus vigilant seer"},
+                                     {"q": "rush"}, {"card": "halo hawk", "q": "hawks"}])
+def test_every_page_of_a_listing_holds_the_decks_of_the_whole_list_in_its_order(world, sort, filters):
+    """A page's decks are picked by their ids along the index, then read: one deck a page walks the
+    same decks in the same order as a page of them all, and the private deck holding Argus never."""
+    whole = browse(sort=sort, **filters)
+    paged = [browse(sort=sort, page=n, per_page=1, **filters) for n in range(1, whole.total + 2)]
+    assert [names(p) for p in paged] == [[name] for name in names(whole)] + [[]]
+    assert {p.total for p in paged} == {whole.total} and SECRET not in names(whole)
+    assert [(d.owner, d.version, d.copies) for p in paged for d in p.decks] == [
+        (d.owner, d.version, d.copies) for d in whole.decks]
+
+
 def test_a_filter_shape_writes_its_sql_once_and_binds_each_requests_values(world):
     """The count and the page of one shape (sort, game or not, cards per game) keep their SQL: a
     second card, game or page of the same shape gets its own decks, never the first one's."""

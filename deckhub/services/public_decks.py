@@ -2,12 +2,14 @@
 
 The web page (`GET /decks/public`) and the JSON API (`GET /api/v1/decks/public`) both call
 `browse`, so they filter, sort and page alike. A private deck is never selected: the query
-starts from `is_public`. A card filter is read with the catalogue search (typos forgiven, as on
-the card search page) and matches a deck whose latest version holds that card in any section.
-A page reads its own decks through the (game,) public, created or copies indexes, and a card
-filter's newest decks through the card rows' (game, card, public, created) index, so a page costs
-its own decks however many hold the card; the total of an unfiltered list (or one game's) is the
-count the deck service keeps (`tallies.public_decks`).
+starts from `is_public` (the deck's, or the copy its card rows carry). A card filter is read with
+the catalogue search (typos forgiven, as on the card search page) and matches a deck whose latest
+version holds that card in any section. A page reads its deck ids through the (game,) public,
+created or copies indexes (stepping over the earlier pages' index entries only, page 50 as page 1),
+and a card filter's decks through the card rows' (game, card, public, created) index, so a page
+costs its own decks however many hold the card; only then are the page's decks joined to their
+owner and latest version. The total of an unfiltered list (or one game's) is the count the deck
+service keeps (`tallies.public_decks`); a card filter's is counted along the same card index.
 """
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ class PublicDeck:
     owner: str
     version: int
     copies: int
+    format_name: str = ""  # the deck's format as its game names it ("Standard")
 
 
 @dataclass
@@ -104,9 +107,8 @@ def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "ne
 
     by_game = _keys_by_game(out.cards)
     if q:  # a name filter is rare: its query is built as it comes (a typed % changes its SQL)
-        query = _page_query(sort, game, by_game, q)
-        out.total = query.count()
-        rows = list(query.paginate(page, per_page).objects())
+        out.total = models.Deck.select().where(_where(game, by_game, q)).count()
+        rows = list(_page_of(sort, game, by_game, per_page, (page - 1) * per_page, q).objects())
     else:
         shape = (sort, game is not None, tuple(len(keys) for keys in by_game.values()))
         counter, pager = _PREPARED.get_or_build(shape, lambda: _prepared(*shape))
@@ -114,8 +116,22 @@ def browse(game: str | None = None, card: str = "", q: str = "", sort: str = "ne
         # unfiltered (or by game only) the total is the kept count: no page counts the site's public decks
         out.total = counter.all(*values)[0][0] if out.cards else tallies.public_decks(game)
         rows = pager.all(*values, per_page, (page - 1) * per_page)
-    out.decks = [PublicDeck(r, r.username, r.latest or 0, r.copies) for r in rows]
+    format_names: dict[tuple[str, str], str] = {}  # a page's decks share a few formats: each looked up once
+    out.decks = [PublicDeck(r, r.username, r.latest or 0, r.copies, _format_name(format_names, r.game, r.format))
+                 for r in rows]
     return out
+
+
+def _format_name(names: dict[tuple[str, str], str], game: str, fmt: str) -> str:
+    """The name of a deck's format (its stored id if its game no longer has it), kept in `names`."""
+    name = names.get((game, fmt))
+    if name is None:
+        try:
+            name = get_game(game).format(fmt).name
+        except LookupError:
+            name = fmt
+        names[(game, fmt)] = name
+    return name
 
 
 PREPARED_SHAPES = 64  # filter shapes (game or not, cards per game, sort) whose SQL is kept
@@ -146,21 +162,24 @@ def _prepared(sort: str, with_game: bool, key_counts: tuple[int, ...]) -> tuple[
         game, by_game, (per_page, offset) = filters(values)
         if by_game and sort == "newest":
             return _newest_holding(game, by_game, per_page, offset).objects()
-        return _page_query(sort, game, by_game).limit(per_page).offset(offset).objects()
+        return _page_of(sort, game, by_game, per_page, offset).objects()
 
     return PreparedSelect(models.Deck, count), PreparedSelect(models.Deck, page)
 
 
 def _where(game: str | None, by_game: dict[str, list[str]], q: str = ""):
-    """Public decks (of `game`, holding one of the cards `by_game`, named with `q`), in the order
-    their SQL binds values."""
+    """Public decks (of `game`, holding one of the cards `by_game`, named with `q`), binding values
+    in the order `_prepared` lists them."""
     D, DC = models.Deck, models.DeckCard
-    condition = D.is_public == True  # noqa: E712 (a peewee expression)
-    if game:
-        condition &= D.game == game
     if by_game:
-        # the decks holding one of the cards, through the card index of the current cards' rows
-        condition &= D.id.in_(DC.select(DC.deck).where(_any_card(by_game)))
+        # the public decks holding one of the cards, read from the card rows' (game, card, public)
+        # index (each row carries its deck's game and visibility): as many rows as those decks,
+        # never every public deck on the site
+        condition = D.id.in_(DC.select(DC.deck).where(_holding(game, by_game)))
+    else:
+        condition = D.is_public == True  # noqa: E712 (a peewee expression)
+        if game:
+            condition &= D.game == game
     if q:
         condition &= D.name.contains(q)
     return condition
@@ -192,14 +211,18 @@ def _with_owner_and_latest():
     return D.select(D, U.username, latest.alias("latest")).join(U, on=(D.owner == U.id))
 
 
-def _page_query(sort: str, game: str | None, by_game: dict[str, list[str]], q: str = ""):
-    """The page's decks with their owner's name and their latest version's number (by the (deck,
-    number) index), newest (or most copied) first, through the (game,) public, created or copies indexes."""
+def _page_of(sort: str, game: str | None, by_game: dict[str, list[str]], per_page: int, offset: int,
+             q: str = ""):
+    """A page of the decks, newest (or most copied) first: the page's deck ids read along the
+    (game,) public, created (or copies) index, stepping over the earlier pages' index entries only,
+    then those decks with their owner's name and latest version's number (by the (deck, number)
+    index). A later page costs its own decks, not a join of every deck before it."""
     D = models.Deck
     order = [D.created_at.desc(), D.id.desc()]
     if sort == "copied":
         order = [D.copies.desc()] + order
-    return _with_owner_and_latest().where(_where(game, by_game, q)).order_by(*order)
+    ids = D.select(D.id).where(_where(game, by_game, q)).order_by(*order).limit(per_page).offset(offset)
+    return _with_owner_and_latest().where(D.id.in_(ids)).order_by(*order)
 
 
 def _any_card(by_game: dict[str, list[str]]):
