@@ -358,3 +358,28 @@ def test_step_27_matches_are_worked_out_from_the_old_lists_then_kept(entry, rest
             collection.set_quantities(offerer, wanted.printing_id, quantity=1, trade_quantity=1)
             names = [m.username for m in trading.match_my_list(wanted.owner_id, "wants").users]
             assert offerer.username in names
+
+
+@pytest.mark.parametrize("entry", made_before(28)[-1:], ids=[f["name"] for f in made_before(28)[-1:]])
+def test_step_28_sums_every_players_sets_from_their_rows(entry, restore):
+    """Step 028 fills each player's sums per set from the collection rows the old release left, so
+    the overview and the want & trade list's length show what they showed before, and the collection
+    services keep them from then on."""
+    from deckhub.services import checklists, collection, trading
+    from tests.test_owned_sets import _from_rows, assert_kept
+    url = restore(entry)
+    _upgrade(url)
+    app = make_app(url)
+    with app.app_context(), database.connection_context():
+        owners = [u for u in models.User.select() if _from_rows(u.id)]
+        assert owners, "the fixture has a collection"
+        for user in owners:
+            assert_kept(user.id)
+        user = owners[0]
+        rows = _from_rows(user.id)
+        totals = [g.totals for g in checklists.collection_overview(user)]
+        assert sum(t.quantity for t in totals) == sum(v[1] for v in rows.values())
+        assert trading.my_list_page(user, 1, per_page=1).total == sum(v[5] for v in rows.values())
+        printing = models.OwnedCard.get(models.OwnedCard.owner == user.id).printing_id
+        collection.adjust(user, printing, "want_quantity", 2)
+        assert_kept(user.id)

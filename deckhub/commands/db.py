@@ -52,8 +52,8 @@ def upgrade(dry_run: bool) -> None:
 
 @db.command("recount")
 def recount() -> None:
-    """Make the counts pages show (most wanted's decks and games per card, the public deck totals)
-    again from the rows, after rows were written or mended outside the site; the site keeps them
+    """Make the counts pages show (most wanted's decks and games per card, the public deck totals,
+    players' sums per set) again from the rows, after rows were written or mended outside the site; the site keeps them
     itself, so this is never needed otherwise."""
     from deckhub.services import tallies
 

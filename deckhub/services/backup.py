@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from deckhub.services import jobs, kept_matches, played_games, tallies
+from deckhub.services import jobs, kept_matches, owned_sets, played_games, tallies
 from deckhub.services.decks import keep_current_cards, record_copy
 from deckhub.store import models
 from deckhub.store.db import database
@@ -216,6 +216,7 @@ class _Importer:
         for i, c in enumerate(self.doc.get("deck_copies") or []):
             self.write_copy(c, f"deck copy {i + 1}")
         listed: list[int] = []  # printings on the restored want or trade list: other players' matches change
+        restored: list[int] = []
         for i, c in enumerate(self.doc.get("collection") or []):
             what = f"collection row {i + 1}"
             values = {q: int(c.get(q) or 0) for q in _QTY}
@@ -223,9 +224,11 @@ class _Importer:
                 raise BackupError(f"{what}: quantities cannot be negative")
             values["trade_quantity"] = min(values["trade_quantity"], values["quantity"] + values["foil_quantity"])
             row = models.OwnedCard.create(owner=self.user, printing=self.printing(c, what), **values)
+            restored.append(row.printing_id)
             if values["want_quantity"] or values["trade_quantity"]:
                 listed.append(row.printing_id)
         kept_matches.lists_changed(self.user.id, listed)
+        owned_sets.sets_changed(self.user.id, restored)
         for i, s in enumerate(self.doc.get("goldfish_sessions") or []):
             what = f"goldfish session {i + 1}"
             try:

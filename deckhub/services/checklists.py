@@ -1,21 +1,23 @@
 """Set checklists and the collection overview: each set's printings with what a user owns, wants
 and trades, and completion per set and game (the service layer, no Flask).
 
-Both read the user's own rows through the owner index with SQL written once per backend; the sets
-of a game and their printing counts are kept on its catalogue.
+A checklist reads the user's own rows of the set through the owner index with SQL written once per
+backend; the overview reads the user's sums per set (`owned_set`). The sets of a game and their
+printing counts are kept on its catalogue.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from peewee import JOIN, SQL, Case, fn
+from peewee import JOIN, SQL, fn
 
 from deckhub.games import all_games, get_game
+from deckhub.services import owned_sets
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.services.collection import Owned, _uid
 from deckhub.store import models
-from deckhub.store.db import PreparedRows, PreparedSelect
+from deckhub.store.db import PreparedSelect
 
 CHECKLIST_FILTERS = {
     "all": ("All cards", lambda o: True),
@@ -144,18 +146,10 @@ def _sets_of(game: str) -> list[tuple[int, str, str, int | None, int]]:
         .where(S.game == game).group_by(S.id, S.code, S.name, S.size).order_by(S.position, S.code).tuples()))
 
 
-_P, _O = models.Printing, models.OwnedCard
-# my rows only, by the owner index, read once: per set, the printings I own and my copies, foils,
-# wants and trades (a game's totals are its sets' sums, so no row is read twice nor joined to its card)
-_PER_SET = PreparedRows(1, lambda uid: (
-    _O.select(_P.card_set, fn.COUNT(Case(None, [((_O.quantity + _O.foil_quantity) > 0, SQL("1"))])),
-              fn.SUM(_O.quantity), fn.SUM(_O.foil_quantity), fn.SUM(_O.want_quantity), fn.SUM(_O.trade_quantity))
-    .join(_P).where(_O.owner == uid).group_by(_P.card_set)))
-
-
 def collection_overview(user) -> list[GameProgress]:
-    """Completion per set and per game, and the user's totals, in one query written once."""
-    per_set = {set_id: values for set_id, *values in _PER_SET.rows(_uid(user))}
+    """Completion per set and per game, and the user's totals, from their sets' sums (a game's totals
+    are its sets'), read in one query."""
+    per_set = owned_sets.per_set(_uid(user))
     result = []
     for game in all_games():
         sets = []

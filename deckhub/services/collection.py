@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Mapping, NamedTuple
 from peewee import Case, IntegrityError, SqliteDatabase
 
 from deckhub.store import models
-from deckhub.services import kept_matches
+from deckhub.services import kept_matches, owned_sets
 from deckhub.services.accounts import named_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.cards import Catalogue
@@ -152,6 +152,7 @@ def _write_row(uid: int, printing_id: int, write: Callable[[], None], fields: It
             lowered = _cap_trades(uid, [printing_id])
             if lowered or LISTED.intersection(fields):
                 kept_matches.lists_changed(uid, [printing_id])
+            owned_sets.sets_changed(uid, [printing_id])
             owned = _read(uid, printing_id)
     except IntegrityError:  # the printing vanished between the check and the write
         raise LookupError(f"no printing {printing_id}") from None
@@ -233,6 +234,7 @@ def apply_changes(user, changes: list[tuple[int, str, int]]) -> list[tuple[Print
             # capped once all the changes are in: "trade +2, quantity +2" in one batch keeps both
             lowered = set(_cap_trades(uid, ordered))
             kept_matches.lists_changed(uid, [pid for pid in ordered if pid in lowered or fields[pid] & LISTED])
+            owned_sets.sets_changed(uid, ordered)
             after = owned_for(uid, ordered)
     except IntegrityError:  # a printing vanished between the check and the write
         raise LookupError("a printing vanished while the changes were written") from None
@@ -569,14 +571,16 @@ def write_targets(user, targets: dict[int, dict[str, int]], progress: Progress |
             if progress:
                 progress("writing", done, total)
     lowered = _cap_trades(uid, targets)
-    changed, listed = 0, set(lowered)
+    changed, listed = [], set(lowered)
     for pid, target in targets.items():
         old = before.get(pid, NOTHING)
-        changed += any(getattr(old, c) != v for c, v in target.items())
-        if any(getattr(old, c) != v for c, v in target.items() if c in LISTED):
-            listed.add(pid)
+        if any(getattr(old, c) != v for c, v in target.items()):
+            changed.append(pid)
+            if any(getattr(old, c) != v for c, v in target.items() if c in LISTED):
+                listed.add(pid)
     kept_matches.lists_changed(uid, listed)
-    return changed, len(lowered)
+    owned_sets.sets_changed(uid, listed.union(changed))
+    return len(changed), len(lowered)
 
 
 # --------------------------------------------------------------------------- lists and decks as an import

@@ -11,7 +11,7 @@ from peewee import JOIN, Case, fn
 
 from deckhub.core.cards import Catalogue
 from deckhub.importers.collection_csv import MAX_QUANTITY
-from deckhub.services import kept_matches
+from deckhub.services import kept_matches, owned_sets
 from deckhub.services.decks import card_counts
 from deckhub.services.collection import _ensure_rows, _uid, game_index, owned_for
 from deckhub.store import models
@@ -194,4 +194,5 @@ def add_missing_to_wants(user, deck_data: dict, catalogue: Catalogue, deck_id: i
              .where((models.OwnedCard.owner == uid) & (models.OwnedCard.printing == chosen)).execute())
             added.append((row.card_key, chosen, target - wants.get(chosen, 0)))
         kept_matches.lists_changed(uid, [pid for _, pid, _ in added])
+        owned_sets.sets_changed(uid, [pid for _, pid, _ in added])
     return added

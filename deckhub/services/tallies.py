@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping
 
 from peewee import EXCLUDED, fn
 
-from deckhub.services import kept_matches
+from deckhub.services import kept_matches, owned_sets
 from deckhub.store import models
 from deckhub.store.db import PreparedSelect, write_transaction
 
@@ -148,8 +148,8 @@ def public_decks(game: str | None = None) -> int:
 
 
 def recount() -> tuple[int, dict[str, int]]:
-    """Every count made again from the rows (decks' card rows, goldfish games, public decks), the card
-    rows' copies of their deck's visibility and creation time, and no trade match kept, in one transaction: after data was
+    """Every count made again from the rows (decks' card rows, goldfish games, public decks, players'
+    sets), the card rows' copies of their deck's visibility and creation time, and no trade match kept, in one transaction: after data was
     written around the services, such as a benchmark's bulk fill or rows mended by hand (`deckhub db
     recount`). Returns the cards counted and each game's public decks."""
     D, DC, S = models.Deck, models.DeckCard, models.GoldfishSession
@@ -178,4 +178,5 @@ def recount() -> tuple[int, dict[str, int]]:
         if public:
             models.PublicDeckCount.insert_many([{"game": g, "decks": n} for g, n in public]).execute()
         kept_matches.forget_all()  # worked out again from the rows as they are now
+        owned_sets.count_all()
     return len(rows), dict(public)

@@ -16,7 +16,7 @@ from typing import Iterable
 from peewee import JOIN, SQL, Case, Select, fn
 
 from deckhub.store import models
-from deckhub.services import kept_matches
+from deckhub.services import kept_matches, owned_sets
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.paging import Paged
 from deckhub.importers.collection_csv import ExportRow
@@ -152,18 +152,15 @@ def _my_list_page(uid, limit, offset):
 
 
 _MY_LIST = PreparedRows(3, _my_list_page)
-# counted apart: a window count over the page's statement sorts every row instead of the page's
-_MY_LIST_COUNT = PreparedRows(1, lambda uid: models.OwnedCard.select(fn.COUNT(SQL("*"))).where(
-    (models.OwnedCard.owner == uid) & _on_my_list()))
 
 
 def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPage:
     """My rows that want or offer a card, by game, set order and collector number: one page of
-    them, read through my own rows only (the export's order, so pages never shuffle); counted by
-    a second statement unless the first page holds them all."""
+    them, read through my own rows only (the export's order, so pages never shuffle); counted from
+    my sums per set unless the first page holds them all."""
     uid = user if isinstance(user, int) else user.id
     found = _MY_LIST.rows(uid, per_page, (page - 1) * per_page)
-    total = len(found) if page == 1 and len(found) < per_page else _MY_LIST_COUNT.rows(uid)[0][0]
+    total = len(found) if page == 1 and len(found) < per_page else owned_sets.listed(uid)
     set_names = {}
     for row in found:
         set_names[row[0], row[1]] = row[9]

@@ -192,6 +192,26 @@ class OwnedCard(BaseModel):
         indexes = ((("owner", "printing"), True),)
 
 
+class OwnedSet(BaseModel):
+    """What a user has of one set, summed from their `OwnedCard` rows (step 028): printings owned,
+    copies, foils, wants, trades, and printings on their want or trade list. The collection services
+    count a set again in the transaction of every write to its rows, so the collection overview and
+    the length of the want & trade list read a player's few sets, not every row of their collection.
+    Sets are never deleted (a card's printings go only while no one owns them), so no index by set."""
+
+    owner = ForeignKeyField(User, on_delete="CASCADE", index=False)
+    card_set = ForeignKeyField(CardSet, on_delete="CASCADE", index=False)
+    printings = IntegerField(default=0)
+    quantity = IntegerField(default=0)
+    foil_quantity = IntegerField(default=0)
+    want_quantity = IntegerField(default=0)
+    trade_quantity = IntegerField(default=0)
+    listed = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("owner", "card_set"), True),)
+
+
 # Matching reads only the rows of a printing that are offered or wanted, never all its owners.
 OwnedCard.add_index(OwnedCard.index(OwnedCard.printing, OwnedCard.owner, name="owned_card_trade_by_printing",
                                     where=(OwnedCard.trade_quantity > 0)))
@@ -670,7 +690,7 @@ class PlayedGame(BaseModel):
 
 
 ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck, DeckVersion, DeckCard,
-              CardDemand, PublicDeckCount, OwnedCard, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
+              CardDemand, PublicDeckCount, OwnedCard, OwnedSet, GoldfishSession, SimulationRun, Proposal, FactChange, ApiToken, RateLimitHit,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
               FactsUpload, ReadingFlag, ManualOverride, PlayedGame, FactVote, Notice, WorkClaim,
