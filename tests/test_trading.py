@@ -11,7 +11,7 @@ from deckhub.services import trading
 from deckhub.services.accounts import create_user
 from deckhub.core.decklist import Deck
 from deckhub.store.db import database
-from deckhub.services.decks import create_deck
+from deckhub.services.decks import create_deck, delete_deck
 from tests.conftest import page_html as text
 
 PASSWORD = "correct horse"
@@ -242,6 +242,11 @@ def test_the_deck_page_shows_its_owner_who_has_the_missing_cards(client, auth, p
     auth.logout()
     auth.login("carol", PASSWORD)  # a visitor of the public deck does not see the owner's matches
     assert "Who has the cards this deck is missing" not in text(client.get(f"/decks/{stored.row.id}"))
+    with database.connection_context():  # deleting the deck drops the match kept for its owner
+        kept = models.KeptMatch.select().where(models.KeptMatch.purpose == f"deck:{stored.row.id}")
+        assert kept.count() == 1
+        delete_deck(stored)
+        assert kept.count() == 0
 
 
 def test_a_private_player_and_a_private_deck_never_show_anywhere(client, auth, people):

@@ -20,7 +20,7 @@ from deckhub.core.decklist import Deck
 from deckhub.core.legality import allowed_sections
 from deckhub.store.db import PreparedSelect, lock, write_transaction
 from deckhub.games import get_game
-from deckhub.services import tallies
+from deckhub.services import kept_matches, tallies
 from deckhub.services.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_NAME as MAX_NAME, MAX_DESCRIPTION
 from deckhub.services.tallies import card_counts
 
@@ -388,6 +388,7 @@ def delete_deck(stored: StoredDeck) -> None:
         tallies.deck_cards_changed(stored.row.game, (), held)
         if D.update(is_public=False).where((D.id == stored.row.id) & (D.is_public == True)).execute():  # noqa: E712
             tallies.public_decks_changed(stored.row.game, -1)
+        kept_matches.forget_deck(stored.row.owner_id, stored.row.id)
         stored.row.delete_instance(recursive=True)
 
 

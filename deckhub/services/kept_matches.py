@@ -59,6 +59,12 @@ def _cards_changed(printing_ids: Iterable[int]) -> bool:
     return bool(ordered)
 
 
+def forget_deck(user_id: int, deck_id: int) -> None:
+    """Drop the owner's kept "who has this deck's missing cards" of a deck being deleted."""
+    models.KeptMatch.delete().where((models.KeptMatch.user == user_id)
+                                    & (models.KeptMatch.purpose == f"deck:{deck_id}")).execute()
+
+
 def forget_all() -> int:
     """Drop every kept match (after rows were written around the services); returns how many."""
     return models.KeptMatch.delete().execute()
