@@ -205,41 +205,44 @@ class Matches:
 def _per_card(their_column: str, exclude_uid: int | None, mine):
     """Opted-in users' (not `exclude_uid`) copies in `their_column` of the cards of `mine` (a subquery
     of (card_id, copies): my copies of each card), summed per user and card, as a statement of
-    (user_id, username, card id, their copies, my copies). It starts from my cards' printings, and
-    the partial index of the rows offered (or wanted) per printing finds their owners: it never reads
-    a printing's other owners, nor the site."""
-    O, P, U = models.OwnedCard, models.Printing, models.User
+    (user_id, card id, their copies, my copies). It starts from my cards' printings, and the partial
+    index of the rows offered (or wanted) per printing, which holds the quantities too, finds their
+    owners without reading their rows: it never reads a printing's other owners, nor the site.
+    Players' names are joined later, once per player ranked, not once per card."""
+    O, P = models.OwnedCard, models.Printing
     column = _listed(their_column)
-    query = (mine.select_from(U.id.alias("user_id"), U.username.alias("username"), P.card.alias("card_id"),
-                              fn.SUM(column).alias("theirs"), mine.c.copies.alias("mine"))
+    query = (mine.select_from(O.owner.alias("user_id"), P.card.alias("card_id"), fn.SUM(column).alias("theirs"),
+                              mine.c.copies.alias("mine"))
              .join(P, on=(P.card == mine.c.card_id)).join(O, on=(O.printing == P.id))
-             .join(U, on=(O.owner == U.id)).join(models.PublicLists, on=(models.PublicLists.user == U.id))
+             .join(models.PublicLists, on=(models.PublicLists.user == O.owner))
              .where((getattr(O, their_column) > NONE) & (column > NONE)))
     if exclude_uid is not None:
         query = query.where(O.owner != exclude_uid)
-    return query.group_by(U.id, U.username, P.card, mine.c.copies)
+    return query.group_by(O.owner, P.card, mine.c.copies)
 
 
 def _matches_query(their_column: str, exclude_uid, mine, limit):
     """The users matched on the cards of `mine`, most cards first (then most copies, then name), with
-    their cards, in one statement: the users ranked and counted by the database, the first `limit`
-    of them joined back to their cards. Rows: (user id, game, card key, theirs, mine, copies that
-    could change hands with that user, users matched)."""
-    per_card = _per_card(their_column, exclude_uid, mine).cte("per_card")  # read once, used twice
+    their cards, in one statement: the users counted and ranked by the database (names read for the
+    players matched, not per card), the first `limit` of them joined back to their cards. Rows: (user
+    id, game, card key, theirs, mine, copies that could change hands with that user, users matched)."""
+    per_card = _per_card(their_column, exclude_uid, mine).cte("per_card")  # read twice
     pc = per_card.c
     least = Case(None, [(pc.theirs < pc.mine, pc.theirs)], pc.mine)
-    cards, copies = fn.COUNT(pc.card_id), fn.SUM(least)
-    ranked = (Select((per_card,), (pc.user_id, cards.alias("cards"), copies.alias("copies"),
-                                   fn.COUNT(SQL("*")).over().alias("matched")))
-              .group_by(pc.user_id, pc.username)
-              .order_by(cards.desc(), copies.desc(), fn.LOWER(pc.username), pc.user_id)
+    per_user = (Select((per_card,), (pc.user_id, fn.COUNT(pc.card_id).alias("cards"), fn.SUM(least).alias("copies"),
+                                     fn.COUNT(SQL("*")).over().alias("matched")))
+                .group_by(pc.user_id).cte("per_user"))
+    pu, U = per_user.c, models.User
+    ranked = (Select((per_user,), (pu.user_id, pu.cards, pu.copies, pu.matched, U.username))
+              .join(U, on=(U.id == pu.user_id))
+              .order_by(pu.cards.desc(), pu.copies.desc(), fn.LOWER(U.username), pu.user_id)
               .limit(limit).alias("ranked"))
     rc, C = ranked.c, models.Card
     return (Select((per_card,), (pc.user_id, C.game, C.key, pc.theirs, pc.mine, rc.copies, rc.matched))
             .join(ranked, on=(rc.user_id == pc.user_id)).join(C, on=(C.id == pc.card_id))
-            .order_by(rc.cards.desc(), rc.copies.desc(), fn.LOWER(pc.username), pc.user_id,
+            .order_by(rc.cards.desc(), rc.copies.desc(), fn.LOWER(rc.username), pc.user_id,
                       C.game, fn.LOWER(C.name), fn.COALESCE(C.version, ""))
-            .with_cte(per_card).bind(database))
+            .with_cte(per_card, per_user).bind(database))
 
 
 def _named(rows: Iterable) -> Matches:

@@ -212,11 +212,13 @@ class OwnedSet(BaseModel):
         indexes = ((("owner", "card_set"), True),)
 
 
-# Matching reads only the rows of a printing that are offered or wanted, never all its owners.
-OwnedCard.add_index(OwnedCard.index(OwnedCard.printing, OwnedCard.owner, name="owned_card_trade_by_printing",
+# Matching reads only the rows of a printing that are offered or wanted, never all its owners, and
+# from the index alone: it holds the quantities matching sums (step 028).
+OwnedCard.add_index(OwnedCard.index(OwnedCard.printing, OwnedCard.owner, OwnedCard.trade_quantity, OwnedCard.quantity,
+                                    OwnedCard.foil_quantity, name="owned_card_offers_by_printing",
                                     where=(OwnedCard.trade_quantity > 0)))
-OwnedCard.add_index(OwnedCard.index(OwnedCard.printing, OwnedCard.owner, name="owned_card_want_by_printing",
-                                    where=(OwnedCard.want_quantity > 0)))
+OwnedCard.add_index(OwnedCard.index(OwnedCard.printing, OwnedCard.owner, OwnedCard.want_quantity,
+                                    name="owned_card_wants_by_printing", where=(OwnedCard.want_quantity > 0)))
 
 
 class GoldfishSession(BaseModel):

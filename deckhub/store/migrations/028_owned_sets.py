@@ -1,10 +1,13 @@
-"""Step 028: each player's collection summed per set, kept by the collection's writes.
+"""Step 028: each player's collection summed per set, kept by the collection's writes; matching
+reads offers and wants from their indexes alone.
 
 - `owned_set`: per player and set, the printings owned, copies, foils, wants, trades and printings
   on a want or trade list, summed from the player's `owned_card` rows. The collection services
-  count a set again in the transaction of every write to its rows.
+  count a set again in the transaction of every write to its rows. Filled here from the rows as
+  they are, so the collection overview shows what it showed before.
+- The partial indexes of the rows offered (and wanted) per printing hold the quantities matching
+  sums too, so working a match out reads no other player's row, only the index.
 
-Filled here from the rows as they are, so the collection overview shows what it showed before.
 Nothing a player made is changed. The table as it was at this step (never today's models)."""
 import peewee as pw
 
@@ -45,10 +48,26 @@ FILL = ('INSERT INTO "owned_set" ("owner_id", "card_set_id", "printings", "quant
         'GROUP BY o."owner_id", p."card_set_id"')
 
 
+OFFERS = ('CREATE INDEX IF NOT EXISTS "owned_card_offers_by_printing" ON "owned_card" '
+          '("printing_id", "owner_id", "trade_quantity", "quantity", "foil_quantity") WHERE "trade_quantity" > 0')
+WANTS = ('CREATE INDEX IF NOT EXISTS "owned_card_wants_by_printing" ON "owned_card" '
+         '("printing_id", "owner_id", "want_quantity") WHERE "want_quantity" > 0')
+
+
 def migrate(migrator, database, fake=False, **kwargs):
     migrator.create_model(OwnedSet)
     migrator.sql(FILL)
+    migrator.sql(OFFERS)
+    migrator.sql(WANTS)
+    migrator.sql('DROP INDEX IF EXISTS "owned_card_trade_by_printing"')
+    migrator.sql('DROP INDEX IF EXISTS "owned_card_want_by_printing"')
 
 
 def rollback(migrator, database, fake=False, **kwargs):
+    migrator.sql('CREATE INDEX IF NOT EXISTS "owned_card_trade_by_printing" ON "owned_card" ("printing_id", "owner_id") '
+                 'WHERE "trade_quantity" > 0')
+    migrator.sql('CREATE INDEX IF NOT EXISTS "owned_card_want_by_printing" ON "owned_card" ("printing_id", "owner_id") '
+                 'WHERE "want_quantity" > 0')
+    migrator.sql('DROP INDEX IF EXISTS "owned_card_offers_by_printing"')
+    migrator.sql('DROP INDEX IF EXISTS "owned_card_wants_by_printing"')
     migrator.remove_model("owned_set")
