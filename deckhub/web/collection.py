@@ -137,14 +137,17 @@ OWNED_FIELDS = tuple((f, service.Owned._fields.index(f), escape(label), escape(l
                      for f, label in QTY_LABELS.items())
 bp.add_app_template_global(OWNED_FIELDS, "OWNED_FIELDS")
 
-_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})  # markupsafe's
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_.~/-]*").fullmatch  # a card key that quote(key, safe="/") leaves as it is
 _PLAIN_CODE = re.compile(r"[A-Za-z0-9_.~-]*").fullmatch  # a set code that quote(code, safe="") leaves as it is
 
 
 def _html(text: str) -> str:
-    """Text escaped for HTML as markupsafe escapes it, in one call (rows written in Python)."""
-    return text.translate(_HTML)
+    """Text escaped for HTML as markupsafe escapes it (rows written in Python). Most names need
+    nothing: looking for the five characters, and replacing them when found, costs a tenth to a third
+    of one `str.translate` through a table, which looks up every character."""
+    if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;").replace("'", "&#39;")
+    return text
 
 
 def _owned_fields_html(fields) -> tuple:
@@ -199,14 +202,14 @@ def checklist_rows(rows, card_url: str, next: str, token: str, action: str) -> M
     add = out.append
     fields = _OWNED_FIELDS_HTML
     for printing_id, number, card_key, display_name, rarity, promo_code, owned, _, _ in rows:
-        name = display_name.translate(_HTML)
+        name = _html(display_name)
         quantity, foil = owned[0], owned[1]
         have = (f"{quantity} + {foil} foil" if foil else str(quantity)) if quantity + foil else '<span class="muted">&mdash;</span>'
         key = card_key if _PLAIN_KEY(card_key) else quote(card_key, safe="/")
         add(f'\n    <tr class="{"owned" if quantity + foil else "missing"}">\n'
-            f'      <td>{number.translate(_HTML) if number else "&mdash;"}</td>\n'
+            f'      <td>{_html(number) if number else "&mdash;"}</td>\n'
             f'      <td><a href="{card_url}{key}">{name}</a></td>\n'
-            f'      <td>{("promo " + promo_code if promo_code else rarity or "").translate(_HTML)}</td>\n'
+            f'      <td>{_html("promo " + promo_code if promo_code else rarity or "")}</td>\n'
             f'      <td class="coll-have">{have}</td>\n'
             f'      <td class="no-print">{_owned_form(printing_id, owned, name, next, token, action, fields)}</td>\n'
             f'    </tr>')
@@ -227,7 +230,7 @@ def want_trade_rows(rows, game_names: dict[str, str], sets: dict) -> Markup:
         url, title = links[game, r.set]
         name = f"{r.name}, {r.version}" if r.version else r.name
         add(f'<tr><td>{games.get(game) or _html(game)}</td>\n      <td><a href="{url}">{title}</a></td>\n'
-            f'      <td>{r.number.translate(_HTML) if r.number else "—"}</td><td>{name.translate(_HTML)}</td>\n'
+            f'      <td>{_html(r.number) if r.number else "—"}</td><td>{_html(name)}</td>\n'
             f'      <td>{r.want_quantity or ""}</td><td>{r.trade_quantity or ""}</td>'
             f'<td>{r.quantity + r.foil_quantity}</td></tr>\n')
     return Markup("".join(out))
@@ -259,7 +262,7 @@ def _set_rows(game) -> str:
     out = []
     add = out.append
     for s in game.sets:
-        name = s.name.translate(_HTML)
+        name = _html(s.name)
         code = s.code if _PLAIN_CODE(s.code) else quote(s.code, safe="")
         add(f'<tr><td><a href="{prefix}{code}">{name}</a></td>\n'
             f'            <td>{_completion_bar(s.completion, f"{name} completion")}</td></tr>\n')
@@ -310,7 +313,7 @@ def match_card_rows(cards) -> Markup:
             prefix = prefixes[game] = _html(_link("catalog.card", slug=game, key="~")[:-1])
         address = key if _PLAIN_KEY(key) else quote(key, safe="/")  # neither leaves a character to escape
         name = f"{c.name}, {c.version}" if c.version else c.name
-        add(f'<tr><td><a href="{prefix}{address}">{name.translate(_HTML)}</a></td>'
+        add(f'<tr><td><a href="{prefix}{address}">{_html(name)}</a></td>'
             f'<td>{c.mine}</td><td>{c.theirs}</td></tr>\n')
     return Markup("".join(out))
 
