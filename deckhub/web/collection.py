@@ -299,22 +299,33 @@ def collection_games_html(games) -> Markup:
     return Markup("".join(out)[1:] + "\n" if out else "")
 
 
-@bp.app_template_global("match_card_rows")
-def match_card_rows(cards) -> Markup:
-    """A matched player's cards (trading.MatchCard) as table rows, written in Python like the
-    want & trade list's rows (a page may show hundreds). Card pages' addresses as `card_url` writes them."""
+@bp.app_template_global("matched_users")
+def matched_users(users, mine_label: str, theirs_label: str) -> Markup:
+    """The players matched (trading.Match) with their cards, as list items for public/_matches.html,
+    written in Python like the want & trade list's rows: a page may show fifty players and hundreds
+    of cards. Card pages' addresses as `card_url` writes them."""
+    mine_label, theirs_label = _html(mine_label), _html(theirs_label)
     prefixes: dict[str, str] = {}
     out = []
     add = out.append
-    for c in cards:
-        game, key = c.game, c.key
-        prefix = prefixes.get(game)
-        if prefix is None:
-            prefix = prefixes[game] = _html(_link("catalog.card", slug=game, key="~")[:-1])
-        address = key if _PLAIN_KEY(key) else quote(key, safe="/")  # neither leaves a character to escape
-        name = f"{c.name}, {c.version}" if c.version else c.name
-        add(f'<tr><td><a href="{prefix}{address}">{_html(name)}</a></td>'
-            f'<td>{c.mine}</td><td>{c.theirs}</td></tr>\n')
+    for m in users:
+        name, count, copies = _html(m.username), len(m.cards), m.copies
+        add(f'\n  <li>\n    <p><strong>{name}</strong> — {count} card{"s" if count != 1 else ""}, up to {copies} '
+            f'cop{"y" if copies == 1 else "ies"}\n'
+            f'      · <a href="{_html(_link("public.user_list", name=m.username, kind="trades"))}">trade list</a>\n'
+            f'      · <a href="{_html(_link("public.user_list", name=m.username, kind="wants"))}">want list</a></p>\n'
+            f'    <table class="match-cards">\n      <caption class="sr-only">Cards matched with {name}</caption>\n'
+            f'      <thead><tr><th scope="col">Card</th><th scope="col">{mine_label}</th>'
+            f'<th scope="col">{theirs_label}</th></tr></thead>\n      <tbody>\n      ')
+        for c in m.cards:
+            game, key = c.game, c.key
+            prefix = prefixes.get(game)
+            if prefix is None:
+                prefix = prefixes[game] = _html(_link("catalog.card", slug=game, key="~")[:-1])
+            address = key if _PLAIN_KEY(key) else quote(key, safe="/")  # neither leaves a character to escape
+            card = f"{c.name}, {c.version}" if c.version else c.name
+            add(f'<tr><td><a href="{prefix}{address}">{_html(card)}</a></td><td>{c.mine}</td><td>{c.theirs}</td></tr>\n')
+        add('\n      </tbody>\n    </table>\n  </li>\n  ')
     return Markup("".join(out))
 
 
