@@ -26,10 +26,11 @@ FIXTURES = loader.fixtures()
 def made_before(step: int) -> list[dict]:
     """The fixtures of releases that did not have schema step `step` yet, oldest first."""
     return [f for f in FIXTURES if f["legacy_version"] < step]
-# Not user data: the legacy runner's own record of its last step (the new runner reads it), and the
+# Not user data: the legacy runner's own record of its last step (the new runner reads it), the
 # row-by-row preview of a collection upload waiting for its owner's confirmation, which step 018 keeps
-# in compressed pages instead and makes again from the upload's file (the upload itself is kept).
-BOOKKEEPING = {"schema_version", "collection_upload_row"}
+# in compressed pages instead and makes again from the upload's file (the upload itself is kept), and
+# the count of each card's list changes, which step 028 copies to each of its printings.
+BOOKKEEPING = {"schema_version", "collection_upload_row", "card_list_changes"}
 
 
 def _close() -> None:
@@ -343,7 +344,7 @@ def test_step_27_matches_are_worked_out_from_the_old_lists_then_kept(entry, rest
     _upgrade(url)
     app = make_app(url)
     with app.app_context(), database.connection_context():
-        assert models.KeptMatch.select().count() == 0 and models.CardListChanges.select().count() == 0
+        assert models.KeptMatch.select().count() == 0 and models.PrintingListChanges.select().count() == 0
         O = models.OwnedCard
         listed = list(O.select().where((O.want_quantity > 0) | (O.trade_quantity > 0)))
         assert listed, "the fixture has a want or trade list"
@@ -380,6 +381,15 @@ def test_step_28_sums_every_players_sets_from_their_rows(entry, restore):
         totals = [g.totals for g in checklists.collection_overview(user)]
         assert sum(t.quantity for t in totals) == sum(v[1] for v in rows.values())
         assert trading.my_list_page(user, 1, per_page=1).total == sum(v[5] for v in rows.values())
+        # the old release's count of each card's list changes is now on each of its printings
+        L, P = models.PrintingListChanges, models.Printing
+        counted: dict[int, set[int]] = {}
+        for card, changes in L.select(P.card, L.changes).join(P, on=(P.id == L.printing)).tuples():
+            counted.setdefault(card, set()).add(changes)
+        assert counted and all(len(c) == 1 and min(c) > 0 for c in counted.values())
+        assert L.select().count() == P.select().where(P.card.in_(list(counted))).count()
         printing = models.OwnedCard.get(models.OwnedCard.owner == user.id).printing_id
         collection.adjust(user, printing, "want_quantity", 2)
         assert_kept(user.id)
+        siblings = P.select(P.id).where(P.card == P.select(P.card).where(P.id == printing))
+        assert {c for (c,) in L.select(L.changes).where(L.printing.in_(siblings)).tuples()} != set()

@@ -4,7 +4,8 @@ A match ranks every opted-in player who offers (or wants) one of my cards: on a 
 thousands of rows of other players for one page, however few it shows. So a match is worked out
 again only when something it depends on changed, and kept (`kept_match`) in between. Every change
 of a list, in the transaction of the change, counts one for the player (`user_list_changes`) and
-one for each card changed (`card_list_changes`); opting in or out counts one for each card listed.
+one for each card changed (on each of its printings, `printing_list_changes`); opting in or out
+counts one for each card listed.
 A match of my lists was worked out from my count and the sum of my cards' counts: while both are
 the same (the sum read from my own rows, the size of my list, not of the site), nothing it read
 has changed, since my cards are the same and every count only grows. A change committed while a
@@ -47,15 +48,20 @@ def user_lists_changed(user_id: int) -> None:
 
 
 def _cards_changed(printing_ids: Iterable[int]) -> bool:
+    """Count one change on every printing of the cards of these printings, in printing order."""
     ids = sorted(set(printing_ids))
-    P, C = models.Printing, models.CardListChanges
+    P, L = models.Printing, models.PrintingListChanges
     cards: set[int] = set()
     for start in range(0, len(ids), CHUNK):
         cards.update(c for (c,) in P.select(P.card).where(P.id.in_(ids[start:start + CHUNK])).tuples())
     ordered = sorted(cards)
+    printings: list[int] = []
     for start in range(0, len(ordered), CHUNK):
-        (C.insert_many([(c, 1) for c in ordered[start:start + CHUNK]], fields=[C.card, C.changes])
-         .on_conflict(conflict_target=[C.card], update={C.changes: C.changes + 1}).execute())
+        printings += [p for (p,) in P.select(P.id).where(P.card.in_(ordered[start:start + CHUNK])).tuples()]
+    printings.sort()
+    for start in range(0, len(printings), CHUNK):
+        (L.insert_many([(p, 1) for p in printings[start:start + CHUNK]], fields=[L.printing, L.changes])
+         .on_conflict(conflict_target=[L.printing], update={L.changes: L.changes + 1}).execute())
     return bool(ordered)
 
 

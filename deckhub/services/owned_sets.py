@@ -77,8 +77,10 @@ def per_set(user_id: int) -> dict[int, tuple[int, int, int, int, int]]:
         f'FROM "owned_set" WHERE "owner_id" = {p}', (user_id,)).fetchall()}
 
 
-def listed(user_id: int) -> int:
-    """How many printings are on the player's want or trade list."""
+def listed_sets(user_id: int) -> list[tuple[int, int]]:
+    """(set id, printings on the player's want or trade list) of the sets holding any, in the list's
+    order (game, set position, set code): where each page of the list starts and ends."""
     p = database.obj.param
-    return int(database.execute_sql(f'SELECT COALESCE(SUM("listed"), 0) FROM "owned_set" WHERE "owner_id" = {p}',
-                                    (user_id,)).fetchone()[0])
+    return database.execute_sql(
+        f'SELECT o."card_set_id", o."listed" FROM "owned_set" AS o JOIN "card_set" AS s ON s."id" = o."card_set_id" '
+        f'WHERE o."owner_id" = {p} AND o."listed" > 0 ORDER BY s."game", s."position", s."code"', (user_id,)).fetchall()

@@ -139,44 +139,46 @@ class MyListPage(Paged):
     set_names: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
-def _on_my_list(O=models.OwnedCard):
-    return (O.want_quantity > NONE) | (O.trade_quantity > NONE)
+_MY_LIST_SQL: dict[tuple[str, int], str] = {}  # per backend and number of sets (at most a page's rows)
 
 
-def _my_list_page(uid, limit, offset):
-    """The page's rows sorted and cut from my rows, their printings and sets (a printing's set is of its
-    card's game), then the cards read for the page's rows only. Every printing has its set and card:
-    the LEFT joins keep the planners on my rows (an inner join has PostgreSQL walk every set's printings
-    in order, and SQLite write the page to a table before reading it, both slower)."""
-    O, P, C, S = models.OwnedCard, models.Printing, models.Card, models.CardSet
-    page = (O.select(S.game.alias("game"), S.code.alias("code"), fn.COALESCE(P.number, "").alias("shown_number"),
-                     P.card.alias("card_id"), O.quantity, O.foil_quantity, O.want_quantity, O.trade_quantity,
-                     S.name.alias("set_name"), S.position.alias("set_position"), P.number_sort.alias("number_sort"),
-                     P.number.alias("number"), P.position.alias("position"), P.id.alias("printing_id"))
-            .join(P).join(S, JOIN.LEFT_OUTER).where((O.owner == uid) & _on_my_list())
-            .order_by(S.game, S.position, S.code, P.number_sort, P.number, P.position, P.id)
-            .limit(limit).offset(offset).alias("page"))
-    r = page.c
-    return (Select((page,), (r.game, r.code, r.shown_number, C.name, fn.COALESCE(C.version, ""), r.quantity,
-                             r.foil_quantity, r.want_quantity, r.trade_quantity, r.set_name))
-            .join(C, JOIN.LEFT_OUTER, on=(C.id == r.card_id))
-            .order_by(r.game, r.set_position, r.code, r.number_sort, r.number, r.position, r.printing_id).bind(database))
-
-
-_MY_LIST = PreparedRows(3, _my_list_page)
+def _my_list_sql(sets: int) -> str:
+    """The statement of a page of my list within `sets` sets: their printings (by the set index), each
+    looked up in my rows (by the owner index), so it reads those sets only, never my whole list."""
+    param = database.obj.param
+    sql = _MY_LIST_SQL.get((param, sets))
+    if sql is None:
+        sql = _MY_LIST_SQL[param, sets] = (
+            'SELECT s."game", s."code", COALESCE(p."number", \'\'), c."name", COALESCE(c."version", \'\'), '
+            'o."quantity", o."foil_quantity", o."want_quantity", o."trade_quantity", s."name" '
+            'FROM "printing" AS p CROSS JOIN "owned_card" AS o '
+            'JOIN "card_set" AS s ON s."id" = p."card_set_id" JOIN "card" AS c ON c."id" = p."card_id" '
+            f'WHERE p."card_set_id" IN ({", ".join([param] * sets)}) AND o."printing_id" = p."id" '
+            f'AND o."owner_id" = {param} AND (o."want_quantity" > 0 OR o."trade_quantity" > 0) '
+            'ORDER BY s."game", s."position", s."code", p."number_sort", p."number", p."position", p."id" '
+            f'LIMIT {param} OFFSET {param}')
+    return sql
 
 
 def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPage:
-    """My rows that want or offer a card, by game, set order and collector number: one page of
-    them, read through my own rows only (the export's order, so pages never shuffle); counted from
-    my sums per set unless the first page holds them all."""
+    """My rows that want or offer a card, by game, set order and collector number: one page of them
+    (the export's order, so pages never shuffle). My sums per set say how many rows each set holds,
+    so the page is read from the sets it spans only, and the total is their sum."""
     uid = user if isinstance(user, int) else user.id
-    found = _MY_LIST.rows(uid, per_page, (page - 1) * per_page)
-    total = len(found) if page == 1 and len(found) < per_page else owned_sets.listed(uid)
+    start = (page - 1) * per_page
+    spanned, before, seen = [], 0, 0
+    for set_id, listed in owned_sets.listed_sets(uid):
+        if seen + listed > start and seen < start + per_page:
+            if not spanned:
+                before = seen
+            spanned.append(set_id)
+        seen += listed
+    found = (database.execute_sql(_my_list_sql(len(spanned)), [*spanned, uid, per_page, start - before]).fetchall()
+             if spanned else [])
     set_names = {}
     for row in found:
         set_names[row[0], row[1]] = row[9]
-    return MyListPage([ExportRow(*row[:9]) for row in found], total, page, per_page, set_names)
+    return MyListPage([ExportRow(*row[:9]) for row in found], seen, page, per_page, set_names)
 
 
 # --------------------------------------------------------------------------- matching
@@ -299,13 +301,13 @@ def _my_counts(uid: int):
     """What a kept match of my lists was worked out from, in one row: my lists' change count, and per
     list the sum of its cards' change counts (one more per row, so an empty list sums to NULL),
     read through my own rows only."""
-    O, P, L, U = models.OwnedCard, models.Printing, models.CardListChanges, models.UserListChanges
+    O, L, U = models.OwnedCard, models.PrintingListChanges, models.UserListChanges
     counted = fn.COALESCE(L.changes, 0) + 1
     mine = U.select(U.changes).where(U.user == uid)
     offered = (O.trade_quantity > NONE) & (O.quantity + O.foil_quantity > NONE)  # `_listed` > 0, tested cheaper
     return (O.select(mine, fn.SUM(Case(None, [(O.want_quantity > NONE, counted)])),
                      fn.SUM(Case(None, [(offered, counted)])))
-            .join(P, on=(O.printing == P.id)).join(L, JOIN.LEFT_OUTER, on=(L.card == P.card))
+            .join(L, JOIN.LEFT_OUTER, on=(L.printing == O.printing))
             .where((O.owner == uid) & ((O.want_quantity > NONE) | (O.trade_quantity > NONE))))
 
 
@@ -351,9 +353,10 @@ def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None, de
         return _matches_query("trade_quantity", exclude_uid, mine, MAX_MATCH_USERS).tuples()
     if exclude_uid is None or deck_id is None:
         return _named(work_out())
-    L = models.CardListChanges
-    changes = list(C.select(C.key, fn.COALESCE(L.changes, 0)).join(L, JOIN.LEFT_OUTER, on=(L.card == C.id))
-                   .where((C.game == game) & C.key.in_(list(needed))).order_by(C.key).tuples())
+    P, L = models.Printing, models.PrintingListChanges
+    changes = list(C.select(C.key, fn.SUM(fn.COALESCE(L.changes, 0))).join(P, on=(P.card == C.id))
+                   .join(L, JOIN.LEFT_OUTER, on=(L.printing == P.id))
+                   .where((C.game == game) & C.key.in_(list(needed))).group_by(C.key).order_by(C.key).tuples())
     fingerprint = kept_matches.digest(game, MAX_MATCH_USERS, sorted(needed.items()), changes)
     return _named(kept_matches.kept(exclude_uid, f"deck:{deck_id}", fingerprint, work_out))
 

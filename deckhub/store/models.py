@@ -219,6 +219,10 @@ OwnedCard.add_index(OwnedCard.index(OwnedCard.printing, OwnedCard.owner, OwnedCa
                                     where=(OwnedCard.trade_quantity > 0)))
 OwnedCard.add_index(OwnedCard.index(OwnedCard.printing, OwnedCard.owner, OwnedCard.want_quantity,
                                     name="owned_card_wants_by_printing", where=(OwnedCard.want_quantity > 0)))
+# A player's want & trade rows, with their quantities, read from the index alone (step 028).
+OwnedCard.add_index(OwnedCard.index(OwnedCard.owner, OwnedCard.printing, OwnedCard.want_quantity, OwnedCard.trade_quantity,
+                                    OwnedCard.quantity, OwnedCard.foil_quantity, name="owned_card_listed",
+                                    where=((OwnedCard.want_quantity > 0) | (OwnedCard.trade_quantity > 0))))
 
 
 class GoldfishSession(BaseModel):
@@ -630,18 +634,20 @@ class PublicLists(BaseModel):
     since = DateTimeField(default=utcnow)
 
 
-class CardListChanges(BaseModel):
-    """How many times any player's want or trade list of a card changed (step 027), counted in the
-    transaction of the change. A kept match result remembers these counts for the cards it was
-    worked out from, so a change anywhere on one of them shows that it is out of date."""
+class PrintingListChanges(BaseModel):
+    """How many times any player's want or trade list of a card changed, counted in the transaction
+    of the change on each of the card's printings (step 028; per card at step 027). A kept match
+    remembers these counts for the cards it was worked out from, so a change anywhere on one of them
+    shows that it is out of date; kept per printing, a player's sum reads each count beside their own
+    row, without looking its card up."""
 
-    card = ForeignKeyField(Card, primary_key=True, on_delete="CASCADE")
+    printing = ForeignKeyField(Printing, primary_key=True, on_delete="CASCADE")
     changes = IntegerField(default=0)
 
 
 class UserListChanges(BaseModel):
     """How many times a player's own want or trade list changed (step 027), counted with the cards'
-    `CardListChanges`: with those, what a kept match of the player's lists was worked out from."""
+    `PrintingListChanges`: with those, what a kept match of the player's lists was worked out from."""
 
     user = ForeignKeyField(User, primary_key=True, on_delete="CASCADE")
     changes = IntegerField(default=0)
@@ -650,7 +656,7 @@ class UserListChanges(BaseModel):
 class KeptMatch(BaseModel):
     """A player's trade matches as last worked out (step 027): which players offer (or want) the cards
     of `purpose` ("wants", "trades", "deck:ID"), ranked, as JSON, with the digest of what they were
-    worked out from (my `UserListChanges`, my cards' `CardListChanges`). Used while the digest is the same."""
+    worked out from (my `UserListChanges`, my cards' `PrintingListChanges`). Used while the digest is the same."""
 
     user = ForeignKeyField(User, backref="kept_matches", on_delete="CASCADE")
     purpose = CharField(max_length=40)
@@ -696,4 +702,4 @@ ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
               FactsUpload, ReadingFlag, ManualOverride, PlayedGame, FactVote, Notice, WorkClaim,
-              CardListChanges, UserListChanges, KeptMatch]
+              PrintingListChanges, UserListChanges, KeptMatch]
