@@ -130,6 +130,9 @@ class GameSpec:
             raise LookupError(f"{self.name} has no formats")
         if name is None or not name.strip():
             return formats[0]
+        for f in formats:  # a stored deck's format is its id, asked on every view of the deck
+            if f.id == name:
+                return f
         wanted = normalize_name(name)
         for f in formats:
             if wanted in (normalize_name(f.id), normalize_name(f.name)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from peewee import JOIN, Case, fn
 
@@ -18,8 +18,9 @@ from deckhub.store import models
 from deckhub.store.db import PreparedSelect, write_transaction
 
 
-@dataclass(frozen=True)
-class DeckUse:
+class DeckUse(NamedTuple):
+    """One of the user's other decks using a card (a tuple: the deck page makes one per card row)."""
+
     deck_id: int
     deck_name: str
     qty: int

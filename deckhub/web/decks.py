@@ -207,11 +207,16 @@ def show(deck_id: int):
             or page_cache.keep(catalogue, "decks", key, _render_show(stored, spec, catalogue, view)))
 
 
-def _sections_html(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str], report) -> Markup:
+def _flags(report) -> tuple:
+    """What the check found, as the key of the pages that show it (a viewer's own card values can
+    change it)."""
+    return tuple((v.keys, v.cards, v.severity, v.rule, v.message, v.missing) for v in report.violations)
+
+
+def _sections_html(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str], report, flags: tuple) -> Markup:
     """The deck page's card list, kept (see `page_cache`) per deck version, view and the problems the
-    check flags on its cards (a viewer's own card values can change those), so every viewer of a
-    deck shares one list: written once, not on each signed-in request."""
-    flags = tuple((tuple(v.keys), v.severity, v.rule, v.message, v.missing) for v in report.violations)
+    check flags on its cards (`_flags`), so every viewer of a deck shares one list: written once,
+    not on each signed-in request."""
     key = page_cache.page_key(stored.row.id, stored.version.number, *view, flags)
     html = page_cache.kept(catalogue, "deck-sections", key)
     if html is None:
@@ -235,50 +240,83 @@ def _stats_html(stored: store.StoredDeck, spec, catalogue) -> Markup:
     return Markup(html)
 
 
+def _violations_html(stored: store.StoredDeck, catalogue, fmt, report, flags: tuple, owner: bool) -> Markup:
+    """The validation panel, kept (see `page_cache`) per deck and format, what the check found
+    (`flags` and the rest of `report` the panel shows) and the viewer's standing."""
+    row = stored.row
+    key = page_cache.page_key(row.id, fmt.id, row.packs, flags, tuple(report.counts.items()), report.enterable,
+                              tuple(f.id for f in report.fits), report.yours, owner,
+                              current_user.is_authenticated, request.path)
+    html = page_cache.kept(catalogue, "deck-violations", key)
+    if html is None:
+        html = page_cache.keep(catalogue, "deck-violations", key, render_template(
+            "decks/_violations.html", stored=stored, report=report, fmt=fmt, owner=owner))
+    return Markup(html)
+
+
+def _head_html(stored: store.StoredDeck, spec, catalogue, owner: bool) -> Markup:
+    """The deck page's heading and actions (some twenty links), kept (see `page_cache`) per deck
+    version, its settings and whether the viewer owns it or is signed in: one for every viewer."""
+    row, signed_in = stored.row, current_user.is_authenticated
+    share = request.host_url if owner and row.is_public else None  # the share link is an absolute URL
+    key = page_cache.page_key(row.id, stored.version.number, row.name, row.format, row.packs, row.description,
+                              row.is_public, row.owner.username, owner, signed_in, share)
+    html = page_cache.kept(catalogue, "deck-head", key)
+    if html is None:
+        html = page_cache.keep(catalogue, "deck-head", key, render_template(
+            "decks/_head.html", stored=stored, spec=spec, fmt=spec.format(row.format), owner=owner,
+            has_engine=find_engine(spec) is not None, exports=EXPORTS))
+    return Markup(html)
+
+
 def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str]) -> str:
     report = _report(stored, catalogue)
     needs = (deck_needs.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
              if current_user.is_authenticated else None)
     owner = store.owns(current_user, stored.row)
-    return render_template("decks/show.html", stored=stored, spec=spec, report=report,
+    table_of_needs = needs_table(needs) if needs is not None else (0, 0, Markup())
+    missing = table_of_needs[0] if owner else 0  # the owner sees who trades the missing cards, when some are
+    flags = _flags(report)
+    return render_template("decks/show.html", stored=stored, owner=owner, needs=needs, needs_table=table_of_needs,
+                           head_html=_head_html(stored, spec, catalogue, owner),
+                           violations_html=_violations_html(stored, catalogue, spec.format(stored.row.format),
+                                                            report, flags, owner),
+                           sections_html=_sections_html(stored, spec, catalogue, view, report, flags),
                            stats_html=_stats_html(stored, spec, catalogue),
-                           needs_missing=need_totals(needs)[0] if owner else 0,
-                           sections_html=_sections_html(stored, spec, catalogue, view, report),
-                           view=view[0], by=view[1],
-                           fmt=spec.format(stored.row.format), owner=owner,
-                           has_engine=find_engine(spec) is not None, needs=needs,
                            suppliers=trading.who_has_cards(spec.slug, {r.card_key: r.missing for r in needs},
-                                                           current_user.id, stored.row.id) if owner else None,
-                           exports=EXPORTS, **table.record_context(stored))
+                                                           current_user.id, stored.row.id) if missing else None,
+                           **table.record_context(stored))
 
 
-@bp.app_template_global()
-def need_totals(needs) -> tuple[int, int]:
-    """(copies missing, copies to find if the owner's other decks keep theirs) of `deck_needs` rows."""
-    missing = short = 0
-    for row in needs:
-        free = row.owned - row.in_other_decks
-        missing += max(0, row.needed - row.owned)
-        short += max(0, row.needed - (free if free > 0 else 0))
-    return missing, short
-
-
-@bp.app_template_global()
-def need_rows(needs) -> Markup:
-    """The rows of the *Against my collection* table (collection/_deck_needs.html): a card each,
-    written here rather than by a dozen template expressions a card on every signed-in visit."""
+def needs_table(needs) -> tuple[int, int, Markup]:
+    """Of `deck_needs` rows: (copies missing, copies to find if the owner's other decks keep theirs,
+    the rows of the *Against my collection* table, a card each), in one pass; the rows are written
+    here rather than by a dozen template expressions a card on every signed-in visit."""
+    missing_total = short_total = 0
+    named: dict[str, str] = {}  # each of the viewer's other decks, escaped once (it shares many cards)
     out = []
     for row in needs:
-        missing = row.needed - row.owned
+        needed, owned = row.needed, row.owned
+        missing = needed - owned
+        elsewhere, free = "", owned
+        if row.used_elsewhere:
+            uses = []
+            for use in row.used_elsewhere:
+                name = named.get(use.deck_name)
+                if name is None:
+                    name = named[use.deck_name] = escape(use.deck_name)
+                uses.append(f"{use.qty} in “{name}”")
+                free -= use.qty
+            elsewhere = f"{', '.join(uses)}\n          <br><small>you own {owned}, {max(0, free)} free</small>"
+        if missing > 0:
+            missing_total += missing
+        short_total += max(0, needed - max(0, free))
         badges = ("" if row.known else ' <span class="badge">not in the catalogue</span>') + (
             f'\n          <span class="badge">wanted {row.wanted}</span>' if row.wanted else "")
-        uses = row.used_elsewhere
-        elsewhere = (", ".join([f"{use.qty} in “{escape(use.deck_name)}”" for use in uses])
-                     + f"\n          <br><small>you own {row.owned}, {max(0, row.owned - row.in_other_decks)} free</small>") if uses else ""
         out.append(f'<tr class="{"short" if missing > 0 else "covered"}">\n        <td>{escape(row.name)}{badges}</td>'
-                   f"\n        <td>{row.needed}</td>\n        <td>{row.owned}</td>\n        <td>{missing if missing > 0 else ''}</td>"
+                   f"\n        <td>{needed}</td>\n        <td>{owned}</td>\n        <td>{missing if missing > 0 else ''}</td>"
                    f"\n        <td>{elsewhere}</td>\n      </tr>")
-    return Markup("\n      ".join(out))
+    return missing_total, short_total, Markup("\n      ".join(out))
 
 
 @bp.route("/<int:deck_id>/edit")
