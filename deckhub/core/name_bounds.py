@@ -77,7 +77,8 @@ class NameBounds:
     def candidates(self, query: str, score_cutoff: float) -> list[str]:
         """The names whose WRatio against `query` (normalized) may reach `score_cutoff`, in order."""
         kept = self._kept(query, score_cutoff)
-        return self.names if kept is None else list(compress(self.names, kept))
+        names = self.names
+        return names if kept is None else [names[i] for i in _positions(kept, len(names))]
 
     def best(self, query: str, limit: int, score_cutoff: float, scorer, extract) -> list[tuple[str, float]]:
         """What `extract(query, names, scorer=scorer, limit=limit, score_cutoff=score_cutoff)` finds
@@ -99,27 +100,27 @@ class NameBounds:
     def kept(self, query: str, score_cutoff: float) -> list[int]:
         """The positions of `candidates(query, score_cutoff)` in `names`."""
         kept = self._kept(query, score_cutoff)
-        return list(range(len(self.names))) if kept is None else list(compress(range(len(self.names)), kept))
+        return list(range(len(self.names))) if kept is None else _positions(kept, len(self.names))
 
-    def _kept(self, query: str, score_cutoff: float) -> bytes | None:
-        """One byte per name, 1 where it is kept (None: every name)."""
+    def _kept(self, query: str, score_cutoff: float) -> int | None:
+        """The names kept, one bit each (None: every name). Letters are counted only when some
+        length can reach the cutoff (`best` first asks for the names sharing a word, no count)."""
         words = [] if self.whole_only else query.split()
         if score_cutoff <= 0 or not query or len(set(words)) < len(words):
             return None
-        counter = _Bits()
-        for letter, count in Counter(query).items():
-            for mask in self.at_least.get(letter, ())[:count]:
-                counter.add(mask)
         kept = self.always
         for w in words:
             kept |= self.by_word.get(w, 0)
-        for least, band in self._bands.get_or_build((len(query), score_cutoff),
-                                                    lambda: self._banded(len(query), score_cutoff)):
-            kept |= band & counter.at_least(least)
+        bands = self._bands.get_or_build((len(query), score_cutoff), lambda: self._banded(len(query), score_cutoff))
+        if bands:
+            counter = _Bits()
+            for letter, count in Counter(query).items():
+                for mask in self.at_least.get(letter, ())[:count]:
+                    counter.add(mask)
+            for least, band in bands:
+                kept |= band & counter.at_least(least)
         kept &= self.all
-        if kept == self.all:
-            return None
-        return bin(kept)[:1:-1].encode().translate(_SELECT)
+        return None if kept == self.all else kept
 
     def _banded(self, length: int, score_cutoff: float) -> list[tuple[int, int]]:
         """(fewest common letters, names of the lengths needing that many) for a query's length."""
@@ -129,6 +130,19 @@ class NameBounds:
             if least is not None:
                 bands[least] = bands.get(least, 0) | band
         return sorted(bands.items())
+
+
+def _positions(mask: int, size: int) -> list[int]:
+    """The set bits of `mask` (below `size`), lowest first: bit by bit when few are set (a query
+    keeps few names), else through one byte a name."""
+    if mask.bit_count() * 16 > size:
+        return list(compress(range(size), bin(mask)[:1:-1].encode().translate(_SELECT)))
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _least_common(l1: int, l2: int, score_cutoff: float, whole_only: bool = False) -> int | None:

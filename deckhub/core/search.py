@@ -28,6 +28,7 @@ from typing import Any, Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
+from deckhub.core.caches import LRU
 from deckhub.core.cards import Card, Catalogue, Printing, normalize_name
 from deckhub.core.name_bounds import NameBounds
 
@@ -36,6 +37,7 @@ WORD_CUTOFF = 80          # rapidfuzz ratio a query word needs against a name wo
 NAME_CUTOFF = 85          # rapidfuzz ratio the whole query needs against a whole name
 MIN_FUZZY_WORD = 4        # shorter query words must match a word's start exactly
 RESULTS_KEPT = 256        # distinct searches whose results a catalogue keeps (popular ones repeat)
+WORDS_KEPT = 256          # query words whose matches a catalogue keeps (searches share words: "dragon b"...)
 
 # Ranking tiers (lower is better)
 EXACT, WORD_PREFIX, SUBSTRING, TEXT, FUZZY = range(5)
@@ -84,6 +86,7 @@ class _Index:
     _starts: dict[int, tuple[list[str], list[list[str]]]] = field(default_factory=dict)
     _joined: tuple[str, list[int]] | None = None
     _bounds: dict[tuple, NameBounds] = field(default_factory=dict)
+    words: LRU = field(default_factory=lambda: LRU(WORDS_KEPT))  # see `_word_matches`
 
     def bounds(self, key: tuple, words: list[str]) -> NameBounds:
         """The letter-count index of `words` (one of the lists above, named by `key`): which of
@@ -350,6 +353,26 @@ def _substring_at_word(name: str, compact: str, query: str) -> int | None:
     return pos if pos in starts else None
 
 
+def _word_matches(index: _Index, token: str, fuzzy: bool) -> tuple[set[int], dict[int, float]]:
+    """(entries with a name word starting with `token`, with `fuzzy` also {entry: its best score}
+    for the entries with a name word within a small typo of it, exact starts scoring 100): a function
+    of the catalogue and the one word, kept on its index, so a search reusing a word of an earlier
+    one does not score the vocabulary for it again. Read only: callers share the values."""
+    def build() -> tuple[set[int], dict[int, float]]:
+        starting = _starting(index.vocabulary, index.word_owners, token)
+        owners: dict[int, float] = {}
+        if fuzzy:
+            if len(token) >= MIN_FUZZY_WORD:
+                for word, score in _word_scores(index, token).items():
+                    for i in index.word_owners[word]:
+                        if score > owners.get(i, 0):
+                            owners[i] = score
+            for i in starting:  # exact word starts count fully
+                owners[i] = 100.0
+        return starting, owners
+    return index.words.get_or_build((token, fuzzy), build)
+
+
 def _rank(index: _Index, q: str, in_text: bool, allowed: set[int] | None) -> list[tuple[tuple, _Entry]]:
     """(sort key, entry) for every entry matching `q`; `allowed` limits the entries considered."""
     query = normalize_name(q)
@@ -365,7 +388,8 @@ def _rank(index: _Index, q: str, in_text: bool, allowed: set[int] | None) -> lis
 
     for i in index.exact.get(query, ()):
         offer(i, (EXACT, 0, 0, 0))
-    prefixed = [_starting(index.vocabulary, index.word_owners, t) for t in tokens]
+    matched = [_word_matches(index, t, len(compact) >= MIN_FUZZY_WORD) for t in tokens]
+    prefixed = [starting for starting, _ in matched]
     for i in set.intersection(*prefixed):
         e = index.entries[i]
         starts = any(n.startswith(query) for n in e.names)
@@ -383,17 +407,7 @@ def _rank(index: _Index, q: str, in_text: bool, allowed: set[int] | None) -> lis
     # fuzzy: each query word near a name word, or the whole name near the whole query
     if len(compact) >= MIN_FUZZY_WORD:
         fuzzy: dict[int, float] = {}
-        per_token: list[dict[int, float]] = []
-        for t, exact_start in zip(tokens, prefixed):
-            owners: dict[int, float] = {}
-            if len(t) >= MIN_FUZZY_WORD:
-                for word, score in _word_scores(index, t).items():
-                    for i in index.word_owners[word]:
-                        if score > owners.get(i, 0):
-                            owners[i] = score
-            for i in exact_start:  # exact word starts count fully
-                owners[i] = 100.0
-            per_token.append(owners)
+        per_token = [near for _, near in matched]
         for i in set(per_token[0]).intersection(*per_token[1:]):
             fuzzy[i] = sum(p[i] for p in per_token) / len(per_token)
         near = index.bounds(("names",), index.all_names).kept(query, NAME_CUTOFF)

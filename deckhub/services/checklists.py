@@ -1,23 +1,23 @@
 """Set checklists and the collection overview: each set's printings with what a user owns, wants
 and trades, and completion per set and game (the service layer, no Flask).
 
-A checklist reads the user's own rows of the set through the owner index with SQL written once per
-backend; the overview reads the user's sums per set (`owned_set`). The sets of a game and their
-printing counts are kept on its catalogue.
+A checklist reads the user's own rows of the set through the (owner, printing) index with SQL
+written once per backend; the overview reads the user's sums per set (`owned_set`). The sets of a
+game, their printings and printing counts are kept on its catalogue.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from peewee import JOIN, SQL, fn
+from peewee import JOIN, fn
 
 from deckhub.games import all_games, get_game
 from deckhub.services import owned_sets
 from deckhub.services.catalogue_store import get_catalogue
-from deckhub.services.collection import Owned, _uid
+from deckhub.services.collection import NOTHING, Owned, _uid
 from deckhub.store import models
-from deckhub.store.db import PreparedSelect
+from deckhub.store.db import PreparedRows
 
 CHECKLIST_FILTERS = {
     "all": ("All cards", lambda o: True),
@@ -73,38 +73,50 @@ def _denominator(size: int | None, printings: int) -> tuple[int, bool]:
     return max(size or 0, printings), size is not None
 
 
-_ZERO = SQL("0")  # written into the SQL: the statement's only values are the user, game and set code
+def _set_printings(game: str) -> dict[str, tuple[int, str, int | None, list[tuple]]]:
+    """Each set of a game by code: (id, name, size, its printings in collector-number order as
+    (printing id, number, card key, display name, rarity, promo code, name, version)). Catalogue
+    data, read in one statement and kept on the catalogue: a checklist reads only my quantities."""
+    S, P, C = models.CardSet, models.Printing, models.Card
+
+    def build() -> dict[str, tuple[int, str, int | None, list[tuple]]]:
+        sets: dict[str, tuple[int, str, int | None, list[tuple]]] = {}
+        for set_id, code, set_name, size, pid, number, key, name, version, rarity, promo in (
+                S.select(S.id, S.code, S.name, S.size, P.id, P.number, C.key, C.name, C.version, P.rarity, P.promo_code)
+                .join(P, JOIN.LEFT_OUTER, on=(P.card_set == S.id)).join(C, JOIN.LEFT_OUTER, on=(P.card == C.id))
+                .where(S.game == game).order_by(S.id, P.number_sort, P.number, P.position, P.id).tuples()):
+            printings = sets.setdefault(code, (set_id, set_name, size, []))[3]
+            if pid is not None:
+                printings.append((pid, number, key, f"{name}, {version}" if version else name, rarity, promo, name, version))
+        return sets
+    return get_catalogue(game).memo("collection.set_printings", build)
 
 
-def _checklist_query(uid: int, game: str, code: str):
-    """The set (code, name, size) on every row beside its printings in collector-number order with
-    my quantities, in one statement; a set without printings gives one row of its own."""
-    S, P, C, O = models.CardSet, models.Printing, models.Card, models.OwnedCard
-    return (S.select(S.code, S.name, S.size, P.id, P.number, C.key, C.name, C.version, P.rarity, P.promo_code,
-                     *(fn.COALESCE(c, _ZERO) for c in (O.quantity, O.foil_quantity, O.want_quantity, O.trade_quantity)))
-            .join(P, JOIN.LEFT_OUTER, on=(P.card_set == S.id)).join(C, JOIN.LEFT_OUTER, on=(P.card == C.id))
-            .join(O, JOIN.LEFT_OUTER, on=((O.printing == P.id) & (O.owner == uid)))
-            .where((S.game == game) & (S.code == code)).order_by(P.number_sort, P.number, P.position, P.id))
-
-
-_CHECKLIST = PreparedSelect(models.CardSet, _checklist_query)  # SQL written once a backend, rows as the database gives them
+# my quantities of the set's printings I have a row for: each printing of the set looked up in
+# the (owner, printing) index (SQL written once a backend)
+_MINE_IN_SET = PreparedRows(2, lambda uid, set_id: (
+    models.OwnedCard.select(models.OwnedCard.printing, models.OwnedCard.quantity, models.OwnedCard.foil_quantity,
+                            models.OwnedCard.want_quantity, models.OwnedCard.trade_quantity)
+    .where((models.OwnedCard.owner == uid)
+           & models.OwnedCard.printing.in_(models.Printing.select(models.Printing.id)
+                                           .where(models.Printing.card_set == set_id)))))
 
 
 def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklist | None:
     """Every printing of a set in collector-number order with the user's quantities; None if no such set."""
-    found = _CHECKLIST.raw(_uid(user), game, set_code)
-    if not found:
+    found = _set_printings(game).get(set_code)
+    if found is None:
         return None
-    code, set_name, set_size = found[0][:3]
+    set_id, set_name, set_size, printings = found
+    mine = {pid: Owned(q, f, w, t) for pid, q, f, w, t in _MINE_IN_SET.rows(_uid(user), set_id)}
     show = show if show in CHECKLIST_FILTERS else "all"
-    rows = [ChecklistRow(pid, number, key, f"{name}, {version}" if version else name, rarity, promo,
-                         Owned(q, f, w, t), name, version)
-            for _, _, _, pid, number, key, name, version, rarity, promo, q, f, w, t in found if pid is not None]
+    rows = [ChecklistRow(pid, number, key, display_name, rarity, promo, mine.get(pid, NOTHING), name, version)
+            for pid, number, key, display_name, rarity, promo, name, version in printings]
     counts = _checklist_counts(rows)
     completion = Completion(counts["owned"], *_denominator(set_size, len(rows)))
     keep = CHECKLIST_FILTERS[show][1]
     rows = rows if show == "all" else [r for r in rows if keep(r.owned)]
-    return Checklist(game, get_game(game).name, code, set_name, rows, completion, counts, show)
+    return Checklist(game, get_game(game).name, set_code, set_name, rows, completion, counts, show)
 
 
 def _checklist_counts(rows: list[ChecklistRow]) -> dict[str, int]:

@@ -57,6 +57,8 @@ def _wants_json() -> bool:
 
 
 def init_app(app: Flask) -> None:
+    from deckhub.web import filters
+    app.jinja_environment = filters.TemplateEnvironment  # before anything makes app.jinja_env
     app.json = JSONProvider(app)
     cookie_sessions.register(app)
     app.url_map.converters["int"] = IdConverter  # before any blueprint adds its routes
@@ -136,7 +138,6 @@ def init_app(app: Flask) -> None:
                              g.get("request_id", "-"))
         return _error_page(500, "Something went wrong on our side. Nothing was changed.")
 
-    from deckhub.web import filters
     filters.register(app)
     from deckhub.web import blueprints
     blueprints.register(app)

@@ -18,6 +18,7 @@ from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core import search as core_search
 from deckhub.core.format_summary import summarize_formats
 from deckhub.games import all_games, get_game
+from deckhub.web.filters import link
 from deckhub.web.lookups import game_or_404
 
 bp = Blueprint("catalog", __name__)
@@ -159,9 +160,15 @@ def _search_content(spec, catalogue) -> tuple[core_search.SearchRequest, Markup]
         catalogues = {game.slug: get_catalogue(game.slug) for game in all_games()}
         result = (core_search.run_search_all([(game, catalogues[game.slug]) for game in all_games()], req)
                   if req.q else None)
-    return req, Markup(render_template("catalog/_search.html", game=spec, catalogue=catalogue, catalogues=catalogues,
-                                       req=req, result=result, choices=choices, unplaced=unplaced,
-                                       UNKNOWN_SET=core_search.UNKNOWN_SET))
+    # rendered from what is passed here only, not the signed-in page's context (its user, form
+    # token): kept for everyone, it must not see them, and their processors are not run for it;
+    # its macros come in ready (a template's `{% from %}` costs more than the rest of a short page)
+    template = current_app.jinja_env.get_template("catalog/_search.html")
+    return req, Markup(template.render(
+        game=spec, catalogue=catalogue, catalogues=catalogues, req=req, result=result, choices=choices,
+        unplaced=unplaced, UNKNOWN_SET=core_search.UNKNOWN_SET, games=all_games(), get_game=get_game, request=request,
+        card_link=get_template_attribute("_card.html", "card_link"),
+        pagination=get_template_attribute("catalog/_pagination.html", "pagination")))
 
 
 @bp.route("/assets/catalog.css")
@@ -229,7 +236,7 @@ def card_url(card) -> str:
     prefixes = g.setdefault("_card_url_prefixes", {})
     prefix = prefixes.get(card.game)
     if prefix is None:
-        prefix = prefixes[card.game] = url_for("catalog.card", slug=card.game, key="~")[:-1]
+        prefix = prefixes[card.game] = link("catalog.card", slug=card.game, key="~")[:-1]
     return prefix + quote(card.key, safe="/")
 
 
@@ -244,7 +251,7 @@ def picture_url(game_slug: str, key: str, size: str = "thumb", set_code: str | N
     prefixes = g.setdefault("_card_url_prefixes", {})
     prefix = prefixes.get(game_slug)
     if prefix is None:
-        prefix = prefixes[game_slug] = url_for("catalog.card", slug=game_slug, key="~")[:-1]
+        prefix = prefixes[game_slug] = link("catalog.card", slug=game_slug, key="~")[:-1]
     query = f"?size={size}&v={stamp}" + (f"&set={quote(set_code, safe='')}" if set_code else "")
     return f"{prefix}{quote(key, safe='/')}/picture{query}"
 

@@ -30,6 +30,7 @@ from deckhub.services import collection_imports as uploads
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
 from deckhub.services.limits import MAX_ID, MAX_PAGE, int_in_range
+from deckhub.web.filters import link as _link
 from deckhub.web.lookups import deck_or_404, game_or_404
 from deckhub.web.redirects import safe_next
 
@@ -115,7 +116,7 @@ def collection_owned(printing_ids) -> dict:
 def card_url_prefix(game: str) -> str:
     """A game's card page address up to its card key (the rule ends in the key), for pages that
     link many cards: prefix + key|urlencode is that card's page."""
-    return url_for("catalog.card", slug=game, key="-")[:-1]
+    return _link("catalog.card", slug=game, key="-")[:-1]
 
 
 @bp.app_template_filter("path_part")
@@ -250,11 +251,6 @@ def completion_bar(c, label: str, id: str = "") -> Markup:
     """A completion bar (checklists.Completion): a native <progress> (announced by screen readers)
     with its text beside it; `label` names it for them."""
     return Markup(_completion_bar(c, _html(label), _html(id)))
-
-
-def _link(endpoint: str, **values) -> str:
-    """A link as the templates' `url_for` writes it (kept once written: see web/filters.py)."""
-    return current_app.jinja_env.globals["url_for"](endpoint, **values)
 
 
 def _set_rows(game) -> str:

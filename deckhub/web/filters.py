@@ -1,7 +1,8 @@
 """Template helpers shared by every page."""
 from __future__ import annotations
 
-from flask import Flask, g, request, url_for
+from flask import Flask, current_app, g, request, url_for
+from flask.templating import Environment
 
 URLS_KEPT = 8192  # links a worker keeps written (a page links the same routes on every request)
 
@@ -10,6 +11,17 @@ from deckhub.core.engine import value_words
 from deckhub.core.options import TURN_ORDER_WORDS
 from deckhub.games import UnknownGame, all_games, get_game
 from deckhub.services.catalogue_store import get_catalogue
+
+
+class TemplateEnvironment(Environment):
+    """Flask's template environment, each template's globals one plain dict made when it loads
+    instead of Jinja's ChainMap over the environment's: every render copies a template's globals
+    and every `{% from %}` compares two templates' keys, which a ChainMap does key by key in Python
+    (a short page's render cost more than its own text). Every global is set by `create_app`,
+    before any template loads, as Jinja asks."""
+
+    def make_globals(self, d):
+        return {**self.globals, **(d or {})}
 
 
 def register(app: Flask) -> None:
@@ -59,6 +71,12 @@ def app_url_for(app: Flask):
         return url
 
     return cached_url_for
+
+
+def link(endpoint: str, **values) -> str:
+    """A link as the templates' `url_for` writes it, kept once written (`app_url_for`): for the
+    rows and prefixes written in Python."""
+    return current_app.jinja_env.globals["url_for"](endpoint, **values)
 
 
 def _request_catalogue(game: str):
