@@ -370,7 +370,9 @@ def test_the_partials_render_for_other_pages(app, client, auth):
         deck = models.Deck.get_by_id(deck_id)
         needs = deck_needs.deck_needs(user, models.DeckVersion.get(models.DeckVersion.deck == deck).data,
                                get_catalogue(GAME), deck_id=deck.id)
-        html = render_template_string('{% include "collection/_deck_needs.html" %}', needs=needs, deck=deck)
+        from deckhub.web.decks import needs_table
+        html = render_template_string('{% include "collection/_deck_needs.html" %}', needs=needs,
+                                      needs_table=needs_table(needs), deck=deck)
         assert "<strong>1</strong> card missing" in re.sub(r"\s+", " ", html)
         assert f'action="/collection/decks/{deck_id}/add-missing"' in html
 
