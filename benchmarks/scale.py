@@ -50,8 +50,7 @@ GAME = "kaijudo"
 PASSWORD = "correct horse battery"
 BATCH = 1000
 SHOWN = ("public decks, card filter", "want & trade")  # pages whose every plan is printed (index evidence)
-SITE_TABLES = ("deck", "deck_version", "deck_card", "owned_card", "owned_set", "kept_match", "goldfish_session", "user",
-               "deck_copy")
+SITE_TABLES = ("deck", "deck_version", "deck_card", "owned_card", "owned_set", "goldfish_session", "user", "deck_copy")
 
 
 class Statements(logging.Handler):
