@@ -13,6 +13,7 @@ import os
 import re
 from html import unescape
 import shutil
+import threading
 from urllib.parse import urlparse, urlunparse
 
 import pytest
@@ -289,3 +290,26 @@ def visible_text(response) -> str:
     """The page's visible text: scripts, styles and tags removed, entities read, whitespace collapsed."""
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
+
+
+def in_threads(count: int, work) -> list[Exception]:
+    """Run `work(n)` in `count` threads, each on a connection of its own, all released at once;
+    returns what they raised."""
+    start, errors = threading.Barrier(count), []
+
+    def run(n: int) -> None:
+        try:
+            database.connect(reuse_if_open=True)
+            start.wait()
+            work(n)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            database.close()
+
+    pool = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return errors

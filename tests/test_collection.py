@@ -14,6 +14,7 @@ from deckhub.store import models
 from deckhub.services.accounts import create_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.store.db import database
+from tests.conftest import in_threads
 
 GAME = "kaijudo"
 
@@ -87,28 +88,15 @@ def test_concurrent_writers_lose_no_update(alice, app):
     pid = printing_id("evo-fury", "3")
     other = printing_id("evo-fury", "4")
     col.adjust(alice, other, "quantity", 5)
-    threads, per_thread, errors = 8, 25, []
-    start = threading.Barrier(threads)
+    threads, per_thread = 8, 25
 
     def worker(n: int) -> None:
-        try:
-            database.connect(reuse_if_open=True)  # a connection of this thread's own
-            start.wait()
-            for i in range(per_thread):
-                col.adjust(alice.id, pid, "quantity", 1)
-                col.adjust(alice.id, pid, "foil_quantity", 2)
-                col.adjust(alice.id, other, "quantity", 1 if (n + i) % 2 else -1)
-        except Exception as exc:  # noqa: BLE001
-            errors.append(exc)
-        finally:
-            database.close()
+        for i in range(per_thread):
+            col.adjust(alice.id, pid, "quantity", 1)
+            col.adjust(alice.id, pid, "foil_quantity", 2)
+            col.adjust(alice.id, other, "quantity", 1 if (n + i) % 2 else -1)
 
-    pool = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    assert errors == []
+    assert in_threads(threads, worker) == []
     owned = col.owned_for(alice, [pid, other])
     assert owned[pid] == col.Owned(threads * per_thread, 2 * threads * per_thread, 0, 0)
     assert owned[other].quantity == 5  # as many +1 as -1, never floored (it starts at 5)

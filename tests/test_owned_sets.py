@@ -5,7 +5,6 @@ around the services and a recount, and under concurrent writers; the overview an
 list's length read them."""
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 
 import pytest
@@ -16,6 +15,7 @@ from deckhub.services.accounts import create_user
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.store import models
 from deckhub.store.db import database
+from tests.conftest import in_threads
 
 GAME = "kaijudo"
 
@@ -124,27 +124,14 @@ def test_concurrent_writers_of_one_players_set_keep_its_sums(alice, app):
     """Threads with their own connections change different printings of the same sets at once: the
     last to count a set sees every write before it (on PostgreSQL, through the per-player lock)."""
     pids = _printings(8)
-    threads, errors = 4, []
-    start = threading.Barrier(threads)
+    threads = 4
 
     def worker(n: int) -> None:
-        try:
-            database.connect(reuse_if_open=True)
-            start.wait()
-            for i in range(10):
-                col.adjust(alice.id, pids[(n + i) % len(pids)], "quantity", 1)
-                col.apply_changes(alice.id, [(pids[(n * 2 + i) % len(pids)], "want_quantity", 1),
-                                             (pids[(n * 3 + i + 1) % len(pids)], "foil_quantity", 1)])
-        except Exception as exc:  # noqa: BLE001
-            errors.append(exc)
-        finally:
-            database.close()
+        for i in range(10):
+            col.adjust(alice.id, pids[(n + i) % len(pids)], "quantity", 1)
+            col.apply_changes(alice.id, [(pids[(n * 2 + i) % len(pids)], "want_quantity", 1),
+                                         (pids[(n * 3 + i + 1) % len(pids)], "foil_quantity", 1)])
 
-    pool = [threading.Thread(target=worker, args=(n,)) for n in range(threads)]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    assert not errors
+    assert in_threads(threads, worker) == []
     assert_kept(alice.id)
     assert sum(v[1] for v in _from_rows(alice.id).values()) == threads * 10
