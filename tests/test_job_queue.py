@@ -240,6 +240,31 @@ def test_a_facts_file_is_checked_by_a_worker(queued):
         assert models.FactsUpload.get().state == "ready"
 
 
+def test_trade_matches_another_player_made_stale_are_worked_out_again_by_a_worker(queued):
+    """bob offers more of a card alice wants: her want list page shows her kept matches, saying they
+    are behind, without reading the site's offers; a worker brings them up to date."""
+    from deckhub.services import collection, trading
+    from deckhub.services.accounts import create_user
+    client, _ = _signed_in(queued)
+    with database.connection_context():
+        alice, bob = models.User.get(models.User.username == "alice").id, create_user("bob", "correct horse").id
+        trading.set_lists_public(bob, True)
+        hawk = collection.game_index("kaijudo").by_card["halo-hawk"][0].id
+        collection.set_quantities(alice, hawk, want_quantity=2)
+        collection.set_quantities(bob, hawk, quantity=1, trade_quantity=1)
+    page = client.get("/collection/wants").get_data(as_text=True)
+    assert "<strong>bob</strong>" in page and "Worked out at" not in page
+    with database.connection_context():
+        collection.set_quantities(bob, hawk, quantity=3, trade_quantity=3)
+    page = client.get("/collection/wants").get_data(as_text=True)
+    assert "Other players’ lists have changed since" in page and "<strong>bob</strong>" in page
+    queued.start_worker(1)
+    wait_for(lambda: "Worked out at" not in client.get("/collection/wants").get_data(as_text=True), timeout=120)
+    with database.connection_context():
+        matches = trading.match_my_list(alice, "wants")
+    assert matches.behind_since is None and [(c.key, c.theirs) for c in matches.users[0].cards] == [("halo-hawk", 3)]
+
+
 def test_serve_starts_one_consumer_in_development_and_none_in_production(databases, tmp_path, monkeypatch):
     from flask import Flask
 

@@ -129,6 +129,95 @@ def test_a_kept_match_shows_every_change_of_the_lists_at_once(people):
     assert summary(in_db(trading.match_my_list, alice, "wants")) == [("carol", [("argus-vigilant-seer", 3, 1)])]
 
 
+@pytest.fixture
+def queue_later(monkeypatch):
+    """Jobs run outside the request, as on a site with workers: the refreshes sent are recorded
+    (returning `up`: False as when the queue cannot be reached), run by calling `run`."""
+    class Sent(list):
+        up = True
+        jobs = {"lists": trading.refresh_list_matches, "deck": trading.refresh_deck_matches}
+
+        def run(self):
+            for kind, args in self:
+                in_db(self.jobs[kind].__wrapped__, *args)
+            self.clear()
+    sent = Sent()
+    monkeypatch.setattr(trading, "_queue_runs_later", lambda: True)
+    monkeypatch.setattr(trading, "refresh_list_matches", lambda *args: sent.append(("lists", args)) or sent.up)
+    monkeypatch.setattr(trading, "refresh_deck_matches", lambda *args: sent.append(("deck", args)) or sent.up)
+    return sent
+
+
+def test_others_changes_show_the_kept_match_as_behind_while_one_queued_job_works_it_out(people, queue_later):
+    alice = people["alice"]
+    first = in_db(trading.match_my_list, alice, "wants")  # nothing kept: worked out now
+    assert first.behind_since is None and queue_later == []
+    in_db(lambda: col.set_quantities(people["carol"], printing("halo-hawk"), trade_quantity=0))
+    with database.connection_context(), CountQueries() as counter:
+        behind = trading.match_my_list(alice, "wants")
+    assert counter.ranking() == 0 and summary(behind) == summary(first) and behind.behind_since is not None
+    assert queue_later == [("lists", (alice, "wants"))]
+    in_db(trading.match_my_list, alice, "wants")  # viewed again: the job sent is not sent twice
+    assert len(queue_later) == 1
+    queue_later.run()
+    with database.connection_context(), CountQueries() as counter:
+        now = trading.match_my_list(alice, "wants")
+    assert counter.ranking() == 0 and now.behind_since is None
+    assert summary(now) == [("bob", [("argus-vigilant-seer", 3, 2), ("halo-hawk", 1, 4)])]
+
+
+def test_my_own_changes_and_a_queue_that_cannot_be_reached_are_worked_out_at_once(people, queue_later):
+    alice = people["alice"]
+    in_db(trading.match_my_list, alice, "wants")
+    in_db(col.apply_changes, alice, [(printing("halo-hawk"), "want_quantity", -1)])  # my own list
+    assert summary(in_db(trading.match_my_list, alice, "wants")) == [("bob", [("argus-vigilant-seer", 3, 2)])]
+    assert queue_later == []
+    queue_later.up = False
+    in_db(lambda: col.set_quantities(people["bob"], printing("argus-vigilant-seer"), trade_quantity=1))
+    mine = in_db(trading.match_my_list, alice, "wants")
+    assert mine.behind_since is None and summary(mine) == [("bob", [("argus-vigilant-seer", 3, 1)])]
+    queue_later.up = True
+    in_db(lambda: col.set_quantities(people["bob"], printing("argus-vigilant-seer"), trade_quantity=2))
+    assert in_db(trading.match_my_list, alice, "wants").behind_since is not None  # the next view sends it
+    assert len(queue_later) == 2
+
+
+def test_a_decks_missing_cards_refreshed_by_the_queue_and_never_for_a_deleted_deck(people, queue_later):
+    deck = Deck(GAME)
+    deck.add("Deck", "halo-hawk", 3)
+    with database.connection_context():
+        stored = create_deck(people["alice"], GAME, "standard", "Hawk deck", deck=deck)
+    needed, deck_id = {"halo-hawk": 3}, stored.row.id
+    first = in_db(trading.who_has_cards, GAME, needed, people["alice"], deck_id)
+    in_db(lambda: col.set_quantities(people["bob"], printing("halo-hawk"), trade_quantity=1))
+    behind = in_db(trading.who_has_cards, GAME, needed, people["alice"], deck_id)
+    assert behind.behind_since is not None and summary(behind) == summary(first)
+    queue_later.run()
+    assert summary(in_db(trading.who_has_cards, GAME, needed, people["alice"], deck_id)) == [
+        ("bob", [("halo-hawk", 3, 1)]), ("carol", [("halo-hawk", 3, 1)])]
+    assert summary(in_db(trading.who_has_cards, GAME, {"halo-hawk": 2}, people["alice"], deck_id))[0] == (
+        "bob", [("halo-hawk", 2, 1)])  # the deck needs other cards: worked out at once
+    in_db(lambda: col.set_quantities(people["bob"], printing("halo-hawk"), trade_quantity=3))
+    in_db(trading.who_has_cards, GAME, {"halo-hawk": 2}, people["alice"], deck_id)
+    in_db(delete_deck, stored)
+    queue_later.run()
+    with database.connection_context():
+        assert not models.KeptMatch.select().where(models.KeptMatch.purpose == f"deck:{deck_id}").exists()
+
+
+def test_the_want_list_page_says_when_its_matches_were_worked_out_while_they_are_behind(client, auth, people,
+                                                                                        queue_later):
+    auth.login("alice", PASSWORD)
+    assert "Worked out at" not in text(client.get("/collection/wants"))
+    in_db(lambda: col.set_quantities(people["carol"], printing("halo-hawk"), trade_quantity=0))
+    html = text(client.get("/collection/wants"))
+    section = html[html.index("Who has what I want"):html.index("Who wants what I have")]
+    assert "Other players’ lists have changed since" in section and "<strong>carol</strong>" in section
+    queue_later.run()
+    html = text(client.get("/collection/wants"))
+    assert "Worked out at" not in html and "<strong>carol</strong>" not in html
+
+
 def test_who_wants_what_i_have_for_trade(people):
     assert summary(in_db(trading.match_my_list, people["alice"], "trades")) == [
         ("bob", [("cloudwalker-drone", 2, 1)])]

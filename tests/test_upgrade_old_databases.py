@@ -393,3 +393,36 @@ def test_step_28_sums_every_players_sets_from_their_rows(entry, restore):
         assert_kept(user.id)
         siblings = P.select(P.id).where(P.card == P.select(P.card).where(P.id == printing))
         assert {c for (c,) in L.select(L.changes).where(L.printing.in_(siblings)).tuples()} != set()
+
+
+@pytest.mark.parametrize("entry", made_before(29)[-1:], ids=[f["name"] for f in made_before(29)[-1:]])
+def test_step_29_a_match_kept_by_the_old_release_is_worked_out_again_not_shown_behind(entry, restore, monkeypatch):
+    """Step 029 keeps the old release's kept matches but knows nothing of their owner's side: even
+    when jobs run outside the request, each is worked out again on its next view, and from then on
+    other players' changes show it as behind while a job works it out."""
+    from deckhub.services import collection, trading
+    url = restore(entry)
+    db = make_database(url)
+    try:  # a match kept by the old release, written in its table's shape
+        owner, printing = db.execute_sql('SELECT "owner_id", "printing_id" FROM "owned_card" '
+                                         'WHERE "want_quantity" > 0 ORDER BY "id" LIMIT 1').fetchone()
+        with db.atomic():
+            db.execute_sql('INSERT INTO "kept_match" ("user_id", "purpose", "digest", "rows", "worked_out_at") '
+                           f"VALUES ({db.param}, 'wants', 'old', '[]', {db.param})", (owner, models.utcnow()))
+    finally:
+        db.close()
+    before, after = _upgrade(url)
+    assert not loader.missing_rows(before, after).get("kept_match")
+    monkeypatch.setattr(trading, "_queue_runs_later", lambda: True)
+    sent = []
+    monkeypatch.setattr(trading, "refresh_list_matches", lambda *args: sent.append(args) or True)
+    app = make_app(url)
+    with app.app_context(), database.connection_context():
+        assert models.KeptMatch.get(models.KeptMatch.user == owner).own_digest is None
+        offerer = next(u for u in models.User.select() if u.id != owner)
+        trading.set_lists_public(offerer, True)
+        collection.set_quantities(offerer, printing, quantity=1, trade_quantity=1)
+        names = [m.username for m in trading.match_my_list(owner, "wants").users]
+        assert offerer.username in names and sent == []
+        collection.set_quantities(offerer, printing, quantity=2, trade_quantity=2)
+        assert trading.match_my_list(owner, "wants").behind_since is not None and sent == [(owner, "wants")]

@@ -9,14 +9,19 @@ counts one for each card listed.
 A match of my lists was worked out from my count and the sum of my cards' counts: while both are
 the same (the sum read from my own rows, the size of my list, not of the site), nothing it read
 has changed, since my cards are the same and every count only grows. A change committed while a
-match is worked out changes them too, so it is worked out again on the next view: a kept match is
-never older than the lists it was read from.
+match is worked out changes them too, so it is never taken for current.
+When my own side is unchanged and only other players' lists changed, working the match out again
+(which reads every offer of my cards, so grows with the site) is a queued job, when jobs run outside
+the request: meanwhile the page shows the kept match, saying when it was worked out and that it is
+being brought up to date. My own changes are worked out at once.
 """
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import logging
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Callable, Iterable
 
@@ -81,24 +86,65 @@ def digest(*parts) -> str:
     return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=20).hexdigest()
 
 
-def kept(user_id: int, purpose: str, fingerprint: str, work_out: Callable[[], Iterable]) -> list:
+@dataclass
+class Kept:
+    """A match's rows, and whether other players' lists changed since they were worked out."""
+
+    rows: list
+    behind_since: dt.datetime | None = None  # when they were worked out, if a queued job works them out again
+
+
+REFRESH_AGAIN_AFTER = dt.timedelta(minutes=5)  # a refresh not done by then (a lost job) is sent again
+
+
+def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Callable[[], Iterable],
+         refresh_later: Callable[[], bool] | None = None) -> Kept:
     """The rows kept for (player, purpose) if they were worked out from `fingerprint`; otherwise
-    `work_out()`'s rows (plain values), kept for the next view. Keeping them is a convenience: when
-    the database cannot take the write now (a busy SQLite file), the rows are returned all the same."""
+    `work_out()`'s rows (plain values), kept for the next view with `own`, the digest of the owner's
+    side of the fingerprint. Working out reads every offer of the player's cards, which grows with
+    the site; so when only other players' lists changed (`own` is the kept one's) and
+    `refresh_later` is given, the kept rows are returned marked as behind and `refresh_later()`
+    queues the work (once per fingerprint; it returns False when the queue cannot be reached, and
+    the rows are worked out now). Keeping rows is a convenience: when the database cannot take the
+    write now (a busy SQLite file), the rows are returned all the same."""
     p = database.obj.param
-    found = database.execute_sql(f'SELECT "digest", "rows" FROM "kept_match" WHERE "user_id" = {p} '
-                                 f'AND "purpose" = {p}', (user_id, purpose)).fetchone()
+    found = database.execute_sql(f'SELECT "digest", "rows", "own_digest", "worked_out_at" FROM "kept_match" '
+                                 f'WHERE "user_id" = {p} AND "purpose" = {p}', (user_id, purpose)).fetchone()
     if found is not None and found[0] == fingerprint:
-        return json.loads(found[1])
+        return Kept(json.loads(found[1]))
+    if found is not None and found[2] == own and refresh_later is not None:
+        behind = Kept(json.loads(found[1]), models.KeptMatch.worked_out_at.python_value(found[3]))
+        if not _claim_refresh(user_id, purpose, fingerprint, own) or refresh_later():
+            return behind
+        _claim_refresh(user_id, purpose, None, own)  # the queue is down: let the next view send it
     rows = [[int(v) if isinstance(v, Decimal) else v for v in row] for row in work_out()]  # PostgreSQL's SUM
     text = json.dumps(rows, separators=(",", ":"))
     K = models.KeptMatch
     now = models.utcnow()
+    kept_now = {K.digest: fingerprint, K.rows: text, K.worked_out_at: now, K.own_digest: own,
+                K.refresh_digest: None, K.refresh_sent_at: None}
     try:
         with write_transaction():
-            (K.insert(user=user_id, purpose=purpose, digest=fingerprint, rows=text, worked_out_at=now)
-             .on_conflict(conflict_target=[K.user, K.purpose],
-                          update={K.digest: fingerprint, K.rows: text, K.worked_out_at: now}).execute())
+            (K.insert({K.user: user_id, K.purpose: purpose, **kept_now})
+             .on_conflict(conflict_target=[K.user, K.purpose], update=kept_now).execute())
     except DatabaseError as exc:  # the rows are right; only keeping them failed
         log.warning("kept match of user %s (%s) not stored: %s", user_id, purpose, exc)
-    return rows
+    return Kept(rows)
+
+
+def _claim_refresh(user_id: int, purpose: str, fingerprint: str | None, own: str) -> bool:
+    """Mark the kept match as being worked out again for `fingerprint` (None: no longer), in one
+    conditional update, so of many views of one stale match only one sends the job; True if this
+    call marked it. A refresh sent over REFRESH_AGAIN_AFTER ago and still not done may be sent again."""
+    K, now = models.KeptMatch, models.utcnow()
+    query = K.update(refresh_digest=fingerprint, refresh_sent_at=fingerprint and now).where(
+        (K.user == user_id) & (K.purpose == purpose) & (K.own_digest == own))
+    if fingerprint is not None:
+        query = query.where(K.refresh_digest.is_null() | (K.refresh_digest != fingerprint)
+                            | (K.refresh_sent_at < now - REFRESH_AGAIN_AFTER))
+    try:
+        with write_transaction():
+            return query.execute() == 1
+    except DatabaseError as exc:  # a busy SQLite file: show the kept rows; a later view sends it
+        log.warning("refresh of the kept match of user %s (%s) not marked: %s", user_id, purpose, exc)
+        return False

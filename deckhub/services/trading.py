@@ -10,13 +10,14 @@ user or per card, never every owner of a card. A match is kept until one of its 
 """
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Iterable
 
 from peewee import JOIN, SQL, Case, Select, fn
 
 from deckhub.store import models
-from deckhub.services import kept_matches, owned_sets
+from deckhub.services import jobs, kept_matches, owned_sets
 from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.paging import Paged
 from deckhub.importers.collection_csv import ExportRow
@@ -214,6 +215,7 @@ class Match:
 class Matches:
     users: list[Match]
     more: int = 0  # further matching users past MAX_MATCH_USERS
+    behind_since: dt.datetime | None = None  # worked out then; others' lists changed since, a job refreshes it
 
 
 def _per_card(their_column: str, exclude_uid: int | None, mine):
@@ -259,13 +261,14 @@ def _matches_query(their_column: str, exclude_uid, mine, limit):
             .with_cte(per_card, per_user).bind(database))
 
 
-def _named(rows: Iterable) -> Matches:
+def _named(found: kept_matches.Kept | Iterable) -> Matches:
     """(user id, game, key, theirs, mine, their copies in all, users matched) rows, users with most
-    cards matched first and each user's cards in order -> Matches, with the players' names read now
-    and the cards' from the catalogues (a kept match shows today's names)."""
-    rows = list(rows)
+    cards matched first and each user's cards in order (or kept ones) -> Matches, with the players'
+    names read now and the cards' from the catalogues (a kept match shows today's names)."""
+    behind = found.behind_since if isinstance(found, kept_matches.Kept) else None
+    rows = found.rows if isinstance(found, kept_matches.Kept) else list(found)
     if not rows:
-        return Matches([])
+        return Matches([], behind_since=behind)
     ids = sorted({row[0] for row in rows})
     names = dict(database.execute_sql(  # written out: up to MAX_MATCH_USERS ids, on every view of a kept match
         f'SELECT "id", "username" FROM "{models.User._meta.table_name}" WHERE "id" IN '
@@ -282,7 +285,7 @@ def _named(rows: Iterable) -> Matches:
         card = catalogues[game].get(key)
         current.cards.append(MatchCard(game, key, card.name if card else key, card.version if card else None,
                                        int(mine), int(theirs)))
-    return Matches(users, max(0, matched - len(users)))
+    return Matches(users, max(0, matched - len(users)), behind)
 
 
 def _my_cards(uid, my_column: str):
@@ -320,14 +323,28 @@ def _counts(uid: int) -> dict[str, tuple | None]:
     return {"wants": wants and (mine, int(wants)), "trades": trades and (mine, int(trades))}
 
 
-def _my_matches(uid: int, kind: str, counts: tuple | None) -> Matches:
+def _queue_runs_later() -> bool:
+    """True when a queued job runs outside this request (not in the `immediate` mode of tests)."""
+    return not jobs.huey.immediate
+
+
+def _my_matches(uid: int, kind: str, counts: tuple | None, now: bool = False) -> Matches:
     """My matches on one list: the kept ones while `counts` (see `_counts`) are those they were
-    worked out from; worked out again otherwise."""
+    worked out from; when only other players' lists changed, the kept ones marked as behind while a
+    queued job works them out again (unless `now`); worked out again otherwise."""
     if not counts:
         return Matches([])
     column, limit = KINDS[kind], MAX_MATCH_USERS
-    fingerprint = kept_matches.digest(kind, limit, counts)
-    return _named(kept_matches.kept(uid, kind, fingerprint, lambda: _MY_MATCHES[column].rows(uid, limit)))
+    fingerprint, own = kept_matches.digest(kind, limit, counts), kept_matches.digest(kind, limit, counts[0])
+    later = None if now or not _queue_runs_later() else (lambda: refresh_list_matches(uid, kind))
+    return _named(kept_matches.kept(uid, kind, fingerprint, own,
+                                    lambda: _MY_MATCHES[column].rows(uid, limit), later))
+
+
+@jobs.task
+def refresh_list_matches(uid: int, kind: str) -> None:
+    """Work out again my kept match of one list, which other players' changes made stale."""
+    _my_matches(uid, kind, _counts(uid)[kind], now=True)
 
 
 def match_my_list(user, kind: str) -> Matches:
@@ -338,9 +355,12 @@ def match_my_list(user, kind: str) -> Matches:
     return _my_matches(uid, kind, _counts(uid)[kind])
 
 
-def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None, deck_id: int | None = None) -> Matches:
+def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None, deck_id: int | None = None,
+                  now: bool = False) -> Matches:
     """Opted-in users with these cards (key -> copies needed) on their trade list: a deck's missing
-    cards. With the viewer and the deck, kept for the deck's owner until those cards' lists change."""
+    cards. With the viewer and the deck, kept for the deck's owner until those cards' lists change;
+    then, while the cards needed are the same, shown as behind while a queued job works them out
+    again (unless `now`)."""
     needed = {k: n for k, n in needed.items() if n > 0}
     if not needed:
         return Matches([])
@@ -357,8 +377,20 @@ def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None, de
     changes = list(C.select(C.key, fn.SUM(fn.COALESCE(L.changes, 0))).join(P, on=(P.card == C.id))
                    .join(L, JOIN.LEFT_OUTER, on=(L.printing == P.id))
                    .where((C.game == game) & C.key.in_(list(needed))).group_by(C.key).order_by(C.key).tuples())
-    fingerprint = kept_matches.digest(game, MAX_MATCH_USERS, sorted(needed.items()), changes)
-    return _named(kept_matches.kept(exclude_uid, f"deck:{deck_id}", fingerprint, work_out))
+    wanted = sorted(needed.items())
+    fingerprint = kept_matches.digest(game, MAX_MATCH_USERS, wanted, changes)
+    own = kept_matches.digest(game, MAX_MATCH_USERS, wanted)
+    later = None if now or not _queue_runs_later() else (
+        lambda: refresh_deck_matches(exclude_uid, deck_id, game, wanted))
+    return _named(kept_matches.kept(exclude_uid, f"deck:{deck_id}", fingerprint, own, work_out, later))
+
+
+@jobs.task
+def refresh_deck_matches(uid: int, deck_id: int, game: str, wanted: list) -> None:
+    """Work out again the owner's kept "who has this deck's missing cards" (`wanted`: (key, copies)
+    pairs), which other players' changes made stale; not for a deck deleted since."""
+    if models.Deck.select().where((models.Deck.id == deck_id) & (models.Deck.owner == uid)).exists():
+        who_has_cards(game, dict(wanted), uid, deck_id, now=True)
 
 
 @dataclass

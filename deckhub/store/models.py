@@ -656,13 +656,18 @@ class UserListChanges(BaseModel):
 class KeptMatch(BaseModel):
     """A player's trade matches as last worked out (step 027): which players offer (or want) the cards
     of `purpose` ("wants", "trades", "deck:ID"), ranked, as JSON, with the digest of what they were
-    worked out from (my `UserListChanges`, my cards' `PrintingListChanges`). Used while the digest is the same."""
+    worked out from (my `UserListChanges`, my cards' `PrintingListChanges`). Used while the digest is the same;
+    while only `own_digest` (the owner's side: their list count, the deck's missing cards) is the same,
+    shown as behind while the queued refresh sent for `refresh_digest` works it out (step 029)."""
 
     user = ForeignKeyField(User, backref="kept_matches", on_delete="CASCADE")
     purpose = CharField(max_length=40)
     digest = CharField(max_length=64)
     rows = TextField()
     worked_out_at = DateTimeField(default=utcnow)
+    own_digest = CharField(max_length=64, null=True)
+    refresh_digest = CharField(max_length=64, null=True)
+    refresh_sent_at = DateTimeField(null=True)
 
     class Meta:
         indexes = ((("user", "purpose"), True),)
