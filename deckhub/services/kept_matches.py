@@ -91,6 +91,7 @@ class Kept:
     """A match's rows, and whether other players' lists changed since they were worked out."""
 
     rows: list
+    key: tuple  # (player, purpose, the digest the rows were worked out from): the same key, the same rows
     behind_since: dt.datetime | None = None  # when they were worked out, if a queued job works them out again
 
 
@@ -111,9 +112,10 @@ def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Calla
     found = database.execute_sql(f'SELECT "digest", "rows", "own_digest", "worked_out_at" FROM "kept_match" '
                                  f'WHERE "user_id" = {p} AND "purpose" = {p}', (user_id, purpose)).fetchone()
     if found is not None and found[0] == fingerprint:
-        return Kept(json.loads(found[1]))
+        return Kept(json.loads(found[1]), (user_id, purpose, fingerprint))
     if found is not None and found[2] == own and refresh_later is not None:
-        behind = Kept(json.loads(found[1]), models.KeptMatch.worked_out_at.python_value(found[3]))
+        behind = Kept(json.loads(found[1]), (user_id, purpose, found[0]),
+                      models.KeptMatch.worked_out_at.python_value(found[3]))
         if not _claim_refresh(user_id, purpose, fingerprint, own) or refresh_later():
             return behind
         _claim_refresh(user_id, purpose, None, own)  # the queue is down: let the next view send it
@@ -129,7 +131,7 @@ def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Calla
              .on_conflict(conflict_target=[K.user, K.purpose], update=kept_now).execute())
     except DatabaseError as exc:  # the rows are right; only keeping them failed
         log.warning("kept match of user %s (%s) not stored: %s", user_id, purpose, exc)
-    return Kept(rows)
+    return Kept(rows, (user_id, purpose, fingerprint))
 
 
 def _claim_refresh(user_id: int, purpose: str, fingerprint: str | None, own: str) -> bool:

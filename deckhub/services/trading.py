@@ -30,6 +30,7 @@ LIST_PER_PAGE = 100
 # a query whose SQL says the same, and a prepared statement's values are bound
 NONE = SQL("0")
 MAX_MATCH_USERS = 50
+MATCHES_KEPT = 64  # Matches made from kept rows, per catalogue (a match may hold hundreds of cards)
 
 
 # --------------------------------------------------------------------------- opting in
@@ -216,6 +217,8 @@ class Matches:
     users: list[Match]
     more: int = 0  # further matching users past MAX_MATCH_USERS
     behind_since: dt.datetime | None = None  # worked out then; others' lists changed since, a job refreshes it
+    # what a page wrote of a kept match (Matches of kept rows are kept too: see `_named`), by the page's own key
+    written: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def _per_card(their_column: str, exclude_uid: int | None, mine):
@@ -265,15 +268,26 @@ def _named(found: kept_matches.Kept | Iterable) -> Matches:
     """(user id, game, key, theirs, mine, their copies in all, users matched) rows, users with most
     cards matched first and each user's cards in order (or kept ones) -> Matches, with the players'
     names read now and the cards' from the catalogues (a kept match shows today's names)."""
-    behind = found.behind_since if isinstance(found, kept_matches.Kept) else None
-    rows = found.rows if isinstance(found, kept_matches.Kept) else list(found)
+    kept = found if isinstance(found, kept_matches.Kept) else None
+    rows = kept.rows if kept else list(found)
+    behind = kept and kept.behind_since
     if not rows:
         return Matches([], behind_since=behind)
     ids = sorted({row[0] for row in rows})
     names = dict(database.execute_sql(  # written out: up to MAX_MATCH_USERS ids, on every view of a kept match
         f'SELECT "id", "username" FROM "{models.User._meta.table_name}" WHERE "id" IN '
         f'({", ".join([database.obj.param] * len(ids))})', ids).fetchall())
-    catalogues = {game: get_catalogue(game) for game in {row[1] for row in rows}}
+    catalogues = {game: get_catalogue(game) for game in sorted({row[1] for row in rows})}
+    if kept is None:
+        return _matches(rows, names, catalogues, behind)
+    # the same kept rows, names and catalogues make the same Matches: made once, and the pages'
+    # writing of them (`Matches.written`) kept with them, while the catalogue keeps them
+    key = (kept.key, behind, tuple(sorted(names.items())), tuple(c.stamp for c in catalogues.values()))
+    return next(iter(catalogues.values())).memo_each(
+        "trading.matches", key, lambda: _matches(rows, names, catalogues, behind), limit=MATCHES_KEPT)
+
+
+def _matches(rows: list, names: dict, catalogues: dict, behind: dt.datetime | None) -> Matches:
     users: list[Match] = []
     current, matched = None, 0
     for user_id, game, key, theirs, mine, copies, matched in rows:

@@ -296,10 +296,19 @@ def collection_games_html(games) -> Markup:
 
 
 @bp.app_template_global("matched_users")
-def matched_users(users, mine_label: str, theirs_label: str) -> Markup:
-    """The players matched (trading.Match) with their cards, as list items for public/_matches.html,
+def matched_users(matches, mine_label: str, theirs_label: str) -> Markup:
+    """The players matched (trading.Matches) with their cards, as list items for public/_matches.html,
     written in Python like the want & trade list's rows: a page may show fifty players and hundreds
-    of cards. Card pages' addresses as `card_url` writes them."""
+    of cards. Card pages' addresses as `card_url` writes them. Written once per Matches and labels
+    (Matches of a kept match are kept, and so is what was written of them)."""
+    key = (request.script_root, mine_label, theirs_label)  # the addresses start with the site's root
+    written = matches.written.get(key)
+    if written is None:
+        written = matches.written[key] = _matched_users(matches.users, mine_label, theirs_label)
+    return written
+
+
+def _matched_users(users, mine_label: str, theirs_label: str) -> Markup:
     mine_label, theirs_label = _html(mine_label), _html(theirs_label)
     prefixes: dict[str, str] = {}
     out = []
