@@ -136,12 +136,15 @@ def _offer_last_source(form: SourceForm, source: str | None) -> None:
 _SOURCES_SHOWN: LRU[Markup] = LRU(256)  # the source fieldset as first shown, by the source it offers
 
 
-def _source_inputs_html(form: SourceForm) -> Markup:
-    """The set editor's source fieldset as a GET shows it: it depends on the source offered alone
-    (`_offer_last_source`), so it is written once per source instead of by its form widgets each view."""
-    key = (form.source_kind.data, form.source_url.data)
-    return _SOURCES_SHOWN.get(key) or _SOURCES_SHOWN.put(
-        key, Markup(get_template_attribute("community/_fields.html", "source_inputs")(form)))
+def _source_inputs_html(source: str | None) -> Markup:
+    """The set editor's source fieldset as a GET shows it, offering `source` (the player's last,
+    `_offer_last_source`): it depends on that alone, so it is written once per source, and only
+    then is a form built for it (a GET reads no form: the page writes its own token)."""
+    def write() -> Markup:
+        form = SourceForm()
+        _offer_last_source(form, source)
+        return Markup(get_template_attribute("community/_fields.html", "source_inputs")(form))
+    return _SOURCES_SHOWN.get(source) or _SOURCES_SHOWN.put(source, write())
 
 
 def _uploaded_scan(name: str = "scan") -> bytes | None:
@@ -594,18 +597,20 @@ def _grid_heads_html(grid: SetGrid) -> tuple[Markup, Markup]:
     return html if kept_for is grid else write(grid)
 
 
-def _new_rows_html(grid: SetGrid, count: int, sent, cell_errors: dict[str, str], has_versions: bool) -> Markup:
+def _new_rows_html(grid: SetGrid, count: int, sent, cell_errors: dict[str, str]) -> Markup:
     """The rows for missing cards; blank ones are kept beside the grid's card rows (`_grid_rows_html`)."""
     if sent or cell_errors:
-        return _write_new_rows(grid, count, sent, cell_errors, has_versions)
-    kept_for, html = get_catalogue(grid.game).memo(("web.set_editor_new_rows", grid.code, count, has_versions),
-                                                   lambda: (grid, _write_new_rows(grid, count, None, {}, has_versions)))
-    return html if kept_for is grid else _write_new_rows(grid, count, None, {}, has_versions)
+        return _write_new_rows(grid, count, sent, cell_errors)
+    kept_for, html = get_catalogue(grid.game).memo(("web.set_editor_new_rows", grid.code, count),
+                                                   lambda: (grid, _write_new_rows(grid, count, None, {})))
+    return html if kept_for is grid else _write_new_rows(grid, count, None, {})
 
 
-def _write_new_rows(grid: SetGrid, count: int, sent, cell_errors: dict[str, str], has_versions: bool) -> Markup:
+def _write_new_rows(grid: SetGrid, count: int, sent, cell_errors: dict[str, str]) -> Markup:
     """The blank rows for cards the set is missing (with what was sent, when a page comes back
-    with errors), written like the card rows above them: about fifty cells, each a few pieces."""
+    with errors), written like the card rows above them: about fifty cells, each a few pieces;
+    a version box when a card of the set has a version."""
+    has_versions = any(map(_VERSION, grid.rows))
     esc = escape_html
     out: list[str] = []
     add = out.append
@@ -658,7 +663,7 @@ def set_editor(slug: str, code: str):
         grid = set_grid(spec.slug, code)
     except NotFound:
         abort(404, description=f"{spec.name} has no set “{code[:80]}”. The game page lists its sets.")
-    form = SourceForm()
+    form = SourceForm() if request.method != "GET" else None  # a GET shows the kept fieldset (below)
     status, problems, cell_errors, sent = 200, [], {}, {}
     if request.method == "GET" and request.args.get("goto") is not None:
         wanted = request.args["goto"][:40]
@@ -666,8 +671,6 @@ def set_editor(slug: str, code: str):
         if row is not None:
             return redirect(url_for("community.set_editor", slug=spec.slug, code=code, _anchor=row_anchor(row.number)))
         status, problems = 404, [f"No card of {grid.name} has the number “{wanted.strip()}”."]
-    if request.method == "GET":
-        _offer_last_source(form, proposing.last_source(current_user, spec.slug))
     if request.method == "POST":
         request.max_form_parts = proposing.MAX_BATCH_CELLS + 2 * MAX_NEW_ROWS * (len(grid.fields) + 5)
         if not form.validate_on_submit():
@@ -693,13 +696,12 @@ def set_editor(slug: str, code: str):
                 return redirect(url_for("community.batch", batch_id=batch.id))
             sent = request.form
     new_rows = max(NEW_ROWS, len({m.group(1) for m in map(_NEW_CELL.match, sent) if m}))
-    has_versions = any(map(_VERSION, grid.rows))
-    source_html = _source_inputs_html(form) if request.method == "GET" else None
+    source_html = (_source_inputs_html(proposing.last_source(current_user, spec.slug)) if request.method == "GET"
+                   else None)
     return render_template("community/set_editor.html", game=spec, grid=grid, form=form, problems=problems,
                            source_html=source_html,
                            rows_html=_grid_rows_html(grid, sent, cell_errors), heads_html=_grid_heads_html(grid),
-                           new_rows_html=_new_rows_html(grid, min(new_rows, MAX_NEW_ROWS), sent, cell_errors,
-                                                         has_versions)), status
+                           new_rows_html=_new_rows_html(grid, min(new_rows, MAX_NEW_ROWS), sent, cell_errors)), status
 
 
 # ---------------------------------------------------------------------------------- batches
