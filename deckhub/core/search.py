@@ -578,22 +578,28 @@ def parse_request(game_spec, catalogue: Catalogue | None, args: Mapping[str, Any
     `civilizations`...), `page` and `per_page` from query arguments. A value that cannot be used is
     left out and described in `problems`; nothing here raises."""
     getlist = getattr(args, "getlist", None)
-    req = SearchRequest(q=str(args.get("q") or "").strip()[:200], per_page=per_page)
+
+    def get(key: str) -> Any:
+        # looked up only when sent: werkzeug's MultiDict.get raises and catches an HTTP error per
+        # missing key, and a search asks for every filter of its game
+        return args.get(key) if key in args else None
+
+    req = SearchRequest(q=str(get("q") or "").strip()[:200], per_page=per_page)
     raw: dict[str, Any] = {}
-    if str(args.get("in_text") or "") not in ("", "0", "false", "off"):
+    if str(get("in_text") or "") not in ("", "0", "false", "off"):
         raw["in_text"] = True
     if game_spec is not None:
         fields = _fields(game_spec)
         for key in ("set", "type"):
-            if args.get(key):
-                raw[key] = str(args.get(key)).strip()
+            if get(key):
+                raw[key] = str(get(key)).strip()
         for key, f in fields.items():
             if f.kind == "int":
                 for arg in (key, f"{key}_min", f"{key}_max"):
-                    if str(args.get(arg) or "").strip():
-                        raw[arg] = str(args.get(arg)).strip()
+                    if str(get(arg) or "").strip():
+                        raw[arg] = str(get(arg)).strip()
             else:
-                values = getlist(key) if getlist else ([args.get(key)] if args.get(key) else [])
+                values = (getlist(key) if getlist else [get(key)]) if get(key) is not None else []
                 values = [v for v in values if v and str(v).strip()]
                 if values:
                     raw[key] = values
@@ -608,8 +614,8 @@ def parse_request(game_spec, catalogue: Catalogue | None, args: Mapping[str, Any
         req.filters = raw
     elif raw:
         req.filters = raw
-    req.page = _positive(args.get("page"), 1, "page", req)
-    req.per_page = min(_positive(args.get("per_page"), per_page, "per_page", req), max_per_page)
+    req.page = _positive(get("page"), 1, "page", req)
+    req.per_page = min(_positive(get("per_page"), per_page, "per_page", req), max_per_page)
     return req
 
 
