@@ -184,24 +184,34 @@ def owned_form(printing_id: int, owned, name: str, next: str, token: str, action
     a page of many rows works them out once. `printing_id` is a whole number, `owned` a
     collection.Owned (four whole numbers), `fields` [(field, index in owned, label, capitalised label,
     largest value)] (OWNED_FIELDS, or some of them). Nothing is escaped in here."""
-    return Markup(_owned_form(printing_id, owned, name, next, token, action,
-                              _OWNED_FIELDS_HTML if fields is OWNED_FIELDS else _owned_fields_html(fields)))
+    out: list[str] = []
+    _write_owned_form(out.append, printing_id, owned, name, _form_head(next, token, action),
+                      _OWNED_FIELDS_HTML if fields is OWNED_FIELDS else _owned_fields_html(fields))
+    return Markup("".join(out))
 
 
-def _owned_form(printing_id, owned, name, next, token, action, fields) -> str:
-    out = [f'<form method="post" action="{action}" class="owned-controls" id="p{printing_id}">\n'
-           f'  <input type="hidden" name="csrf_token" value="{token}">\n'
-           f'  <input type="hidden" name="printing" value="{printing_id}">\n'
-           f'  <input type="hidden" name="next" value="{next}">\n'
-           # first in the form, so Enter in a box sets the typed numbers instead of pressing the first −
-           f'  <button type="submit" name="step" value="set" class="sr-only" tabindex="-1">Set the typed quantities of {name}</button>']
-    add = out.append
+def _form_head(next: str, token: str, action: str) -> tuple[str, str, str]:
+    """The ± form's markup up to its printing id, from there to the id again, and on to the
+    printing's name: the same for every form of a page."""
+    return (f'<form method="post" action="{action}" class="owned-controls" id="p',
+            f'">\n  <input type="hidden" name="csrf_token" value="{token}">\n  <input type="hidden" name="printing" value="',
+            f'">\n  <input type="hidden" name="next" value="{next}">\n'
+            # first in the form, so Enter in a box sets the typed numbers instead of pressing the first −
+            f'  <button type="submit" name="step" value="set" class="sr-only" tabindex="-1">Set the typed quantities of ')
+
+
+_FORM_END = '\n  <button type="submit" name="step" value="set" class="small secondary owned-set">Set</button>\n</form>'
+
+
+def _write_owned_form(add, printing_id, owned, name, head, fields) -> None:
+    """`owned_form`'s markup, piece by piece to `add` (a page's list of pieces, no string per form)."""
+    to_id, to_id_again, to_name = head
+    add(f"{to_id}{printing_id}{to_id_again}{printing_id}{to_name}{name}</button>")
     for i, none, some, after_value, after_name, end in fields:
         value = owned[i]
         before_name, before_value = some if value else none
         add(f"{before_name}{name}{before_value}{value}{after_value}{name}{after_name}{name}{end}")
-    add('\n  <button type="submit" name="step" value="set" class="small secondary owned-set">Set</button>\n</form>')
-    return "".join(out)
+    add(_FORM_END)
 
 
 @bp.app_template_global("checklist_rows")
@@ -209,9 +219,9 @@ def checklist_rows(rows, card_url: str, next: str, token: str, action: str) -> M
     """A set checklist's rows (checklists.ChecklistRow) with their ± forms, written in Python like the
     want & trade list's rows. `card_url` (a card page's address up to its key), `next`, `token` and
     `action` arrive escaped."""
-    out = []
+    out: list[str] = []
     add = out.append
-    fields = _OWNED_FIELDS_HTML
+    fields, head = _OWNED_FIELDS_HTML, _form_head(next, token, action)
     for printing_id, number, card_key, display_name, rarity, promo_code, owned, _, _ in rows:
         name = _html(display_name)
         quantity, foil = owned[0], owned[1]
@@ -222,8 +232,9 @@ def checklist_rows(rows, card_url: str, next: str, token: str, action: str) -> M
             f'      <td><a href="{card_url}{key}">{name}</a></td>\n'
             f'      <td>{_html("promo " + promo_code if promo_code else rarity or "")}</td>\n'
             f'      <td class="coll-have">{have}</td>\n'
-            f'      <td class="no-print">{_owned_form(printing_id, owned, name, next, token, action, fields)}</td>\n'
-            f'    </tr>')
+            f'      <td class="no-print">')
+        _write_owned_form(add, printing_id, owned, name, head, fields)
+        add('</td>\n    </tr>')
     return Markup("".join(out))
 
 
