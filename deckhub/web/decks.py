@@ -214,10 +214,10 @@ def _flags(report) -> tuple:
 
 
 def _sections_html(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str], report, flags: tuple) -> Markup:
-    """The deck page's card list, kept (see `page_cache`) per deck version, view and the problems the
-    check flags on its cards (`_flags`), so every viewer of a deck shares one list: written once,
+    """The deck page's card list, kept (see `page_cache`) per deck version (`StoredDeck.stamp`), view
+    and the problems the check flags on its cards (`_flags`), so every viewer of a deck shares one list: written once,
     not on each signed-in request."""
-    key = page_cache.page_key(stored.row.id, stored.version.number, *view, flags)
+    key = page_cache.page_key(*stored.stamp, *view, flags)
     html = page_cache.kept(catalogue, "deck-sections", key)
     if html is None:
         sections = _rows(stored.deck, catalogue, spec, report)
@@ -231,8 +231,8 @@ def _sections_html(stored: store.StoredDeck, spec, catalogue, view: tuple[str, s
 
 def _stats_html(stored: store.StoredDeck, spec, catalogue) -> Markup:
     """The deck page's statistics panel (types, curve, breakdown of the catalogue's facts): the same
-    for every viewer of one deck version, so kept (see `page_cache`) per version."""
-    key = page_cache.page_key(stored.row.id, stored.version.number)
+    for every viewer of one deck version, so kept (see `page_cache`) per version (`StoredDeck.stamp`)."""
+    key = page_cache.page_key(*stored.stamp)
     html = page_cache.kept(catalogue, "deck-stats", key)
     if html is None:
         html = page_cache.keep(catalogue, "deck-stats", key, render_template(
