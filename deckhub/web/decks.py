@@ -270,16 +270,30 @@ def _head_html(stored: store.StoredDeck, spec, catalogue, owner: bool, signed_in
     return Markup(html)
 
 
+def _needs_html(stored: store.StoredDeck, catalogue, needs: list) -> Markup:
+    """The *Against my collection* panel of `deck_needs` rows, kept (see `page_cache`) per deck
+    version and what the panel shows of them (each card's copies owned and wanted, and the viewer's
+    other decks using it): written once for a viewer until their collection or decks change, and
+    shared by viewers who hold the same of the deck's cards."""
+    key = page_cache.page_key(*stored.stamp, request.full_path,
+                              tuple((r.owned, r.wanted, *r.used_elsewhere) for r in needs))
+    html = page_cache.kept(catalogue, "deck-needs", key)
+    if html is None:
+        html = page_cache.keep(catalogue, "deck-needs", key, render_template(
+            "collection/_deck_needs.html", needs=needs, needs_table=needs_table(needs), deck=stored.row))
+    return Markup(html)
+
+
 def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str], viewer) -> str:
     signed_in = viewer.is_authenticated
     report = _report(stored, catalogue, viewer)
     needs = (deck_needs.deck_needs(viewer, stored.version.data, catalogue, deck_id=stored.row.id)
              if signed_in else None)
     owner = store.owns(viewer, stored.row)
-    table_of_needs = needs_table(needs) if needs is not None else (0, 0, Markup())
-    missing = table_of_needs[0] if owner else 0  # the owner sees who trades the missing cards, when some are
+    missing = deck_needs.missing_total(needs) if owner else 0  # the owner sees who trades the missing cards
     flags = _flags(report)
-    return render_template("decks/show.html", stored=stored, owner=owner, needs=needs, needs_table=table_of_needs,
+    return render_template("decks/show.html", stored=stored, owner=owner,
+                           needs_html=_needs_html(stored, catalogue, needs) if needs is not None else None,
                            head_html=_head_html(stored, spec, catalogue, owner, signed_in),
                            violations_html=_violations_html(stored, catalogue, spec.format(stored.row.format),
                                                             report, flags, owner, signed_in),
