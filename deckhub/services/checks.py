@@ -106,12 +106,14 @@ def check_stored(stored, catalogue: Catalogue | None = None, user_id: int | None
     from deckhub.services.catalogue_store import get_catalogue
     spec = get_game(stored.row.game)
     base = catalogue if catalogue is not None else get_catalogue(spec.slug)
-    deck = stored.deck  # (read from its JSON once)
-    checked = card_values.catalogue_for(user_id, spec.slug, deck, base)
-    if checked is not base:
-        return _check_stored(stored, spec, deck, checked, len(getattr(checked, "values", None) or ()))
+    deck = None  # read from its JSON once, and only when it is checked or the player's values may apply
+    if card_values.values_may_apply(user_id, spec.slug):
+        deck = stored.deck
+        checked = card_values.catalogue_for(user_id, spec.slug, deck, base)
+        if checked is not base:
+            return _check_stored(stored, spec, deck, checked, len(getattr(checked, "values", None) or ()))
     return base.memo_each("checks.stored", (*stored.stamp, stored.row.format, stored.row.packs),
-                          lambda: _check_stored(stored, spec, deck, base, 0), limit=REPORTS_KEPT)
+                          lambda: _check_stored(stored, spec, deck or stored.deck, base, 0), limit=REPORTS_KEPT)
 
 
 def _check_stored(stored, spec: GameSpec, deck, catalogue: Catalogue, yours: int) -> Report:
