@@ -352,6 +352,29 @@ def test_add_missing_to_wants_from_a_deck(client, auth):
     assert client.post("/collection/decks/999999/add-missing").status_code == 404
 
 
+def test_a_deck_pages_collection_table_follows_the_viewers_cards_and_decks(client, auth):
+    """The deck page keeps its *Against my collection* panel per what it shows of the viewer's
+    cards: a copy owned or wanted, or another deck of theirs using a card, shows on the next view;
+    another viewer holding none of the cards gets a panel of their own."""
+    auth.signup("alice")
+    deck = _deck("alice", "Water Rush", {"hydro-spy": 3}, public=True)
+    with database.connection_context():
+        spy = col.game_index(GAME).by_card["hydro-spy"][0].id
+    assert "<strong>3</strong> cards missing" in text(client.get(f"/decks/{deck}"))
+    client.post("/collection/adjust", data={"printing": spy, "step": "quantity:1"})
+    assert "<strong>2</strong> cards missing" in text(client.get(f"/decks/{deck}"))
+    client.post("/collection/adjust", data={"printing": spy, "step": "want_quantity:2"})
+    assert '<span class="badge">wanted 2</span>' in text(client.get(f"/decks/{deck}"))
+    _deck("alice", "Other & Co", {"hydro-spy": 1})
+    page = text(client.get(f"/decks/{deck}"))
+    assert "1 in “Other &amp; Co” <br><small>you own 1, 0 free</small>" in page
+    assert "<small>3 if your other decks keep their copies.</small>" in page
+    auth.logout()
+    auth.signup("bob")
+    page = text(client.get(f"/decks/{deck}"))
+    assert "<strong>3</strong> cards missing" in page and "Other &amp; Co" not in page
+
+
 def test_the_partials_render_for_other_pages(app, client, auth):
     """_owned_controls.html and _deck_needs.html, as the card browser and deck pages include them."""
     from flask import render_template_string

@@ -296,6 +296,22 @@ def test_plus_minus_clicks_make_one_version_per_editing_session(client, alice, m
     assert [n for n, _ in _versions(deck_id)] == [1, 2, 3, 4, 5]
 
 
+def test_the_deck_page_shows_each_click_of_an_editing_session(client, alice):
+    """A session's clicks change its version in place: the kept card list and statistics panel
+    (one for every viewer of a version) are never those of an earlier click. A legal deck, so
+    that what the check flags is the same after each click."""
+    deck_id = int(import_deck(client, BULL_RUSH.decode("utf-8-sig"), name="Bull Rush").location.split("/")[2])
+    token = _session_token(client.get(f"/decks/{deck_id}/edit").get_data(as_text=True))
+    page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    card = next(key for key, qty in re.findall(r'id="card-([^"]+)"[^>]*>\s*<td>(\d+)</td>', page) if qty == "1")
+    for copies, total in ((2, 41), (3, 42)):
+        _click(client, deck_id, card, 1, token)
+        page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
+        assert re.search(rf'id="card-{card}"[^>]*>\s*<td>(\d+)</td>', page).group(1) == str(copies)
+        assert f"Deck <small>({total})</small>" in page and f"Statistics <small>({total} cards)</small>" in page
+    assert [n for n, _ in _versions(deck_id)] == [1, 2]
+
+
 def test_a_click_from_another_session_gets_its_own_version_and_nothing_is_lost(client, alice):
     deck_id = new_deck(client)
     one, two = (_session_token(client.get(f"/decks/{deck_id}/edit").get_data(as_text=True)) for _ in range(2))

@@ -233,13 +233,24 @@ def effective_values(catalogue: Catalogue, values: Mapping[str, Mapping[str, Any
     return out
 
 
+def _values_engine(user_id: int | None, slug: str) -> Engine | None:
+    """The game's engine when it plays with players' own card values and a player is named."""
+    engine = find_engine(get_game(slug))
+    return engine if engine is not None and user_id and engine.option(CARD_VALUES) else None
+
+
+def values_may_apply(user_id: int | None, slug: str) -> bool:
+    """Whether `catalogue_for` may give this player anything but the game's catalogue."""
+    return _values_engine(user_id, slug) is not None
+
+
 def catalogue_for(user_id: int | None, slug: str, deck: Deck | None = None,
                   catalogue: Catalogue | None = None) -> Catalogue:
     """The game's catalogue with the user's values applied where the catalogue knows nothing (the one
     a check, a goldfish game or a simulation of that user reads)."""
     catalogue = catalogue if catalogue is not None else get_catalogue(slug)
-    engine = find_engine(get_game(slug))
-    if engine is None or not user_id or not engine.option(CARD_VALUES):
+    engine = _values_engine(user_id, slug)
+    if engine is None:
         return catalogue
     values = effective_values(catalogue, values_of(user_id, slug), deck)
     if not values:

@@ -91,20 +91,37 @@ def check_text(game_slug: str, text: str | bytes, format: str | None = None, pac
     return check_source(game_slug, text, format, packs, catalogue).to_json()
 
 
+REPORTS_KEPT = 1024  # per catalogue: the reports of the deck versions checked most recently
+
+
 def check_stored(stored, catalogue: Catalogue | None = None, user_id: int | None = None) -> Report:
     """The construction report of a stored deck's latest version (a `decks.StoredDeck`), in its format,
     with `user_id`'s own card values where the catalogue knows nothing. `report.yours` counts the
-    values used (not reviewed, so pages say so); `report.enterable` whether players can enter any."""
+    values used (not reviewed, so pages say so); `report.enterable` whether players can enter any.
+
+    A report no player's values went into is the same for everyone who opens that version, so it is
+    kept on the catalogue (a corrected card drops it) per `StoredDeck.stamp`, format and pack count,
+    the REPORTS_KEPT most recent: callers read a report, never change it."""
     from deckhub.services import card_values
     from deckhub.services.catalogue_store import get_catalogue
     spec = get_game(stored.row.game)
     base = catalogue if catalogue is not None else get_catalogue(spec.slug)
-    deck = stored.deck  # (read from its JSON once)
-    checked = card_values.catalogue_for(user_id, spec.slug, deck, base)
-    report = check_deck(deck, spec, spec.format(stored.row.format), checked, packs=stored.row.packs)
-    report.yours = len(getattr(checked, "values", None) or ()) if checked is not base else 0
+    deck = None  # read from its JSON once, and only when it is checked or the player's values may apply
+    if card_values.values_may_apply(user_id, spec.slug):
+        deck = stored.deck
+        checked = card_values.catalogue_for(user_id, spec.slug, deck, base)
+        if checked is not base:
+            return _check_stored(stored, spec, deck, checked, len(getattr(checked, "values", None) or ()))
+    return base.memo_each("checks.stored", (*stored.stamp, stored.row.format, stored.row.packs),
+                          lambda: _check_stored(stored, spec, deck or stored.deck, base, 0), limit=REPORTS_KEPT)
+
+
+def _check_stored(stored, spec: GameSpec, deck, catalogue: Catalogue, yours: int) -> Report:
+    from deckhub.services import card_values
+    report = check_deck(deck, spec, spec.format(stored.row.format), catalogue, packs=stored.row.packs)
+    report.yours = yours
     report.enterable = card_values.enterable(spec.slug)
-    report.fits = other_formats_fitting(deck, spec, report, checked)
+    report.fits = other_formats_fitting(deck, spec, report, catalogue)
     return report
 
 

@@ -36,7 +36,6 @@ class NeedRow:
     owned: int  # copies of any printing, foil or not
     wanted: int  # want-list copies over all its printings
     used_elsewhere: list[DeckUse] = field(default_factory=list)
-    sections: dict[str, int] = field(default_factory=dict)
     known: bool = True  # False when the deck names a card the catalogue does not have
 
     @property
@@ -56,20 +55,6 @@ class NeedRow:
     def short_if_shared(self) -> int:
         """Copies to find if each of the user's decks is to be built at once."""
         return max(0, self.needed - self.free)
-
-
-def _deck_counts(deck_data: dict) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
-    totals: dict[str, int] = {}
-    sections: dict[str, dict[str, int]] = {}
-    for section, entries in (deck_data.get("sections") or {}).items():
-        for entry in entries or ():
-            key, qty = entry.get("card"), int(entry.get("qty") or 0)
-            if not key or qty <= 0:
-                continue
-            totals[key] = totals.get(key, 0) + qty
-            sections.setdefault(key, {})
-            sections[key][section] = sections[key].get(section, 0) + qty
-    return totals, sections
 
 
 deck_counts = card_counts  # copies of each card across a stored deck's sections
@@ -144,7 +129,7 @@ def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None 
     """
     uid = _uid(user)
     game = deck_data.get("game") or catalogue.game
-    totals, sections = _deck_counts(deck_data)
+    totals = card_counts(deck_data)
     # a saved deck's cards are its current card rows (kept with its latest version, which it is given)
     owned = _owned_in_deck(deck_id, uid) if deck_id is not None and totals else _owned_by_card(uid, game, totals)
     elsewhere = copies_in_other_decks(uid, deck_id, game) if totals else {}
@@ -153,7 +138,7 @@ def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None 
         card = catalogue.get(key)
         have, wanted = owned.get(key, (0, 0))
         rows.append(NeedRow(key, card.display_name if card else key, needed, have, wanted,
-                            elsewhere.get(key, []), sections[key], card is not None))
+                            elsewhere.get(key, []), card is not None))
     return rows
 
 

@@ -46,6 +46,12 @@ class StoredDeck:
     version: models.DeckVersion
 
     @property
+    def stamp(self) -> tuple:
+        """What changes whenever the latest version's cards do: its number, and its time, which an
+        editing session's click sets anew when it changes that version in place (see `_amend`)."""
+        return self.row.id, self.version.number, self.version.created_at
+
+    @property
     def deck(self) -> Deck:
         deck = Deck.from_json(self.version.data)
         deck.name = self.row.name

@@ -12,7 +12,7 @@ import zlib
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from peewee import DatabaseProxy, SqliteDatabase, TextField
+from peewee import DatabaseProxy, ModelCursorWrapper, SqliteDatabase, TextField
 from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
 
 database = DatabaseProxy()
@@ -129,24 +129,28 @@ class PreparedSelect:
         self._sql: dict[type, list | None] = {}
 
     def _prepared(self, values: tuple) -> list | None:
-        """[query, sql, constants, mapping] for this backend, or None when the SQL depends on a value."""
+        """[query, sql, constants, mapping, models] for this backend, or None when the SQL depends on a value."""
         backend = type(database.obj)
         prepared = self._sql.get(backend, False)
         if prepared is False:
             query = self.build(*values)
             sql, params = query.sql()
             n = len(values)
-            prepared = [query, sql, tuple(params[n:]), None] if list(params[:n]) == list(values) else None
+            prepared = [query, sql, tuple(params[n:]), None, None] if list(params[:n]) == list(values) else None
             self._sql[backend] = prepared
         return prepared
 
     @staticmethod
     def _reader(prepared: list, cursor):
-        """The first query's cursor wrapper over `cursor`, its column mapping worked out once."""
+        """The row reader of the first query over `cursor`, its column mapping worked out once: its
+        models' (`_Models`) when it has one, else the first query's cursor wrapper."""
+        if prepared[4] is not None:
+            return prepared[4]
         reader = prepared[0]._get_cursor_wrapper(cursor)
         if prepared[3] is None:
             reader.initialize()
             prepared[3] = {k: v for k, v in vars(reader).items() if k not in _PER_CURSOR}
+            prepared[4] = _Models.of(reader)
         else:
             reader.__dict__.update(prepared[3])
         return reader
@@ -193,6 +197,52 @@ class PreparedSelect:
             return cursor.fetchall()
         finally:
             cursor.close()
+
+
+class _Models:
+    """A row read into its models as peewee's cursor wrapper reads it (`process_row`), for a select
+    of model columns joined by inner joins only: each column's value converted and put straight into
+    its model's data, not through peewee's per-column attribute setters and bookkeeping, which were
+    most of the time a deck page spent reading its deck. `of` answers None for any other select
+    (aliases, expressions, outer joins), which the cursor wrapper then reads as ever."""
+
+    __slots__ = ("root", "models", "joins")
+
+    def __init__(self, root, models: list, joins: list):
+        self.root, self.models, self.joins = root, models, joins
+
+    @classmethod
+    def of(cls, reader) -> "_Models | None":
+        if not isinstance(reader, ModelCursorWrapper) or any(not m for _k, _c, m in reader._constructor_list):
+            return None
+        columns: dict = {key: [] for key, _ctor, _is_model in reader._constructor_list}
+        for idx, key, column, converter in reader._row_spec:
+            if key not in columns or column not in key._meta.fields:
+                return None
+            columns[key].append((idx, column, converter))
+        joins = []
+        for src, attr, dest, is_dict, is_outer, _is_fk in reader.src_to_dest:
+            if is_dict or is_outer or src not in columns or dest not in columns:
+                return None
+            joins.append((src, attr, dest))
+        return cls(reader.model, [(key, ctor, columns[key]) for key, ctor, _ in reader._constructor_list], joins)
+
+    def process_row(self, row):
+        objects, filled = {}, set()
+        for key, constructor, columns in self.models:
+            instance = objects[key] = constructor(__no_default__=True)
+            data = instance.__data__
+            for idx, column, converter in columns:
+                value = row[idx]
+                if value is not None:
+                    filled.add(key)
+                data[column] = value if converter is None else converter(value)
+        for src, attr, dest in self.joins:
+            if dest in filled:  # (a joined model with nothing set is not assigned, as peewee does)
+                setattr(objects[src], attr, objects[dest])
+        for instance in objects.values():
+            instance._dirty.clear()
+        return objects[self.root]
 
 
 class PreparedRows:

@@ -1,13 +1,14 @@
-"""Every area's blueprint (and the JSON API package), registered in one place, and the links the
-site's header shows."""
+"""Every area's blueprint (and the JSON API package), registered in one place, and the parts of
+base.html every page shows: the links in its head and the site's header."""
 from __future__ import annotations
 
 import importlib
 
-from flask import Flask, request, url_for
+from flask import Flask, render_template, request
 from markupsafe import Markup
 
 from deckhub.core.caches import LRU
+from deckhub.web import page_cache
 
 # (module, blueprint attribute); an area adds itself here.
 AREAS = [
@@ -52,24 +53,31 @@ def register(app: Flask) -> None:
     from deckhub.web import api
     api.register(app)  # the JSON API: its routes, error shape, authentication and CSRF policy
     app.jinja_env.globals["nav_links"] = NAV_LINKS
-    app.jinja_env.globals["header_links"] = _header_links(LRU(HEADERS_KEPT))
+    app.jinja_env.globals.update(_site_parts(LRU(PARTS_KEPT)))
 
 
-HEADERS_KEPT = 64  # (script root, signed in, curator): three kinds of visitor per script root
+PARTS_KEPT = 2048  # the head links per script root, and the header of each visitor seen most recently
 
 
-def _header_links(written: LRU[Markup]):
-    """The header's navigation links for a kind of visitor (signed out, signed in, curator), as
-    base.html wrote them link by link: written once per kind and script root, since every page
-    shows them and only who is asking changes them."""
-    def header_links(signed_in: bool, curator: bool) -> Markup:
-        key = (request.script_root, bool(signed_in), bool(curator))
-        links = written.get(key)
-        if links is None:
-            shown = [(label, endpoint) for label, endpoint, private in NAV_LINKS
-                     if not private or (signed_in and (private != "curator" or curator))]
-            links = written.put(key, Markup("").join(Markup('<a href="{}">{}</a>').format(url_for(endpoint), label)
-                                                     for label, endpoint in shown))
-        return links
+def _site_parts(written: LRU[str]) -> dict:
+    """base.html's links in <head> and its header (navigation, who is signed in, the log-out form):
+    every page shows them and only who is asking changes them, so each is written once per script
+    root and visitor (signed out, or signed in with their name and standing) and kept; a kept
+    header's form token is the browser's own (see `page_cache`)."""
+    def part(template: str, key: tuple, **context) -> Markup:
+        key = (template, request.script_root, *key)
+        html = page_cache.kept_in(written, key)
+        if html is None:
+            html = page_cache.keep_in(written, key, render_template(template, **context))
+        return Markup(html)
 
-    return header_links
+    def site_head() -> Markup:
+        return part("_site_head.html", ())
+
+    def site_header(user) -> Markup:
+        signed_in = bool(user.is_authenticated)
+        curator = signed_in and bool(user.is_curator)
+        return part("_site_header.html", (signed_in, curator, user.username if signed_in else None),
+                    user=user, signed_in=signed_in, curator=curator)
+
+    return {"site_head": site_head, "site_header": site_header}

@@ -77,10 +77,10 @@ def _visible(deck_id: int) -> store.StoredDeck:
     return deck_or_404(deck_id)
 
 
-def _report(stored: store.StoredDeck, catalogue):
+def _report(stored: store.StoredDeck, catalogue, viewer):
     """The deck's check, with the viewer's own card values where the catalogue knows nothing (see
     `checks.check_stored`)."""
-    return checks.check_stored(stored, catalogue, current_user.id if current_user.is_authenticated else None)
+    return checks.check_stored(stored, catalogue, viewer.id if viewer.is_authenticated else None)
 
 
 def _rows(deck: Deck, catalogue, spec, report):
@@ -177,10 +177,10 @@ def import_deck():
     return render_template("decks/import.html", form=form, parse=parse), status
 
 
-def _anonymous_page_key(stored: store.StoredDeck, view: tuple[str, str]) -> tuple | None:
+def _anonymous_page_key(stored: store.StoredDeck, view: tuple[str, str], viewer) -> tuple | None:
     """A public deck looks the same to every visitor who is not signed in (see `page_cache`) until
     the deck or its settings change (one page per view of it)."""
-    if current_user.is_authenticated:
+    if viewer.is_authenticated:
         return None
     row = stored.row
     return page_cache.page_key(row.id, stored.version.number, row.updated_at, row.name, row.format, row.packs,
@@ -202,9 +202,10 @@ def show(deck_id: int):
     spec = get_game(stored.row.game)
     catalogue = get_catalogue(spec.slug)
     view = _view()
-    key = _anonymous_page_key(stored, view)
+    viewer = current_user._get_current_object()  # asked a dozen times below: through the proxy once
+    key = _anonymous_page_key(stored, view, viewer)
     return (page_cache.kept(catalogue, "decks", key)
-            or page_cache.keep(catalogue, "decks", key, _render_show(stored, spec, catalogue, view)))
+            or page_cache.keep(catalogue, "decks", key, _render_show(stored, spec, catalogue, view, viewer)))
 
 
 def _flags(report) -> tuple:
@@ -214,10 +215,10 @@ def _flags(report) -> tuple:
 
 
 def _sections_html(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str], report, flags: tuple) -> Markup:
-    """The deck page's card list, kept (see `page_cache`) per deck version, view and the problems the
-    check flags on its cards (`_flags`), so every viewer of a deck shares one list: written once,
+    """The deck page's card list, kept (see `page_cache`) per deck version (`StoredDeck.stamp`), view
+    and the problems the check flags on its cards (`_flags`), so every viewer of a deck shares one list: written once,
     not on each signed-in request."""
-    key = page_cache.page_key(stored.row.id, stored.version.number, *view, flags)
+    key = page_cache.page_key(*stored.stamp, *view, flags)
     html = page_cache.kept(catalogue, "deck-sections", key)
     if html is None:
         sections = _rows(stored.deck, catalogue, spec, report)
@@ -231,8 +232,8 @@ def _sections_html(stored: store.StoredDeck, spec, catalogue, view: tuple[str, s
 
 def _stats_html(stored: store.StoredDeck, spec, catalogue) -> Markup:
     """The deck page's statistics panel (types, curve, breakdown of the catalogue's facts): the same
-    for every viewer of one deck version, so kept (see `page_cache`) per version."""
-    key = page_cache.page_key(stored.row.id, stored.version.number)
+    for every viewer of one deck version, so kept (see `page_cache`) per version (`StoredDeck.stamp`)."""
+    key = page_cache.page_key(*stored.stamp)
     html = page_cache.kept(catalogue, "deck-stats", key)
     if html is None:
         html = page_cache.keep(catalogue, "deck-stats", key, render_template(
@@ -240,13 +241,13 @@ def _stats_html(stored: store.StoredDeck, spec, catalogue) -> Markup:
     return Markup(html)
 
 
-def _violations_html(stored: store.StoredDeck, catalogue, fmt, report, flags: tuple, owner: bool) -> Markup:
+def _violations_html(stored: store.StoredDeck, catalogue, fmt, report, flags: tuple, owner: bool,
+                     signed_in: bool) -> Markup:
     """The validation panel, kept (see `page_cache`) per deck and format, what the check found
     (`flags` and the rest of `report` the panel shows) and the viewer's standing."""
     row = stored.row
     key = page_cache.page_key(row.id, fmt.id, row.packs, flags, tuple(report.counts.items()), report.enterable,
-                              tuple(f.id for f in report.fits), report.yours, owner,
-                              current_user.is_authenticated, request.path)
+                              tuple(f.id for f in report.fits), report.yours, owner, signed_in, request.path)
     html = page_cache.kept(catalogue, "deck-violations", key)
     if html is None:
         html = page_cache.keep(catalogue, "deck-violations", key, render_template(
@@ -254,11 +255,11 @@ def _violations_html(stored: store.StoredDeck, catalogue, fmt, report, flags: tu
     return Markup(html)
 
 
-def _head_html(stored: store.StoredDeck, spec, catalogue, owner: bool) -> Markup:
+def _head_html(stored: store.StoredDeck, spec, catalogue, owner: bool, signed_in: bool) -> Markup:
     """The deck page's heading and actions (some twenty links), kept (see `page_cache`) per deck
     version, its settings and whether the viewer owns it or is signed in: one for every viewer."""
-    row, signed_in = stored.row, current_user.is_authenticated
-    share = request.host_url if owner and row.is_public else None  # the share link is an absolute URL
+    row = stored.row
+    share = (request.scheme, request.host) if owner and row.is_public else None  # the share link's absolute URL
     key = page_cache.page_key(row.id, stored.version.number, row.name, row.format, row.packs, row.description,
                               row.is_public, row.owner.username, owner, signed_in, share)
     html = page_cache.kept(catalogue, "deck-head", key)
@@ -269,23 +270,38 @@ def _head_html(stored: store.StoredDeck, spec, catalogue, owner: bool) -> Markup
     return Markup(html)
 
 
-def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str]) -> str:
-    report = _report(stored, catalogue)
-    needs = (deck_needs.deck_needs(current_user, stored.version.data, catalogue, deck_id=stored.row.id)
-             if current_user.is_authenticated else None)
-    owner = store.owns(current_user, stored.row)
-    table_of_needs = needs_table(needs) if needs is not None else (0, 0, Markup())
-    missing = table_of_needs[0] if owner else 0  # the owner sees who trades the missing cards, when some are
+def _needs_html(stored: store.StoredDeck, catalogue, needs: list) -> Markup:
+    """The *Against my collection* panel of `deck_needs` rows, kept (see `page_cache`) per deck
+    version and what the panel shows of them (each card's copies owned and wanted, and the viewer's
+    other decks using it): written once for a viewer until their collection or decks change, and
+    shared by viewers who hold the same of the deck's cards."""
+    key = page_cache.page_key(*stored.stamp, request.full_path,
+                              tuple((r.owned, r.wanted, *r.used_elsewhere) for r in needs))
+    html = page_cache.kept(catalogue, "deck-needs", key)
+    if html is None:
+        html = page_cache.keep(catalogue, "deck-needs", key, render_template(
+            "collection/_deck_needs.html", needs=needs, needs_table=needs_table(needs), deck=stored.row))
+    return Markup(html)
+
+
+def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str], viewer) -> str:
+    signed_in = viewer.is_authenticated
+    report = _report(stored, catalogue, viewer)
+    needs = (deck_needs.deck_needs(viewer, stored.version.data, catalogue, deck_id=stored.row.id)
+             if signed_in else None)
+    owner = store.owns(viewer, stored.row)
+    missing = deck_needs.missing_total(needs) if owner else 0  # the owner sees who trades the missing cards
     flags = _flags(report)
-    return render_template("decks/show.html", stored=stored, owner=owner, needs=needs, needs_table=table_of_needs,
-                           head_html=_head_html(stored, spec, catalogue, owner),
+    return render_template("decks/show.html", stored=stored, owner=owner,
+                           needs_html=_needs_html(stored, catalogue, needs) if needs is not None else None,
+                           head_html=_head_html(stored, spec, catalogue, owner, signed_in),
                            violations_html=_violations_html(stored, catalogue, spec.format(stored.row.format),
-                                                            report, flags, owner),
+                                                            report, flags, owner, signed_in),
                            sections_html=_sections_html(stored, spec, catalogue, view, report, flags),
                            stats_html=_stats_html(stored, spec, catalogue),
                            suppliers=trading.who_has_cards(spec.slug, {r.card_key: r.missing for r in needs},
-                                                           current_user.id, stored.row.id) if missing else None,
-                           **table.record_context(stored))
+                                                           viewer.id, stored.row.id) if missing else None,
+                           **table.record_context(stored, viewer))
 
 
 def needs_table(needs) -> tuple[int, int, Markup]:
@@ -325,7 +341,7 @@ def edit(deck_id: int):
     stored = _own(deck_id)
     spec = get_game(stored.row.game)
     catalogue = get_catalogue(spec.slug)
-    report = _report(stored, catalogue)
+    report = _report(stored, catalogue, current_user)
     query = (request.args.get("q") or "").strip()[:100]
     results = search_cards(catalogue, spec, query, {})[:20] if query else []
     token = request.args.get("s") or ""
@@ -391,7 +407,7 @@ def paste(deck_id: int):
             if parse.errors:
                 flash(f"{len(parse.errors)} line(s) could not be read and were left out.", "warning")
             return redirect(url_for("decks.edit", deck_id=deck_id))
-    report = _report(stored, catalogue)
+    report = _report(stored, catalogue, current_user)
     return render_template("decks/edit.html", stored=stored, spec=spec, report=report, query="", results=[],
                            sections=_rows(stored.deck, catalogue, spec, report), fmt=spec.format(stored.row.format),
                            paste_form=form, parse=parse, owner=True, edit_session=secrets.token_urlsafe(12)), 400

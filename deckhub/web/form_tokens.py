@@ -20,6 +20,7 @@ from flask_wtf.csrf import generate_csrf
 from deckhub.core.caches import LRU
 
 TOKENS_KEPT = 10_000  # browsers' tokens kept per app, the most recently used
+_WRITTEN = "deckhub_form_token"  # where `form_token` leaves the request's token once asked for
 
 
 def _field() -> str:
@@ -41,13 +42,18 @@ def _reuse_kept_token() -> None:
 
 
 def form_token() -> str:
-    """This browser's form token, as Flask-WTF's `csrf_token()` writes it."""
-    token = generate_csrf()  # the kept one when `_reuse_kept_token` found it
-    tokens = _kept()
-    if tokens is not None:
-        secret = session[_field()]
-        if tokens.get(secret) is None:
-            tokens.put(secret, token)
+    """This browser's form token, as Flask-WTF's `csrf_token()` writes it. Flask-WTF signs one a
+    request (and keeps it in `g`), so a request asks for it and keeps it once, however many forms
+    its page writes (a deck page writes five)."""
+    token = g.get(_WRITTEN)
+    if token is None:
+        token = generate_csrf()  # the kept one when `_reuse_kept_token` found it
+        tokens = _kept()
+        if tokens is not None:
+            secret = session[_field()]
+            if tokens.get(secret) is None:
+                tokens.put(secret, token)
+        setattr(g, _WRITTEN, token)
     return token
 
 

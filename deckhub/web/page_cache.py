@@ -37,18 +37,25 @@ def pages(catalogue, kind: str) -> LRU[str]:
 
 def kept(catalogue, kind: str, key: tuple | None) -> str | None:
     """The kept page for `key`, with this browser's form token, or None."""
-    if key is None:
-        return None
-    page = pages(catalogue, kind).get(key)
+    return None if key is None else kept_in(pages(catalogue, kind), key)
+
+
+def keep(catalogue, kind: str, key: tuple | None, page: str) -> str:
+    """Keep `page` (as written for this request) under `key`; returns `page` unchanged."""
+    return page if key is None else keep_in(pages(catalogue, kind), key, page)
+
+
+def kept_in(kept_pages: LRU[str], key: Hashable) -> str | None:
+    """The page `kept_pages` keeps under `key`, with this browser's form token, or None (for a
+    part of every page, kept on the app rather than on a catalogue)."""
+    page = kept_pages.get(key)
     if page is None:
         return None
     return page.replace(TOKEN_SLOT, form_token()) if TOKEN_SLOT in page else page
 
 
-def keep(catalogue, kind: str, key: tuple | None, page: str) -> str:
-    """Keep `page` (as written for this request) under `key`; returns `page` unchanged."""
-    if key is None:
-        return page
+def keep_in(kept_pages: LRU[str], key: Hashable, page: str) -> str:
+    """Keep `page` (as written for this request) in `kept_pages` under `key`; returns `page` unchanged."""
     token = written_token()
-    pages(catalogue, kind).put(key, page.replace(token, TOKEN_SLOT) if token else page)
+    kept_pages.put(key, page.replace(token, TOKEN_SLOT) if token else page)
     return page

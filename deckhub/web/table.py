@@ -57,12 +57,12 @@ def log_form_html(stored: store.StoredDeck, form: GameForm | None = None) -> Mar
     return Markup(html)
 
 
-def record_context(stored: store.StoredDeck, form: GameForm | None = None) -> dict:
-    """What the deck page's *Games played* section shows the current visitor: the record when they
-    may see it (`record` None otherwise), the log form for the owner (`form` when sent back)."""
-    if not played_games.record_visible(stored, current_user):
+def record_context(stored: store.StoredDeck, viewer, form: GameForm | None = None) -> dict:
+    """What the deck page's *Games played* section shows `viewer` (the current user): the record
+    when they may see it (`record` None otherwise), the log form for the owner (`form` when sent back)."""
+    if not played_games.record_visible(stored, viewer):
         return {"record": None}
-    owner = store.owns(current_user, stored.row)
+    owner = store.owns(viewer, stored.row)
     return {"record": played_games.history(stored), "log_form": log_form_html(stored, form) if owner else None,
             "result_words": RESULT_WORDS, "order_words": ORDER_WORDS, "recent": RECENT}
 
@@ -73,7 +73,7 @@ def record_key(stored: store.StoredDeck) -> tuple:
 
 
 def _games_page(stored: store.StoredDeck, form: GameForm | None, status: int = 200):
-    context = record_context(stored, form)
+    context = record_context(stored, current_user, form)
     return render_template("decks/games.html", stored=stored, spec=get_game(stored.row.game),
                            owner=store.owns(current_user, stored.row), everything=True, **context), status
 
