@@ -109,15 +109,17 @@ def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Calla
     the rows are worked out now). Keeping rows is a convenience: when the database cannot take the
     write now (a busy SQLite file), the rows are returned all the same."""
     p = database.obj.param
-    found = database.execute_sql(f'SELECT "digest", "rows", "own_digest", "worked_out_at" FROM "kept_match" '
-                                 f'WHERE "user_id" = {p} AND "purpose" = {p}', (user_id, purpose)).fetchone()
+    found = database.execute_sql(f'SELECT "digest", "rows", "own_digest", "worked_out_at", "refresh_digest", '
+                                 f'"refresh_sent_at" FROM "kept_match" WHERE "user_id" = {p} AND "purpose" = {p}',
+                                 (user_id, purpose)).fetchone()
     if found is not None and found[0] == fingerprint:
         return Kept(json.loads(found[1]), (user_id, purpose, fingerprint))
     if found is not None and found[2] == own and refresh_later is not None:
-        behind = Kept(json.loads(found[1]), (user_id, purpose, found[0]),
-                      models.KeptMatch.worked_out_at.python_value(found[3]))
-        if not _claim_refresh(user_id, purpose, fingerprint, own) or refresh_later():
-            return behind
+        K = models.KeptMatch
+        behind = Kept(json.loads(found[1]), (user_id, purpose, found[0]), K.worked_out_at.python_value(found[3]))
+        sent = found[4] == fingerprint and K.refresh_sent_at.python_value(found[5]) >= models.utcnow() - REFRESH_AGAIN_AFTER
+        if sent or not _claim_refresh(user_id, purpose, fingerprint, own) or refresh_later():
+            return behind  # (a view while its refresh is on its way writes nothing)
         _claim_refresh(user_id, purpose, None, own)  # the queue is down: let the next view send it
     rows = [[int(v) if isinstance(v, Decimal) else v for v in row] for row in work_out()]  # PostgreSQL's SUM
     text = json.dumps(rows, separators=(",", ":"))
