@@ -240,10 +240,11 @@ def test_a_facts_file_is_checked_by_a_worker(queued):
         assert models.FactsUpload.get().state == "ready"
 
 
-def test_trade_matches_another_player_made_stale_are_worked_out_again_by_a_worker(queued):
+def test_trade_matches_another_player_made_stale_are_worked_out_again_by_a_worker(queued, monkeypatch):
     """bob offers more of a card alice wants: her want list page shows her kept matches, saying they
     are behind, without reading the site's offers; a worker brings them up to date."""
     from deckhub.services import collection, trading
+    monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 0.0)  # each view reads the counts anew
     from deckhub.services.accounts import create_user
     client, _ = _signed_in(queued)
     with database.connection_context():

@@ -143,6 +143,8 @@ def queue_later(monkeypatch):
             self.clear()
     sent = Sent()
     monkeypatch.setattr(trading, "_queue_runs_later", lambda: True)
+    monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 0.0)  # every view reads the counts (see the next test)
+    trading._LAST_COUNTS.clear()
     monkeypatch.setattr(trading, "refresh_list_matches", lambda *args: sent.append(("lists", args)) or sent.up)
     monkeypatch.setattr(trading, "refresh_deck_matches", lambda *args: sent.append(("deck", args)) or sent.up)
     return sent
@@ -165,6 +167,27 @@ def test_others_changes_show_the_kept_match_as_behind_while_one_queued_job_works
         now = trading.match_my_list(alice, "wants")
     assert counter.ranking() == 0 and now.behind_since is None
     assert summary(now) == [("bob", [("argus-vigilant-seer", 3, 2), ("halo-hawk", 1, 4)])]
+
+
+def test_a_view_trusts_the_counts_read_moments_ago_while_my_own_lists_are_unchanged(people, queue_later, monkeypatch):
+    alice, sums = people["alice"], "SUM(CASE"
+    monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 3600.0)
+    first = in_db(trading.my_lists, alice)
+    in_db(lambda: col.set_quantities(people["carol"], printing("halo-hawk"), trade_quantity=0))
+    with database.connection_context(), CountQueries() as counter:  # within the window: the kept match, as current
+        trusted = trading.my_lists(alice)
+    assert not any(sums in sql for sql in counter.statements) and counter.ranking() == 0
+    assert trusted == first and trusted.have_my_wants.behind_since is None and queue_later == []
+    with database.connection_context():  # a kept match rewritten since (by a job) is never taken on trust
+        models.KeptMatch.update(digest="elsewhere").where(models.KeptMatch.purpose == "trades").execute()
+        with CountQueries() as counter:
+            trading.my_lists(alice)
+    assert any(sums in sql for sql in counter.statements)
+    monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 0.0)  # the window passed: carol's change is seen
+    assert in_db(trading.match_my_list, alice, "wants").behind_since is not None
+    monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 3600.0)
+    in_db(col.apply_changes, alice, [(printing("halo-hawk"), "want_quantity", -1)])  # my own change: read at once
+    assert summary(in_db(trading.match_my_list, alice, "wants")) == [("bob", [("argus-vigilant-seer", 3, 2)])]
 
 
 def test_my_own_changes_and_a_queue_that_cannot_be_reached_are_worked_out_at_once(people, queue_later):

@@ -401,6 +401,7 @@ def test_step_29_a_match_kept_by_the_old_release_is_worked_out_again_not_shown_b
     when jobs run outside the request, each is worked out again on its next view, and from then on
     other players' changes show it as behind while a job works it out."""
     from deckhub.services import collection, trading
+    monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 0.0)  # each view reads the counts anew
     url = restore(entry)
     db = make_database(url)
     try:  # a match kept by the old release, written in its table's shape

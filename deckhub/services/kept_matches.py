@@ -13,7 +13,8 @@ match is worked out changes them too, so it is never taken for current.
 When my own side is unchanged and only other players' lists changed, working the match out again
 (which reads every offer of my cards, so grows with the site) is a queued job, when jobs run outside
 the request: meanwhile the page shows the kept match, saying when it was worked out and that it is
-being brought up to date. My own changes are worked out at once.
+being brought up to date. My own changes are worked out at once. (The want & trade page may also
+trust the sums it read a few seconds ago while my own count is unchanged: `trading.TRUST_OTHERS_FOR`.)
 """
 from __future__ import annotations
 
@@ -98,8 +99,8 @@ class Kept:
 REFRESH_AGAIN_AFTER = dt.timedelta(minutes=5)  # a refresh not done by then (a lost job) is sent again
 
 
-def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Callable[[], Iterable],
-         refresh_later: Callable[[], bool] | None = None) -> Kept:
+def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Callable[[], Iterable] | None,
+         refresh_later: Callable[[], bool] | None = None) -> Kept | None:
     """The rows kept for (player, purpose) if they were worked out from `fingerprint`; otherwise
     `work_out()`'s rows (plain values), kept for the next view with `own`, the digest of the owner's
     side of the fingerprint. Working out reads every offer of the player's cards, which grows with
@@ -107,15 +108,18 @@ def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Calla
     `refresh_later` is given, the kept rows are returned marked as behind and `refresh_later()`
     queues the work (once per fingerprint; it returns False when the queue cannot be reached, and
     the rows are worked out now). Keeping rows is a convenience: when the database cannot take the
-    write now (a busy SQLite file), the rows are returned all the same."""
+    write now (a busy SQLite file), the rows are returned all the same. Without `work_out`, only
+    rows worked out from `fingerprint` are returned (else None), and nothing is written."""
     p = database.obj.param
     found = database.execute_sql(f'SELECT "digest", "rows", "own_digest", "worked_out_at", "refresh_digest", '
                                  f'"refresh_sent_at" FROM "kept_match" WHERE "user_id" = {p} AND "purpose" = {p}',
                                  (user_id, purpose)).fetchone()
     if found is not None and found[0] == fingerprint:
         return Kept(json.loads(found[1]), (user_id, purpose, fingerprint))
+    if work_out is None:
+        return None
+    K = models.KeptMatch
     if found is not None and found[2] == own and refresh_later is not None:
-        K = models.KeptMatch
         behind = Kept(json.loads(found[1]), (user_id, purpose, found[0]), K.worked_out_at.python_value(found[3]))
         sent = found[4] == fingerprint and K.refresh_sent_at.python_value(found[5]) >= models.utcnow() - REFRESH_AGAIN_AFTER
         if sent or not _claim_refresh(user_id, purpose, fingerprint, own) or refresh_later():
@@ -123,7 +127,6 @@ def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Calla
         _claim_refresh(user_id, purpose, None, own)  # the queue is down: let the next view send it
     rows = [[int(v) if isinstance(v, Decimal) else v for v in row] for row in work_out()]  # PostgreSQL's SUM
     text = json.dumps(rows, separators=(",", ":"))
-    K = models.KeptMatch
     now = models.utcnow()
     kept_now = {K.digest: fingerprint, K.rows: text, K.worked_out_at: now, K.own_digest: own,
                 K.refresh_digest: None, K.refresh_sent_at: None}

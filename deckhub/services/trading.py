@@ -11,6 +11,7 @@ user or per card, never every owner of a card. A match is kept until one of its 
 from __future__ import annotations
 
 import datetime as dt
+import time
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -19,6 +20,7 @@ from peewee import JOIN, SQL, Case, Select, fn
 from deckhub.store import models
 from deckhub.services import jobs, kept_matches, owned_sets
 from deckhub.services.catalogue_store import get_catalogue
+from deckhub.core.caches import LRU
 from deckhub.core.paging import Paged
 from deckhub.importers.collection_csv import ExportRow
 from deckhub.store.db import PreparedRows, database, write_transaction
@@ -329,12 +331,30 @@ def _my_counts(uid: int):
 
 
 _MY_COUNTS = PreparedRows(1, _my_counts)
+_MY_CHANGES = PreparedRows(1, lambda uid: (
+    models.UserListChanges.select(models.UserListChanges.changes).where(models.UserListChanges.user == uid)))
+# The sums of my cards' change counts cost a read of every row on my lists (half a millisecond for
+# a few thousand), on every view of my lists or their pages. While queued jobs bring matches up to
+# date, a view may trust the sums a view of this worker read at most TRUST_OTHERS_FOR seconds ago,
+# as long as my own change count is the same: other players' changes then reach my matches that
+# much later, my own changes at once.
+TRUST_OTHERS_FOR = 10.0
+_LAST_COUNTS: LRU = LRU(4096)  # player id -> (when read, the counts `_counts` read)
 
 
-def _counts(uid: int) -> dict[str, tuple | None]:
-    """Per list, what its kept match must have been worked out from (None: nothing on that list)."""
+def _counts(uid: int, fresh: bool = True) -> tuple[dict[str, tuple | None], bool]:
+    """Per list, what its kept match must have been worked out from (None: nothing on that list), and
+    whether those are trusted counts read earlier (only if not `fresh`, see TRUST_OTHERS_FOR)."""
+    if not fresh and _queue_runs_later():
+        last = _LAST_COUNTS.get(uid)
+        if last is not None and time.monotonic() - last[0] < TRUST_OTHERS_FOR:
+            mine = _MY_CHANGES.rows(uid)
+            if (mine[0][0] if mine else None) == last[1]["mine"]:
+                return last[1], True
     mine, wants, trades = _MY_COUNTS.rows(uid)[0]
-    return {"wants": wants and (mine, int(wants)), "trades": trades and (mine, int(trades))}
+    counts = {"mine": mine, "wants": wants and (mine, int(wants)), "trades": trades and (mine, int(trades))}
+    _LAST_COUNTS.put(uid, (time.monotonic(), counts))
+    return counts, False
 
 
 def _queue_runs_later() -> bool:
@@ -342,14 +362,18 @@ def _queue_runs_later() -> bool:
     return not jobs.huey.immediate
 
 
-def _my_matches(uid: int, kind: str, counts: tuple | None, now: bool = False) -> Matches:
+def _my_matches(uid: int, kind: str, counts: dict, trusted: bool = False, now: bool = False) -> Matches:
     """My matches on one list: the kept ones while `counts` (see `_counts`) are those they were
     worked out from; when only other players' lists changed, the kept ones marked as behind while a
-    queued job works them out again (unless `now`); worked out again otherwise."""
-    if not counts:
+    queued job works them out again (unless `now`); worked out again otherwise. `trusted` counts
+    (read earlier) serve only to find the kept match current; else they are read afresh."""
+    if not counts[kind]:
         return Matches([])
     column, limit = KINDS[kind], MAX_MATCH_USERS
-    fingerprint, own = kept_matches.digest(kind, limit, counts), kept_matches.digest(kind, limit, counts[0])
+    fingerprint, own = kept_matches.digest(kind, limit, counts[kind]), kept_matches.digest(kind, limit, counts["mine"])
+    if trusted:
+        current = kept_matches.kept(uid, kind, fingerprint, own, None)
+        return _named(current) if current else _my_matches(uid, kind, _counts(uid)[0], now=now)
     later = None if now or not _queue_runs_later() else (lambda: refresh_list_matches(uid, kind))
     return _named(kept_matches.kept(uid, kind, fingerprint, own,
                                     lambda: _MY_MATCHES[column].rows(uid, limit), later))
@@ -358,7 +382,7 @@ def _my_matches(uid: int, kind: str, counts: tuple | None, now: bool = False) ->
 @jobs.task
 def refresh_list_matches(uid: int, kind: str) -> None:
     """Work out again my kept match of one list, which other players' changes made stale."""
-    _my_matches(uid, kind, _counts(uid)[kind], now=True)
+    _my_matches(uid, kind, _counts(uid)[0], now=True)
 
 
 def match_my_list(user, kind: str) -> Matches:
@@ -366,7 +390,7 @@ def match_my_list(user, kind: str) -> Matches:
     have for trade. Mine need not be public: only I see this. Worked out in one statement (my copies
     per card joined to their offers of those cards only) when a card's lists changed since last time."""
     uid = user if isinstance(user, int) else user.id
-    return _my_matches(uid, kind, _counts(uid)[kind])
+    return _my_matches(uid, kind, *_counts(uid, fresh=False))
 
 
 def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None, deck_id: int | None = None,
@@ -447,6 +471,6 @@ class MyLists:
 
 def my_lists(user) -> MyLists:
     uid = user if isinstance(user, int) else user.id
-    counts = _counts(uid)
-    return MyLists(lists_public(uid), _my_matches(uid, "wants", counts["wants"]),
-                   _my_matches(uid, "trades", counts["trades"]))
+    counts, trusted = _counts(uid, fresh=False)
+    return MyLists(lists_public(uid), _my_matches(uid, "wants", counts, trusted),
+                   _my_matches(uid, "trades", counts, trusted))
