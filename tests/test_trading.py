@@ -60,6 +60,10 @@ class CountQueries:
         """The statements that ranked other players' offers (read the site's trade rows)."""
         return sum('"per_card"' in sql for sql in self.statements)
 
+    def matching(self) -> int:
+        """The statements apart from the catalogues' stamps (a request reads those once for every page)."""
+        return sum("catalogue_stamp" not in sql for sql in self.statements)
+
     def __enter__(self):
         self.count, self.statements, db = 0, [], database.obj
         self._original = db.execute_sql
@@ -188,6 +192,23 @@ def test_a_view_trusts_the_counts_read_moments_ago_while_my_own_lists_are_unchan
     monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 3600.0)
     in_db(col.apply_changes, alice, [(printing("halo-hawk"), "want_quantity", -1)])  # my own change: read at once
     assert summary(in_db(trading.match_my_list, alice, "wants")) == [("bob", [("argus-vigilant-seer", 3, 2)])]
+
+
+def test_both_lists_matches_are_read_together_and_the_opt_in_is_never_trusted(people, queue_later, monkeypatch):
+    alice = people["alice"]
+    in_db(trading.set_lists_public, alice, True)
+    first = in_db(trading.my_lists, alice)
+    assert first.public and first.have_my_wants.users and first.want_my_trades.users
+    with database.connection_context(), CountQueries() as counter:  # my standing and counts, both kept, the names
+        assert trading.my_lists(alice) == first
+    assert counter.matching() == 3 and counter.ranking() == 0
+    monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 3600.0)
+    in_db(trading.my_lists, alice)
+    in_db(trading.set_lists_public, alice, False)  # no change of my own lists' count: read all the same
+    with database.connection_context(), CountQueries() as counter:
+        trusted = trading.my_lists(alice)
+    assert trusted.public is False and counter.matching() == 3
+    assert trusted.have_my_wants == first.have_my_wants
 
 
 def test_my_own_changes_and_a_queue_that_cannot_be_reached_are_worked_out_at_once(people, queue_later):

@@ -99,8 +99,21 @@ class Kept:
 REFRESH_AGAIN_AFTER = dt.timedelta(minutes=5)  # a refresh not done by then (a lost job) is sent again
 
 
+_KEPT_COLUMNS = '"digest", "rows", "own_digest", "worked_out_at", "refresh_digest", "refresh_sent_at"'
+NOT_READ = object()  # `kept`'s `found`: the kept row is read by `kept` itself
+
+
+def read_kept(user_id: int, purposes: list[str]) -> dict[str, tuple]:
+    """The kept rows of several of a player's matches, in one statement: purpose -> the row `kept`
+    takes as `found` (a purpose with nothing kept is missing)."""
+    p = database.obj.param
+    return {row[0]: row[1:] for row in database.execute_sql(
+        f'SELECT "purpose", {_KEPT_COLUMNS} FROM "kept_match" WHERE "user_id" = {p} '
+        f'AND "purpose" IN ({", ".join([p] * len(purposes))})', (user_id, *purposes)).fetchall()}
+
+
 def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Callable[[], Iterable] | None,
-         refresh_later: Callable[[], bool] | None = None) -> Kept | None:
+         refresh_later: Callable[[], bool] | None = None, found=NOT_READ) -> Kept | None:
     """The rows kept for (player, purpose) if they were worked out from `fingerprint`; otherwise
     `work_out()`'s rows (plain values), kept for the next view with `own`, the digest of the owner's
     side of the fingerprint. Working out reads every offer of the player's cards, which grows with
@@ -109,11 +122,12 @@ def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Calla
     queues the work (once per fingerprint; it returns False when the queue cannot be reached, and
     the rows are worked out now). Keeping rows is a convenience: when the database cannot take the
     write now (a busy SQLite file), the rows are returned all the same. Without `work_out`, only
-    rows worked out from `fingerprint` are returned (else None), and nothing is written."""
-    p = database.obj.param
-    found = database.execute_sql(f'SELECT "digest", "rows", "own_digest", "worked_out_at", "refresh_digest", '
-                                 f'"refresh_sent_at" FROM "kept_match" WHERE "user_id" = {p} AND "purpose" = {p}',
-                                 (user_id, purpose)).fetchone()
+    rows worked out from `fingerprint` are returned (else None), and nothing is written. `found`:
+    the kept row if the caller read it already (`read_kept`; None: nothing kept)."""
+    if found is NOT_READ:
+        p = database.obj.param
+        found = database.execute_sql(f'SELECT {_KEPT_COLUMNS} FROM "kept_match" WHERE "user_id" = {p} '
+                                     f'AND "purpose" = {p}', (user_id, purpose)).fetchone()
     if found is not None and found[0] == fingerprint:
         return Kept(json.loads(found[1]), (user_id, purpose, fingerprint))
     if work_out is None:

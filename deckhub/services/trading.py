@@ -266,19 +266,20 @@ def _matches_query(their_column: str, exclude_uid, mine, limit):
             .with_cte(per_card, per_user).bind(database))
 
 
-def _named(found: kept_matches.Kept | Iterable) -> Matches:
+def _named(found: kept_matches.Kept | Iterable, names: dict | None = None) -> Matches:
     """(user id, game, key, theirs, mine, their copies in all, users matched) rows, users with most
     cards matched first and each user's cards in order (or kept ones) -> Matches, with the players'
-    names read now and the cards' from the catalogues (a kept match shows today's names)."""
+    names read now (unless given: `_names`) and the cards' from the catalogues (a kept match shows
+    today's names)."""
     kept = found if isinstance(found, kept_matches.Kept) else None
     rows = kept.rows if kept else list(found)
     behind = kept and kept.behind_since
     if not rows:
         return Matches([], behind_since=behind)
-    ids = sorted({row[0] for row in rows})
-    names = dict(database.execute_sql(  # written out: up to MAX_MATCH_USERS ids, on every view of a kept match
-        f'SELECT "id", "username" FROM "{models.User._meta.table_name}" WHERE "id" IN '
-        f'({", ".join([database.obj.param] * len(ids))})', ids).fetchall())
+    if names is None:
+        names = _names(rows)
+    else:
+        names = {row[0]: names[row[0]] for row in rows if row[0] in names}
     catalogues = {game: get_catalogue(game) for game in sorted({row[1] for row in rows})}
     if kept is None:
         return _matches(rows, names, catalogues, behind)
@@ -287,6 +288,17 @@ def _named(found: kept_matches.Kept | Iterable) -> Matches:
     key = (kept.key, behind, tuple(sorted(names.items())), tuple(c.stamp for c in catalogues.values()))
     return next(iter(catalogues.values())).memo_each(
         "trading.matches", key, lambda: _matches(rows, names, catalogues, behind), limit=MATCHES_KEPT)
+
+
+def _names(rows: Iterable) -> dict[int, str]:
+    """The players of match rows (their first value), id -> name, in one statement: up to
+    MAX_MATCH_USERS ids a match, on every view of a kept match (written out)."""
+    ids = sorted({row[0] for row in rows})
+    if not ids:
+        return {}
+    return dict(database.execute_sql(
+        f'SELECT "id", "username" FROM "{models.User._meta.table_name}" WHERE "id" IN '
+        f'({", ".join([database.obj.param] * len(ids))})', ids).fetchall())
 
 
 def _matches(rows: list, names: dict, catalogues: dict, behind: dt.datetime | None) -> Matches:
@@ -330,9 +342,10 @@ def _my_counts(uid: int):
             .where((O.owner == uid) & ((O.want_quantity > NONE) | (O.trade_quantity > NONE))))
 
 
-_MY_COUNTS = PreparedRows(1, _my_counts)
-_MY_CHANGES = PreparedRows(1, lambda uid: (
-    models.UserListChanges.select(models.UserListChanges.changes).where(models.UserListChanges.user == uid)))
+_MY_COUNTS = PreparedRows(1, lambda uid: _my_counts(uid).select_extend(_public_now(uid)))
+_MY_STANDING = PreparedRows(1, lambda uid: Select(columns=[
+    models.UserListChanges.select(models.UserListChanges.changes).where(models.UserListChanges.user == uid),
+    _public_now(uid)]).bind(database))
 # The sums of my cards' change counts cost a read of every row on my lists (half a millisecond for
 # a few thousand), on every view of my lists or their pages. While queued jobs bring matches up to
 # date, a view may trust the sums a view of this worker read at most TRUST_OTHERS_FOR seconds ago,
@@ -342,17 +355,24 @@ TRUST_OTHERS_FOR = 10.0
 _LAST_COUNTS: LRU = LRU(4096)  # player id -> (when read, the counts `_counts` read)
 
 
-def _counts(uid: int, fresh: bool = True) -> tuple[dict[str, tuple | None], bool]:
-    """Per list, what its kept match must have been worked out from (None: nothing on that list), and
-    whether those are trusted counts read earlier (only if not `fresh`, see TRUST_OTHERS_FOR)."""
+def _public_now(uid):
+    """Whether I show my lists, as a column (read afresh on every view, never trusted)."""
+    return fn.EXISTS(models.PublicLists.select(SQL("1")).where(models.PublicLists.user == uid))
+
+
+def _counts(uid: int, fresh: bool = True) -> tuple[dict, bool]:
+    """Per list, what its kept match must have been worked out from (None: nothing on that list), my
+    own change count ("mine") and whether my lists are public ("public"); and whether the lists'
+    counts are trusted ones read earlier (only if not `fresh`, see TRUST_OTHERS_FOR)."""
     if not fresh and _queue_runs_later():
         last = _LAST_COUNTS.get(uid)
         if last is not None and time.monotonic() - last[0] < TRUST_OTHERS_FOR:
-            mine = _MY_CHANGES.rows(uid)
-            if (mine[0][0] if mine else None) == last[1]["mine"]:
-                return last[1], True
-    mine, wants, trades = _MY_COUNTS.rows(uid)[0]
-    counts = {"mine": mine, "wants": wants and (mine, int(wants)), "trades": trades and (mine, int(trades))}
+            mine, public = _MY_STANDING.rows(uid)[0]
+            if mine == last[1]["mine"]:
+                return {**last[1], "public": bool(public)}, True
+    mine, wants, trades, public = _MY_COUNTS.rows(uid)[0]
+    counts = {"mine": mine, "wants": wants and (mine, int(wants)), "trades": trades and (mine, int(trades)),
+              "public": bool(public)}
     _LAST_COUNTS.put(uid, (time.monotonic(), counts))
     return counts, False
 
@@ -363,20 +383,27 @@ def _queue_runs_later() -> bool:
 
 
 def _my_matches(uid: int, kind: str, counts: dict, trusted: bool = False, now: bool = False) -> Matches:
-    """My matches on one list: the kept ones while `counts` (see `_counts`) are those they were
+    """My matches on one list (see `_my_kept`)."""
+    return _named(_my_kept(uid, kind, counts, trusted, now))
+
+
+def _my_kept(uid: int, kind: str, counts: dict, trusted: bool = False, now: bool = False,
+             found=kept_matches.NOT_READ) -> kept_matches.Kept | list:
+    """My match rows on one list: the kept ones while `counts` (see `_counts`) are those they were
     worked out from; when only other players' lists changed, the kept ones marked as behind while a
     queued job works them out again (unless `now`); worked out again otherwise. `trusted` counts
-    (read earlier) serve only to find the kept match current; else they are read afresh."""
+    (read earlier) serve only to find the kept match current; else they are read afresh. `found`:
+    the kept row, if read already (`kept_matches.read_kept`)."""
     if not counts[kind]:
-        return Matches([])
+        return []
     column, limit = KINDS[kind], MAX_MATCH_USERS
     fingerprint, own = kept_matches.digest(kind, limit, counts[kind]), kept_matches.digest(kind, limit, counts["mine"])
     if trusted:
-        current = kept_matches.kept(uid, kind, fingerprint, own, None)
-        return _named(current) if current else _my_matches(uid, kind, _counts(uid)[0], now=now)
+        current = kept_matches.kept(uid, kind, fingerprint, own, None, found=found)
+        return current if current else _my_kept(uid, kind, _counts(uid)[0], now=now)
     later = None if now or not _queue_runs_later() else (lambda: refresh_list_matches(uid, kind))
-    return _named(kept_matches.kept(uid, kind, fingerprint, own,
-                                    lambda: _MY_MATCHES[column].rows(uid, limit), later))
+    return kept_matches.kept(uid, kind, fingerprint, own, lambda: _MY_MATCHES[column].rows(uid, limit), later,
+                             found=found)
 
 
 @jobs.task
@@ -470,7 +497,14 @@ class MyLists:
 
 
 def my_lists(user) -> MyLists:
+    """The opt-in and both matches, reading what both lists share once: my standing, both kept
+    matches, and the names of the players they hold."""
     uid = user if isinstance(user, int) else user.id
     counts, trusted = _counts(uid, fresh=False)
-    return MyLists(lists_public(uid), _my_matches(uid, "wants", counts, trusted),
-                   _my_matches(uid, "trades", counts, trusted))
+    listed = [kind for kind in KINDS if counts[kind]]
+    found = kept_matches.read_kept(uid, listed) if listed else {}
+    wants, trades = (_my_kept(uid, kind, counts, trusted, found=found.get(kind)) for kind in KINDS)
+    rows = [*(wants.rows if isinstance(wants, kept_matches.Kept) else wants),
+            *(trades.rows if isinstance(trades, kept_matches.Kept) else trades)]
+    names = _names(rows)
+    return MyLists(counts["public"], _named(wants, names), _named(trades, names))
