@@ -12,6 +12,8 @@ import threading
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from peewee import SQL
+
 from deckhub.store import models
 from deckhub.core import cards as core
 from deckhub.core.caches import LRU
@@ -145,6 +147,28 @@ def bump_stamp(game: str) -> None:
     seen = _request_stamps.get()
     if seen is not None:
         seen.pop(game, None)  # this request reads the new version from here on
+
+
+def every_stamp_column():
+    """Every game's catalogue version as one text column ("game=version,..."), for a statement that
+    runs on most requests (the signed-in user's) to bring along: `seed_request_stamps` takes it, and
+    the request reads no stamp apart. Written out, so it binds no value (and so does not stop a
+    `PreparedSelect` keeping its SQL)."""
+    join = "group_concat" if database.obj.param == "?" else "string_agg"
+    table = models.CatalogueStamp._meta.table_name
+    return SQL(f'(SELECT {join}("game" || \'=\' || CAST("version" AS TEXT), \',\') FROM "{table}")')
+
+
+def seed_request_stamps(stamps: str | None) -> None:
+    """Take every game's stamp (`every_stamp_column`'s text) as this request's, unless it read them already."""
+    seen = _request_stamps.get()
+    if seen is None or _EVERY_GAME in seen:
+        return
+    for part in (stamps or "").split(","):
+        game, _, version = part.rpartition("=")
+        if game:
+            seen.setdefault(game, int(version))
+    seen[_EVERY_GAME] = 0
 
 
 def begin_request() -> None:

@@ -203,29 +203,34 @@ class _Models:
     """A row read into its models as peewee's cursor wrapper reads it (`process_row`), for a select
     of model columns joined by inner joins only: each column's value converted and put straight into
     its model's data, not through peewee's per-column attribute setters and bookkeeping, which were
-    most of the time a deck page spent reading its deck. `of` answers None for any other select
-    (aliases, expressions, outer joins), which the cursor wrapper then reads as ever."""
+    most of the time a deck page spent reading its deck. An aliased expression of the first model's
+    select becomes an attribute of its instance, as peewee makes it. `of` answers None for any other
+    select (outer joins, expressions of a joined model), which the cursor wrapper then reads as ever."""
 
-    __slots__ = ("root", "models", "joins")
+    __slots__ = ("root", "models", "joins", "extras")
 
-    def __init__(self, root, models: list, joins: list):
-        self.root, self.models, self.joins = root, models, joins
+    def __init__(self, root, models: list, joins: list, extras: list):
+        self.root, self.models, self.joins, self.extras = root, models, joins, extras
 
     @classmethod
     def of(cls, reader) -> "_Models | None":
         if not isinstance(reader, ModelCursorWrapper) or any(not m for _k, _c, m in reader._constructor_list):
             return None
         columns: dict = {key: [] for key, _ctor, _is_model in reader._constructor_list}
+        extras = []
         for idx, key, column, converter in reader._row_spec:
-            if key not in columns or column not in key._meta.fields:
+            if key is reader.model and column not in key._meta.fields and converter is None:
+                extras.append((idx, column))
+            elif key not in columns or column not in key._meta.fields:
                 return None
-            columns[key].append((idx, column, converter))
+            else:
+                columns[key].append((idx, column, converter))
         joins = []
         for src, attr, dest, is_dict, is_outer, _is_fk in reader.src_to_dest:
             if is_dict or is_outer or src not in columns or dest not in columns:
                 return None
             joins.append((src, attr, dest))
-        return cls(reader.model, [(key, ctor, columns[key]) for key, ctor, _ in reader._constructor_list], joins)
+        return cls(reader.model, [(key, ctor, columns[key]) for key, ctor, _ in reader._constructor_list], joins, extras)
 
     def process_row(self, row):
         objects, filled = {}, set()
@@ -242,7 +247,10 @@ class _Models:
                 setattr(objects[src], attr, objects[dest])
         for instance in objects.values():
             instance._dirty.clear()
-        return objects[self.root]
+        root = objects[self.root]
+        for idx, name in self.extras:
+            setattr(root, name, row[idx])
+        return root
 
 
 class PreparedRows:

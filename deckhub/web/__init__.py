@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import time
 
-from flask import Flask, abort, g, render_template, request
+from flask import Flask, abort, g, render_template, request, session
 from flask.json.provider import DefaultJSONProvider
-from flask_login import LoginManager
+from flask_login import LoginManager, current_user
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from peewee import DatabaseError, InterfaceError
 from werkzeug.exceptions import HTTPException
@@ -78,6 +78,8 @@ def init_app(app: Flask) -> None:
             return  # health checks and metrics open (and report) their own connections
         database.connect(reuse_if_open=True)
         catalogue_store.begin_request()
+        if "_user_id" in session:  # signed in: the user's statement brings the catalogues' stamps (sessions.load)
+            current_user._get_current_object()  # before a view reads them apart
 
     @app.teardown_request
     def _close(exc):
