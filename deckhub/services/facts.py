@@ -392,15 +392,17 @@ def _rank_wanted(games) -> list[Wanted]:
     from deckhub.core.session_values import unknown_values
 
     found: dict[tuple[str, str, str], Wanted] = {}
+    engines = {game.slug: engine for game in games if (engine := find_engine(game.slug)) is not None}
+    demand = tallies.card_demand(list(engines))
     for game in games:
-        engine = find_engine(game.slug)
+        engine = engines.get(game.slug)
         if engine is None:
             continue
         catalogue = get_catalogue(game.slug)
         labels = fields_by_key(game.slug)
         unknown = catalogue.memo("most wanted: unknown values", lambda: {  # per catalogue, not per site
             card.key: names for card in catalogue if (names := unknown_values(engine, card))})
-        for key, (decks, played) in tallies.card_demand(game.slug).items():
+        for key, (decks, played) in demand[game.slug].items():
             names = unknown.get(key)
             card = catalogue.get(key) if names else None
             if card is None:
