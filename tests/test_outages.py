@@ -74,6 +74,30 @@ def test_a_connection_lost_mid_request_answers_503(app):
     assert client.get("/").status_code == 200  # the broken connection is not used again
 
 
+@pytest.mark.skipif(not POSTGRES_URL, reason="the pool's check of an idle connection: PostgreSQL")
+def test_a_connection_given_back_just_now_is_reused_unasked_and_one_that_idled_is_checked(app, monkeypatch):
+    """The pool asks the server whether a connection lives only when it idled a while: a request that
+    follows another within `CHECKED_WITHIN` sends no `SELECT 1`, and a connection the server ended while
+    it idled longer is replaced before any request uses it."""
+    @app.route("/backend-pid")
+    def backend_pid():
+        return str(database.execute_sql("SELECT pg_backend_pid()").fetchone()[0])
+
+    adapter = database.obj._adapter
+    asked = []
+    check = adapter.is_connection_closed
+    monkeypatch.setattr(adapter, "is_connection_closed", lambda conn: asked.append(conn) or check(conn))
+    client = app.test_client()
+    pid = client.get("/backend-pid").get_data(as_text=True)
+    asked.clear()
+    assert client.get("/backend-pid").get_data(as_text=True) == pid and asked == []
+
+    monkeypatch.setattr(type(database.obj), "CHECKED_WITHIN", 0.0)  # every idle connection has idled long
+    _pg_admin(f"SELECT pg_terminate_backend({pid})")
+    page = client.get("/backend-pid")
+    assert page.status_code == 200 and page.get_data(as_text=True) != pid and asked
+
+
 @pytest.fixture
 def queue_down(databases):
     """A site whose Redis queue is down (nothing listens on its port)."""

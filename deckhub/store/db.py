@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 import weakref
 import zlib
 from pathlib import Path
@@ -39,6 +40,33 @@ class PooledSqlite(PooledSqliteDatabase):
         super().rollback()
 
 
+class PooledPostgres(PooledPostgresqlDatabase):
+    """peewee's pool asks the server `SELECT 1` each time it hands out an idle connection, to be sure
+    the server still holds it: a round trip on every request, which cost the web process as much as
+    one of the page's own statements. A connection given back less than `CHECKED_WITHIN` seconds ago is
+    handed out unasked (HikariCP's `aliveBypassWindowMs` does the same, 500 ms); one that idled longer
+    is asked as before. A connection the server ended inside that window fails its first statement:
+    the request answers 503 and the connection is dropped (tests/test_outages.py)."""
+
+    CHECKED_WITHIN = 0.5
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._given_back: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # connection -> when
+
+    def _close(self, conn, close_conn=False):
+        if not close_conn:
+            self._given_back[conn] = time.monotonic()
+        super()._close(conn, close_conn)
+
+    def _is_closed(self, conn):
+        given_back = self._given_back.pop(conn, None)
+        if (given_back is not None and time.monotonic() - given_back < self.CHECKED_WITHIN
+                and not conn.closed and self._adapter.txn_status(conn) == self._adapter.txn_idle):
+            return False
+        return super()._is_closed(conn)
+
+
 def make_database(url: str):
     """`sqlite:///relative/or/absolute/path`, `sqlite:////abs/path` or `postgresql://user:pw@host:port/name`."""
     parsed = urlparse(url)
@@ -53,7 +81,7 @@ def make_database(url: str):
                             check_same_thread=False, pragmas={
             "journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10000, "synchronous": "normal"})
     if parsed.scheme in ("postgres", "postgresql"):
-        return PooledPostgresqlDatabase(
+        return PooledPostgres(
             unquote(parsed.path.lstrip("/")), user=unquote(parsed.username or "") or None,
             password=unquote(parsed.password or "") or None, host=parsed.hostname or None,
             port=parsed.port or None, max_connections=32, stale_timeout=300)
