@@ -205,9 +205,9 @@ def test_both_lists_matches_are_read_together_and_the_opt_in_is_never_trusted(pe
     monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 3600.0)
     in_db(trading.my_lists, alice)
     in_db(trading.set_lists_public, alice, False)  # no change of my own lists' count: read all the same
-    with database.connection_context(), CountQueries() as counter:
+    with database.connection_context(), CountQueries() as counter:  # my standing with both kept, the names
         trusted = trading.my_lists(alice)
-    assert trusted.public is False and counter.matching() == 3
+    assert trusted.public is False and counter.matching() == 2
     assert trusted.have_my_wants == first.have_my_wants
 
 

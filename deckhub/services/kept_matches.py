@@ -100,16 +100,24 @@ REFRESH_AGAIN_AFTER = dt.timedelta(minutes=5)  # a refresh not done by then (a l
 
 
 _KEPT_COLUMNS = '"digest", "rows", "own_digest", "worked_out_at", "refresh_digest", "refresh_sent_at"'
+_KEPT_COLUMNS_OF_K = ", ".join(f"k.{column}" for column in _KEPT_COLUMNS.split(", "))
 NOT_READ = object()  # `kept`'s `found`: the kept row is read by `kept` itself
 
 
-def read_kept(user_id: int, purposes: list[str]) -> dict[str, tuple]:
+def read_kept(user_id: int, purposes: list[str], along: tuple[list[str], tuple] = ([], ())) -> tuple[tuple, dict]:
     """The kept rows of several of a player's matches, in one statement: purpose -> the row `kept`
-    takes as `found` (a purpose with nothing kept is missing)."""
+    takes as `found` (a purpose with nothing kept is missing). `along`: more columns (SQL, each
+    one value) with their parameters, read in the same statement (a round trip less) and returned
+    first."""
     p = database.obj.param
-    return {row[0]: row[1:] for row in database.execute_sql(
-        f'SELECT "purpose", {_KEPT_COLUMNS} FROM "kept_match" WHERE "user_id" = {p} '
-        f'AND "purpose" IN ({", ".join([p] * len(purposes))})', (user_id, *purposes)).fetchall()}
+    columns, values = along
+    rows = database.execute_sql(
+        f'SELECT {"".join(c + ", " for c in columns)}k."purpose", {_KEPT_COLUMNS_OF_K} '
+        f'FROM (SELECT 1 AS "one") AS "one" LEFT JOIN "kept_match" AS k ON k."user_id" = {p} '
+        f'AND k."purpose" IN ({", ".join([p] * len(purposes)) or "NULL"})',
+        (*values, user_id, *purposes)).fetchall()
+    n = len(columns)
+    return rows[0][:n], {row[n]: row[n + 1:] for row in rows if row[n] is not None}
 
 
 def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Callable[[], Iterable] | None,

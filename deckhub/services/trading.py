@@ -343,9 +343,6 @@ def _my_counts(uid: int):
 
 
 _MY_COUNTS = PreparedRows(1, lambda uid: _my_counts(uid).select_extend(_public_now(uid)))
-_MY_STANDING = PreparedRows(1, lambda uid: Select(columns=[
-    models.UserListChanges.select(models.UserListChanges.changes).where(models.UserListChanges.user == uid),
-    _public_now(uid)]).bind(database))
 # The sums of my cards' change counts cost a read of every row on my lists (half a millisecond for
 # a few thousand), on every view of my lists or their pages. While queued jobs bring matches up to
 # date, a view may trust the sums a view of this worker read at most TRUST_OTHERS_FOR seconds ago,
@@ -360,31 +357,36 @@ def _public_now(uid):
     return fn.EXISTS(models.PublicLists.select(SQL("1")).where(models.PublicLists.user == uid))
 
 
-def _counts(uid: int, fresh: bool = True) -> tuple[dict, bool]:
+def _standing(uid: int) -> tuple[list[str], tuple]:
+    """My own change count and whether I show my lists, as columns for `kept_matches.read_kept`."""
+    p = database.obj.param
+    return ([f'(SELECT "changes" FROM "user_list_changes" WHERE "user_id" = {p})',
+             f'EXISTS(SELECT 1 FROM "public_lists" WHERE "user_id" = {p})'], (uid, uid))
+
+
+def _counts(uid: int, fresh: bool = True, kept_of: tuple = ()) -> tuple[dict, bool, dict]:
     """Per list, what its kept match must have been worked out from (None: nothing on that list), my
-    own change count ("mine") and whether my lists are public ("public"); and whether the lists'
-    counts are trusted ones read earlier (only if not `fresh`, see TRUST_OTHERS_FOR)."""
+    own change count ("mine") and whether my lists are public ("public"); whether the lists' counts
+    are trusted ones read earlier (only if not `fresh`, see TRUST_OTHERS_FOR); and, with trusted
+    counts, the kept rows of the lists of `kept_of` that hold anything, read in the same statement
+    as my standing (list -> the row, or None when nothing is kept; a list not read is missing)."""
     if not fresh and _queue_runs_later():
         last = _LAST_COUNTS.get(uid)
         if last is not None and time.monotonic() - last[0] < TRUST_OTHERS_FOR:
-            mine, public = _MY_STANDING.rows(uid)[0]
+            listed = [kind for kind in kept_of if last[1][kind]]
+            (mine, public), found = kept_matches.read_kept(uid, listed, _standing(uid))
             if mine == last[1]["mine"]:
-                return {**last[1], "public": bool(public)}, True
+                return {**last[1], "public": bool(public)}, True, {kind: found.get(kind) for kind in listed}
     mine, wants, trades, public = _MY_COUNTS.rows(uid)[0]
     counts = {"mine": mine, "wants": wants and (mine, int(wants)), "trades": trades and (mine, int(trades)),
               "public": bool(public)}
     _LAST_COUNTS.put(uid, (time.monotonic(), counts))
-    return counts, False
+    return counts, False, {}
 
 
 def _queue_runs_later() -> bool:
     """True when a queued job runs outside this request (not in the `immediate` mode of tests)."""
     return not jobs.huey.immediate
-
-
-def _my_matches(uid: int, kind: str, counts: dict, trusted: bool = False, now: bool = False) -> Matches:
-    """My matches on one list (see `_my_kept`)."""
-    return _named(_my_kept(uid, kind, counts, trusted, now))
 
 
 def _my_kept(uid: int, kind: str, counts: dict, trusted: bool = False, now: bool = False,
@@ -409,7 +411,7 @@ def _my_kept(uid: int, kind: str, counts: dict, trusted: bool = False, now: bool
 @jobs.task
 def refresh_list_matches(uid: int, kind: str) -> None:
     """Work out again my kept match of one list, which other players' changes made stale."""
-    _my_matches(uid, kind, _counts(uid)[0], now=True)
+    _my_kept(uid, kind, _counts(uid)[0], now=True)
 
 
 def match_my_list(user, kind: str) -> Matches:
@@ -417,7 +419,8 @@ def match_my_list(user, kind: str) -> Matches:
     have for trade. Mine need not be public: only I see this. Worked out in one statement (my copies
     per card joined to their offers of those cards only) when a card's lists changed since last time."""
     uid = user if isinstance(user, int) else user.id
-    return _my_matches(uid, kind, *_counts(uid, fresh=False))
+    counts, trusted, found = _counts(uid, fresh=False, kept_of=(kind,))
+    return _named(_my_kept(uid, kind, counts, trusted, found=found.get(kind, kept_matches.NOT_READ)))
 
 
 def who_has_cards(game: str, needed: dict[str, int], exclude_uid: int | None, deck_id: int | None = None,
@@ -497,12 +500,13 @@ class MyLists:
 
 
 def my_lists(user) -> MyLists:
-    """The opt-in and both matches, reading what both lists share once: my standing, both kept
-    matches, and the names of the players they hold."""
+    """The opt-in and both matches, reading what both lists share once: my standing and both kept
+    matches (one statement while trusted counts serve), then the names of the players they hold."""
     uid = user if isinstance(user, int) else user.id
-    counts, trusted = _counts(uid, fresh=False)
-    listed = [kind for kind in KINDS if counts[kind]]
-    found = kept_matches.read_kept(uid, listed) if listed else {}
+    counts, trusted, found = _counts(uid, fresh=False, kept_of=tuple(KINDS))
+    if not trusted:
+        listed = [kind for kind in KINDS if counts[kind]]
+        found = kept_matches.read_kept(uid, listed)[1] if listed else {}
     wants, trades = (_my_kept(uid, kind, counts, trusted, found=found.get(kind)) for kind in KINDS)
     rows = [*(wants.rows if isinstance(wants, kept_matches.Kept) else wants),
             *(trades.rows if isinstance(trades, kept_matches.Kept) else trades)]
