@@ -104,15 +104,18 @@ _KEPT_COLUMNS_OF_K = ", ".join(f"k.{column}" for column in _KEPT_COLUMNS.split("
 NOT_READ = object()  # `kept`'s `found`: the kept row is read by `kept` itself
 
 
-def read_kept(user_id: int, purposes: list[str], along: tuple[list[str], tuple] = ([], ())) -> tuple[tuple, dict]:
+def read_kept(user_id: int, purposes: list[str], along: tuple[list[str], tuple] = ([], ()),
+              each: tuple[str, ...] = ()) -> tuple[tuple, dict]:
     """The kept rows of several of a player's matches, in one statement: purpose -> the row `kept`
     takes as `found` (a purpose with nothing kept is missing). `along`: more columns (SQL, each
     one value) with their parameters, read in the same statement (a round trip less) and returned
-    first."""
+    first. `each`: columns (SQL, without parameters) worked out from each kept row `k`, added at
+    the end of its row."""
     p = database.obj.param
     columns, values = along
     rows = database.execute_sql(
-        f'SELECT {"".join(c + ", " for c in columns)}k."purpose", {_KEPT_COLUMNS_OF_K} '
+        f'SELECT {"".join(c + ", " for c in columns)}k."purpose", {_KEPT_COLUMNS_OF_K}'
+        f'{"".join(", " + c for c in each)} '
         f'FROM (SELECT 1 AS "one") AS "one" LEFT JOIN "kept_match" AS k ON k."user_id" = {p} '
         f'AND k."purpose" IN ({", ".join([p] * len(purposes)) or "NULL"})',
         (*values, user_id, *purposes)).fetchall()

@@ -11,6 +11,7 @@ user or per card, never every owner of a card. A match is kept until one of its 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -23,7 +24,7 @@ from deckhub.services.catalogue_store import get_catalogue
 from deckhub.core.caches import LRU
 from deckhub.core.paging import Paged
 from deckhub.importers.collection_csv import ExportRow
-from deckhub.store.db import PreparedRows, database, write_transaction
+from deckhub.store.db import PreparedRows, database, is_sqlite, write_transaction
 
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
 OTHER = {"want_quantity": "trade_quantity", "trade_quantity": "want_quantity"}
@@ -290,6 +291,15 @@ def _named(found: kept_matches.Kept | Iterable, names: dict | None = None) -> Ma
         "trading.matches", key, lambda: _matches(rows, names, catalogues, behind), limit=MATCHES_KEPT)
 
 
+# The names of the players a kept match's rows hold (their first values), as a JSON object worked out
+# by the database beside the kept row (`kept_matches.read_kept`'s `each`): a round trip less a view.
+_NAMES_OF_KEPT = {
+    True: '(SELECT json_group_object(u."id", u."username") FROM "user" AS u WHERE u."id" IN '
+          '(SELECT json_extract(r."value", \'$[0]\') FROM json_each(k."rows") AS r))',
+    False: '(SELECT json_object_agg(u."id", u."username")::text FROM "user" AS u WHERE u."id" IN '
+           '(SELECT (r.value ->> 0)::int FROM json_array_elements(k."rows"::json) AS r))'}
+
+
 def _names(rows: Iterable) -> dict[int, str]:
     """The players of match rows (their first value), id -> name, in one statement: up to
     MAX_MATCH_USERS ids a match, on every view of a kept match (written out)."""
@@ -364,17 +374,18 @@ def _standing(uid: int) -> tuple[list[str], tuple]:
              f'EXISTS(SELECT 1 FROM "public_lists" WHERE "user_id" = {p})'], (uid, uid))
 
 
-def _counts(uid: int, fresh: bool = True, kept_of: tuple = ()) -> tuple[dict, bool, dict]:
+def _counts(uid: int, fresh: bool = True, kept_of: tuple = (), each: tuple = ()) -> tuple[dict, bool, dict]:
     """Per list, what its kept match must have been worked out from (None: nothing on that list), my
     own change count ("mine") and whether my lists are public ("public"); whether the lists' counts
     are trusted ones read earlier (only if not `fresh`, see TRUST_OTHERS_FOR); and, with trusted
     counts, the kept rows of the lists of `kept_of` that hold anything, read in the same statement
-    as my standing (list -> the row, or None when nothing is kept; a list not read is missing)."""
+    as my standing (list -> the row, or None when nothing is kept; a list not read is missing), with
+    `each`'s columns (`kept_matches.read_kept`)."""
     if not fresh and _queue_runs_later():
         last = _LAST_COUNTS.get(uid)
         if last is not None and time.monotonic() - last[0] < TRUST_OTHERS_FOR:
             listed = [kind for kind in kept_of if last[1][kind]]
-            (mine, public), found = kept_matches.read_kept(uid, listed, _standing(uid))
+            (mine, public), found = kept_matches.read_kept(uid, listed, _standing(uid), each)
             if mine == last[1]["mine"]:
                 return {**last[1], "public": bool(public)}, True, {kind: found.get(kind) for kind in listed}
     mine, wants, trades, public = _MY_COUNTS.rows(uid)[0]
@@ -500,15 +511,20 @@ class MyLists:
 
 
 def my_lists(user) -> MyLists:
-    """The opt-in and both matches, reading what both lists share once: my standing and both kept
-    matches (one statement while trusted counts serve), then the names of the players they hold."""
+    """The opt-in and both matches, reading what both lists share once: my standing, and both kept
+    matches with the names of the players they hold (all in one statement while trusted counts
+    serve). Only rows worked out anew have their players' names read apart."""
     uid = user if isinstance(user, int) else user.id
-    counts, trusted, found = _counts(uid, fresh=False, kept_of=tuple(KINDS))
+    names_of_kept = (_NAMES_OF_KEPT[is_sqlite()],)
+    counts, trusted, found = _counts(uid, fresh=False, kept_of=tuple(KINDS), each=names_of_kept)
     if not trusted:
         listed = [kind for kind in KINDS if counts[kind]]
-        found = kept_matches.read_kept(uid, listed)[1] if listed else {}
+        found = kept_matches.read_kept(uid, listed, each=names_of_kept)[1] if listed else {}
     wants, trades = (_my_kept(uid, kind, counts, trusted, found=found.get(kind)) for kind in KINDS)
     rows = [*(wants.rows if isinstance(wants, kept_matches.Kept) else wants),
             *(trades.rows if isinstance(trades, kept_matches.Kept) else trades)]
-    names = _names(rows)
+    names = {int(i): name for row in found.values() if row and row[-1] for i, name in json.loads(row[-1]).items()}
+    unnamed = [row for row in rows if row[0] not in names]  # rows worked out anew, or a player gone
+    if unnamed:
+        names.update(_names(unnamed))
     return MyLists(counts["public"], _named(wants, names), _named(trades, names))
