@@ -70,6 +70,33 @@ def test_games_logged_on_the_deck_page_show_with_the_win_rate_per_version_and_op
     assert client.post(f"/decks/{deck_id}/games/{game_id}/delete").status_code == 404
 
 
+def _game_reads(client, url) -> tuple[str, int]:
+    """The page, and how many statements read its deck's logged games."""
+    sent, original = [], database.obj.execute_sql
+    database.obj.execute_sql = lambda sql, params=None, *a, **k: sent.append(sql) or original(sql, params, *a, **k)
+    try:
+        page = client.get(url).get_data(as_text=True)
+    finally:
+        del database.obj.execute_sql
+    return page, sum('FROM "played_game"' in sql and "EXISTS" not in sql for sql in sent)
+
+
+def test_the_deck_page_reads_a_decks_games_only_when_it_has_any(app):
+    client = app.test_client()
+    _signup(client, "alice")
+    deck_id = _deck(client)
+    page, reads = _game_reads(client, f"/decks/{deck_id}")
+    assert "No game logged yet" in page and reads == 0
+    _log(client, deck_id, opponent="Fire rush")
+    page, reads = _game_reads(client, f"/decks/{deck_id}")
+    assert "Games played <small>(1)</small>" in page and "Fire rush" in page and reads == 1
+    with database.connection_context():
+        (game_id,) = [g.id for g in models.PlayedGame.select().where(models.PlayedGame.deck == deck_id)]
+    client.post(f"/decks/{deck_id}/games/{game_id}/delete")
+    page, reads = _game_reads(client, f"/decks/{deck_id}")
+    assert "No game logged yet" in page and "Fire rush" not in page and reads == 0
+
+
 @pytest.mark.parametrize("fields, message", [
     ({"result": "maybe"}, "Not a valid choice"),
     ({"version": "9"}, "versions 1 to 2"),

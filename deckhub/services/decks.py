@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from peewee import fn
+from peewee import SQL, fn
 
 from deckhub.store import models
 from deckhub.services.catalogue_store import get_catalogue
@@ -70,7 +70,9 @@ def load(deck_row: models.Deck) -> StoredDeck:
 def _newest_version_query(deck_id: int):
     newest = (models.DeckVersion.select(fn.MAX(models.DeckVersion.number))
               .where(models.DeckVersion.deck == models.Deck.id))
-    return (models.Deck.select(models.Deck, models.User, models.DeckVersion)
+    # whether any game is logged for the deck (one index probe): its page reads the games only then
+    logged = fn.EXISTS(models.PlayedGame.select(SQL("1")).where(models.PlayedGame.deck == models.Deck.id))
+    return (models.Deck.select(models.Deck, models.User, models.DeckVersion, logged.alias("has_games"))
             .join(models.User).switch(models.Deck).join(models.DeckVersion)
             .where((models.Deck.id == deck_id) & (models.DeckVersion.number == newest)).limit(1))
 
@@ -79,7 +81,8 @@ _WITH_NEWEST_VERSION = PreparedSelect(models.Deck, _newest_version_query)
 
 
 def _fetch(deck_id: int) -> StoredDeck | None:
-    """The deck, its owner and its latest version in one query (the deck page's hot path)."""
+    """The deck, its owner and its latest version in one query (the deck page's hot path); the deck
+    row's `has_games` says whether any game is logged for it."""
     row = _WITH_NEWEST_VERSION.first(deck_id)
     if row is None:
         return None

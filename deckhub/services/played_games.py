@@ -116,7 +116,9 @@ def record(stored: deck_store.StoredDeck, result: str, played_on, version: int |
         P = models.PlayedGame
         if P.select().where(P.deck == stored.row.id).count() >= MAX_PLAYED_GAMES:
             raise GameLogError(f"A deck keeps at most {MAX_PLAYED_GAMES:,} games; delete old ones first.")
-        return P.create(deck=stored.row.id, **values)
+        game = P.create(deck=stored.row.id, **values)
+    stored.row.has_games = True  # (as `decks._fetch` reads it) a history read after this sees the game
+    return game
 
 
 def delete(stored: deck_store.StoredDeck, game_id: int) -> bool:
@@ -156,7 +158,9 @@ _GAMES = PreparedSelect(models.PlayedGame, lambda deck_id: (
 def history(stored: deck_store.StoredDeck) -> History:
     """The deck's logged games, newest first, and their tallies: overall, per version (each with its
     simulated figures when a run of that version finished), per opponent and per turn order."""
-    games = _GAMES.all(stored.row.id)  # the owner's deck page reads it on every visit
+    # the owner's deck page reads them on every visit; a deck read with its page's statement says
+    # whether it has any (`decks._fetch`), and most decks have none
+    games = _GAMES.all(stored.row.id) if getattr(stored.row, "has_games", True) else []
     total = Tally("all")
     versions: dict[int, Tally] = {}
     opponents: dict[str, Tally] = {}
