@@ -55,9 +55,10 @@ class PooledPostgres(PooledPostgresqlDatabase):
         self._given_back: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # connection -> when
 
     def _close(self, conn, close_conn=False):
-        if not close_conn:
-            self._given_back[conn] = time.monotonic()
-        super()._close(conn, close_conn)
+        with self._pool_lock:  # (re-entrant: the pool's own `_close` takes it too)
+            if not close_conn:
+                self._given_back[conn] = time.monotonic()
+            super()._close(conn, close_conn)
 
     def _is_closed(self, conn):
         given_back = self._given_back.pop(conn, None)
