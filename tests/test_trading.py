@@ -11,7 +11,7 @@ from deckhub.store import models
 from deckhub.services import trading
 from deckhub.services.accounts import create_user
 from deckhub.core.decklist import Deck
-from deckhub.store.db import database
+from deckhub.store.db import database, is_sqlite
 from deckhub.services.decks import create_deck, delete_deck
 from tests.conftest import page_html as text
 
@@ -200,15 +200,16 @@ def test_both_lists_matches_are_read_together_and_the_opt_in_is_never_trusted(pe
     in_db(trading.set_lists_public, alice, True)
     first = in_db(trading.my_lists, alice)
     assert first.public and first.have_my_wants.users and first.want_my_trades.users
+    names_apart = is_sqlite()  # SQLite, with no round trip to save, reads the names in a statement of their own
     with database.connection_context(), CountQueries() as counter:  # my standing and counts; both kept, named
         assert trading.my_lists(alice) == first
-    assert counter.matching() == 2 and counter.ranking() == 0
+    assert counter.matching() == 2 + names_apart and counter.ranking() == 0
     monkeypatch.setattr(trading, "TRUST_OTHERS_FOR", 3600.0)
     in_db(trading.my_lists, alice)
     in_db(trading.set_lists_public, alice, False)  # no change of my own lists' count: read all the same
     with database.connection_context(), CountQueries() as counter:  # my standing with both kept, named
         trusted = trading.my_lists(alice)
-    assert trusted.public is False and counter.matching() == 1
+    assert trusted.public is False and counter.matching() == 1 + names_apart
     assert trusted.have_my_wants == first.have_my_wants
 
 
@@ -223,7 +224,8 @@ def test_a_kept_match_brings_its_players_names_and_a_player_it_holds_who_is_gone
         K.update(rows=json.dumps([*rows, [999999, *rows[-1][1:]]])).where(K.id == kept.id).execute()
     with database.connection_context(), CountQueries() as counter:  # the gone player's name is asked apart
         assert trading.my_lists(alice) == first
-    assert counter.matching() == 3 and sum('"username"' in sql for sql in counter.statements) == 2
+    names_read = sum('"username"' in sql for sql in counter.statements)
+    assert counter.matching() == 3 and names_read == (1 if is_sqlite() else 2)
 
 
 def test_my_own_changes_and_a_queue_that_cannot_be_reached_are_worked_out_at_once(people, queue_later):

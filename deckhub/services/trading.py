@@ -292,12 +292,11 @@ def _named(found: kept_matches.Kept | Iterable, names: dict | None = None) -> Ma
 
 
 # The names of the players a kept match's rows hold (their first values), as a JSON object worked out
-# by the database beside the kept row (`kept_matches.read_kept`'s `each`): a round trip less a view.
-_NAMES_OF_KEPT = {
-    True: '(SELECT json_group_object(u."id", u."username") FROM "user" AS u WHERE u."id" IN '
-          '(SELECT json_extract(r."value", \'$[0]\') FROM json_each(k."rows") AS r))',
-    False: '(SELECT json_object_agg(u."id", u."username")::text FROM "user" AS u WHERE u."id" IN '
-           '(SELECT (r.value ->> 0)::int FROM json_array_elements(k."rows"::json) AS r))'}
+# by PostgreSQL beside the kept row (`kept_matches.read_kept`'s `each`): a round trip less a view.
+# SQLite has no round trip to save, and walking the rows' JSON there cost more than reading the
+# names apart (`_names`), so it does that.
+_NAMES_OF_KEPT = ('(SELECT json_object_agg(u."id", u."username")::text FROM "user" AS u WHERE u."id" IN '
+                  '(SELECT (r.value ->> 0)::int FROM json_array_elements(k."rows"::json) AS r))')
 
 
 def _names(rows: Iterable) -> dict[int, str]:
@@ -512,10 +511,10 @@ class MyLists:
 
 def my_lists(user) -> MyLists:
     """The opt-in and both matches, reading what both lists share once: my standing, and both kept
-    matches with the names of the players they hold (all in one statement while trusted counts
-    serve). Only rows worked out anew have their players' names read apart."""
+    matches with (on PostgreSQL) the names of the players they hold, all in one statement while
+    trusted counts serve. Rows worked out anew, or on SQLite, have their players' names read apart."""
     uid = user if isinstance(user, int) else user.id
-    names_of_kept = (_NAMES_OF_KEPT[is_sqlite()],)
+    names_of_kept = () if is_sqlite() else (_NAMES_OF_KEPT,)
     counts, trusted, found = _counts(uid, fresh=False, kept_of=tuple(KINDS), each=names_of_kept)
     if not trusted:
         listed = [kind for kind in KINDS if counts[kind]]
@@ -523,7 +522,8 @@ def my_lists(user) -> MyLists:
     wants, trades = (_my_kept(uid, kind, counts, trusted, found=found.get(kind)) for kind in KINDS)
     rows = [*(wants.rows if isinstance(wants, kept_matches.Kept) else wants),
             *(trades.rows if isinstance(trades, kept_matches.Kept) else trades)]
-    names = {int(i): name for row in found.values() if row and row[-1] for i, name in json.loads(row[-1]).items()}
+    names = {int(i): name for row in found.values() if names_of_kept and row and row[-1]
+             for i, name in json.loads(row[-1]).items()}
     unnamed = [row for row in rows if row[0] not in names]  # rows worked out anew, or a player gone
     if unnamed:
         names.update(_names(unnamed))
