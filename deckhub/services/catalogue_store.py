@@ -17,7 +17,7 @@ from peewee import SQL
 from deckhub.store import models
 from deckhub.core import cards as core
 from deckhub.core.caches import LRU
-from deckhub.store.db import database, database_key, init_database, write_transaction
+from deckhub.store.db import database, database_key, init_database, is_sqlite, write_transaction
 
 CATALOGUES_KEPT = 16  # (database, game) copies a worker keeps: one database's games, and tests' others
 _catalogues: LRU[core.Catalogue] = LRU(CATALOGUES_KEPT)
@@ -154,7 +154,7 @@ def every_stamp_column():
     runs on most requests (the signed-in user's) to bring along: `seed_request_stamps` takes it, and
     the request reads no stamp apart. Written out, so it binds no value (and so does not stop a
     `PreparedSelect` keeping its SQL)."""
-    join = "group_concat" if database.obj.param == "?" else "string_agg"
+    join = "group_concat" if is_sqlite() else "string_agg"
     table = models.CatalogueStamp._meta.table_name
     return SQL(f'(SELECT {join}("game" || \'=\' || CAST("version" AS TEXT), \',\') FROM "{table}")')
 

@@ -99,8 +99,9 @@ class Kept:
 REFRESH_AGAIN_AFTER = dt.timedelta(minutes=5)  # a refresh not done by then (a lost job) is sent again
 
 
-_KEPT_COLUMNS = '"digest", "rows", "own_digest", "worked_out_at", "refresh_digest", "refresh_sent_at"'
-_KEPT_COLUMNS_OF_K = ", ".join(f"k.{column}" for column in _KEPT_COLUMNS.split(", "))
+# a kept row as `kept` takes it (`found`), in this order
+_KEPT_COLUMNS = ", ".join(f'k."{column}"' for column in (
+    "digest", "rows", "own_digest", "worked_out_at", "refresh_digest", "refresh_sent_at"))
 NOT_READ = object()  # `kept`'s `found`: the kept row is read by `kept` itself
 
 
@@ -114,7 +115,7 @@ def read_kept(user_id: int, purposes: list[str], along: tuple[list[str], tuple] 
     p = database.obj.param
     columns, values = along
     rows = database.execute_sql(
-        f'SELECT {"".join(c + ", " for c in columns)}k."purpose", {_KEPT_COLUMNS_OF_K}'
+        f'SELECT {"".join(c + ", " for c in columns)}k."purpose", {_KEPT_COLUMNS}'
         f'{"".join(", " + c for c in each)} '
         f'FROM (SELECT 1 AS "one") AS "one" LEFT JOIN "kept_match" AS k ON k."user_id" = {p} '
         f'AND k."purpose" IN ({", ".join([p] * len(purposes)) or "NULL"})',
@@ -136,9 +137,7 @@ def kept(user_id: int, purpose: str, fingerprint: str, own: str, work_out: Calla
     rows worked out from `fingerprint` are returned (else None), and nothing is written. `found`:
     the kept row if the caller read it already (`read_kept`; None: nothing kept)."""
     if found is NOT_READ:
-        p = database.obj.param
-        found = database.execute_sql(f'SELECT {_KEPT_COLUMNS} FROM "kept_match" WHERE "user_id" = {p} '
-                                     f'AND "purpose" = {p}', (user_id, purpose)).fetchone()
+        found = read_kept(user_id, [purpose])[1].get(purpose)
     if found is not None and found[0] == fingerprint:
         return Kept(json.loads(found[1]), (user_id, purpose, fingerprint))
     if work_out is None:

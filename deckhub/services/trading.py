@@ -295,8 +295,8 @@ def _named(found: kept_matches.Kept | Iterable, names: dict | None = None) -> Ma
 # by PostgreSQL beside the kept row (`kept_matches.read_kept`'s `each`): a round trip less a view.
 # SQLite has no round trip to save, and walking the rows' JSON there cost more than reading the
 # names apart (`_names`), so it does that.
-_NAMES_OF_KEPT = ('(SELECT json_object_agg(u."id", u."username")::text FROM "user" AS u WHERE u."id" IN '
-                  '(SELECT (r.value ->> 0)::int FROM json_array_elements(k."rows"::json) AS r))')
+_NAMES_OF_KEPT = (f'(SELECT json_object_agg(u."id", u."username")::text FROM "{models.User._meta.table_name}" AS u '
+                  'WHERE u."id" IN (SELECT (r.value ->> 0)::int FROM json_array_elements(k."rows"::json) AS r))')
 
 
 def _names(rows: Iterable) -> dict[int, str]:
