@@ -1,14 +1,14 @@
 """Load on the running site, from localhost: throughput, latency percentiles, errors, lost updates.
 
-    python benchmarks/load.py [--duration 10] [--clients 16,64] [--workers 2] [--database-url URL] [--short]
-                              [--only "NAME;..."]
+    python benchmarks/load.py [--duration 10] [--clients 16,64] [--workers 2] [--threads 1] [--database-url URL]
+                              [--short] [--only "NAME;..."]
 
-Starts DeckHub (`deckhub serve --workers N`, gunicorn) on a throw-away database with the
-catalogues loaded, and a bare Flask endpoint served the same way, both on 127.0.0.1; drives each
-scenario with C concurrent keep-alive clients for a bounded time; then has many clients press the
-same collection "+" at once and checks that the final quantity equals the number of presses (no
-lost update). Figures are printed next to the bare endpoint's, measured in the same run, because
-absolute times on a shared machine drift. `--short` is the form CI runs (a few seconds).
+Starts DeckHub (`deckhub serve --workers N --threads T`, gunicorn) on a throw-away database with the
+catalogues loaded, and a bare Flask endpoint served the same way (N processes of T threads), both on
+127.0.0.1; drives each scenario with C concurrent keep-alive clients for a bounded time; then has
+many clients press the same collection "+" at once and checks that the final quantity equals the
+number of presses (no lost update). Figures are printed next to the bare endpoint's, measured in
+the same run, because absolute times on a shared machine drift. `--short` is the form CI runs (a few seconds).
 Only loopback addresses are used; every loop is bounded in time and count.
 
 The pages are a visitor's (the kept public deck page, a card search, the check API) and a signed-in
@@ -104,7 +104,8 @@ class Client:
         return match.group(1)
 
 
-def start_servers(workers: int, database_url: str, tmp: Path) -> tuple[int, int, list[subprocess.Popen]]:
+def start_servers(workers: int, database_url: str, tmp: Path,
+                  threads: int = 1) -> tuple[int, int, list[subprocess.Popen]]:
     env = {**os.environ, "DATABASE_URL": database_url, "DECKHUB_SECRET_KEY": "load-benchmark-only-" + "x" * 24,
            "DECKHUB_INSECURE_COOKIES": "1"}  # plain HTTP on loopback
     # the schema and the catalogues (production mode does not upgrade a database by itself)
@@ -114,10 +115,10 @@ def start_servers(workers: int, database_url: str, tmp: Path) -> tuple[int, int,
     log = open(tmp / "servers.log", "w")
     procs = [
         subprocess.Popen([sys.executable, "-m", "deckhub.cli", "serve", "--host", HOST, "--port", str(site),
-                          "--workers", str(workers)], env=env, stdout=log, stderr=subprocess.STDOUT,
-                         start_new_session=True),
+                          "--workers", str(workers), "--threads", str(threads)],
+                         env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True),
         subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"{HOST}:{bare}", "--workers", str(workers),
-                          "--threads", "4", "--worker-class", "gthread", "bare_app:app"],
+                          "--threads", str(threads), "--worker-class", "gthread", "bare_app:app"],
                          cwd=Path(__file__).parent, env=env, stdout=log, stderr=subprocess.STDOUT,
                          start_new_session=True),
     ]
@@ -331,6 +332,7 @@ def main(argv=None) -> int:
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per scenario and client count")
     parser.add_argument("--clients", default="16,64", help="comma-separated concurrent client counts")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1, help="threads a worker process (both servers)")
     parser.add_argument("--database-url", default=None, help="default: a throw-away SQLite file")
     parser.add_argument("--short", action="store_true", help="the quick form CI runs")
     parser.add_argument("--json", dest="json_out", default=None, help="also write the figures to this file")
@@ -341,8 +343,8 @@ def main(argv=None) -> int:
     counts = [int(c) for c in args.clients.split(",") if c.strip()]
     tmp = Path(tempfile.mkdtemp(prefix="deckhub-load-"))
     url = args.database_url or f"sqlite:///{tmp / 'load.sqlite3'}"
-    site, bare, procs = start_servers(args.workers, url, tmp)
-    results: dict = {"workers": args.workers, "duration_s": args.duration, "scenarios": {}}
+    site, bare, procs = start_servers(args.workers, url, tmp, args.threads)
+    results: dict = {"workers": args.workers, "threads": args.threads, "duration_s": args.duration, "scenarios": {}}
     only = {n.strip() for n in args.only.split(";") if n.strip()}
     try:
         state = prepare(site)
@@ -365,7 +367,8 @@ def main(argv=None) -> int:
     finally:
         stop(procs)
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"DeckHub under load: {args.workers} gunicorn workers, {args.duration:g} s per row, loopback only")
+    print(f"DeckHub under load: {args.workers} gunicorn workers of {args.threads} thread(s), {args.duration:g} s per row, "
+          "loopback only")
     print(f"{'scenario':<28}{'clients':>8}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'errors':>7}"
           f"{'p95/bare':>10}{'CPU ms':>8}{'CPU/bare':>10}")
     for name, clients, r, base in rows:

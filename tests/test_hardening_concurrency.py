@@ -1,5 +1,6 @@
 """Issue 19, finding 1: real concurrent clients against a multi-worker server (gunicorn, 2 workers
-of 4 threads, as `deckhub serve --workers 2` runs it) over the backend under test.
+of 4 threads, `deckhub serve --workers 2 --threads 4`: races between threads of one process as well
+as between processes) over the backend under test.
 
 16 browsers press the deck editor's "+" on one card 10 times each: every press answers a redirect
 (never a 500) and counts, and versions are numbered 1..161 with no gap or duplicate. API clients
@@ -45,7 +46,7 @@ def server(databases, tmp_path):
            "DECKHUB_INSECURE_COOKIES": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     log = open(tmp_path / "server.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "deckhub.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--workers", "2"], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                             "--workers", "2", "--threads", "4"], env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         wait_for(port)
         yield {"port": port, "deck": deck, "token": token, "url": url}

