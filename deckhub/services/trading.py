@@ -148,19 +148,21 @@ _MY_LIST_SQL: dict[tuple[str, int], str] = {}  # per backend and number of sets 
 
 
 def _my_list_sql(sets: int) -> str:
-    """The statement of a page of my list within `sets` sets: their printings (by the set index), each
-    looked up in my rows (by the owner index), so it reads those sets only, never my whole list."""
+    """The statement of a page of my list within `sets` sets (their ids, then mine, then the same ids
+    in the list's order): their printings (by the set index), each looked up in my rows (by the owner
+    index), so it reads those sets only, never my whole list. Ordered by the sets' places in the list
+    (`owned_sets.listed_sets` read them in order), so no set is joined to sort the rows."""
     param = database.obj.param
     sql = _MY_LIST_SQL.get((param, sets))
     if sql is None:
         sql = _MY_LIST_SQL[param, sets] = (
-            'SELECT s."game", s."code", COALESCE(p."number", \'\'), c."name", COALESCE(c."version", \'\'), '
-            'o."quantity", o."foil_quantity", o."want_quantity", o."trade_quantity", s."name" '
-            'FROM "printing" AS p CROSS JOIN "owned_card" AS o '
-            'JOIN "card_set" AS s ON s."id" = p."card_set_id" JOIN "card" AS c ON c."id" = p."card_id" '
+            'SELECT p."card_set_id", COALESCE(p."number", \'\'), c."name", COALESCE(c."version", \'\'), '
+            'o."quantity", o."foil_quantity", o."want_quantity", o."trade_quantity" '
+            'FROM "printing" AS p CROSS JOIN "owned_card" AS o JOIN "card" AS c ON c."id" = p."card_id" '
             f'WHERE p."card_set_id" IN ({", ".join([param] * sets)}) AND o."printing_id" = p."id" '
             f'AND o."owner_id" = {param} AND (o."want_quantity" > 0 OR o."trade_quantity" > 0) '
-            'ORDER BY s."game", s."position", s."code", p."number_sort", p."number", p."position", p."id" '
+            f'ORDER BY CASE p."card_set_id" {" ".join(f"WHEN {param} THEN {n}" for n in range(sets))} END, '
+            'p."number_sort", p."number", p."position", p."id" '
             f'LIMIT {param} OFFSET {param}')
     return sql
 
@@ -171,19 +173,19 @@ def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPa
     so the page is read from the sets it spans only, and the total is their sum."""
     uid = user if isinstance(user, int) else user.id
     start = (page - 1) * per_page
-    spanned, before, seen = [], 0, 0
-    for set_id, listed in owned_sets.listed_sets(uid):
+    spanned, names, before, seen = {}, {}, 0, 0
+    for set_id, listed, game, code, name in owned_sets.listed_sets(uid):
         if seen + listed > start and seen < start + per_page:
             if not spanned:
                 before = seen
-            spanned.append(set_id)
+            spanned[set_id], names[set_id] = (game, code), name
         seen += listed
-    found = (database.execute_sql(_my_list_sql(len(spanned)), [*spanned, uid, per_page, start - before]).fetchall()
-             if spanned else [])
-    set_names = {}
-    for row in found:
-        set_names[row[0], row[1]] = row[9]
-    return MyListPage([ExportRow(*row[:9]) for row in found], seen, page, per_page, set_names)
+    ids = list(spanned)
+    found = (database.execute_sql(_my_list_sql(len(ids)), [*ids, uid, *ids, per_page, start - before]).fetchall()
+             if ids else [])
+    rows = [ExportRow(*spanned[row[0]], *row[1:]) for row in found]
+    set_names = {spanned[set_id]: names[set_id] for set_id in {row[0] for row in found}}
+    return MyListPage(rows, seen, page, per_page, set_names)
 
 
 # --------------------------------------------------------------------------- matching
