@@ -8,7 +8,7 @@ import pytest
 
 from deckhub.services import collection as col
 from deckhub.store import models
-from deckhub.services import trading
+from deckhub.services import kept_matches, trading
 from deckhub.services.accounts import create_user
 from deckhub.core.decklist import Deck
 from deckhub.store.db import database, is_sqlite
@@ -113,6 +113,22 @@ def test_who_has_what_i_want_most_cards_first_only_opted_in_ranked_once_then_kep
     # nothing changed: my own rows, the kept match, the players' names (and outside a request the
     # catalogue's version), never the site's offers
     assert counter.ranking() == 0 and counter.count <= 4 and again == matches
+
+
+def test_a_kept_match_is_decoded_once_a_digest_and_a_changed_one_anew(people, monkeypatch):
+    """Views of an unchanged kept match read its row but do not decode its JSON again; the rows
+    worked out after a change are the ones shown (their digest differs)."""
+    kept_matches._DECODED.clear()
+    decoded, loads = [], json.loads
+    monkeypatch.setattr(kept_matches.json, "loads", lambda text: decoded.append(text) or loads(text))
+    alice = people["alice"]
+    first = in_db(trading.match_my_list, alice, "wants")  # worked out and held decoded
+    kept_matches._DECODED.clear()  # as in another worker: the kept row is decoded once there
+    assert in_db(trading.match_my_list, alice, "wants") == first and len(decoded) == 1
+    assert in_db(trading.match_my_list, alice, "wants") == first and len(decoded) == 1
+    in_db(lambda: col.set_quantities(people["carol"], printing("halo-hawk"), trade_quantity=0))
+    assert summary(in_db(trading.match_my_list, alice, "wants")) == [
+        ("bob", [("argus-vigilant-seer", 3, 2), ("halo-hawk", 1, 4)])]
 
 
 def test_a_kept_match_shows_every_change_of_the_lists_at_once(people):
@@ -222,6 +238,7 @@ def test_a_kept_match_brings_its_players_names_and_a_player_it_holds_who_is_gone
         kept = K.get((K.user == alice) & (K.purpose == "wants"))
         rows = json.loads(kept.rows)
         K.update(rows=json.dumps([*rows, [999999, *rows[-1][1:]]])).where(K.id == kept.id).execute()
+    kept_matches._DECODED.clear()  # rows changed under the same digest: as read by a worker new to them
     with database.connection_context(), CountQueries() as counter:  # the gone player's name is asked apart
         assert trading.my_lists(alice) == first
     names_read = sum('"username"' in sql for sql in counter.statements)
