@@ -278,13 +278,15 @@ def test_deck_needs_counts_owned_copies_of_every_printing(alice):
     assert deck_needs.missing_total(rows.values()) == 3
 
 
-def test_copies_in_other_decks_read_each_decks_latest_version(alice, bob):
-    hydro = "hydro-spy"
-    rush = _deck(alice, "Darigan Rush", {hydro: 2}, versions=3)
+def test_copies_in_other_decks_read_each_decks_latest_version_of_this_decks_cards_only(alice, bob):
+    hydro, other = "hydro-spy", _key("evo-fury", "1")
+    rush = _deck(alice, "Darigan Rush", {hydro: 2, other: 1}, versions=3)
     this = _deck(alice, "This One", {hydro: 3})
     _deck(bob, "Bob's", {hydro: 3})
     uses = deck_needs.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME)
-    assert uses == {hydro: [deck_needs.DeckUse(rush.id, "Darigan Rush", 2)]}
+    assert uses == {hydro: [deck_needs.DeckUse(rush.id, "Darigan Rush", 2)]}  # not the card This One lacks
+    assert deck_needs.copies_in_other_decks(alice, exclude_deck_id=rush.id, game=GAME) == {
+        hydro: [deck_needs.DeckUse(this.id, "This One", 3)]}  # the same statement, asked of another deck
     col.adjust(alice, col.game_index(GAME).by_card[hydro][0].id, "quantity", 3)
     row = deck_needs.deck_needs(alice, models.DeckVersion.get(models.DeckVersion.deck == this).data,
                          get_catalogue(GAME), deck_id=this.id)[0]

@@ -93,7 +93,7 @@ def _owned_in_deck(deck_id: int, uid: int) -> dict[str, tuple[int, int]]:
     return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in _OWNED_IN_DECK.raw(uid, deck_id)}
 
 
-def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None):
+def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None, cards_of: int | None = None):
     D, DC = models.Deck, models.DeckCard
     query = (DC.select(D.id, D.name, DC.card_key, DC.qty).join(D, on=(DC.deck == D.id))
              .where(D.owner == uid))  # the owner's decks (by the owner index), then their card rows
@@ -101,19 +101,24 @@ def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None =
         query = query.where(D.id != exclude_deck_id)
     if game:
         query = query.where(D.game == game)
+    if cards_of is not None:  # only that deck's cards, each found by the (deck, card) index
+        mine = DC.alias("asked")
+        query = query.where(DC.card_key.in_(mine.select(mine.card_key).where(mine.deck == cards_of)))
     return query.order_by(D.name, D.id).tuples()
 
 
-_USES_BESIDE = PreparedSelect(models.DeckCard, _uses_query)  # (uid, a deck, its game): the deck page's
+_USES_BESIDE = PreparedSelect(models.DeckCard, _uses_query)  # (uid, a deck, its game, the deck): the deck page's
 
 
 def copies_in_other_decks(user, exclude_deck_id: int | None = None,
                           game: str | None = None) -> dict[str, list[DeckUse]]:
-    """Card key -> the user's decks (their latest version) that use it, without `exclude_deck_id`.
+    """Card key -> the user's decks (their latest version) that use it, without `exclude_deck_id`;
+    given that deck and its game (as deck_needs does), only for the cards of that deck: a player
+    with hundreds of decks has their other decks' rows of this deck's cards read, not all of them.
 
-    Give `game` (deck_needs does): card keys are unique within a game only."""
+    Give `game`: card keys are unique within a game only."""
     uid = _uid(user)
-    rows = (_USES_BESIDE.raw(uid, exclude_deck_id, game) if exclude_deck_id is not None and game
+    rows = (_USES_BESIDE.raw(uid, exclude_deck_id, game, exclude_deck_id) if exclude_deck_id is not None and game
             else _uses_query(uid, exclude_deck_id, game))
     uses: dict[str, list[DeckUse]] = defaultdict(list)
     for deck_id, name, key, qty in rows:
