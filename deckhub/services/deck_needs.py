@@ -2,12 +2,10 @@
 owner's other decks, and the button that puts what is missing on the want list."""
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Iterable, NamedTuple
 
-from peewee import JOIN, Case, fn
+from peewee import JOIN, Case, Select, fn
 
 from deckhub.core.cards import Catalogue
 from deckhub.importers.collection_csv import MAX_QUANTITY
@@ -15,7 +13,11 @@ from deckhub.services import kept_matches, owned_sets
 from deckhub.services.decks import card_counts
 from deckhub.services.collection import _ensure_rows, _uid, game_index, owned_for
 from deckhub.store import models
-from deckhub.store.db import PreparedSelect, write_transaction
+from deckhub.store.db import PreparedSelect, database, write_transaction
+
+
+USES_NAMED = 5  # of the viewer's other decks using a card, those the deck page names (all are counted)
+USES_READ = 400  # rows of those uses read as they are; past that, the database counts them
 
 
 class DeckUse(NamedTuple):
@@ -24,6 +26,15 @@ class DeckUse(NamedTuple):
     deck_id: int
     deck_name: str
     qty: int
+
+
+@dataclass(frozen=True)
+class CardUses:
+    """A card in the user's other decks: the first USES_NAMED of them by name, and all counted."""
+
+    named: tuple[DeckUse, ...]
+    decks: int   # other decks using it
+    copies: int  # copies of it over those decks
 
 
 @dataclass
@@ -35,16 +46,14 @@ class NeedRow:
     needed: int
     owned: int  # copies of any printing, foil or not
     wanted: int  # want-list copies over all its printings
-    used_elsewhere: list[DeckUse] = field(default_factory=list)
+    used_elsewhere: list[DeckUse] = field(default_factory=list)  # the first USES_NAMED other decks using it
     known: bool = True  # False when the deck names a card the catalogue does not have
+    other_decks: int = 0  # the user's other decks using it, all of them
+    in_other_decks: int = 0  # their copies of it
 
     @property
     def missing(self) -> int:
         return max(0, self.needed - self.owned)
-
-    @cached_property
-    def in_other_decks(self) -> int:
-        return sum([u.qty for u in self.used_elsewhere]) if self.used_elsewhere else 0
 
     @property
     def free(self) -> int:
@@ -93,37 +102,71 @@ def _owned_in_deck(deck_id: int, uid: int) -> dict[str, tuple[int, int]]:
     return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in _OWNED_IN_DECK.raw(uid, deck_id)}
 
 
-def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None, cards_of: int | None = None):
+def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None, cards_of: int | None = None,
+                read: int | None = None, counted: bool = False):
+    """(deck id, deck name, card key, its copies there) of the user's decks using each card, by deck
+    name: up to `read` rows, or with `counted` the first USES_NAMED decks a card, each row
+    with the card's copies over all those decks and their number (window functions: however many
+    decks a player keeps, a card brings a few rows and the database counts the rest; on SQLite they
+    cost three times the plain statement, so they are asked only of a player past USES_READ rows)."""
     D, DC = models.Deck, models.DeckCard
-    query = (DC.select(D.id, D.name, DC.card_key, DC.qty).join(D, on=(DC.deck == D.id))
-             .where(D.owner == uid))  # the owner's decks (by the owner index), then their card rows
+    by_card = [DC.card_key]
+    columns = [D.id.alias("deck_id"), D.name.alias("deck_name"), DC.card_key, DC.qty]
+    if counted:
+        columns += [fn.SUM(DC.qty).over(partition_by=by_card).alias("copies"),
+                    fn.COUNT(DC.id).over(partition_by=by_card).alias("decks"),
+                    fn.ROW_NUMBER().over(partition_by=by_card, order_by=[D.name, D.id]).alias("place")]
+    uses = (DC.select(*columns).join(D, on=(DC.deck == D.id))
+            .where(D.owner == uid))  # the owner's decks (by the owner index), then their card rows
     if exclude_deck_id is not None:
-        query = query.where(D.id != exclude_deck_id)
+        uses = uses.where(D.id != exclude_deck_id)
     if game:
-        query = query.where(D.game == game)
+        uses = uses.where(D.game == game)
     if cards_of is not None:  # only that deck's cards, each found by the (deck, card) index
         mine = DC.alias("asked")
-        query = query.where(DC.card_key.in_(mine.select(mine.card_key).where(mine.deck == cards_of)))
-    return query.order_by(D.name, D.id).tuples()
+        uses = uses.where(DC.card_key.in_(mine.select(mine.card_key).where(mine.deck == cards_of)))
+    if not counted:
+        return uses.order_by(D.name, D.id).limit(read).tuples()
+    u = uses.alias("uses").c
+    return (Select((uses.alias("uses"),), (u.deck_id, u.deck_name, u.card_key, u.qty, u.copies, u.decks))
+            .where(u.place <= USES_NAMED).order_by(u.deck_name, u.deck_id).bind(database).tuples())
 
 
-_USES_BESIDE = PreparedSelect(models.DeckCard, _uses_query)  # (uid, a deck, its game, the deck): the deck page's
+# the deck page's (uid, a deck, its game, the deck, rows read), and as counted by the database
+_USES_BESIDE = PreparedSelect(models.DeckCard, _uses_query)
+_USES_COUNTED = PreparedSelect(models.DeckCard, lambda uid, deck, game, cards_of: _uses_query(
+    uid, deck, game, cards_of, counted=True))
 
 
 def copies_in_other_decks(user, exclude_deck_id: int | None = None,
-                          game: str | None = None) -> dict[str, list[DeckUse]]:
+                          game: str | None = None) -> dict[str, CardUses]:
     """Card key -> the user's decks (their latest version) that use it, without `exclude_deck_id`;
     given that deck and its game (as deck_needs does), only for the cards of that deck: a player
     with hundreds of decks has their other decks' rows of this deck's cards read, not all of them.
 
     Give `game`: card keys are unique within a game only."""
     uid = _uid(user)
-    rows = (_USES_BESIDE.raw(uid, exclude_deck_id, game, exclude_deck_id) if exclude_deck_id is not None and game
-            else _uses_query(uid, exclude_deck_id, game))
-    uses: dict[str, list[DeckUse]] = defaultdict(list)
-    for deck_id, name, key, qty in rows:
-        uses[key].append(DeckUse(deck_id, name, qty))
-    return dict(uses)
+    if exclude_deck_id is not None and game:
+        values = (uid, exclude_deck_id, game, exclude_deck_id)
+        rows = _USES_BESIDE.raw(*values, USES_READ + 1)
+        if len(rows) > USES_READ:
+            rows = _USES_COUNTED.raw(*values)
+    else:
+        rows = list(_uses_query(uid, exclude_deck_id, game, read=USES_READ + 1))
+        if len(rows) > USES_READ:
+            rows = list(_uses_query(uid, exclude_deck_id, game, counted=True))
+    named: dict[str, list[DeckUse]] = {}
+    counted: dict[str, tuple[int, int]] = {}
+    for deck_id, name, key, qty, *total in rows:  # by deck name: a card's first decks come first
+        uses = named.setdefault(key, [])
+        if len(uses) < USES_NAMED:
+            uses.append(DeckUse(deck_id, name, qty))
+        if total:  # counted by the database
+            counted[key] = (int(total[1]), int(total[0]))
+        else:
+            decks, copies = counted.get(key, (0, 0))
+            counted[key] = (decks + 1, copies + qty)
+    return {key: CardUses(tuple(uses), *counted[key]) for key, uses in named.items()}
 
 
 def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None = None) -> list[NeedRow]:
@@ -142,8 +185,10 @@ def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None 
     for key, needed in totals.items():
         card = catalogue.get(key)
         have, wanted = owned.get(key, (0, 0))
+        uses = elsewhere.get(key)
         rows.append(NeedRow(key, card.display_name if card else key, needed, have, wanted,
-                            elsewhere.get(key, []), card is not None))
+                            list(uses.named) if uses else [], card is not None,
+                            uses.decks if uses else 0, uses.copies if uses else 0))
     return rows
 
 

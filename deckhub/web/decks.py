@@ -276,7 +276,8 @@ def _needs_html(stored: store.StoredDeck, catalogue, needs: list) -> Markup:
     other decks using it): written once for a viewer until their collection or decks change, and
     shared by viewers who hold the same of the deck's cards."""
     key = page_cache.page_key(*stored.stamp, request.full_path,
-                              tuple((r.owned, r.wanted, *r.used_elsewhere) for r in needs))
+                              tuple((r.owned, r.wanted, r.other_decks, r.in_other_decks, *r.used_elsewhere)
+                                    for r in needs))
     html = page_cache.kept(catalogue, "deck-needs", key)
     if html is None:
         html = page_cache.keep(catalogue, "deck-needs", key, render_template(
@@ -314,7 +315,7 @@ def needs_table(needs) -> tuple[int, int, Markup]:
     for row in needs:
         needed, owned = row.needed, row.owned
         missing = needed - owned
-        elsewhere, free = "", owned
+        elsewhere, free = "", owned - row.in_other_decks
         if row.used_elsewhere:
             uses = []
             for use in row.used_elsewhere:
@@ -322,7 +323,9 @@ def needs_table(needs) -> tuple[int, int, Markup]:
                 if name is None:
                     name = named[use.deck_name] = escape(use.deck_name)
                 uses.append(f"{use.qty} in “{name}”")
-                free -= use.qty
+            more = row.other_decks - len(uses)
+            if more > 0:  # the first few decks are named, the rest counted
+                uses.append(f"…and {more} more deck{'s' if more != 1 else ''} ({row.in_other_decks} copies in all)")
             elsewhere = f"{', '.join(uses)}\n          <br><small>you own {owned}, {max(0, free)} free</small>"
         if missing > 0:
             missing_total += missing
