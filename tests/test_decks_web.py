@@ -396,3 +396,15 @@ def test_a_deck_illegal_in_its_format_but_legal_in_another_is_told_which(client,
     assert client.post(f"/decks/{deck_id}/settings", data=form).status_code == 302
     page = client.get(f"/decks/{deck_id}").get_data(as_text=True)
     assert "Starter Set (basic game)" in page and "Not legal" not in page and "This deck is legal as" not in page
+
+
+def test_my_decks_are_paged_newest_change_first(client, alice, monkeypatch):
+    from deckhub.services import decks
+    monkeypatch.setattr(decks, "MY_DECKS_PER_PAGE", 2)
+    ids = [new_deck(client, name) for name in ("First", "Second", "Third")]
+    first, second = (client.get(url).get_data(as_text=True) for url in ("/decks/", "/decks/?page=2"))
+    shown = lambda page: re.findall(r'href="/decks/(\d+)">', page)  # noqa: E731
+    assert shown(first) == [str(i) for i in ids[:0:-1]] and shown(second) == [str(ids[0])]
+    assert "1–2 of 3 decks · page 1 of 2" in first and "3–3 of 3 decks" in second
+    assert "There is no page 3." in client.get("/decks/?page=3").get_data(as_text=True)
+    assert client.get("/decks/?page=x").status_code == 400

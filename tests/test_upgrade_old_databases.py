@@ -427,3 +427,24 @@ def test_step_29_a_match_kept_by_the_old_release_is_worked_out_again_not_shown_b
         assert offerer.username in names and sent == []
         collection.set_quantities(offerer, printing, quantity=2, trade_quantity=2)
         assert trading.match_my_list(owner, "wants").behind_since is not None and sent == [(owner, "wants")]
+
+
+@pytest.mark.parametrize("entry", made_before(30)[-1:], ids=[f["name"] for f in made_before(30)[-1:]])
+def test_step_30_pages_every_players_decks_newest_change_first_from_one_index(entry, restore):
+    """Step 030 adds the index "My decks" pages through: every deck the old release kept is on a
+    page, newest change first, with its versions counted."""
+    from deckhub.services.decks import my_decks_page
+    url = restore(entry)
+    _upgrade(url)
+    app = make_app(url)
+    D, V = models.Deck, models.DeckVersion
+    with app.app_context(), database.connection_context():
+        assert "deck_owner_id_updated_at_id" in {i.name for i in database.get_indexes("deck")}
+        owners = [u for u in models.User.select() if D.select().where(D.owner == u).exists()]
+        assert owners, "the fixture has decks"
+        for user in owners:
+            mine = list(D.select().where(D.owner == user).order_by(D.updated_at.desc(), D.id.desc()))
+            paged = [my_decks_page(user, n, per_page=1) for n in range(1, len(mine) + 2)]
+            assert [row for p in paged for row, _ in p.rows] == mine and paged[0].total == len(mine)
+            assert [versions for p in paged for _, versions in p.rows] == [
+                V.select().where(V.deck == deck).count() for deck in mine]

@@ -21,7 +21,8 @@ from deckhub.core.legality import allowed_sections
 from deckhub.store.db import PreparedSelect, lock, write_transaction
 from deckhub.games import get_game
 from deckhub.services import kept_matches, tallies
-from deckhub.services.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_NAME as MAX_NAME, MAX_DESCRIPTION
+from deckhub.core.paging import Paged
+from deckhub.services.limits import MAX_COPIES_PER_ENTRY, MAX_DECK_NAME as MAX_NAME, MAX_DESCRIPTION, MY_DECKS_PER_PAGE
 from deckhub.services.tallies import card_counts
 
 
@@ -106,6 +107,31 @@ def own_deck(deck_id: int, user) -> StoredDeck | None:
 
 def owns(user, row: models.Deck) -> bool:
     return bool(user and getattr(user, "is_authenticated", False) and row.owner_id == user.id)
+
+
+@dataclass
+class MyDecksPage(Paged):
+    """A page of a player's decks, newest change first, each with its number of versions."""
+
+    rows: list[tuple[models.Deck, int]]
+    total: int
+    page: int
+    per_page: int
+
+
+def my_decks_page(user, page: int = 1, per_page: int | None = None) -> MyDecksPage:
+    """The page (of MY_DECKS_PER_PAGE unless `per_page`) read from the (owner, last change) index and
+    only its decks' versions counted, so a player with thousands of decks waits on a page of them;
+    counted apart only when the page is full."""
+    D, V = models.Deck, models.DeckVersion
+    per_page = per_page or MY_DECKS_PER_PAGE
+    uid = user if isinstance(user, int) else user.id
+    decks = list(D.select().where(D.owner == uid).order_by(D.updated_at.desc(), D.id.desc()).paginate(page, per_page))
+    versions = dict(V.select(V.deck, fn.COUNT(V.id)).where(V.deck.in_([d.id for d in decks])).group_by(V.deck)
+                    .tuples()) if decks else {}
+    before = (page - 1) * per_page
+    total = before + len(decks) if 0 < len(decks) < per_page else D.select().where(D.owner == uid).count()
+    return MyDecksPage([(d, versions.get(d.id, 0)) for d in decks], total, page, per_page)
 
 
 def user_decks(user) -> list[tuple[models.Deck, int]]:

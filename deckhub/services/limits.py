@@ -31,6 +31,7 @@ MAX_OPTIONS_JSON = 20_000   # characters of a simulation's or tuning run's goldf
 DEFAULT_GAMES = 1000        # games of a simulation unless asked otherwise
 DEFAULT_TUNING_BUDGET = 20_000  # games of a tuning run unless asked otherwise
 PUBLIC_DECKS_PER_PAGE = 20   # the public deck list: a page's decks unless asked otherwise
+MY_DECKS_PER_PAGE = 50      # my decks: a page's decks
 MAX_PUBLIC_DECKS_PER_PAGE = 100  # the public deck list: the most decks a page may ask for
 MAX_DECK_QUERY = 200        # characters of the public deck list's card or name filter
 MAX_ACTIVE_RUNS = 3         # simulations and tuning runs of one user queued or running at once

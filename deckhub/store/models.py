@@ -119,10 +119,11 @@ class Deck(BaseModel):
     copies = IntegerField(default=0)  # copies made of it (its DeckCopy rows), kept for sorting by it
 
     class Meta:
-        # the public deck browser pages through public decks newest (or most copied) first
+        # the public deck browser pages through public decks newest (or most copied) first; a
+        # player's own decks are paged newest change first (step 030)
         indexes = ((("is_public", "created_at", "id"), False), (("game", "is_public", "created_at", "id"), False),
                    (("is_public", "copies", "created_at", "id"), False),
-                   (("game", "is_public", "copies", "created_at", "id"), False))
+                   (("game", "is_public", "copies", "created_at", "id"), False), (("owner", "updated_at", "id"), False))
 
 
 class DeckVersion(BaseModel):

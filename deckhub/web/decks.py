@@ -133,8 +133,11 @@ def _read_upload(form) -> tuple[str | bytes | None, str | None]:
 @bp.route("/")
 @login_required
 def index():
+    page = limits.int_in_range(request.args.get("page") or "1", 1, limits.MAX_PAGE)
+    if page is None:
+        abort(400, description="page must be a whole number from 1.")
     form = NewDeckForm(game=request.args.get("game"))
-    return render_template("decks/index.html", decks=store.user_decks(current_user), form=form)
+    return render_template("decks/index.html", decks=store.my_decks_page(current_user, page), form=form)
 
 
 @bp.route("/new", methods=["POST"])
@@ -142,7 +145,7 @@ def index():
 def new():
     form = NewDeckForm()
     if not form.validate_on_submit():
-        return render_template("decks/index.html", decks=store.user_decks(current_user), form=form), 400
+        return render_template("decks/index.html", decks=store.my_decks_page(current_user), form=form), 400
     spec = get_game(form.game.data)
     fmt, packs = _chosen_format(spec, form)
     stored = store.create_deck(current_user.id, spec.slug, fmt.id, form.name.data, packs)
