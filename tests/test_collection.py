@@ -2,6 +2,7 @@
 writers), all-or-nothing imports, exact export round trips, checklists and decks against the collection."""
 from __future__ import annotations
 
+import datetime as dt
 import threading
 
 import pytest
@@ -284,33 +285,54 @@ def test_copies_in_other_decks_read_each_decks_latest_version_of_this_decks_card
     this = _deck(alice, "This One", {hydro: 3})
     _deck(bob, "Bob's", {hydro: 3})
     uses = deck_needs.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME)
-    assert uses == {hydro: deck_needs.CardUses((deck_needs.DeckUse(rush.id, "Darigan Rush", 2),), 1, 2)}  # not `other`
-    assert deck_needs.copies_in_other_decks(alice, exclude_deck_id=rush.id, game=GAME) == {
-        hydro: deck_needs.CardUses((deck_needs.DeckUse(this.id, "This One", 3),), 1, 3)}  # the same statement, another deck
+    assert uses == ({hydro: deck_needs.CardUses((deck_needs.DeckUse(rush.id, "Darigan Rush", 2),), 1, 2)}, False)
+    assert deck_needs.copies_in_other_decks(alice, exclude_deck_id=rush.id, game=GAME) == (
+        {hydro: deck_needs.CardUses((deck_needs.DeckUse(this.id, "This One", 3),), 1, 3)}, False)  # not `other`
     col.adjust(alice, col.game_index(GAME).by_card[hydro][0].id, "quantity", 3)
     row = deck_needs.deck_needs(alice, models.DeckVersion.get(models.DeckVersion.deck == this).data,
                          get_catalogue(GAME), deck_id=this.id)[0]
     assert (row.owned, row.missing, row.in_other_decks, row.free, row.short_if_shared) == (3, 0, 2, 1, 2)
 
 
-def test_a_card_in_many_other_decks_names_the_first_few_and_counts_them_all(alice, monkeypatch):
+def test_a_card_in_many_other_decks_names_the_first_few_and_counts_them_all(alice):
     from deckhub.web.decks import needs_table
     hydro, other = "hydro-spy", _key("evo-fury", "1")
     others = [_deck(alice, f"Deck {n:02}", {hydro: 1 + n % 2, other: 1}) for n in range(deck_needs.USES_NAMED + 3)]
     this = _deck(alice, "This One", {hydro: 3, other: 1})
-    everything = deck_needs.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME)
+    everything, latest_only = deck_needs.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME)
     uses = everything[hydro]
     assert [u.deck_name for u in uses.named] == [f"Deck {n:02}" for n in range(deck_needs.USES_NAMED)]
-    assert (uses.decks, uses.copies) == (len(others), sum(1 + n % 2 for n in range(len(others))))
-    monkeypatch.setattr(deck_needs, "USES_READ", 3)  # a player past it: the database counts (window functions)
-    assert deck_needs.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME) == everything
-    assert deck_needs.copies_in_other_decks(alice, exclude_deck_id=others[0].id, game=GAME)[hydro].decks == len(others)
+    assert (uses.decks, uses.copies, latest_only) == (len(others), sum(1 + n % 2 for n in range(len(others))), False)
     row = deck_needs.deck_needs(alice, models.DeckVersion.get(models.DeckVersion.deck == this).data,
                                 get_catalogue(GAME), deck_id=this.id)[0]
-    assert (row.other_decks, row.in_other_decks, row.short_if_shared) == (uses.decks, uses.copies, 3)
+    assert (row.other_decks, row.in_other_decks, row.short_if_shared, row.latest_decks) == (
+        uses.decks, uses.copies, 3, 0)
     _, short, html = needs_table([row])  # the deck page's Against my collection rows
     assert "“Deck 04”" in html and "“Deck 05”" not in html and short == 3
     assert f"…and 3 more decks ({uses.copies} copies in all)" in html
+
+
+def test_a_player_with_many_decks_has_the_latest_changed_counted_and_is_told(alice, bob, monkeypatch):
+    hydro = "hydro-spy"
+    monkeypatch.setattr(deck_needs, "DECKS_COUNTED", 3)
+    decks = [_deck(alice, f"Deck {n}", {hydro: 1}) for n in range(5)]
+    for n, deck in enumerate(decks):  # Deck 4 changed last
+        when = models.utcnow() - dt.timedelta(minutes=10 - n)
+        models.Deck.update(updated_at=when).where(models.Deck.id == deck.id).execute()
+    _deck(bob, "Bob's", {hydro: 4})
+    this = decks[0]
+    uses, latest_only = deck_needs.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME)
+    assert latest_only and [u.deck_name for u in uses[hydro].named] == ["Deck 2", "Deck 3", "Deck 4"]
+    assert (uses[hydro].decks, uses[hydro].copies) == (3, 3)
+    row = deck_needs.deck_needs(alice, models.DeckVersion.get(models.DeckVersion.deck == this).data,
+                                get_catalogue(GAME), deck_id=this.id)[0]
+    assert row.latest_decks == 3
+    assert deck_needs.copies_in_other_decks(alice, exclude_deck_id=decks[4].id, game=GAME)[1]  # still 4 others
+    models.Deck.delete().where(models.Deck.id.in_([d.id for d in decks[1:2]])).execute()
+    assert deck_needs.copies_in_other_decks(alice, exclude_deck_id=this.id, game=GAME) == (
+        {hydro: deck_needs.CardUses(tuple(deck_needs.DeckUse(d.id, d.name, 1) for d in decks[2:]), 3, 3)}, False)
+    lone = _deck(bob, "Bob's other", {"halo-hawk": 1})
+    assert deck_needs.copies_in_other_decks(bob, exclude_deck_id=lone.id, game=GAME) == ({}, False)
 
 
 def test_adding_the_missing_cards_to_the_want_list_twice_adds_them_once(alice):

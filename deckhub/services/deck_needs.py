@@ -18,6 +18,7 @@ from deckhub.store.db import PreparedSelect, database, write_transaction
 
 USES_NAMED = 5  # of the viewer's other decks using a card, those the deck page names (all are counted)
 USES_READ = 400  # rows of those uses read as they are; past that, the database counts them
+DECKS_COUNTED = 50  # on a saved deck's page, the viewer's other decks of its game counted: the latest changed
 
 
 class DeckUse(NamedTuple):
@@ -50,6 +51,7 @@ class NeedRow:
     known: bool = True  # False when the deck names a card the catalogue does not have
     other_decks: int = 0  # the user's other decks using it, all of them
     in_other_decks: int = 0  # their copies of it
+    latest_decks: int = 0  # when the user has more other decks than that: the latest changed counted (0: all)
 
     @property
     def missing(self) -> int:
@@ -102,8 +104,8 @@ def _owned_in_deck(deck_id: int, uid: int) -> dict[str, tuple[int, int]]:
     return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in _OWNED_IN_DECK.raw(uid, deck_id)}
 
 
-def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None, cards_of: int | None = None,
-                read: int | None = None, counted: bool = False):
+def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None, read: int | None = None,
+                counted: bool = False):
     """(deck id, deck name, card key, its copies there) of the user's decks using each card, by deck
     name: up to `read` rows, or with `counted` the first USES_NAMED decks a card, each row
     with the card's copies over all those decks and their number (window functions: however many
@@ -122,9 +124,6 @@ def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None =
         uses = uses.where(D.id != exclude_deck_id)
     if game:
         uses = uses.where(D.game == game)
-    if cards_of is not None:  # only that deck's cards, each found by the (deck, card) index
-        mine = DC.alias("asked")
-        uses = uses.where(DC.card_key.in_(mine.select(mine.card_key).where(mine.deck == cards_of)))
     if not counted:
         return uses.order_by(D.name, D.id).limit(read).tuples()
     u = uses.alias("uses").c
@@ -132,25 +131,46 @@ def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None =
             .where(u.place <= USES_NAMED).order_by(u.deck_name, u.deck_id).bind(database).tuples())
 
 
-# the deck page's (uid, a deck, its game, the deck, rows read), and as counted by the database
-_USES_BESIDE = PreparedSelect(models.DeckCard, _uses_query)
-_USES_COUNTED = PreparedSelect(models.DeckCard, lambda uid, deck, game, cards_of: _uses_query(
-    uid, deck, game, cards_of, counted=True))
+_USES_BESIDE_SQL: dict[str, str] = {}  # per backend's parameter mark
+
+
+def _uses_beside_sql() -> str:
+    """The deck page's statement: the number of the user's other decks of the game (up to one past
+    DECKS_COUNTED), and the rows of this deck's cards (by the (deck, card) index) in the latest
+    changed DECKS_COUNTED of them (by the (owner, last change) index), by deck name; the count comes
+    on a row of its own when none of them uses a card of this deck. However many decks a player
+    keeps, the page reads a bounded number of them."""
+    p = database.obj.param
+    sql = _USES_BESIDE_SQL.get(p)
+    if sql is None:
+        latest = (f'SELECT n."id" FROM "deck" AS n WHERE n."owner_id" = {p} AND n."game" = {p} AND n."id" <> {p} '
+                  f'ORDER BY n."updated_at" DESC, n."id" DESC LIMIT {p}')
+        sql = _USES_BESIDE_SQL[p] = (
+            f'SELECT s."decks", u."id", u."name", u."card_key", u."qty" '
+            f'FROM (SELECT COUNT(*) AS "decks" FROM ({latest}) AS k) AS s LEFT JOIN ('
+            'SELECT d."id", d."name", c."card_key", c."qty" FROM "deck_card" AS c '
+            f'JOIN "deck" AS d ON d."id" = c."deck_id" WHERE d."id" IN ({latest}) '
+            f'AND c."card_key" IN (SELECT a."card_key" FROM "deck_card" AS a WHERE a."deck_id" = {p})) AS u ON 1 = 1 '
+            'ORDER BY u."name", u."id"')
+    return sql
 
 
 def copies_in_other_decks(user, exclude_deck_id: int | None = None,
-                          game: str | None = None) -> dict[str, CardUses]:
-    """Card key -> the user's decks (their latest version) that use it, without `exclude_deck_id`;
-    given that deck and its game (as deck_needs does), only for the cards of that deck: a player
-    with hundreds of decks has their other decks' rows of this deck's cards read, not all of them.
+                          game: str | None = None) -> tuple[dict[str, CardUses], bool]:
+    """Card key -> the user's decks (their latest version) that use it, without `exclude_deck_id`,
+    and whether only the latest changed DECKS_COUNTED decks were counted. Given that deck and its
+    game (as deck_needs does), only that deck's cards are asked, of those latest decks: a player with
+    thousands of decks has fifty of them read. Otherwise every deck is read (up to USES_READ
+    rows; past that, counted by the database).
 
     Give `game`: card keys are unique within a game only."""
     uid = _uid(user)
+    latest_only = False
     if exclude_deck_id is not None and game:
-        values = (uid, exclude_deck_id, game, exclude_deck_id)
-        rows = _USES_BESIDE.raw(*values, USES_READ + 1)
-        if len(rows) > USES_READ:
-            rows = _USES_COUNTED.raw(*values)
+        found = database.execute_sql(_uses_beside_sql(), (uid, game, exclude_deck_id, DECKS_COUNTED + 1, uid, game,
+                                                          exclude_deck_id, DECKS_COUNTED, exclude_deck_id)).fetchall()
+        latest_only = found[0][0] > DECKS_COUNTED
+        rows = [row[1:] for row in found if row[1] is not None]
     else:
         rows = list(_uses_query(uid, exclude_deck_id, game, read=USES_READ + 1))
         if len(rows) > USES_READ:
@@ -166,7 +186,7 @@ def copies_in_other_decks(user, exclude_deck_id: int | None = None,
         else:
             decks, copies = counted.get(key, (0, 0))
             counted[key] = (decks + 1, copies + qty)
-    return {key: CardUses(tuple(uses), *counted[key]) for key, uses in named.items()}
+    return {key: CardUses(tuple(uses), *counted[key]) for key, uses in named.items()}, latest_only
 
 
 def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None = None) -> list[NeedRow]:
@@ -180,7 +200,7 @@ def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None 
     totals = card_counts(deck_data)
     # a saved deck's cards are its current card rows (kept with its latest version, which it is given)
     owned = _owned_in_deck(deck_id, uid) if deck_id is not None and totals else _owned_by_card(uid, game, totals)
-    elsewhere = copies_in_other_decks(uid, deck_id, game) if totals else {}
+    elsewhere, latest_only = copies_in_other_decks(uid, deck_id, game) if totals else ({}, False)
     rows = []
     for key, needed in totals.items():
         card = catalogue.get(key)
@@ -188,7 +208,8 @@ def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None 
         uses = elsewhere.get(key)
         rows.append(NeedRow(key, card.display_name if card else key, needed, have, wanted,
                             list(uses.named) if uses else [], card is not None,
-                            uses.decks if uses else 0, uses.copies if uses else 0))
+                            uses.decks if uses else 0, uses.copies if uses else 0,
+                            DECKS_COUNTED if latest_only else 0))
     return rows
 
 

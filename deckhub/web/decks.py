@@ -279,8 +279,8 @@ def _needs_html(stored: store.StoredDeck, catalogue, needs: list) -> Markup:
     other decks using it): written once for a viewer until their collection or decks change, and
     shared by viewers who hold the same of the deck's cards."""
     key = page_cache.page_key(*stored.stamp, request.full_path,
-                              tuple((r.owned, r.wanted, r.other_decks, r.in_other_decks, *r.used_elsewhere)
-                                    for r in needs))
+                              tuple((r.owned, r.wanted, r.other_decks, r.in_other_decks, r.latest_decks,
+                                     *r.used_elsewhere) for r in needs))
     html = page_cache.kept(catalogue, "deck-needs", key)
     if html is None:
         html = page_cache.keep(catalogue, "deck-needs", key, render_template(
