@@ -463,6 +463,51 @@ def test_the_want_list_page_shows_my_rows_a_hundred_to_a_page(client, auth, peop
     assert client.get("/collection/wants?page=x").status_code == 400
 
 
+def _rows_read(statements: list[str]) -> int:
+    """The statements that read a page of my list's rows."""
+    return sum('CROSS JOIN "owned_card"' in sql and "LIMIT" in sql for sql in statements)
+
+
+def test_a_page_of_my_list_is_kept_until_any_of_my_rows_changes(client, auth, people):
+    """A second view reads no rows again; a change of a copy I have (no want or trade changed) shows
+    on the very next view, and so does a want."""
+    auth.login("alice", PASSWORD)
+    drone = "<td>Cloudwalker Drone</td> <td></td><td>2</td><td>{}</td></tr>"
+    assert drone.format(4) in text(client.get("/collection/wants"))
+    with CountQueries() as seen:
+        assert drone.format(4) in text(client.get("/collection/wants"))
+    assert _rows_read(seen.statements) == 0
+    with database.connection_context():
+        col.set_quantities(people["alice"], printing("cloudwalker-drone"), quantity=5)
+    with CountQueries() as seen:
+        assert drone.format(5) in text(client.get("/collection/wants"))
+    assert _rows_read(seen.statements) == 1
+    with database.connection_context():
+        col.set_quantities(people["alice"], printing("halo-hawk"), want_quantity=2)
+    assert "<td>Halo Hawk</td> <td>2</td>" in text(client.get("/collection/wants"))
+
+
+def test_a_kept_page_of_a_list_is_never_shown_to_a_later_account_given_the_same_id(client, auth, people):
+    """SQLite gives the id of the newest account again once it is gone: the new player, with as many
+    changes to the same cards, sees their own rows."""
+    with database.connection_context():
+        newest = create_user("erin", PASSWORD)
+        for key, want in (("argus-vigilant-seer", 3), ("halo-hawk", 1), ("cloudwalker-drone", 2)):
+            col.set_quantities(newest.id, printing(key), want_quantity=want)
+    auth.login("erin", PASSWORD)
+    assert "<td>Argus, Vigilant Seer</td> <td>3</td>" in text(client.get("/collection/wants"))
+    auth.logout()
+    with database.connection_context():
+        models.User.delete_by_id(newest.id)
+        later = create_user("frank", PASSWORD)
+        for key, want in (("argus-vigilant-seer", 7), ("halo-hawk", 1), ("cloudwalker-drone", 2)):
+            col.set_quantities(later.id, printing(key), want_quantity=want)
+    assert later.id == newest.id or not is_sqlite()
+    auth.login("frank", PASSWORD)
+    page = text(client.get("/collection/wants"))
+    assert "<td>Argus, Vigilant Seer</td> <td>7</td>" in page and "<td>3</td>" not in page
+
+
 def test_only_the_first_players_matched_are_read_and_the_rest_are_counted(people, monkeypatch):
     monkeypatch.setattr(trading, "MAX_MATCH_USERS", 1)
     matches = in_db(trading.match_my_list, people["alice"], "wants")

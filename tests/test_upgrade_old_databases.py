@@ -448,3 +448,28 @@ def test_step_30_pages_every_players_decks_newest_change_first_from_one_index(en
             assert [row for p in paged for row, _ in p.rows] == mine and paged[0].total == len(mine)
             assert [versions for p in paged for _, versions in p.rows] == [
                 V.select().where(V.deck == deck).count() for deck in mine]
+
+
+@pytest.mark.parametrize("entry", made_before(31)[-1:], ids=[f["name"] for f in made_before(31)[-1:]])
+def test_step_31_counts_collection_changes_so_a_kept_list_page_shows_every_later_change(entry, restore):
+    """Step 031 adds each player's count of collection changes, empty: every list page the old release's
+    rows make is read afresh and then kept, and a change of a copy owned (no want or trade) shows on
+    the next view."""
+    from deckhub.services import collection, trading
+    url = restore(entry)
+    _upgrade(url)
+    app = make_app(url)
+    O = models.OwnedCard
+    with app.app_context(), database.connection_context():
+        assert models.CollectionChanges.select().count() == 0
+        listing = [u for u in models.User.select()
+                   if O.select().where((O.owner == u) & ((O.want_quantity > 0) | (O.trade_quantity > 0))).exists()]
+        assert listing, "the fixture has a want or trade list"
+        for user in listing:
+            listed = [r for r in collection.export_rows(user.id) if r.want_quantity or r.trade_quantity]
+            assert trading.my_list_page(user, 1, per_page=len(listed)).rows == listed
+            row = O.get((O.owner == user) & ((O.want_quantity > 0) | (O.trade_quantity > 0)))
+            collection.set_quantities(user, row.printing_id, quantity=row.quantity + 1)
+            again = [r for r in collection.export_rows(user.id) if r.want_quantity or r.trade_quantity]
+            assert again != listed and trading.my_list_page(user, 1, per_page=len(again)).rows == again
+            assert models.CollectionChanges.get_by_id(user.id).changes == 1

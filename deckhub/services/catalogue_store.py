@@ -190,8 +190,8 @@ _STAMP_SQL: dict[str, str] = {}
 _EVERY_GAME = ""  # in a request's stamps: every game's were read at once (no game is called "")
 
 
-def _stamp(game: str) -> int:
-    """The game's catalogue version; plain SQL, as it runs on every request that reads cards. A
+def stamp(game: str) -> int:
+    """The game's catalogue version (what a page kept from its cards is kept on); plain SQL, as it runs on every request that reads cards. A
     request's first read takes every game's stamp in the same statement (a page of several games,
     the collection's, asked one each); a game bumped since is read alone."""
     seen = _request_stamps.get()
@@ -249,17 +249,17 @@ def manual_overrides(game: str) -> dict[str, frozenset[str]]:
 
 def get_catalogue(game: str) -> core.Catalogue:
     """This worker's copy of a game's catalogue, reloaded when the database says it changed."""
-    stamp = _stamp(game)
+    version = stamp(game)
     slot = (database_key(), game)  # one copy per database: tests and tools may switch databases
     catalogue = _catalogues.get(slot)
-    if catalogue is not None and catalogue.stamp == stamp:
+    if catalogue is not None and catalogue.stamp == version:
         return catalogue
     with _lock:
         catalogue = _catalogues.get(slot)
-        if catalogue is not None and catalogue.stamp == stamp:
+        if catalogue is not None and catalogue.stamp == version:
             return catalogue
         catalogue = _build(game)
-        catalogue.stamp = stamp  # which version of the catalogue this is (page caches key on it)
+        catalogue.stamp = version  # which version of the catalogue this is (page caches key on it)
         return _catalogues.put(slot, catalogue)
 
 

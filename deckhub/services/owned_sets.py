@@ -4,7 +4,9 @@ The collection overview shows, per set, the printings a player owns and their co
 and trades; the want & trade list shows how many printings it holds. Summing those from the rows
 on every view costs a read of the whole collection (5,000 rows for a player with every printing),
 so each write counts again the sets of the rows it wrote, in its own transaction: from the rows
-themselves (never by adding differences), so a total cannot drift from what it sums.
+themselves (never by adding differences), so a total cannot drift from what it sums. It also counts
+one change of the player's collection (`collection_changes`): while that count is the same, a page
+of their rows read earlier still holds.
 
 On PostgreSQL two transactions writing one player's rows could each count before the other
 committed; a lock per player taken before counting makes the later one wait and count both.
@@ -12,6 +14,8 @@ committed; a lock per player taken before counting makes the later one wait and 
 from __future__ import annotations
 
 from typing import Iterable
+
+from peewee import SQL, Value
 
 from deckhub.store import models
 from deckhub.store.db import database, lock
@@ -59,6 +63,8 @@ def sets_changed(user_id: int, printing_ids: Iterable[int]) -> None:
                              [user_id, *chunk])
         database.execute_sql(_insert(_sums(f'o."owner_id" = {p} AND p."card_set_id" IN ({marks})')),
                              [user_id, *chunk])
+    C = models.CollectionChanges
+    C.insert(user=user_id, changes=1).on_conflict(conflict_target=[C.user], update={C.changes: C.changes + 1}).execute()
 
 
 def count_all() -> int:
@@ -66,6 +72,9 @@ def count_all() -> int:
     services); the caller holds the write transaction. Returns the sets counted."""
     database.execute_sql('DELETE FROM "owned_set"')
     database.execute_sql(_insert(_sums("1 = 1")))
+    C, U = models.CollectionChanges, models.User
+    (C.insert_from(U.select(U.id, Value(1)).where(SQL("1 = 1")), fields=[C.user, C.changes])  # WHERE: SQLite
+     .on_conflict(conflict_target=[C.user], update={C.changes: C.changes + 1}).execute())  # parses the upsert
     return models.OwnedSet.select().count()
 
 
@@ -77,12 +86,16 @@ def per_set(user_id: int) -> dict[int, tuple[int, int, int, int, int]]:
         f'FROM "owned_set" WHERE "owner_id" = {p}', (user_id,)).fetchall()}
 
 
-def listed_sets(user_id: int) -> list[tuple[int, int, str, str, str]]:
+def listed_sets(user_id: int) -> tuple[list[tuple[int, int, str, str, str]], int | None]:
     """(set id, printings on the player's want or trade list, game, set code, set name) of the sets
     holding any, in the list's order (game, set position, set code): where each page of the list
-    starts and ends, and what its rows' sets are called."""
+    starts and ends, and what its rows' sets are called; and, read in the same statement, the
+    player's collection change count (None before their first change, or with no set listed)."""
     p = database.obj.param
-    return database.execute_sql(
-        f'SELECT o."card_set_id", o."listed", s."game", s."code", s."name" FROM "owned_set" AS o '
+    rows = database.execute_sql(
+        f'SELECT o."card_set_id", o."listed", s."game", s."code", s."name", '
+        f'(SELECT "changes" FROM "collection_changes" WHERE "user_id" = {p}) FROM "owned_set" AS o '
         f'JOIN "card_set" AS s ON s."id" = o."card_set_id" '
-        f'WHERE o."owner_id" = {p} AND o."listed" > 0 ORDER BY s."game", s."position", s."code"', (user_id,)).fetchall()
+        f'WHERE o."owner_id" = {p} AND o."listed" > 0 ORDER BY s."game", s."position", s."code"',
+        (user_id, user_id)).fetchall()
+    return [row[:5] for row in rows], (rows[0][5] if rows else None)

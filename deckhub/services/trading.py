@@ -20,15 +20,16 @@ from peewee import JOIN, SQL, Case, Select, fn
 
 from deckhub.store import models
 from deckhub.services import jobs, kept_matches, owned_sets
-from deckhub.services.catalogue_store import get_catalogue
+from deckhub.services.catalogue_store import get_catalogue, stamp
 from deckhub.core.caches import LRU
 from deckhub.core.paging import Paged
 from deckhub.importers.collection_csv import ExportRow
-from deckhub.store.db import PreparedRows, database, is_sqlite, write_transaction
+from deckhub.store.db import PreparedRows, database, database_key, is_sqlite, write_transaction
 
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
 OTHER = {"want_quantity": "trade_quantity", "trade_quantity": "want_quantity"}
 LIST_PER_PAGE = 100
+MY_PAGES_KEPT = 256  # pages of players' own lists a worker keeps (a hundred rows each)
 # zero written into the SQL, not bound: SQLite uses a partial index (`trade_quantity > 0`) only for
 # a query whose SQL says the same, and a prepared statement's values are bound
 NONE = SQL("0")
@@ -170,22 +171,37 @@ def _my_list_sql(sets: int) -> str:
 def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPage:
     """My rows that want or offer a card, by game, set order and collector number: one page of them
     (the export's order, so pages never shuffle). My sums per set say how many rows each set holds,
-    so the page is read from the sets it spans only, and the total is their sum."""
+    so the page is read from the sets it spans only, and the total is their sum. A page read at my
+    collection's change count is kept while that count and the catalogues are the same (for a user
+    row: an id alone may be given again, on SQLite, once its account is gone)."""
     uid = user if isinstance(user, int) else user.id
     start = (page - 1) * per_page
     spanned, names, before, seen = {}, {}, 0, 0
-    for set_id, listed, game, code, name in owned_sets.listed_sets(uid):
-        if seen + listed > start and seen < start + per_page:
+    listed, changes = owned_sets.listed_sets(uid)
+    for set_id, count, game, code, name in listed:
+        if seen + count > start and seen < start + per_page:
             if not spanned:
                 before = seen
             spanned[set_id], names[set_id] = (game, code), name
-        seen += listed
+        seen += count
+    key = None
+    if changes is not None and not isinstance(user, int):
+        games = sorted({game for game, _ in spanned.values()})
+        key = (database_key(), uid, user.created_at, changes, page, per_page, seen, tuple(names.items()),
+               tuple(spanned.items()), tuple(stamp(game) for game in games))
+        kept = _MY_PAGES.get(key)
+        if kept is not None:
+            return kept
     ids = list(spanned)
     found = (database.execute_sql(_my_list_sql(len(ids)), [*ids, uid, *ids, per_page, start - before]).fetchall()
              if ids else [])
     rows = [ExportRow(*spanned[row[0]], *row[1:]) for row in found]
     set_names = {spanned[set_id]: names[set_id] for set_id in {row[0] for row in found}}
-    return MyListPage(rows, seen, page, per_page, set_names)
+    listing = MyListPage(rows, seen, page, per_page, set_names)
+    return listing if key is None else _MY_PAGES.put(key, listing)
+
+
+_MY_PAGES: LRU = LRU(MY_PAGES_KEPT)  # `my_list_page`'s pages, by what they were read at (read only)
 
 
 # --------------------------------------------------------------------------- matching

@@ -654,6 +654,15 @@ class UserListChanges(BaseModel):
     changes = IntegerField(default=0)
 
 
+class CollectionChanges(BaseModel):
+    """How many times any of a player's collection rows changed (step 031), counted by
+    `owned_sets` in the transaction of the write: a page of the player's rows read at one count
+    still holds while the count is the same, so it is kept instead of read again."""
+
+    user = ForeignKeyField(User, primary_key=True, on_delete="CASCADE")
+    changes = IntegerField(default=0)
+
+
 class KeptMatch(BaseModel):
     """A player's trade matches as last worked out (step 027): which players offer (or want) the cards
     of `purpose` ("wants", "trades", "deck:ID"), ranked, as JSON, with the digest of what they were
@@ -708,4 +717,4 @@ ALL_MODELS = [User, LoginSession, CardSet, Card, Printing, CatalogueStamp, Deck,
               ProposalBatch, Scan, SimulationChunk, CollectionUpload, CollectionUploadPage,
               TuningRun, TuningChunk, UserCardValue, DeckCopy, PublicLists, WorkerHeartbeat, SiteIdentity,
               FactsUpload, ReadingFlag, ManualOverride, PlayedGame, FactVote, Notice, WorkClaim,
-              PrintingListChanges, UserListChanges, KeptMatch]
+              PrintingListChanges, UserListChanges, KeptMatch, CollectionChanges]
