@@ -156,6 +156,30 @@ def test_the_checklist_counts_each_filter_as_the_filter_shows(client, auth):
             assert all(checklists.CHECKLIST_FILTERS[name][1](r.owned) for r in checklist.rows)
 
 
+def test_a_checklist_is_kept_until_my_collection_changes_and_is_mine_alone(client, auth):
+    """A second view of a checklist reads none of my rows; a change of mine (from any page) shows on
+    the next view; another player's view of the same address shows theirs."""
+    from tests.test_trading import CountQueries
+    url = "/collection/kaijudo/sets/evo-fury"
+    auth.signup("alice")
+    client.post("/collection/adjust", data={"printing": pid("evo-fury", "2"), "step": "quantity:1"})
+    assert "Owned (1)" in text(client.get(url)) and "Owned (1)" in text(client.get(url))  # (a welcome shown first)
+    with CountQueries() as seen:
+        assert "Owned (1)" in text(client.get(url))
+    assert not any('"owned_card"' in sql for sql in seen.statements), seen.statements
+    with database.connection_context():
+        col.set_quantities(models.User.get(models.User.username == "alice"), pid("evo-fury", "5"), quantity=1)
+    assert "Owned (2)" in text(client.get(url))
+    client.post("/collection/adjust", data={"printing": pid("evo-fury", "7"), "step": "want_quantity:1"})
+    assert "Owned (2)" in text(client.get(url)) and "Wanted (1)" in text(client.get(url))
+    auth.logout()
+    auth.signup("bob")
+    client.post("/collection/adjust", data={"printing": pid("evo-fury", "9"), "step": "want_quantity:1"})
+    for _ in range(2):  # (the welcome first)
+        page = text(client.get(url))
+        assert "Owned (0)" in page and "Wanted (1)" in page
+
+
 def test_checklist_text_and_card_links_are_escaped_and_quoted(app, client, auth):
     from flask import render_template
     from flask_login import login_user
@@ -166,7 +190,7 @@ def test_checklist_text_and_card_links_are_escaped_and_quoted(app, client, auth)
                                      {name: 1 for name in checklists.CHECKLIST_FILTERS}, "all")
     with app.test_request_context("/collection/kaijudo/sets/evo-fury?x=\"<b>"), database.connection_context():
         login_user(models.User.get(models.User.username == "alice"))
-        html = render_template("collection/checklist.html", checklist=checklist, filters=checklists.CHECKLIST_FILTERS)
+        html = render_template("collection/_checklist.html", checklist=checklist, filters=checklists.CHECKLIST_FILTERS)
     assert "<i>" not in html and "<1>" not in html and "Bob &amp; &lt;i&gt;Co&lt;/i&gt;" in html
     assert 'href="/games/kaijudo/cards/a%20key/%C3%A9"' in html and '<b>' not in html
     assert html.count('aria-label="One more quantity: Bob &amp; &lt;i&gt;Co&lt;/i&gt;"') == 1

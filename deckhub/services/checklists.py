@@ -102,6 +102,12 @@ _MINE_IN_SET = PreparedRows(2, lambda uid, set_id: (
                                            .where(models.Printing.card_set == set_id)))))
 
 
+def set_name(game: str, set_code: str) -> str | None:
+    """The set's name (catalogue data), or None if the game has no such set."""
+    found = _set_printings(game).get(set_code)
+    return None if found is None else found[1]
+
+
 def set_checklist(user, game: str, set_code: str, show: str = "all") -> Checklist | None:
     """Every printing of a set in collector-number order with the user's quantities; None if no such set."""
     found = _set_printings(game).get(set_code)

@@ -36,10 +36,19 @@ def _parse(login_id: str) -> tuple[int, int, str] | None:
     return int(parts[0]), int(parts[1]), parts[2][:64]
 
 
+def _collection_changes():
+    """The user's collection change count (`CollectionChanges`) as a column: pages kept from the
+    user's rows are keyed on it (`user.collection_changes`, None before their first change)."""
+    C = models.CollectionChanges
+    return C.select(C.changes).where(C.user == models.User.id).alias("collection_changes")
+
+
 # every request of a signed-in browser runs it, and most then read the catalogues' stamps: it
-# brings them along (a statement less a request, a round trip on PostgreSQL)
+# brings them along (a statement less a request, a round trip on PostgreSQL), and the count that
+# says whether a page kept from the user's collection still holds
 _SIGNED_IN = PreparedSelect(models.User, lambda uid, version, key: (
-    models.User.select(*models.User._meta.sorted_fields, every_stamp_column().alias("catalogue_stamps"))
+    models.User.select(*models.User._meta.sorted_fields, every_stamp_column().alias("catalogue_stamps"),
+                       _collection_changes())
     .join(models.LoginSession)
     .where((models.User.id == uid) & (models.User.session_version == version) & (models.LoginSession.key == key))
     .limit(1)))

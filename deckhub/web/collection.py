@@ -30,6 +30,8 @@ from deckhub.services import collection_imports as uploads
 from deckhub.games import all_games, get_game
 from deckhub.importers.collection_csv import COLUMNS, MAX_QUANTITY, QTY_LABELS
 from deckhub.services.limits import MAX_ID, MAX_PAGE, int_in_range
+from deckhub.services.catalogue_store import get_catalogue
+from deckhub.web import page_cache
 from deckhub.web.filters import link as _link
 from deckhub.web.lookups import deck_or_404, game_or_404
 from deckhub.web.redirects import safe_next
@@ -379,11 +381,27 @@ def overview():
 @login_required
 def checklist(slug: str, code: str):
     game = game_or_404(slug)
-    show = request.args.get("show", "all")
-    checklist = checklists.set_checklist(current_user, game.slug, code, show)
-    if checklist is None:
+    name = checklists.set_name(game.slug, code)
+    if name is None:
         abort(404, description=f"{game.name} has no set “{code[:80]}”.")
-    return render_template("collection/checklist.html", checklist=checklist, filters=checklists.CHECKLIST_FILTERS)
+    return render_template("collection/checklist.html", set_name=name,
+                           content=_checklist_html(game.slug, code, request.args.get("show", "all")))
+
+
+def _checklist_html(game: str, code: str, show: str) -> Markup:
+    """The checklist below the header, kept (see `page_cache`) per player, address and the player's
+    collection change count (read with their session): a view that follows no change of theirs
+    neither reads nor writes its hundreds of rows again, and any change of theirs shows at once."""
+    changes = getattr(current_user, "collection_changes", None)
+    key = (page_cache.page_key(current_user.id, current_user.created_at, changes, request.full_path)
+           if changes is not None else None)
+    catalogue = get_catalogue(game)
+    html = page_cache.kept(catalogue, "checklist", key)
+    if html is None:
+        html = page_cache.keep(catalogue, "checklist", key, render_template(
+            "collection/_checklist.html", checklist=checklists.set_checklist(current_user, game, code, show),
+            filters=checklists.CHECKLIST_FILTERS))
+    return Markup(html)
 
 
 @bp.route("/<slug>/sets/<code>/print")
@@ -443,7 +461,6 @@ def adjust():
 @login_required
 def add_missing(deck_id: int):
     """Put what a deck (mine, or a public one) still needs on my want list."""
-    from deckhub.services.catalogue_store import get_catalogue
     stored = deck_or_404(deck_id)
     own = stored.row.owner_id == current_user.id
     added = deck_needs.add_missing_to_wants(current_user, stored.version.data, get_catalogue(stored.row.game),
@@ -481,7 +498,6 @@ def _dry_run(data: bytes, filename: str, game: str):
 @login_required
 def import_paste():
     """A pasted list: read like a deck list (line-numbered errors, did-you-mean), then the CSV dry run."""
-    from deckhub.services.catalogue_store import get_catalogue
     from deckhub.importers.decklists import read_decklist
     paste_form = PasteListForm(prefix="paste")
     parse = None
