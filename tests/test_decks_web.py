@@ -222,6 +222,28 @@ def test_the_deck_page_shows_what_my_collection_still_lacks_and_sends_it_to_my_w
     assert "Simian Trooper Grash" in wants
 
 
+def test_what_i_own_of_my_deck_is_kept_until_my_collection_or_the_deck_changes(client, alice):
+    """A second view of my deck reads none of my collection rows; a copy I add, and a card I own
+    added to the deck, show on the next view."""
+    from deckhub.services import collection
+    from deckhub.store.db import database
+    from tests.test_trading import CountQueries
+    deck_id = int(import_deck(client, BULL_RUSH.decode("utf-8-sig")).location.rsplit("/", 1)[1])
+    for _ in range(2):  # (the import's notice first)
+        assert "<strong>40</strong> cards missing" in client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    with CountQueries() as seen:
+        assert "<strong>40</strong> cards missing" in client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    assert not any('"owned_card"' in sql for sql in seen.statements)
+    with database.connection_context():
+        grash = collection.game_index("kaijudo").by_card["simian-trooper-grash"][0].id
+        argus = collection.game_index("kaijudo").by_card["argus-vigilant-seer"][0].id
+    for printing in (grash, argus):  # (Argus is not in the deck)
+        client.post("/collection/adjust", data={"printing": printing, "step": "quantity:1"})
+        assert "<strong>39</strong> cards missing" in client.get(f"/decks/{deck_id}").get_data(as_text=True)
+    change(client, deck_id, "argus-vigilant-seer", 1)
+    assert "<strong>39</strong> cards missing" in client.get(f"/decks/{deck_id}").get_data(as_text=True)
+
+
 def test_public_deck_pages_for_visitors_follow_every_change(app, client, alice):
     deck_id = int(import_deck(client, BULL_RUSH.decode("utf-8-sig")).location.rsplit("/", 1)[1])
     client.post(f"/decks/{deck_id}/settings", data={"name": "Shared", "format": "standard", "is_public": "y"})

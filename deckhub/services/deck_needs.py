@@ -7,9 +7,11 @@ from typing import Iterable, NamedTuple
 
 from peewee import JOIN, Case, Select, fn
 
+from deckhub.core.caches import LRU
 from deckhub.core.cards import Catalogue
 from deckhub.importers.collection_csv import MAX_QUANTITY
 from deckhub.services import kept_matches, owned_sets
+from deckhub.services.catalogue_store import stamp
 from deckhub.services.decks import card_counts
 from deckhub.services.collection import _ensure_rows, _uid, game_index, owned_for
 from deckhub.store import models
@@ -18,6 +20,7 @@ from deckhub.store.db import PreparedSelect, database, write_transaction
 
 USES_NAMED = 5  # of the viewer's other decks using a card, those the deck page names (all are counted)
 USES_READ = 400  # rows of those uses read as they are; past that, the database counts them
+OWNED_KEPT = 256  # what viewers own of a deck's cards, kept per worker (a deck's few dozen cards each)
 DECKS_COUNTED = 50  # on a saved deck's page, the viewer's other decks of its game counted: the latest changed
 
 
@@ -102,6 +105,18 @@ def _owned_in_deck(deck_id: int, uid: int) -> dict[str, tuple[int, int]]:
     """Owned and wanted copies of each of a saved deck's current cards (its `DeckCard` rows, through
     the card, printing and (owner, printing) indexes)."""
     return {key: (int(owned or 0), int(wanted or 0)) for key, owned, wanted in _OWNED_IN_DECK.raw(uid, deck_id)}
+
+
+def _owned_in_saved_deck(deck_id: int, user, deck_stamp: tuple | None, game: str) -> dict[str, tuple[int, int]]:
+    """`_owned_in_deck`, kept (read only) while the deck's cards (`deck_stamp`: `StoredDeck.stamp`),
+    the game's catalogue and the user's collection (`owned_sets.kept_on`) are the same."""
+    kept_on = None if deck_stamp is None or isinstance(user, int) else owned_sets.kept_on(user)
+    if kept_on is None:
+        return _owned_in_deck(deck_id, _uid(user))
+    return _KEPT_OWNED.get_or_build((*kept_on, *deck_stamp, stamp(game)), lambda: _owned_in_deck(deck_id, user.id))
+
+
+_KEPT_OWNED: LRU = LRU(OWNED_KEPT)
 
 
 def _uses_query(uid: int, exclude_deck_id: int | None = None, game: str | None = None, read: int | None = None,
@@ -189,17 +204,20 @@ def copies_in_other_decks(user, exclude_deck_id: int | None = None,
     return {key: CardUses(tuple(uses), *counted[key]) for key, uses in named.items()}, latest_only
 
 
-def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None = None) -> list[NeedRow]:
+def deck_needs(user, deck_data: dict, catalogue: Catalogue, deck_id: int | None = None,
+               deck_stamp: tuple | None = None) -> list[NeedRow]:
     """Owned vs needed for every card of a deck (all sections together), in deck order.
 
     `deck_id` is the deck's own id when it is saved (and `deck_data` its latest version), so its
-    copies are not counted as "in another deck" and its card rows find what the user owns of them.
+    copies are not counted as "in another deck" and its card rows find what the user owns of them;
+    with its `deck_stamp` (`StoredDeck.stamp`), what the user owns of them is kept between views.
     """
     uid = _uid(user)
     game = deck_data.get("game") or catalogue.game
     totals = card_counts(deck_data)
     # a saved deck's cards are its current card rows (kept with its latest version, which it is given)
-    owned = _owned_in_deck(deck_id, uid) if deck_id is not None and totals else _owned_by_card(uid, game, totals)
+    owned = (_owned_in_saved_deck(deck_id, user, deck_stamp, game) if deck_id is not None and totals
+             else _owned_by_card(uid, game, totals))
     elsewhere, latest_only = copies_in_other_decks(uid, deck_id, game) if totals else ({}, False)
     rows = []
     for key, needed in totals.items():

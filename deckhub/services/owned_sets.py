@@ -18,7 +18,7 @@ from typing import Iterable
 from peewee import SQL, Value
 
 from deckhub.store import models
-from deckhub.store.db import database, lock
+from deckhub.store.db import database, database_key, lock
 
 CHUNK = 500  # ids per statement
 _COLUMNS = ("printings", "quantity", "foil_quantity", "want_quantity", "trade_quantity", "listed")
@@ -65,6 +65,17 @@ def sets_changed(user_id: int, printing_ids: Iterable[int]) -> None:
                              [user_id, *chunk])
     C = models.CollectionChanges
     C.insert(user=user_id, changes=1).on_conflict(conflict_target=[C.user], update={C.changes: C.changes + 1}).execute()
+
+
+def kept_on(user) -> tuple | None:
+    """What a page kept from a user's collection rows is keyed on: the user, when their account was
+    made (SQLite may give a gone account's id again) and their collection change count, read with
+    their session (`sessions.load`); None for a user read without it (nothing is kept then)."""
+    try:
+        changes = user.collection_changes
+    except AttributeError:
+        return None
+    return database_key(), user.id, user.created_at, changes
 
 
 def count_all() -> int:

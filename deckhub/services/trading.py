@@ -172,8 +172,8 @@ def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPa
     """My rows that want or offer a card, by game, set order and collector number: one page of them
     (the export's order, so pages never shuffle). My sums per set say how many rows each set holds,
     so the page is read from the sets it spans only, and the total is their sum. A page read at my
-    collection's change count is kept while that count and the catalogues are the same (for a user
-    row: an id alone may be given again, on SQLite, once its account is gone)."""
+    collection's change count (read with my sets) is kept while that count and the catalogues are
+    the same (for a user row: an id alone may be given again, on SQLite, once its account is gone)."""
     uid = user if isinstance(user, int) else user.id
     start = (page - 1) * per_page
     spanned, names, before, seen = {}, {}, 0, 0
@@ -185,7 +185,7 @@ def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPa
             spanned[set_id], names[set_id] = (game, code), name
         seen += count
     key = None
-    if changes is not None and not isinstance(user, int):
+    if not isinstance(user, int):
         games = sorted({game for game, _ in spanned.values()})
         key = (database_key(), uid, user.created_at, changes, page, per_page, seen, tuple(names.items()),
                tuple(spanned.items()), tuple(stamp(game) for game in games))

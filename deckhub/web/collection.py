@@ -23,7 +23,7 @@ from wtforms import IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional, Regexp
 
-from deckhub.services import checklists
+from deckhub.services import checklists, owned_sets
 from deckhub.services import collection as service
 from deckhub.services import deck_needs
 from deckhub.services import collection_imports as uploads
@@ -389,12 +389,11 @@ def checklist(slug: str, code: str):
 
 
 def _checklist_html(game: str, code: str, show: str) -> Markup:
-    """The checklist below the header, kept (see `page_cache`) per player, address and the player's
-    collection change count (read with their session): a view that follows no change of theirs
-    neither reads nor writes its hundreds of rows again, and any change of theirs shows at once."""
-    changes = getattr(current_user, "collection_changes", None)
-    key = (page_cache.page_key(current_user.id, current_user.created_at, changes, request.full_path)
-           if changes is not None else None)
+    """The checklist below the header, kept (see `page_cache`) per address and the player's collection
+    (`owned_sets.kept_on`): a view that follows no change of theirs neither reads nor writes its
+    hundreds of rows again, and any change of theirs shows at once."""
+    kept_on = owned_sets.kept_on(current_user)
+    key = page_cache.page_key(*kept_on, request.full_path) if kept_on is not None else None
     catalogue = get_catalogue(game)
     html = page_cache.kept(catalogue, "checklist", key)
     if html is None:

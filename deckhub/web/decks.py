@@ -291,8 +291,8 @@ def _needs_html(stored: store.StoredDeck, catalogue, needs: list) -> Markup:
 def _render_show(stored: store.StoredDeck, spec, catalogue, view: tuple[str, str], viewer) -> str:
     signed_in = viewer.is_authenticated
     report = _report(stored, catalogue, viewer)
-    needs = (deck_needs.deck_needs(viewer, stored.version.data, catalogue, deck_id=stored.row.id)
-             if signed_in else None)
+    needs = (deck_needs.deck_needs(viewer, stored.version.data, catalogue, deck_id=stored.row.id,
+                                   deck_stamp=stored.stamp) if signed_in else None)
     owner = store.owns(viewer, stored.row)
     missing = deck_needs.missing_total(needs) if owner else 0  # the owner sees who trades the missing cards
     flags = _flags(report)
