@@ -45,7 +45,7 @@ def assert_kept(uid: int) -> None:
         models.OwnedSet.want_quantity, models.OwnedSet.trade_quantity, models.OwnedSet.listed)
         .where(models.OwnedSet.owner == uid).tuples()}
     assert kept == rows
-    assert sum(n for _, n, *_ in owned_sets.listed_sets(uid)[0]) == sum(v[5] for v in rows.values())
+    assert sum(n for _, n, *_ in owned_sets.listed_sets(uid)) == sum(v[5] for v in rows.values())
 
 
 def _printings(count: int, game: str = GAME) -> list[int]:

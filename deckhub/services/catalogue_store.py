@@ -191,9 +191,10 @@ _EVERY_GAME = ""  # in a request's stamps: every game's were read at once (no ga
 
 
 def stamp(game: str) -> int:
-    """The game's catalogue version (what a page kept from its cards is kept on); plain SQL, as it runs on every request that reads cards. A
-    request's first read takes every game's stamp in the same statement (a page of several games,
-    the collection's, asked one each); a game bumped since is read alone."""
+    """The game's catalogue version (what a page kept from its cards is kept on); plain SQL, as it
+    runs on every request that reads cards. A request's first read takes every game's stamp in the
+    same statement (a page of several games, the collection's, asked one each); a game bumped since
+    is read alone."""
     seen = _request_stamps.get()
     if seen is not None and game in seen:
         return seen[game]

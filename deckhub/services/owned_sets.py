@@ -97,16 +97,12 @@ def per_set(user_id: int) -> dict[int, tuple[int, int, int, int, int]]:
         f'FROM "owned_set" WHERE "owner_id" = {p}', (user_id,)).fetchall()}
 
 
-def listed_sets(user_id: int) -> tuple[list[tuple[int, int, str, str, str]], int | None]:
+def listed_sets(user_id: int) -> list[tuple[int, int, str, str, str]]:
     """(set id, printings on the player's want or trade list, game, set code, set name) of the sets
     holding any, in the list's order (game, set position, set code): where each page of the list
-    starts and ends, and what its rows' sets are called; and, read in the same statement, the
-    player's collection change count (None before their first change, or with no set listed)."""
+    starts and ends, and what its rows' sets are called."""
     p = database.obj.param
-    rows = database.execute_sql(
-        f'SELECT o."card_set_id", o."listed", s."game", s."code", s."name", '
-        f'(SELECT "changes" FROM "collection_changes" WHERE "user_id" = {p}) FROM "owned_set" AS o '
+    return database.execute_sql(
+        f'SELECT o."card_set_id", o."listed", s."game", s."code", s."name" FROM "owned_set" AS o '
         f'JOIN "card_set" AS s ON s."id" = o."card_set_id" '
-        f'WHERE o."owner_id" = {p} AND o."listed" > 0 ORDER BY s."game", s."position", s."code"',
-        (user_id, user_id)).fetchall()
-    return [row[:5] for row in rows], (rows[0][5] if rows else None)
+        f'WHERE o."owner_id" = {p} AND o."listed" > 0 ORDER BY s."game", s."position", s."code"', (user_id,)).fetchall()

@@ -24,7 +24,7 @@ from deckhub.services.catalogue_store import get_catalogue, stamp
 from deckhub.core.caches import LRU
 from deckhub.core.paging import Paged
 from deckhub.importers.collection_csv import ExportRow
-from deckhub.store.db import PreparedRows, database, database_key, is_sqlite, write_transaction
+from deckhub.store.db import PreparedRows, database, is_sqlite, write_transaction
 
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
 OTHER = {"want_quantity": "trade_quantity", "trade_quantity": "want_quantity"}
@@ -171,24 +171,23 @@ def _my_list_sql(sets: int) -> str:
 def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPage:
     """My rows that want or offer a card, by game, set order and collector number: one page of them
     (the export's order, so pages never shuffle). My sums per set say how many rows each set holds,
-    so the page is read from the sets it spans only, and the total is their sum. A page read at my
-    collection's change count (read with my sets) is kept while that count and the catalogues are
-    the same (for a user row: an id alone may be given again, on SQLite, once its account is gone)."""
+    so the page is read from the sets it spans only, and the total is their sum. A page is kept
+    (read only) while my collection (`owned_sets.kept_on`), my sets and their catalogues are the same."""
     uid = user if isinstance(user, int) else user.id
     start = (page - 1) * per_page
     spanned, names, before, seen = {}, {}, 0, 0
-    listed, changes = owned_sets.listed_sets(uid)
-    for set_id, count, game, code, name in listed:
-        if seen + count > start and seen < start + per_page:
+    for set_id, listed, game, code, name in owned_sets.listed_sets(uid):
+        if seen + listed > start and seen < start + per_page:
             if not spanned:
                 before = seen
             spanned[set_id], names[set_id] = (game, code), name
-        seen += count
+        seen += listed
+    kept_on = None if isinstance(user, int) else owned_sets.kept_on(user)
     key = None
-    if not isinstance(user, int):
+    if kept_on is not None:
         games = sorted({game for game, _ in spanned.values()})
-        key = (database_key(), uid, user.created_at, changes, page, per_page, seen, tuple(names.items()),
-               tuple(spanned.items()), tuple(stamp(game) for game in games))
+        key = (*kept_on, page, per_page, seen, tuple(names.items()), tuple(spanned.items()),
+               tuple(stamp(game) for game in games))
         kept = _MY_PAGES.get(key)
         if kept is not None:
             return kept

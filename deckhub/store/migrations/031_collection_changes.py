@@ -1,8 +1,9 @@
-"""Step 031: a count of each player's collection changes, so a page of their rows can be kept.
+"""Step 031: a count of each player's collection changes, so what a page reads of their rows can be kept.
 
-The want & trade list read a page of a player's rows on every view, though most views follow no
-change. `collection_changes` counts, per player, every write to their collection rows, in the
-write's own transaction; a page read at one count is shown again while the count is the same.
+The want & trade list, a set's checklist and the deck page's "Against my collection" read the
+player's rows on every view, though most views follow no change. `collection_changes` counts, per
+player, every write to their collection rows, in the write's own transaction; what a page read at
+one count is shown again while the count is the same.
 
 It starts empty: a player's pages are read afresh until their next change. Nothing a player made
 is changed. The table as it was at this step (never today's models)."""
