@@ -22,6 +22,16 @@ def test_a_full_cache_drops_only_the_value_used_least_recently():
     assert kept.get("b") is None and kept.get("b", "none") == "none"
 
 
+def test_a_cache_of_sized_values_keeps_what_fits_and_never_one_larger_than_itself():
+    kept = LRU(10, len)
+    for key, value in (("a", "aaaa"), ("b", "bbbb"), ("c", "cc")):
+        kept.put(key, value)
+    assert sorted(kept.keys()) == ["a", "b", "c"]
+    kept.put("d", "dd")  # 12 characters: "a", used least recently, goes
+    assert sorted(kept.keys()) == ["b", "c", "d"]
+    assert kept.put("e", "e" * 11) == "e" * 11 and kept.get("e") is None and len(kept) == 3
+
+
 def test_get_many_gives_the_values_held_and_counts_as_a_use():
     kept = LRU(3)
     for key in "abc":

@@ -20,12 +20,13 @@ _MISSING: Any = object()
 
 
 class LRU(Generic[V]):
-    """At most `maxsize` values by key; the least recently used goes first."""
+    """At most `maxsize` values by key (with `getsizeof`, values whose sizes sum to at most
+    `maxsize`; a larger value is not kept); the least recently used goes first."""
 
     __slots__ = ("_entries", "_lock")
 
-    def __init__(self, maxsize: int):
-        self._entries: LRUCache = LRUCache(maxsize)
+    def __init__(self, maxsize: int, getsizeof: Callable[[V], int] | None = None):
+        self._entries: LRUCache = LRUCache(maxsize, getsizeof)
         self._lock = threading.Lock()
 
     def get(self, key: Hashable, default: Any = None) -> Any:
@@ -46,7 +47,10 @@ class LRU(Generic[V]):
 
     def put(self, key: Hashable, value: V) -> V:
         with self._lock:
-            self._entries[key] = value
+            try:
+                self._entries[key] = value
+            except ValueError:  # larger than the whole cache: not kept
+                pass
         return value
 
     def get_or_build(self, key: Hashable, build: Callable[[], V]) -> V:

@@ -29,7 +29,7 @@ from deckhub.store.db import PreparedRows, database, is_sqlite, write_transactio
 KINDS = {"wants": "want_quantity", "trades": "trade_quantity"}
 OTHER = {"want_quantity": "trade_quantity", "trade_quantity": "want_quantity"}
 LIST_PER_PAGE = 100
-MY_PAGES_KEPT = 256  # pages of players' own lists a worker keeps (a hundred rows each)
+MY_PAGES_KEPT = 64  # pages of players' own lists a worker keeps (a hundred rows, some 30 kB, each)
 # zero written into the SQL, not bound: SQLite uses a partial index (`trade_quantity > 0`) only for
 # a query whose SQL says the same, and a prepared statement's values are bound
 NONE = SQL("0")

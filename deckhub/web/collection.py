@@ -388,6 +388,9 @@ def checklist(slug: str, code: str):
                            content=_checklist_html(game.slug, code, request.args.get("show", "all")))
 
 
+CHECKLISTS_KEPT = 4 * 2**20  # characters of checklists kept per catalogue (a 234-card set's is 140,000)
+
+
 def _checklist_html(game: str, code: str, show: str) -> Markup:
     """The checklist below the header, kept (see `page_cache`) per address and the player's collection
     (`owned_sets.kept_on`): a view that follows no change of theirs neither reads nor writes its
@@ -395,11 +398,11 @@ def _checklist_html(game: str, code: str, show: str) -> Markup:
     kept_on = owned_sets.kept_on(current_user)
     key = page_cache.page_key(*kept_on, request.full_path) if kept_on is not None else None
     catalogue = get_catalogue(game)
-    html = page_cache.kept(catalogue, "checklist", key)
+    html = page_cache.kept(catalogue, "checklist", key, CHECKLISTS_KEPT)
     if html is None:
         html = page_cache.keep(catalogue, "checklist", key, render_template(
             "collection/_checklist.html", checklist=checklists.set_checklist(current_user, game, code, show),
-            filters=checklists.CHECKLIST_FILTERS))
+            filters=checklists.CHECKLIST_FILTERS), CHECKLISTS_KEPT)
     return Markup(html)
 
 

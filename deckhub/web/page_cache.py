@@ -30,19 +30,20 @@ def page_key(*parts: Hashable) -> tuple | None:
     return (request.script_root, *parts)
 
 
-def pages(catalogue, kind: str) -> LRU[str]:
-    """The pages of one kind kept on `catalogue`."""
-    return catalogue.memo(("web.pages", kind), lambda: LRU(PAGES_KEPT))
+def pages(catalogue, kind: str, budget: int | None = None) -> LRU[str]:
+    """The pages of one kind kept on `catalogue`: PAGES_KEPT of them, or with `budget` (for a kind
+    of large pages, given by every caller of the kind) as many as fit in that many characters."""
+    return catalogue.memo(("web.pages", kind), lambda: LRU(budget, len) if budget else LRU(PAGES_KEPT))
 
 
-def kept(catalogue, kind: str, key: tuple | None) -> str | None:
+def kept(catalogue, kind: str, key: tuple | None, budget: int | None = None) -> str | None:
     """The kept page for `key`, with this browser's form token, or None."""
-    return None if key is None else kept_in(pages(catalogue, kind), key)
+    return None if key is None else kept_in(pages(catalogue, kind, budget), key)
 
 
-def keep(catalogue, kind: str, key: tuple | None, page: str) -> str:
+def keep(catalogue, kind: str, key: tuple | None, page: str, budget: int | None = None) -> str:
     """Keep `page` (as written for this request) under `key`; returns `page` unchanged."""
-    return page if key is None else keep_in(pages(catalogue, kind), key, page)
+    return page if key is None else keep_in(pages(catalogue, kind, budget), key, page)
 
 
 def kept_in(kept_pages: LRU[str], key: Hashable) -> str | None:
