@@ -311,9 +311,12 @@ def _named(found: kept_matches.Kept | Iterable, names: dict | None = None) -> Ma
 # The names of the players a kept match's rows hold (their first values), as a JSON object worked out
 # by PostgreSQL beside the kept row (`kept_matches.read_kept`'s `each`): a round trip less a view.
 # SQLite has no round trip to save, and walking the rows' JSON there cost more than reading the
-# names apart (`_names`), so it does that.
-_NAMES_OF_KEPT = (f'(SELECT json_object_agg(u."id", u."username")::text FROM "{models.User._meta.table_name}" AS u '
-                  'WHERE u."id" IN (SELECT (r.value ->> 0)::int FROM json_array_elements(k."rows"::json) AS r))')
+# names apart (`_names`), so it does that. Each name is a subquery of its own, so each is found by
+# the user's primary key: joined, the planner expected a hundred ids and hashed the whole user table.
+_NAMES_OF_KEPT = ('(SELECT (json_object_agg(i."id", i."name") FILTER (WHERE i."name" IS NOT NULL))::text '
+                  f'FROM (SELECT d."id", (SELECT u."username" FROM "{models.User._meta.table_name}" AS u '
+                  'WHERE u."id" = d."id") AS "name" FROM (SELECT DISTINCT (r.value ->> 0)::int AS "id" '
+                  'FROM json_array_elements(k."rows"::json) AS r) AS d) AS i)')
 
 
 def _names(rows: Iterable) -> dict[int, str]:
