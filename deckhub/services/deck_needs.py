@@ -110,7 +110,7 @@ def _owned_in_deck(deck_id: int, uid: int) -> dict[str, tuple[int, int]]:
 def _owned_in_saved_deck(deck_id: int, user, deck_stamp: tuple | None, game: str) -> dict[str, tuple[int, int]]:
     """`_owned_in_deck`, kept (read only) while the deck's cards (`deck_stamp`: `StoredDeck.stamp`),
     the game's catalogue and the user's collection (`owned_sets.kept_on`) are the same."""
-    kept_on = None if deck_stamp is None or isinstance(user, int) else owned_sets.kept_on(user)
+    kept_on = None if deck_stamp is None else owned_sets.kept_on(user)
     if kept_on is None:
         return _owned_in_deck(deck_id, _uid(user))
     return _KEPT_OWNED.get_or_build((*kept_on, *deck_stamp, stamp(game)), lambda: _owned_in_deck(deck_id, user.id))

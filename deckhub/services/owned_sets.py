@@ -70,7 +70,7 @@ def sets_changed(user_id: int, printing_ids: Iterable[int]) -> None:
 def kept_on(user) -> tuple | None:
     """What a page kept from a user's collection rows is keyed on: the user, when their account was
     made (SQLite may give a gone account's id again) and their collection change count, read with
-    their session (`sessions.load`); None for a user read without it (nothing is kept then)."""
+    their session (`sessions.load`); None for a user read without it, or an id (nothing is kept then)."""
     try:
         changes = user.collection_changes
     except AttributeError:

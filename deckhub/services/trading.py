@@ -23,6 +23,7 @@ from deckhub.services import jobs, kept_matches, owned_sets
 from deckhub.services.catalogue_store import get_catalogue, stamp
 from deckhub.core.caches import LRU
 from deckhub.core.paging import Paged
+from deckhub.games import game_slugs
 from deckhub.importers.collection_csv import ExportRow
 from deckhub.store.db import PreparedRows, database, is_sqlite, write_transaction
 
@@ -172,7 +173,13 @@ def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPa
     """My rows that want or offer a card, by game, set order and collector number: one page of them
     (the export's order, so pages never shuffle). My sums per set say how many rows each set holds,
     so the page is read from the sets it spans only, and the total is their sum. A page is kept
-    (read only) while my collection (`owned_sets.kept_on`), my sets and their catalogues are the same."""
+    (read only) while my collection (`owned_sets.kept_on`) and the catalogues, which hold the sets'
+    names and places, are the same: a view that follows no change reads neither my sets nor my rows."""
+    kept_on = owned_sets.kept_on(user)
+    key = None if kept_on is None else (*kept_on, page, per_page, *(stamp(game) for game in game_slugs()))
+    kept = None if key is None else _MY_PAGES.get(key)
+    if kept is not None:
+        return kept
     uid = user if isinstance(user, int) else user.id
     start = (page - 1) * per_page
     spanned, names, before, seen = {}, {}, 0, 0
@@ -182,15 +189,6 @@ def my_list_page(user, page: int = 1, per_page: int = LIST_PER_PAGE) -> MyListPa
                 before = seen
             spanned[set_id], names[set_id] = (game, code), name
         seen += listed
-    kept_on = None if isinstance(user, int) else owned_sets.kept_on(user)
-    key = None
-    if kept_on is not None:
-        games = sorted({game for game, _ in spanned.values()})
-        key = (*kept_on, page, per_page, seen, tuple(names.items()), tuple(spanned.items()),
-               tuple(stamp(game) for game in games))
-        kept = _MY_PAGES.get(key)
-        if kept is not None:
-            return kept
     ids = list(spanned)
     found = (database.execute_sql(_my_list_sql(len(ids)), [*ids, uid, *ids, per_page, start - before]).fetchall()
              if ids else [])

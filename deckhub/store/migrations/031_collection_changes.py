@@ -5,8 +5,8 @@ player's rows on every view, though most views follow no change. `collection_cha
 player, every write to their collection rows, in the write's own transaction; what a page read at
 one count is shown again while the count is the same.
 
-It starts empty: a player's pages are read afresh until their next change. Nothing a player made
-is changed. The table as it was at this step (never today's models)."""
+It starts empty: a player with no count yet is kept at "no count" until their first change.
+Nothing a player made is changed. The table as it was at this step (never today's models)."""
 import peewee as pw
 
 
